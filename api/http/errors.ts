@@ -1,0 +1,48 @@
+// The vault's error catalogue: each error has a fixed HTTP status and a message that is safe to show.
+export abstract class VaultError extends Error {
+  abstract readonly status: number;
+  /** Only exposed errors reach the client with their message; the rest become `Internal error`. */
+  readonly expose: boolean = true;
+}
+
+export class BadRequestError extends VaultError {
+  readonly status = 400;
+}
+export class ForbiddenError extends VaultError {
+  readonly status = 403;
+}
+export class NotFoundError extends VaultError {
+  readonly status = 404;
+}
+export class ConflictError extends VaultError {
+  readonly status = 409;
+}
+export class PayloadTooLargeError extends VaultError {
+  readonly status = 413;
+}
+/** A dependency (database, tokenizer) is down: the request may succeed later. */
+export class UnavailableError extends VaultError {
+  readonly status = 503;
+}
+
+export const badRequest = (message: string) => new BadRequestError(message);
+export const forbidden = (message = 'Access denied') => new ForbiddenError(message);
+export const notFound = (message: string) => new NotFoundError(message);
+export const conflict = (message: string) => new ConflictError(message);
+
+/** Messages the contract fixes word for word. */
+export const Messages = {
+  accessDenied: 'Access denied',
+  unknownOperation: 'The API request was not found',
+  unknownEndpoint: 'endpoint is missing',
+  userNotFound: 'The user record was not found',
+  badMode: 'The mode parameter has an incorrect format',
+  badUuid: 'Bad UUID',
+  badBody: 'Failed to decode the request body',
+  badUnlock: 'The unlockuuid value was not found or is not valid',
+  listUsersDisabled: 'BulkListUsers is disabled',
+  auditNotFound: 'The audit event was not found',
+  versionNotFound: 'The user record version was not found',
+  tooLarge: 'The request body is too large',
+  internal: 'Internal error',
+} as const;

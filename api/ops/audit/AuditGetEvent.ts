@@ -1,0 +1,17 @@
+// POST /v2/AuditGetEvent: one audit event with its sealed details (identity, before, after, request_metadata).
+import { z } from 'zod';
+import { defineOp } from '../define.js';
+import { Uuid } from '../schemas.js';
+import { notFound, Messages } from '../../http/errors.js';
+
+export const AuditGetEvent = defineOp({
+  name: 'AuditGetEvent',
+  access: 'tenant',
+  effect: 'read',
+  input: z.object({ auditeventuuid: Uuid }),
+  async run({ input, ctx }) {
+    const event = await ctx.services.auditReader.get(ctx.em, ctx.tenantId, input.auditeventuuid.toLowerCase());
+    if (!event) throw notFound(Messages.auditNotFound);
+    return event;
+  },
+});

@@ -1,0 +1,33 @@
+// What an operation is: a name, who may call it, how it touches data, its input schema and its handler.
+import type { z } from 'zod';
+import type { EntityManager } from '@mikro-orm/postgresql';
+import type { Services } from '../vault/services.js';
+import type { Principal } from '../vault/credentials.js';
+import type { AuditNote } from '../vault/audit.js';
+
+/** public: no token; tenant: any credential of the resolved tenant; mainTenant: main-tenant admins only. */
+export type Access = 'public' | 'tenant' | 'mainTenant';
+
+export interface OpContext {
+  services: Services;
+  principal: Principal;
+  tenantId: number;
+  /** Scoped to the tenant's schema; inside the operation's transaction for writes. */
+  em: EntityManager;
+  /** What the operation tells its audit event: whose record, how it was named, before and after. */
+  audit: AuditNote;
+  now: number;
+}
+
+export interface OpDefinition<S extends z.ZodType = z.ZodType> {
+  name: string;
+  access: Access;
+  /** write: runs in one transaction together with its audit event. read: its event is batched and awaited. */
+  effect: 'read' | 'write';
+  input: S;
+  run(args: { input: z.output<S>; ctx: OpContext }): Promise<Record<string, unknown>>;
+}
+
+export function defineOp<S extends z.ZodType>(def: OpDefinition<S>): OpDefinition<S> {
+  return def;
+}

@@ -1,0 +1,33 @@
+// Input schema pieces shared by many operations, with the contract's own error messages.
+import { z } from 'zod';
+import { MODES } from '../vault/identities.js';
+import { Messages } from '../http/errors.js';
+
+export const Mode = z.enum(MODES, {
+  error: (iss) => (iss.input === undefined ? undefined : Messages.badMode),
+});
+
+export const Identity = z.union([z.string().min(1), z.number().transform(String)], {
+  error: (iss) => (iss.input === undefined ? undefined : 'Invalid API request parameter: identity must be a string'),
+});
+
+/** `mode` + `identity`, the way every per-user operation names its user. */
+export const UserRef = { mode: Mode, identity: Identity };
+
+/** A time value in any accepted form; parsed later against the request's clock. */
+export const TimeInput = z.union([z.string().min(1), z.number().int().nonnegative()]);
+
+export const Profile = z.record(z.string(), z.unknown());
+
+export const Uuid = z.string().regex(/^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i, {
+  error: Messages.badUuid,
+});
+
+/** The pagination rules: offset from 0, limit 10 by default, values outside 1..cap served as the cap. */
+export const Offset = z.coerce.number().int().min(0).default(0);
+export const Limit = z.coerce.number().int().optional();
+
+export function pageOf(input: { offset: number; limit?: number | undefined }, cap: number) {
+  const limit = input.limit === undefined ? 10 : input.limit < 1 || input.limit > cap ? cap : input.limit;
+  return { offset: input.offset, limit };
+}

@@ -1,0 +1,21 @@
+// POST /v2/UserCreate: stores a new profile and returns its token.
+import { z } from 'zod';
+import { defineOp } from '../define.js';
+import { Profile, TimeInput } from '../schemas.js';
+import { expiryFrom } from '../../vault/durations.js';
+import { assertNoGroup, GroupRef } from '../../vault/groups.js';
+
+export const UserCreate = defineOp({
+  name: 'UserCreate',
+  access: 'tenant',
+  effect: 'write',
+  input: z.object({ profile: Profile, ...GroupRef, finaltime: TimeInput.optional(), slidingtime: TimeInput.optional() }),
+  async run({ input, ctx }) {
+    const expiry = expiryFrom(input, ctx.now);
+    assertNoGroup(input);
+    const token = await ctx.services.users.create(ctx, input.profile, expiry);
+    ctx.audit.record = token;
+    ctx.audit.after = input.profile;
+    return { token };
+  },
+});

@@ -1,0 +1,25 @@
+// POST /v2/UserGet: one user's profile as stored, or a historic version of it.
+import { z } from 'zod';
+import { defineOp } from '../define.js';
+import { UserRef } from '../schemas.js';
+import { presentUser } from '../../vault/users.js';
+
+export const UserGet = defineOp({
+  name: 'UserGet',
+  access: 'tenant',
+  effect: 'read',
+  input: z.object({ ...UserRef, version: z.coerce.number().int().optional() }),
+  async run({ input, ctx }) {
+    const users = ctx.services.users;
+    ctx.audit.mode = input.mode;
+    ctx.audit.identity = input.identity;
+    const row = await users.findRow(ctx, input.mode, input.identity);
+    ctx.audit.record = row.token;
+    const profile =
+      input.version === undefined ? await users.open(ctx.tenantId, row.token, row.profile) : await users.profileAt(ctx, row, input.version);
+    await users.touch(ctx, row);
+    const out = presentUser(row, profile);
+    if (input.version !== undefined) out.version = input.version;
+    return out;
+  },
+});

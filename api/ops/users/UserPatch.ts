@@ -1,0 +1,48 @@
+// POST /v2/UserPatch: RFC 6902 JSON Patch applied to the profile.
+import { z } from 'zod';
+import jsonPatch from 'fast-json-patch';
+import { defineOp } from '../define.js';
+import { UserRef } from '../schemas.js';
+import { badRequest } from '../../http/errors.js';
+
+const Operation = z.object({
+  op: z.enum(['add', 'remove', 'replace', 'move', 'copy', 'test']),
+  path: z.string(),
+  value: z.unknown().optional(),
+  from: z.string().optional(),
+});
+
+export const UserPatch = defineOp({
+  name: 'UserPatch',
+  access: 'tenant',
+  effect: 'write',
+  input: z.object({ ...UserRef, patch: z.array(Operation).min(1) }),
+  async run({ input, ctx }) {
+    const users = ctx.services.users;
+    ctx.audit.mode = input.mode;
+    ctx.audit.identity = input.identity;
+    const user = await users.find(ctx, input.mode, input.identity, true);
+    ctx.audit.record = user.row.token;
+    const next = applyProfilePatch(user.profile, input.patch as jsonPatch.Operation[]);
+    await users.replace(ctx, user, next);
+    ctx.audit.before = user.profile;
+    ctx.audit.after = next;
+    return {};
+  },
+});
+
+/** Applies the patch to a copy; a failing operation or a non-object result is the client's 400. */
+export function applyProfilePatch(profile: Record<string, unknown>, patch: jsonPatch.Operation[]): Record<string, unknown> {
+  let next: unknown;
+  try {
+    next = jsonPatch.applyPatch(structuredClone(profile), patch, true, true, true).newDocument;
+  } catch (err) {
+    const e = err as { name?: string; index?: number };
+    const where = e.index === undefined ? '' : ` at patch[${e.index}]`;
+    throw badRequest(`Invalid API request parameter: patch${where}: ${e.name ?? 'cannot be applied'}`);
+  }
+  if (typeof next !== 'object' || next === null || Array.isArray(next)) {
+    throw badRequest('Invalid API request parameter: patch: the profile must remain a JSON object');
+  }
+  return next as Record<string, unknown>;
+}

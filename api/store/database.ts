@@ -1,0 +1,131 @@
+// Opens the database (embedded PGlite or a real PostgreSQL), runs migrations, and hands out tenant-scoped managers.
+import pg from 'pg';
+import { MikroORM, type EntityManager } from '@mikro-orm/postgresql';
+import { Migrator } from '@mikro-orm/migrations';
+import type { Logger } from 'pino';
+import { startEmbeddedPostgres, type EmbeddedPostgres } from './embedded.js';
+import { Tenant, Credential, Unlock, Setting, GLOBAL_SCHEMA } from './entities/global.js';
+import { User, UserVersion, AuditEvent, AuditHead } from './entities/tenant.js';
+import { globalMigrations, tenantMigrations } from './migrations/index.js';
+
+export const MAIN_TENANT_ID = 1;
+export const MAIN_TENANT_NAME = 'main';
+
+export function tenantSchema(tenantId: number): string {
+  return `tenant_${tenantId}`;
+}
+
+export interface DatabaseOptions {
+  dataDir: string;
+  databaseUrl?: string | undefined;
+  poolMax: number;
+  log: Logger;
+}
+
+export class Database {
+  private constructor(
+    readonly orm: MikroORM,
+    readonly embedded: boolean,
+    private readonly embeddedServer: EmbeddedPostgres | undefined,
+    private readonly databaseUrl: string | undefined,
+  ) {}
+
+  static async open(opts: DatabaseOptions): Promise<Database> {
+    let server: EmbeddedPostgres | undefined;
+    let connection: { clientUrl: string } | { host: string; port: number; user: string; dbName: string };
+    if (opts.databaseUrl) {
+      connection = { clientUrl: opts.databaseUrl };
+    } else {
+      server = await startEmbeddedPostgres(opts.dataDir);
+      connection = { host: server.socketDir, port: 5432, user: 'postgres', dbName: 'postgres' };
+    }
+    const orm = await MikroORM.init({
+      ...connection,
+      entities: [Tenant, Credential, Unlock, Setting, User, UserVersion, AuditEvent, AuditHead],
+      extensions: [Migrator],
+      // The embedded server runs one statement stream at a time: one connection, and fail loudly instead of hanging.
+      pool: { min: 0, max: server ? 1 : opts.poolMax, idleTimeoutMillis: 30_000 },
+      driverOptions: { connectionTimeoutMillis: 15_000 },
+      migrations: {
+        migrationsList: [...globalMigrations, ...tenantMigrations],
+        snapshot: false,
+        transactional: true,
+        allOrNothing: true,
+        silent: true,
+      },
+      discovery: { warnWhenNoEntities: false },
+      debug: false,
+      allowGlobalContext: true,
+    });
+    const db = new Database(orm, Boolean(server), server, opts.databaseUrl);
+    try {
+      await db.migrate(opts.log);
+    } catch (err) {
+      await db.close();
+      throw err;
+    }
+    return db;
+  }
+
+  /** A fresh manager whose wildcard entities resolve to the tenant's own schema. */
+  forTenant(tenantId: number): EntityManager {
+    return this.orm.em.fork({ schema: tenantSchema(tenantId), clear: true, useContext: false }) as EntityManager;
+  }
+
+  /** The manager for the global schema. */
+  global(): EntityManager {
+    return this.orm.em.fork({ clear: true, useContext: false }) as EntityManager;
+  }
+
+  async ping(): Promise<void> {
+    await this.orm.em.getConnection().execute('select 1');
+  }
+
+  /** Creates the tenant's schema if needed and brings it to the newest migration. */
+  async migrateTenant(tenantId: number): Promise<void> {
+    const schema = tenantSchema(tenantId);
+    await this.orm.em.getConnection().execute(`create schema if not exists "${schema}"`);
+    await this.orm.migrator.up({ schema, migrations: tenantMigrations.map((m) => m.name) });
+  }
+
+  private async migrate(log: Logger): Promise<void> {
+    // Replicas starting together must not run migrations twice: a session advisory lock on its own connection.
+    const lock = this.databaseUrl ? new pg.Client({ connectionString: this.databaseUrl }) : undefined;
+    if (lock) {
+      await lock.connect();
+      await lock.query('select pg_advisory_lock(hashtext($1))', ['strongroom:migrate']);
+    }
+    try {
+      const conn = this.orm.em.getConnection();
+      await conn.execute(`create schema if not exists "${GLOBAL_SCHEMA}"`);
+      const done = await this.orm.migrator.up({
+        schema: GLOBAL_SCHEMA,
+        migrations: globalMigrations.map((m) => m.name),
+      });
+      if (done.length) log.info({ migrations: done.map((m) => m.name) }, 'global schema migrated');
+      const now = Math.floor(Date.now() / 1000);
+      await conn.execute(
+        `insert into "${GLOBAL_SCHEMA}".tenants (id, name, org, email, created) values (?, ?, ?, null, ?)
+         on conflict (id) do nothing`,
+        [MAIN_TENANT_ID, MAIN_TENANT_NAME, 'Main', now],
+      );
+      // serial must move past the explicit id 1, or the next tenant would collide with the main one.
+      await conn.execute(
+        `select setval(pg_get_serial_sequence('"${GLOBAL_SCHEMA}".tenants', 'id'),
+                greatest((select max(id) from "${GLOBAL_SCHEMA}".tenants), 1))`,
+      );
+      const tenants = await conn.execute<{ id: number }[]>(`select id from "${GLOBAL_SCHEMA}".tenants order by id`);
+      for (const t of tenants) await this.migrateTenant(t.id);
+    } finally {
+      if (lock) {
+        await lock.query('select pg_advisory_unlock(hashtext($1))', ['strongroom:migrate']).catch(() => {});
+        await lock.end().catch(() => {});
+      }
+    }
+  }
+
+  async close(): Promise<void> {
+    await this.orm.close(true);
+    await this.embeddedServer?.close();
+  }
+}

@@ -1,0 +1,6 @@
+// The ordered migration sets: one for the global schema, one run in every tenant's schema.
+import { Global0001Init } from './Global0001Init.js';
+import { Tenant0001Users } from './Tenant0001Users.js';
+
+export const globalMigrations = [Global0001Init];
+export const tenantMigrations = [Tenant0001Users];

@@ -1,0 +1,158 @@
+// SQL for the users table of one tenant schema: lookups by hashed index, inserts, versioned updates.
+import type { EntityManager } from '@mikro-orm/postgresql';
+import { User, UserVersion } from './entities/tenant.js';
+import type { IndexMode } from '../vault/identities.js';
+
+export interface UserRow {
+  token: string;
+  profile: Buffer;
+  loginIdx: Buffer | null;
+  emailIdx: Buffer | null;
+  phoneIdx: Buffer | null;
+  customIdx: Buffer | null;
+  version: number;
+  created: number;
+  updated: number;
+  finaltime: number | null;
+  slidingtime: number | null;
+  expiresAt: number | null;
+}
+
+export type IndexColumn = 'loginIdx' | 'emailIdx' | 'phoneIdx' | 'customIdx';
+export const INDEX_COLUMN: Record<IndexMode, IndexColumn> = {
+  login: 'loginIdx',
+  email: 'emailIdx',
+  phone: 'phoneIdx',
+  custom: 'customIdx',
+};
+const SQL_COLUMN: Record<IndexMode, string> = { login: 'login_idx', email: 'email_idx', phone: 'phone_idx', custom: 'custom_idx' };
+
+const COLUMNS = 'token, profile, login_idx, email_idx, phone_idx, custom_idx, version, created, updated, finaltime, slidingtime, expires_at';
+
+function toRow(r: Record<string, unknown>): UserRow {
+  return {
+    token: r.token as string,
+    profile: r.profile as Buffer,
+    loginIdx: (r.login_idx as Buffer | null) ?? null,
+    emailIdx: (r.email_idx as Buffer | null) ?? null,
+    phoneIdx: (r.phone_idx as Buffer | null) ?? null,
+    customIdx: (r.custom_idx as Buffer | null) ?? null,
+    version: Number(r.version),
+    created: Number(r.created),
+    updated: Number(r.updated),
+    finaltime: r.finaltime == null ? null : Number(r.finaltime),
+    slidingtime: r.slidingtime == null ? null : Number(r.slidingtime),
+    expiresAt: r.expires_at == null ? null : Number(r.expires_at),
+  };
+}
+
+/** Live rows only: an expired record reads as absent even before the sweeper removes it. */
+const LIVE = '(expires_at is null or expires_at > ?)';
+
+export class UserStore {
+  constructor(
+    private readonly em: EntityManager,
+    private readonly schema: string,
+  ) {}
+
+  private exec<T = Record<string, unknown>[]>(sql: string, params: unknown[], method: 'all' | 'run' = 'all'): Promise<T> {
+    return this.em.getConnection().execute(sql, params, method, this.em.getTransactionContext()) as Promise<T>;
+  }
+
+  async byToken(token: string, now: number, forUpdate = false): Promise<UserRow | null> {
+    const rows = await this.exec(
+      `select ${COLUMNS} from "${this.schema}".users where token = ? and ${LIVE}${forUpdate ? ' for update' : ''}`,
+      [token, now]);
+    return rows[0] ? toRow(rows[0]) : null;
+  }
+
+  async byIndex(mode: IndexMode, hash: Buffer, now: number, forUpdate = false): Promise<UserRow | null> {
+    const rows = await this.exec(
+      `select ${COLUMNS} from "${this.schema}".users where ${SQL_COLUMN[mode]} = ? and ${LIVE}${forUpdate ? ' for update' : ''}`,
+      [hash, now]);
+    return rows[0] ? toRow(rows[0]) : null;
+  }
+
+  /** Every live row whose index matches one of the hashes, whatever the field. */
+  async byAnyIndex(hashes: Partial<Record<IndexMode, Buffer[]>>, now: number): Promise<UserRow[]> {
+    const clauses: string[] = [];
+    const params: unknown[] = [];
+    for (const [mode, list] of Object.entries(hashes) as [IndexMode, Buffer[]][]) {
+      if (!list.length) continue;
+      clauses.push(`${SQL_COLUMN[mode]} = any(?)`);
+      params.push(list);
+    }
+    if (!clauses.length) return [];
+    const rows = await this.exec(
+      `select ${COLUMNS} from "${this.schema}".users where (${clauses.join(' or ')}) and ${LIVE}`, [...params, now]);
+    return rows.map(toRow);
+  }
+
+  async page(offset: number, limit: number, now: number): Promise<{ total: number; rows: UserRow[] }> {
+    const [count] = await this.exec(`select count(*)::int as n from "${this.schema}".users where ${LIVE}`, [now]);
+    const rows = await this.exec(
+      `select ${COLUMNS} from "${this.schema}".users where ${LIVE} order by created, token offset ? limit ?`,
+      [now, offset, limit]);
+    return { total: Number(count?.n ?? 0), rows: rows.map(toRow) };
+  }
+
+  /** Inserts the rows; rows that collide with an existing index are skipped and their tokens left out. */
+  async insertMany(rows: UserRow[]): Promise<Set<string>> {
+    const inserted = new Set<string>();
+    for (let i = 0; i < rows.length; i += 2000) {
+      const chunk = rows.slice(i, i + 2000);
+      const values = chunk.map(() => '(?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)').join(', ');
+      const params = chunk.flatMap((r) => [
+        r.token, r.profile, r.loginIdx, r.emailIdx, r.phoneIdx, r.customIdx,
+        r.version, r.created, r.updated, r.finaltime, r.slidingtime, r.expiresAt,
+      ]);
+      const out = await this.exec<{ token: string }[]>(
+        `insert into "${this.schema}".users (${COLUMNS}) values ${values} on conflict do nothing returning token`, params);
+      for (const r of out) inserted.add(r.token);
+    }
+    return inserted;
+  }
+
+  /** Inserts one row; a unique index collision surfaces as the database's unique violation. */
+  async insert(row: UserRow): Promise<void> {
+    await this.em.insert(User, row, { schema: this.schema });
+  }
+
+  async update(token: string, set: Pick<UserRow, 'profile' | IndexColumn | 'version' | 'updated'>): Promise<void> {
+    await this.em.nativeUpdate(User, { token }, set, { schema: this.schema });
+  }
+
+  async touch(token: string, expiresAt: number): Promise<void> {
+    await this.em.nativeUpdate(User, { token }, { expiresAt }, { schema: this.schema });
+  }
+
+  async remove(token: string): Promise<void> {
+    await this.em.nativeDelete(UserVersion, { token }, { schema: this.schema });
+    await this.em.nativeDelete(User, { token }, { schema: this.schema });
+  }
+
+  /** Keeps the replaced ciphertext as a version and drops versions beyond the newest `keep`. */
+  async keepVersion(token: string, version: number, profile: Buffer, optime: number, keep: number): Promise<void> {
+    await this.em.insert(UserVersion, { token, version, profile, optime }, { schema: this.schema });
+    await this.em.nativeDelete(UserVersion, { token, version: { $lte: version - keep } }, { schema: this.schema });
+  }
+
+  async version(token: string, version: number): Promise<{ profile: Buffer; optime: number } | null> {
+    const row = await this.em.findOne(UserVersion, { token, version }, { schema: this.schema, disableIdentityMap: true });
+    return row ? { profile: row.profile, optime: row.optime } : null;
+  }
+
+  async versions(token: string): Promise<{ version: number; profile: Buffer; optime: number }[]> {
+    const rows = await this.em.find(UserVersion, { token }, { schema: this.schema, orderBy: { version: 'asc' }, disableIdentityMap: true });
+    return rows.map((r) => ({ version: r.version, profile: r.profile, optime: r.optime }));
+  }
+}
+
+/** The index field a unique violation is about, from the constraint name (`users_email_idx_key`). */
+export function duplicateField(err: unknown): IndexMode | undefined {
+  const e = err as { constraint?: string; message?: string; name?: string; code?: string };
+  const text = `${e.constraint ?? ''} ${e.message ?? ''}`;
+  if (!(e.code === '23505' || e.name === 'UniqueConstraintViolationException' || /duplicate key/.test(text))) return undefined;
+  const m = /(login|email|phone|custom)_idx/.exec(text);
+  return m ? (m[1] as IndexMode) : undefined;
+}

@@ -1,0 +1,221 @@
+// The audit trail: one event per call, hash-chained per tenant, details sealed by the tokenizer.
+import { createHash, randomUUID } from 'node:crypto';
+import type { EntityManager } from '@mikro-orm/postgresql';
+import type { Logger } from 'pino';
+import type { Database } from '../store/database.js';
+import { tenantSchema } from '../store/database.js';
+import { AuditEvent } from '../store/entities/tenant.js';
+import type { TokenizerClient } from '../tokenizer-client.js';
+import { auditBatchSize } from '../http/metrics.js';
+import type { Principal } from './credentials.js';
+
+/** What an operation tells its event. `identity`, `before` and `after` are PII and are sealed. */
+export interface AuditNote {
+  record?: string;
+  mode?: string;
+  identity?: string;
+  app?: string;
+  before?: unknown;
+  after?: unknown;
+}
+
+export interface AuditDraft {
+  uuid: string;
+  when: number;
+  title: string;
+  status: 'ok' | 'error';
+  msg: string | null;
+  actor: string;
+  record: string | null;
+  mode: string | null;
+  app: string | null;
+  details: Record<string, unknown> | null;
+}
+
+export const AUDIT_TABLE = 'audit_events';
+const MAX_BATCH = 500;
+
+export function draftEvent(
+  title: string,
+  principal: Principal,
+  note: AuditNote,
+  outcome: { status: 'ok' | 'error'; msg?: string },
+  requestMetadata: unknown,
+  now: number,
+): AuditDraft {
+  const details: Record<string, unknown> = {};
+  if (note.identity !== undefined) details.identity = note.identity;
+  if (note.before !== undefined) details.before = note.before;
+  if (note.after !== undefined) details.after = note.after;
+  if (requestMetadata !== undefined) details.request_metadata = requestMetadata;
+  return {
+    uuid: randomUUID(),
+    when: now,
+    title,
+    status: outcome.status,
+    msg: outcome.msg ?? null,
+    actor: `${principal.kind}:${principal.credentialId}`,
+    record: note.record ?? null,
+    mode: note.mode ?? null,
+    app: note.app ?? null,
+    details: Object.keys(details).length ? details : null,
+  };
+}
+
+/** The chain link: SHA-256 over the previous hash and every stored field of the event. */
+export function chainHash(prev: Buffer, e: Omit<AuditDraft, 'details'> & { seq: number; details: Buffer | null }): Buffer {
+  const fields = [e.seq, e.uuid, e.when, e.title, e.status, e.msg, e.actor, e.record, e.mode, e.app, e.details?.toString('base64') ?? null];
+  return createHash('sha256').update(prev).update(JSON.stringify(fields)).digest();
+}
+
+export class AuditTrail {
+  private readonly queues = new Map<number, { drafts: AuditDraft[]; waiters: { resolve(): void; reject(e: unknown): void }[] }>();
+  private readonly flushing = new Set<number>();
+
+  constructor(
+    private readonly db: Database,
+    private readonly tokenizer: TokenizerClient,
+    private readonly log: Logger,
+  ) {}
+
+  /** Writes events inside the caller's transaction: they commit or roll back with the change they describe. */
+  async writeInTx(em: EntityManager, tenantId: number, drafts: AuditDraft[]): Promise<void> {
+    if (drafts.length === 0) return;
+    const withDetails = drafts.filter((d) => d.details);
+    const sealed = withDetails.length
+      ? (
+          await this.tokenizer.run(tenantId, {
+            seal: withDetails.map((d) => ({ table: AUDIT_TABLE, rowId: d.uuid, plaintext: Buffer.from(JSON.stringify(d.details)) })),
+          })
+        ).sealed
+      : [];
+    const sealedBy = new Map(withDetails.map((d, i) => [d.uuid, sealed[i]!]));
+    const schema = tenantSchema(tenantId);
+    const conn = em.getConnection();
+    const trx = em.getTransactionContext();
+    // The head row lock orders all writers of one tenant: the chain has no forks.
+    const [head] = await conn.execute<{ seq: string; hash: Buffer }[]>(
+      `select seq, hash from "${schema}".audit_head where id = 1 for update`, [], 'all', trx);
+    if (!head) throw new Error(`audit head missing in ${schema}`);
+    let seq = Number(head.seq);
+    let prev = head.hash;
+    const rows = drafts.map((d) => {
+      seq += 1;
+      const details = sealedBy.get(d.uuid) ?? null;
+      const hash = chainHash(prev, { ...d, seq, details });
+      prev = hash;
+      return { ...d, seq, details, hash };
+    });
+    await em.insertMany(AuditEvent, rows, { schema });
+    await conn.execute(`update "${schema}".audit_head set seq = ?, hash = ? where id = 1`, [seq, prev], 'run', trx);
+  }
+
+  /**
+   * Events of reads and of failed calls: queued and committed together with other requests' events.
+   * The promise settles once this event is committed, so no answer leaves before its event is stored.
+   */
+  record(tenantId: number, draft: AuditDraft): Promise<void> {
+    let q = this.queues.get(tenantId);
+    if (!q) this.queues.set(tenantId, (q = { drafts: [], waiters: [] }));
+    const done = new Promise<void>((resolve, reject) => q.waiters.push({ resolve, reject }));
+    q.drafts.push(draft);
+    if (!this.flushing.has(tenantId)) void this.flush(tenantId);
+    return done;
+  }
+
+  private async flush(tenantId: number): Promise<void> {
+    this.flushing.add(tenantId);
+    try {
+      for (;;) {
+        const q = this.queues.get(tenantId);
+        if (!q || q.drafts.length === 0) break;
+        const drafts = q.drafts.splice(0, MAX_BATCH);
+        const waiters = q.waiters.splice(0, drafts.length);
+        try {
+          await this.db.forTenant(tenantId).transactional((em) => this.writeInTx(em as EntityManager, tenantId, drafts));
+          auditBatchSize.observe(drafts.length);
+          for (const w of waiters) w.resolve();
+        } catch (err) {
+          this.log.error({ err: { type: (err as Error).name, message: (err as Error).message }, tenantId }, 'audit batch failed');
+          for (const w of waiters) w.reject(err);
+        }
+      }
+    } finally {
+      this.flushing.delete(tenantId);
+      this.queues.delete(tenantId);
+    }
+  }
+
+  /** Re-computes the tenant's chain; returns the first broken sequence number, or null when intact. */
+  async verify(tenantId: number): Promise<number | null> {
+    const em = this.db.forTenant(tenantId);
+    let prev: Buffer = Buffer.alloc(0);
+    let last = 0;
+    for (;;) {
+      const batch = await em.find(AuditEvent, { seq: { $gt: last } }, { orderBy: { seq: 'asc' }, limit: 1000, disableIdentityMap: true });
+      if (batch.length === 0) return null;
+      for (const e of batch) {
+        const expect = chainHash(prev, { ...e, msg: e.msg ?? null, record: e.record ?? null, mode: e.mode ?? null, app: e.app ?? null, status: e.status as 'ok', details: e.details ?? null });
+        if (!expect.equals(e.hash) || e.seq !== last + 1) return e.seq;
+        prev = e.hash;
+        last = e.seq;
+      }
+    }
+  }
+}
+
+export interface AuditRow {
+  auditeventuuid: string;
+  eventtype: string;
+  title: string;
+  timestamp: string;
+  when: number;
+  status: string;
+  msg: string | null;
+  mode: string | null;
+  record: string | null;
+  app: string | null;
+  more: boolean;
+}
+
+export function presentEvent(e: AuditEvent): AuditRow {
+  return {
+    auditeventuuid: e.uuid,
+    eventtype: e.title,
+    title: e.title,
+    timestamp: new Date(e.when * 1000).toISOString(),
+    when: e.when,
+    status: e.status,
+    msg: e.msg ?? null,
+    mode: e.mode ?? null,
+    record: e.record ?? null,
+    app: e.app ?? null,
+    more: Boolean(e.details),
+  };
+}
+
+/** Reads of the trail: a user's events newest first, and one event with its sealed details opened. */
+export class AuditReader {
+  constructor(private readonly tokenizer: TokenizerClient) {}
+
+  async listForRecord(em: EntityManager, tenantId: number, record: string, offset: number, limit: number) {
+    const schema = tenantSchema(tenantId);
+    const [rows, total] = await em.findAndCount(
+      AuditEvent,
+      { record },
+      { schema, orderBy: { seq: 'desc' }, offset, limit, disableIdentityMap: true },
+    );
+    return { total, rows: rows.map(presentEvent) };
+  }
+
+  async get(em: EntityManager, tenantId: number, uuid: string) {
+    const e = await em.findOne(AuditEvent, { uuid }, { schema: tenantSchema(tenantId), disableIdentityMap: true });
+    if (!e) return null;
+    let details: Record<string, unknown> = {};
+    if (e.details) {
+      const [plain] = (await this.tokenizer.run(tenantId, { open: [{ table: AUDIT_TABLE, rowId: e.uuid, ciphertext: e.details }] })).opened;
+      details = JSON.parse(plain!.toString('utf8')) as Record<string, unknown>;
+    }
+    return { ...presentEvent(e), details };
+  }
+}

@@ -1,0 +1,75 @@
+// Credentials: who is calling. Tokens are stored only as SHA-256 hashes and checked through a short-lived cache.
+import { createHash, randomUUID } from 'node:crypto';
+import { LRUCache } from 'lru-cache';
+import type { Database } from '../store/database.js';
+import { MAIN_TENANT_ID } from '../store/database.js';
+import { Credential } from '../store/entities/global.js';
+import { forbidden } from '../http/errors.js';
+import { nowSeconds } from './durations.js';
+
+export type CredentialKind = 'root' | 'tenant-admin' | 'role' | 'login';
+
+export interface Principal {
+  credentialId: string;
+  kind: CredentialKind;
+  tenantId: number;
+  roleId: number | null;
+  userToken: string | null;
+  expiresAt: number | null;
+}
+
+export function hashToken(token: string): string {
+  return createHash('sha256').update(token, 'utf8').digest('hex');
+}
+
+export class Credentials {
+  // Short TTL: a revoked or expired credential stops working within seconds on every replica.
+  private readonly cache = new LRUCache<string, Principal>({ max: 10_000, ttl: 5_000 });
+
+  constructor(private readonly db: Database) {}
+
+  /** The principal behind an X-Bunker-Token value, or 403 `Access denied`. */
+  async authenticate(token: string | undefined): Promise<Principal> {
+    if (!token || token.length > 256) throw forbidden();
+    const hash = hashToken(token);
+    let principal = this.cache.get(hash);
+    if (!principal) {
+      const row = await this.db.global().findOne(Credential, { hash }, { disableIdentityMap: true });
+      if (!row) throw forbidden();
+      principal = {
+        credentialId: row.id,
+        kind: row.kind as CredentialKind,
+        tenantId: row.tenantId,
+        roleId: row.roleId ?? null,
+        userToken: row.userToken ?? null,
+        expiresAt: row.expiresAt ?? null,
+      };
+      this.cache.set(hash, principal);
+    }
+    if (principal.expiresAt !== null && principal.expiresAt <= nowSeconds()) throw forbidden();
+    return principal;
+  }
+
+  /**
+   * Makes sure exactly the configured root token works. Without one, creates a root token on first start and
+   * returns it so the caller can show it once; later starts return undefined.
+   */
+  async ensureRoot(configured: string | undefined): Promise<string | undefined> {
+    const em = this.db.global();
+    const now = nowSeconds();
+    if (configured) {
+      const hash = hashToken(configured);
+      // A changed STRONGROOM_ROOT_TOKEN retires the old root token.
+      await em.nativeDelete(Credential, { kind: 'root', hash: { $ne: hash } });
+      const existing = await em.findOne(Credential, { hash });
+      if (!existing) {
+        await em.insert(Credential, { id: randomUUID(), hash, kind: 'root', tenantId: MAIN_TENANT_ID, created: now });
+      }
+      return undefined;
+    }
+    if ((await em.count(Credential, { kind: 'root' })) > 0) return undefined;
+    const token = randomUUID();
+    await em.insert(Credential, { id: randomUUID(), hash: hashToken(token), kind: 'root', tenantId: MAIN_TENANT_ID, created: now });
+    return token;
+  }
+}

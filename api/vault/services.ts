@@ -1,0 +1,38 @@
+// The domain services one api process shares between requests, built once by the composition root.
+import type { Logger } from 'pino';
+import type { Config } from '../config.js';
+import type { Database } from '../store/database.js';
+import type { TokenizerClient } from '../tokenizer-client.js';
+import { AuditTrail, AuditReader } from './audit.js';
+import { Credentials } from './credentials.js';
+import { Tenants } from './tenants.js';
+import { Unlocks } from './unlocks.js';
+import { Users } from './users.js';
+
+export interface Services {
+  config: Config;
+  log: Logger;
+  db: Database;
+  tokenizer: TokenizerClient;
+  audit: AuditTrail;
+  auditReader: AuditReader;
+  credentials: Credentials;
+  tenants: Tenants;
+  unlocks: Unlocks;
+  users: Users;
+}
+
+export function buildServices(config: Config, log: Logger, db: Database, tokenizer: TokenizerClient): Services {
+  return {
+    config,
+    log,
+    db,
+    tokenizer,
+    audit: new AuditTrail(db, tokenizer, log),
+    auditReader: new AuditReader(tokenizer),
+    credentials: new Credentials(db),
+    tenants: new Tenants(db),
+    unlocks: new Unlocks(db, config.unlockSeconds),
+    users: new Users(tokenizer, { versioning: config.versioning, maxVersions: config.maxVersions }),
+  };
+}

@@ -1,0 +1,268 @@
+// User profiles: find by any mode, create, change and erase them, sealing every profile through the tokenizer.
+import { createHash, createHmac, randomBytes, randomUUID } from 'node:crypto';
+import { LRUCache } from 'lru-cache';
+import type { EntityManager } from '@mikro-orm/postgresql';
+import type { TokenizerClient } from '../tokenizer-client.js';
+import { tenantSchema } from '../store/database.js';
+import { UserStore, type UserRow, INDEX_COLUMN, duplicateField } from '../store/users.js';
+import { badRequest, conflict, notFound, Messages } from '../http/errors.js';
+import { INDEX_FIELDS, INDEX_KIND, indexValues, isUuid, type IndexMode, type Mode } from './identities.js';
+import { expiresAt } from './durations.js';
+
+export const USERS_TABLE = 'users';
+export type Profile = Record<string, unknown>;
+
+export interface Scope {
+  em: EntityManager;
+  tenantId: number;
+  now: number;
+}
+
+export interface Expiry {
+  finaltime: number | null;
+  slidingtime: number | null;
+}
+
+export interface FoundUser {
+  row: UserRow;
+  profile: Profile;
+}
+
+export interface BulkOutcome {
+  created: { token: string; profile: Profile }[];
+  errors: { profile: Profile; reason: string }[];
+}
+
+type Indexes = Record<`${IndexMode}Idx`, Buffer | null>;
+
+export class Users {
+  // Lookup hashes of recent identities, keyed by a per-process HMAC so the cache holds no identity in clear.
+  private readonly hashCache = new LRUCache<string, Buffer>({ max: 200_000 });
+  private readonly cacheKey = randomBytes(32);
+
+  constructor(
+    private readonly tokenizer: TokenizerClient,
+    private readonly opts: { versioning: boolean; maxVersions: number },
+  ) {}
+
+  store(scope: Scope): UserStore {
+    return new UserStore(scope.em, tenantSchema(scope.tenantId));
+  }
+
+  /** The live user named by (mode, identity), or 404. With `forUpdate` the row stays locked until commit. */
+  async findRow(scope: Scope, mode: Mode, identity: string, forUpdate = false): Promise<UserRow> {
+    const store = this.store(scope);
+    let row: UserRow | null;
+    if (mode === 'token') {
+      if (!isUuid(identity)) throw badRequest(Messages.badUuid);
+      row = await store.byToken(identity.toLowerCase(), scope.now, forUpdate);
+    } else {
+      const hash = await this.lookupHash(scope.tenantId, mode, identity);
+      row = hash ? await store.byIndex(mode, hash, scope.now, forUpdate) : null;
+    }
+    if (!row) throw notFound(Messages.userNotFound);
+    return row;
+  }
+
+  async find(scope: Scope, mode: Mode, identity: string, forUpdate = false): Promise<FoundUser> {
+    const row = await this.findRow(scope, mode, identity, forUpdate);
+    return { row, profile: await this.open(scope.tenantId, row.token, row.profile) };
+  }
+
+  async open(tenantId: number, token: string, sealed: Buffer): Promise<Profile> {
+    const [plain] = (await this.tokenizer.run(tenantId, { open: [{ table: USERS_TABLE, rowId: token, ciphertext: sealed }] })).opened;
+    return JSON.parse(plain!.toString('utf8')) as Profile;
+  }
+
+  async openMany(tenantId: number, rows: { token: string; profile: Buffer }[]): Promise<Profile[]> {
+    if (!rows.length) return [];
+    const { opened } = await this.tokenizer.run(tenantId, {
+      open: rows.map((r) => ({ table: USERS_TABLE, rowId: r.token, ciphertext: r.profile })),
+    });
+    return opened.map((b) => JSON.parse(b.toString('utf8')) as Profile);
+  }
+
+  /** Hashes for lookups, batched in one tokenizer call, cached per tenant. */
+  async lookupHashes(tenantId: number, items: { mode: IndexMode; identity: string }[]): Promise<(Buffer | null)[]> {
+    const keys = items.map((it) => this.cacheKeyOf(tenantId, it.mode, it.identity));
+    const missing = items.map((it, i) => ({ ...it, i })).filter((it) => !this.hashCache.has(keys[it.i]!));
+    if (missing.length) {
+      const { hash } = await this.tokenizer.run(tenantId, {
+        hash: missing.map((m) => ({ kind: INDEX_KIND[m.mode], value: m.identity })),
+      });
+      missing.forEach((m, j) => this.hashCache.set(keys[m.i]!, hash[j]!));
+    }
+    return keys.map((k) => {
+      const h = this.hashCache.get(k);
+      return h && h.length ? h : null;
+    });
+  }
+
+  private async lookupHash(tenantId: number, mode: IndexMode, identity: string): Promise<Buffer | null> {
+    return (await this.lookupHashes(tenantId, [{ mode, identity }]))[0]!;
+  }
+
+  private cacheKeyOf(tenantId: number, mode: IndexMode, identity: string): string {
+    return createHmac('sha256', this.cacheKey).update(`${tenantId}\0${mode}\0${identity}`).digest('base64');
+  }
+
+  /** Seals profiles and hashes their index fields in one tokenizer call. */
+  private async seal(tenantId: number, items: { token: string; profile: Profile }[]): Promise<{ sealed: Buffer; indexes: Indexes }[]> {
+    const hashItems: { kind: (typeof INDEX_KIND)[IndexMode]; value: string }[] = [];
+    const slots: { item: number; mode: IndexMode }[] = [];
+    items.forEach((it, i) => {
+      for (const [mode, value] of Object.entries(indexValues(it.profile)) as [IndexMode, string][]) {
+        hashItems.push({ kind: INDEX_KIND[mode], value });
+        slots.push({ item: i, mode });
+      }
+    });
+    const { hash, sealed } = await this.tokenizer.run(tenantId, {
+      hash: hashItems,
+      seal: items.map((it) => ({ table: USERS_TABLE, rowId: it.token, plaintext: Buffer.from(JSON.stringify(it.profile)) })),
+    });
+    const out = items.map((_, i) => ({
+      sealed: sealed[i]!,
+      indexes: { loginIdx: null, emailIdx: null, phoneIdx: null, customIdx: null } as Indexes,
+    }));
+    slots.forEach((s, j) => {
+      const h = hash[j]!;
+      if (h.length) out[s.item]!.indexes[INDEX_COLUMN[s.mode]] = h;
+    });
+    return out;
+  }
+
+  async create(scope: Scope, profile: Profile, expiry: Expiry): Promise<string> {
+    const token = randomUUID();
+    const [{ sealed, indexes }] = (await this.seal(scope.tenantId, [{ token, profile }])) as [{ sealed: Buffer; indexes: Indexes }];
+    try {
+      await this.store(scope).insert(this.newRow(scope.now, token, sealed, indexes, expiry));
+    } catch (err) {
+      const field = duplicateField(err);
+      if (field) throw conflict(`Duplicate index: ${field}`);
+      throw err;
+    }
+    return token;
+  }
+
+  /** Partial success: a duplicate (against the tenant or earlier in the batch) goes to `errors`. */
+  async createMany(scope: Scope, profiles: Profile[], expiry: Expiry): Promise<BulkOutcome> {
+    const tokens = profiles.map(() => randomUUID());
+    const sealed = await this.seal(scope.tenantId, profiles.map((profile, i) => ({ token: tokens[i]!, profile })));
+    const store = this.store(scope);
+    const wanted: Partial<Record<IndexMode, Buffer[]>> = {};
+    for (const s of sealed) {
+      for (const mode of INDEX_FIELDS) {
+        const h = s.indexes[INDEX_COLUMN[mode]];
+        if (h) (wanted[mode] ??= []).push(h);
+      }
+    }
+    const taken: Record<IndexMode, Set<string>> = { login: new Set(), email: new Set(), phone: new Set(), custom: new Set() };
+    for (const row of await store.byAnyIndex(wanted, 0)) {
+      for (const mode of INDEX_FIELDS) {
+        const h = row[INDEX_COLUMN[mode]];
+        if (h) taken[mode].add(h.toString('base64'));
+      }
+    }
+    const errors: BulkOutcome['errors'] = [];
+    const rows: UserRow[] = [];
+    const rowProfile = new Map<string, Profile>();
+    sealed.forEach((s, i) => {
+      const dup = INDEX_FIELDS.find((mode) => {
+        const h = s.indexes[INDEX_COLUMN[mode]];
+        return h !== null && taken[mode].has(h.toString('base64'));
+      });
+      if (dup) {
+        errors.push({ profile: profiles[i]!, reason: `Duplicate ${dup} value` });
+        return;
+      }
+      for (const mode of INDEX_FIELDS) {
+        const h = s.indexes[INDEX_COLUMN[mode]];
+        if (h) taken[mode].add(h.toString('base64'));
+      }
+      rows.push(this.newRow(scope.now, tokens[i]!, s.sealed, s.indexes, expiry));
+      rowProfile.set(tokens[i]!, profiles[i]!);
+    });
+    const inserted = await store.insertMany(rows);
+    const created: BulkOutcome['created'] = [];
+    for (const row of rows) {
+      // A row skipped by ON CONFLICT lost a race with a concurrent writer of the same index.
+      if (inserted.has(row.token)) created.push({ token: row.token, profile: rowProfile.get(row.token)! });
+      else errors.push({ profile: rowProfile.get(row.token)!, reason: 'Duplicate index value' });
+    }
+    return { created, errors };
+  }
+
+  /** Replaces a locked user's profile, keeping the old one as a version; 409 when a new index is taken. */
+  async replace(scope: Scope, user: FoundUser, profile: Profile): Promise<void> {
+    const { row } = user;
+    const [{ sealed, indexes }] = (await this.seal(scope.tenantId, [{ token: row.token, profile }])) as [{ sealed: Buffer; indexes: Indexes }];
+    const store = this.store(scope);
+    try {
+      if (this.opts.versioning) await store.keepVersion(row.token, row.version, row.profile, row.updated, this.opts.maxVersions);
+      await store.update(row.token, { profile: sealed, ...indexes, version: row.version + 1, updated: scope.now });
+    } catch (err) {
+      const field = duplicateField(err);
+      if (field) throw conflict(`Duplicate index: ${field}`);
+      throw err;
+    }
+  }
+
+  async remove(scope: Scope, token: string): Promise<void> {
+    await this.store(scope).remove(token);
+  }
+
+  /** Restarts a sliding window on use; skipped when it would move by less than a minute, to spare writes. */
+  async touch(scope: Scope, row: UserRow): Promise<void> {
+    if (!row.slidingtime) return;
+    const next = expiresAt(row.finaltime, row.slidingtime, scope.now);
+    if (next !== null && (row.expiresAt === null || next - row.expiresAt >= 60)) {
+      await this.store(scope).touch(row.token, next);
+      row.expiresAt = next;
+    }
+  }
+
+  async profileAt(scope: Scope, row: UserRow, version: number): Promise<Profile> {
+    if (version === row.version) return this.open(scope.tenantId, row.token, row.profile);
+    const v = version > 0 && version < row.version ? await this.store(scope).version(row.token, version) : null;
+    if (!v) throw notFound(Messages.versionNotFound);
+    return this.open(scope.tenantId, row.token, v.profile);
+  }
+
+  /** Versions with their time and the MD5 of their content, computed from the opened profiles (no hash is stored). */
+  async versions(scope: Scope, row: UserRow): Promise<{ version: number; optime: number; md5: string }[]> {
+    const old = await this.store(scope).versions(row.token);
+    const all = [...old, { version: row.version, profile: row.profile, optime: row.updated }];
+    const { opened } = await this.tokenizer.run(scope.tenantId, {
+      open: all.map((v) => ({ table: USERS_TABLE, rowId: row.token, ciphertext: v.profile })),
+    });
+    return all.map((v, i) => ({ version: v.version, optime: v.optime, md5: createHash('md5').update(opened[i]!).digest('hex') }));
+  }
+
+  private newRow(now: number, token: string, profile: Buffer, indexes: Indexes, expiry: Expiry): UserRow {
+    return {
+      token,
+      profile,
+      ...indexes,
+      version: 1,
+      created: now,
+      updated: now,
+      finaltime: expiry.finaltime,
+      slidingtime: expiry.slidingtime,
+      expiresAt: expiresAt(expiry.finaltime, expiry.slidingtime, now),
+    };
+  }
+}
+
+/** The fields UserGet and the bulk lists return for one user. */
+export function presentUser(row: UserRow, profile: Profile) {
+  return {
+    token: row.token,
+    profile,
+    version: row.version,
+    finaltime: row.finaltime ?? 0,
+    slidingtime: row.slidingtime ?? 0,
+    expirationtime: row.expiresAt ?? 0,
+    // Groups arrive with the access-control issue; until then no user belongs to any group.
+    grouproles: [] as unknown[],
+  };
+}
