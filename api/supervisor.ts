@@ -17,16 +17,21 @@ function start(file: string): ChildProcess {
   return spawn(process.execPath, [...process.execArgv, file], { stdio: 'inherit', env: process.env });
 }
 
+function say(fields: Record<string, unknown>): void {
+  process.stderr.write(`${JSON.stringify({ component: 'supervisor', time: Date.now(), ...fields })}\n`);
+}
+
 function startTokenizer(): void {
   const child = start(tokenizerMain);
   tokenizer = child;
+  say({ msg: 'tokenizer started', pid: child.pid });
   const startedAt = Date.now();
   child.on('exit', (code, signal) => {
     if (stopping) return;
     // A tokenizer that keeps dying at once is broken, not unlucky: back off, up to 10 s.
     restarts = Date.now() - startedAt > 30_000 ? 0 : restarts + 1;
     const delay = Math.min(10_000, 250 * 2 ** Math.min(restarts, 6));
-    process.stderr.write(`${JSON.stringify({ component: 'supervisor', msg: 'tokenizer exited, restarting', code, signal, delay })}\n`);
+    say({ msg: 'tokenizer exited, restarting', code, signal, delay });
     setTimeout(() => !stopping && startTokenizer(), delay).unref();
   });
 }
@@ -56,7 +61,7 @@ api = start(apiMain);
 api.on('exit', (code, signal) => {
   if (stopping) return;
   // The api is the service: if it dies, stop the tokenizer too and let the orchestrator restart us.
-  process.stderr.write(`${JSON.stringify({ component: 'supervisor', msg: 'api exited', code, signal })}\n`);
+  say({ msg: 'api exited', code, signal });
   stopping = true;
   tokenizer?.kill('SIGTERM');
   tokenizer?.once('exit', () => process.exit(code ?? 1));

@@ -2,6 +2,7 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { User, UserVersion } from './entities/tenant.js';
 import type { IndexMode } from '../vault/identities.js';
+import { query } from './sql.js';
 
 export interface UserRow {
   token: string;
@@ -47,7 +48,7 @@ function toRow(r: Record<string, unknown>): UserRow {
 }
 
 /** Live rows only: an expired record reads as absent even before the sweeper removes it. */
-const LIVE = '(expires_at is null or expires_at > ?)';
+const live = (n: number) => `(expires_at is null or expires_at > $${n})`;
 
 export class UserStore {
   constructor(
@@ -55,20 +56,20 @@ export class UserStore {
     private readonly schema: string,
   ) {}
 
-  private exec<T = Record<string, unknown>[]>(sql: string, params: unknown[], method: 'all' | 'run' = 'all'): Promise<T> {
-    return this.em.getConnection().execute(sql, params, method, this.em.getTransactionContext()) as Promise<T>;
+  private exec<T = Record<string, unknown>>(sql: string, params: unknown[]): Promise<T[]> {
+    return query<T>(this.em, sql, params);
   }
 
   async byToken(token: string, now: number, forUpdate = false): Promise<UserRow | null> {
     const rows = await this.exec(
-      `select ${COLUMNS} from "${this.schema}".users where token = ? and ${LIVE}${forUpdate ? ' for update' : ''}`,
+      `select ${COLUMNS} from "${this.schema}".users where token = $1 and ${live(2)}${forUpdate ? ' for update' : ''}`,
       [token, now]);
     return rows[0] ? toRow(rows[0]) : null;
   }
 
   async byIndex(mode: IndexMode, hash: Buffer, now: number, forUpdate = false): Promise<UserRow | null> {
     const rows = await this.exec(
-      `select ${COLUMNS} from "${this.schema}".users where ${SQL_COLUMN[mode]} = ? and ${LIVE}${forUpdate ? ' for update' : ''}`,
+      `select ${COLUMNS} from "${this.schema}".users where ${SQL_COLUMN[mode]} = $1 and ${live(2)}${forUpdate ? ' for update' : ''}`,
       [hash, now]);
     return rows[0] ? toRow(rows[0]) : null;
   }
@@ -79,19 +80,19 @@ export class UserStore {
     const params: unknown[] = [];
     for (const [mode, list] of Object.entries(hashes) as [IndexMode, Buffer[]][]) {
       if (!list.length) continue;
-      clauses.push(`${SQL_COLUMN[mode]} = any(?)`);
       params.push(list);
+      clauses.push(`${SQL_COLUMN[mode]} = any($${params.length}::bytea[])`);
     }
     if (!clauses.length) return [];
     const rows = await this.exec(
-      `select ${COLUMNS} from "${this.schema}".users where (${clauses.join(' or ')}) and ${LIVE}`, [...params, now]);
+      `select ${COLUMNS} from "${this.schema}".users where (${clauses.join(' or ')}) and ${live(params.length + 1)}`, [...params, now]);
     return rows.map(toRow);
   }
 
   async page(offset: number, limit: number, now: number): Promise<{ total: number; rows: UserRow[] }> {
-    const [count] = await this.exec(`select count(*)::int as n from "${this.schema}".users where ${LIVE}`, [now]);
+    const [count] = await this.exec(`select count(*)::int as n from "${this.schema}".users where ${live(1)}`, [now]);
     const rows = await this.exec(
-      `select ${COLUMNS} from "${this.schema}".users where ${LIVE} order by created, token offset ? limit ?`,
+      `select ${COLUMNS} from "${this.schema}".users where ${live(1)} order by created, token offset $2 limit $3`,
       [now, offset, limit]);
     return { total: Number(count?.n ?? 0), rows: rows.map(toRow) };
   }
@@ -101,12 +102,12 @@ export class UserStore {
     const inserted = new Set<string>();
     for (let i = 0; i < rows.length; i += 2000) {
       const chunk = rows.slice(i, i + 2000);
-      const values = chunk.map(() => '(?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)').join(', ');
+      const values = chunk.map((_, r) => `(${Array.from({ length: 12 }, (_, c) => `$${r * 12 + c + 1}`).join(', ')})`).join(', ');
       const params = chunk.flatMap((r) => [
         r.token, r.profile, r.loginIdx, r.emailIdx, r.phoneIdx, r.customIdx,
         r.version, r.created, r.updated, r.finaltime, r.slidingtime, r.expiresAt,
       ]);
-      const out = await this.exec<{ token: string }[]>(
+      const out = await this.exec<{ token: string }>(
         `insert into "${this.schema}".users (${COLUMNS}) values ${values} on conflict do nothing returning token`, params);
       for (const r of out) inserted.add(r.token);
     }

@@ -5,6 +5,7 @@ import type { Logger } from 'pino';
 import type { Database } from '../store/database.js';
 import { tenantSchema } from '../store/database.js';
 import { AuditEvent } from '../store/entities/tenant.js';
+import { query } from '../store/sql.js';
 import type { TokenizerClient } from '../tokenizer-client.js';
 import { auditBatchSize } from '../http/metrics.js';
 import type { Principal } from './credentials.js';
@@ -68,6 +69,15 @@ export function chainHash(prev: Buffer, e: Omit<AuditDraft, 'details'> & { seq: 
   return createHash('sha256').update(prev).update(JSON.stringify(fields)).digest();
 }
 
+const EVENT_COLUMNS = ['seq', 'uuid', '"when"', 'title', 'status', 'msg', 'actor', 'record', 'mode', 'app', 'details', 'hash'];
+
+async function insertEvents(em: EntityManager, schema: string, rows: (Omit<AuditDraft, 'details'> & { seq: number; details: Buffer | null; hash: Buffer })[]) {
+  const n = EVENT_COLUMNS.length;
+  const values = rows.map((_, r) => `(${EVENT_COLUMNS.map((_, c) => `$${r * n + c + 1}`).join(', ')})`).join(', ');
+  const params = rows.flatMap((e) => [e.seq, e.uuid, e.when, e.title, e.status, e.msg, e.actor, e.record, e.mode, e.app, e.details, e.hash]);
+  await query(em, `insert into "${schema}".audit_events (${EVENT_COLUMNS.join(', ')}) values ${values}`, params);
+}
+
 export class AuditTrail {
   private readonly queues = new Map<number, { drafts: AuditDraft[]; waiters: { resolve(): void; reject(e: unknown): void }[] }>();
   private readonly flushing = new Set<number>();
@@ -91,11 +101,8 @@ export class AuditTrail {
       : [];
     const sealedBy = new Map(withDetails.map((d, i) => [d.uuid, sealed[i]!]));
     const schema = tenantSchema(tenantId);
-    const conn = em.getConnection();
-    const trx = em.getTransactionContext();
     // The head row lock orders all writers of one tenant: the chain has no forks.
-    const [head] = await conn.execute<{ seq: string; hash: Buffer }[]>(
-      `select seq, hash from "${schema}".audit_head where id = 1 for update`, [], 'all', trx);
+    const [head] = await query<{ seq: string; hash: Buffer }>(em, `select seq, hash from "${schema}".audit_head where id = 1 for update`);
     if (!head) throw new Error(`audit head missing in ${schema}`);
     let seq = Number(head.seq);
     let prev = head.hash;
@@ -106,8 +113,8 @@ export class AuditTrail {
       prev = hash;
       return { ...d, seq, details, hash };
     });
-    await em.insertMany(AuditEvent, rows, { schema });
-    await conn.execute(`update "${schema}".audit_head set seq = ?, hash = ? where id = 1`, [seq, prev], 'run', trx);
+    await insertEvents(em, schema, rows);
+    await query(em, `update "${schema}".audit_head set seq = $1, hash = $2 where id = 1`, [seq, prev]);
   }
 
   /**

@@ -19,7 +19,7 @@ async function unlock(): Promise<string> {
 describe('BulkListUnlock', () => {
   it('accepts an absent body and returns a reusable UUID', async () => {
     const res = await fetch(`${vault.url}/v2/BulkListUnlock`, { method: 'POST', headers: { 'x-bunker-token': vault.rootToken } });
-    const body = await res.json();
+    const body = (await res.json()) as Record<string, any>;
     expect(body.status).toBe('ok');
     expect(body.unlockuuid).toMatch(/^[0-9a-f-]{36}$/);
     const page1 = await vault.call('BulkListAllUsers', { unlockuuid: body.unlockuuid });
