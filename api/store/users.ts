@@ -28,7 +28,8 @@ export const INDEX_COLUMN: Record<IndexMode, IndexColumn> = {
 };
 const SQL_COLUMN: Record<IndexMode, string> = { login: 'login_idx', email: 'email_idx', phone: 'phone_idx', custom: 'custom_idx' };
 
-const COLUMNS = 'token, profile, login_idx, email_idx, phone_idx, custom_idx, version, created, updated, finaltime, slidingtime, expires_at';
+const INSERT_COLUMNS = ['token', 'profile', 'login_idx', 'email_idx', 'phone_idx', 'custom_idx', 'version', 'created', 'updated', 'finaltime', 'slidingtime', 'expires_at'];
+const COLUMNS = INSERT_COLUMNS.join(', ');
 
 function toRow(r: Record<string, unknown>): UserRow {
   return {
@@ -92,7 +93,7 @@ export class UserStore {
   async page(offset: number, limit: number, now: number): Promise<{ total: number; rows: UserRow[] }> {
     const [count] = await this.exec(`select count(*)::int as n from "${this.schema}".users where ${live(1)}`, [now]);
     const rows = await this.exec(
-      `select ${COLUMNS} from "${this.schema}".users where ${live(1)} order by created, token offset $2 limit $3`,
+      `select ${COLUMNS} from "${this.schema}".users where ${live(1)} order by seq offset $2 limit $3`,
       [now, offset, limit]);
     return { total: Number(count?.n ?? 0), rows: rows.map(toRow) };
   }
@@ -101,22 +102,25 @@ export class UserStore {
   async insertMany(rows: UserRow[]): Promise<Set<string>> {
     const inserted = new Set<string>();
     for (let i = 0; i < rows.length; i += 2000) {
-      const chunk = rows.slice(i, i + 2000);
-      const values = chunk.map((_, r) => `(${Array.from({ length: 12 }, (_, c) => `$${r * 12 + c + 1}`).join(', ')})`).join(', ');
-      const params = chunk.flatMap((r) => [
-        r.token, r.profile, r.loginIdx, r.emailIdx, r.phoneIdx, r.customIdx,
-        r.version, r.created, r.updated, r.finaltime, r.slidingtime, r.expiresAt,
-      ]);
-      const out = await this.exec<{ token: string }>(
-        `insert into "${this.schema}".users (${COLUMNS}) values ${values} on conflict do nothing returning token`, params);
-      for (const r of out) inserted.add(r.token);
+      for (const r of await this.insertRows(rows.slice(i, i + 2000), 'on conflict do nothing')) inserted.add(r.token);
     }
     return inserted;
   }
 
   /** Inserts one row; a unique index collision surfaces as the database's unique violation. */
   async insert(row: UserRow): Promise<void> {
-    await this.em.insert(User, row, { schema: this.schema });
+    await this.insertRows([row], '');
+  }
+
+  private insertRows(rows: UserRow[], onConflict: string) {
+    const n = INSERT_COLUMNS.length;
+    const values = rows.map((_, r) => `(${INSERT_COLUMNS.map((_, c) => `$${r * n + c + 1}`).join(', ')})`).join(', ');
+    const params = rows.flatMap((r) => [
+      r.token, r.profile, r.loginIdx, r.emailIdx, r.phoneIdx, r.customIdx,
+      r.version, r.created, r.updated, r.finaltime, r.slidingtime, r.expiresAt,
+    ]);
+    return this.exec<{ token: string }>(
+      `insert into "${this.schema}".users (${INSERT_COLUMNS.join(', ')}) values ${values} ${onConflict} returning token`, params);
   }
 
   async update(token: string, set: Pick<UserRow, 'profile' | IndexColumn | 'version' | 'updated'>): Promise<void> {

@@ -7,6 +7,7 @@ export const UserSchema = defineEntity({
   schema: '*',
   properties: {
     token: p.uuid().primary(),
+    seq: p.bigint('number').autoincrement().unique(),
     // Sealed by the tokenizer, AAD (tenant, 'users', token).
     profile: p.blob().$type<Buffer>(),
     // HMACs of the normalised lookup values; null when the profile has no such field.

@@ -8,6 +8,8 @@ export class Tenant0001Users extends Migration {
   override up(): void {
     this.addSql(`create table users (
       token uuid primary key,
+      -- Creation order, for stable pagination: created (seconds) ties within a second.
+      seq bigint generated always as identity unique,
       profile bytea not null,
       login_idx bytea null unique,
       email_idx bytea null unique,
