@@ -26,7 +26,7 @@ export function normalise(kind: IndexKind, value: string): string {
     case 'PHONE': {
       const trimmed = value.trim();
       const parsed = parsePhoneNumberFromString(trimmed, 'GB');
-      if (parsed?.isValid()) return parsed.number;
+      if (parsed?.isPossible()) return parsed.number;
       // Never reject a phone: index the bare digits (with a leading + kept) when it does not parse.
       return trimmed.replace(/[\s\-().]/g, '');
     }
