@@ -45,7 +45,8 @@ export function draftEvent(
   now: number,
 ): AuditDraft {
   const details: Record<string, unknown> = {};
-  if (note.identity !== undefined) details.identity = note.identity;
+  // The record token names the subject; the identity used to look it up is kept only when nothing was found.
+  if (note.identity !== undefined && (note.record === undefined || outcome.status === 'error')) details.identity = note.identity;
   if (note.before !== undefined) details.before = note.before;
   if (note.after !== undefined) details.after = note.after;
   if (requestMetadata !== undefined) details.request_metadata = requestMetadata;
@@ -63,19 +64,16 @@ export function draftEvent(
   };
 }
 
-/** The chain link: SHA-256 over the previous hash and every stored field of the event. */
-export function chainHash(prev: Buffer, e: Omit<AuditDraft, 'details'> & { seq: number; details: Buffer | null }): Buffer {
-  const fields = [e.seq, e.uuid, e.when, e.title, e.status, e.msg, e.actor, e.record, e.mode, e.app, e.details?.toString('base64') ?? null];
-  return createHash('sha256').update(prev).update(JSON.stringify(fields)).digest();
+/** The text each chain link covers besides the sequence number: every stored field, in a fixed order. */
+export function canonical(e: Omit<AuditDraft, 'details'> & { details: Buffer | null }): string {
+  return JSON.stringify([e.uuid, e.when, e.title, e.status, e.msg, e.actor, e.record, e.mode, e.app, e.details?.toString('base64') ?? null]);
 }
 
-const EVENT_COLUMNS = ['seq', 'uuid', '"when"', 'title', 'status', 'msg', 'actor', 'record', 'mode', 'app', 'details', 'hash'];
-
-async function insertEvents(em: EntityManager, schema: string, rows: (Omit<AuditDraft, 'details'> & { seq: number; details: Buffer | null; hash: Buffer })[]) {
-  const n = EVENT_COLUMNS.length;
-  const values = rows.map((_, r) => `(${EVENT_COLUMNS.map((_, c) => `$${r * n + c + 1}`).join(', ')})`).join(', ');
-  const params = rows.flatMap((e) => [e.seq, e.uuid, e.when, e.title, e.status, e.msg, e.actor, e.record, e.mode, e.app, e.details, e.hash]);
-  await query(em, `insert into "${schema}".audit_events (${EVENT_COLUMNS.join(', ')}) values ${values}`, params);
+/** The chain link as audit_append() computes it: sha256(previous hash ‖ int8 seq ‖ canonical text). */
+export function chainHash(prev: Buffer, seq: number, canon: string): Buffer {
+  const seqBytes = Buffer.alloc(8);
+  seqBytes.writeBigInt64BE(BigInt(seq));
+  return createHash('sha256').update(prev).update(seqBytes).update(canon, 'utf8').digest();
 }
 
 export class AuditTrail {
@@ -88,7 +86,7 @@ export class AuditTrail {
     private readonly log: Logger,
   ) {}
 
-  /** Writes events inside the caller's transaction: they commit or roll back with the change they describe. */
+  /** Writes events in the caller's transaction (if any): they commit or roll back with the change they describe. */
   async writeInTx(em: EntityManager, tenantId: number, drafts: AuditDraft[]): Promise<void> {
     if (drafts.length === 0) return;
     const withDetails = drafts.filter((d) => d.details);
@@ -100,21 +98,18 @@ export class AuditTrail {
         ).sealed
       : [];
     const sealedBy = new Map(withDetails.map((d, i) => [d.uuid, sealed[i]!]));
-    const schema = tenantSchema(tenantId);
-    // The head row lock orders all writers of one tenant: the chain has no forks.
-    const [head] = await query<{ seq: string; hash: Buffer }>(em, `select seq, hash from "${schema}".audit_head where id = 1 for update`);
-    if (!head) throw new Error(`audit head missing in ${schema}`);
-    let seq = Number(head.seq);
-    let prev = head.hash;
-    const rows = drafts.map((d) => {
-      seq += 1;
-      const details = sealedBy.get(d.uuid) ?? null;
-      const hash = chainHash(prev, { ...d, seq, details });
-      prev = hash;
-      return { ...d, seq, details, hash };
-    });
-    await insertEvents(em, schema, rows);
-    await query(em, `update "${schema}".audit_head set seq = $1, hash = $2 where id = 1`, [seq, prev]);
+    const rows = drafts.map((d) => ({ ...d, details: sealedBy.get(d.uuid) ?? null }));
+    // One round trip: the function takes the head lock, chains, inserts and moves the head.
+    await query(
+      em,
+      `select "${tenantSchema(tenantId)}".audit_append($1::uuid[], $2::bigint[], $3::text[], $4::text[], $5::text[], $6::text[],
+        $7::uuid[], $8::text[], $9::text[], $10::bytea[], $11::text[])`,
+      [
+        rows.map((r) => r.uuid), rows.map((r) => r.when), rows.map((r) => r.title), rows.map((r) => r.status),
+        rows.map((r) => r.msg), rows.map((r) => r.actor), rows.map((r) => r.record), rows.map((r) => r.mode),
+        rows.map((r) => r.app), rows.map((r) => r.details), rows.map((r) => canonical(r)),
+      ],
+    );
   }
 
   /**
@@ -139,7 +134,8 @@ export class AuditTrail {
         const drafts = q.drafts.splice(0, MAX_BATCH);
         const waiters = q.waiters.splice(0, drafts.length);
         try {
-          await this.db.forTenant(tenantId).transactional((em) => this.writeInTx(em as EntityManager, tenantId, drafts));
+          // A single statement is its own transaction: no BEGIN/COMMIT round trips.
+          await this.writeInTx(this.db.forTenant(tenantId), tenantId, drafts);
           auditBatchSize.observe(drafts.length);
           for (const w of waiters) w.resolve();
         } catch (err) {
@@ -162,7 +158,8 @@ export class AuditTrail {
       const batch = await em.find(AuditEvent, { seq: { $gt: last } }, { orderBy: { seq: 'asc' }, limit: 1000, disableIdentityMap: true });
       if (batch.length === 0) return null;
       for (const e of batch) {
-        const expect = chainHash(prev, { ...e, msg: e.msg ?? null, record: e.record ?? null, mode: e.mode ?? null, app: e.app ?? null, status: e.status as 'ok', details: e.details ?? null });
+        const canon = canonical({ ...e, msg: e.msg ?? null, record: e.record ?? null, mode: e.mode ?? null, app: e.app ?? null, status: e.status as 'ok', details: e.details ?? null });
+        const expect = chainHash(prev, e.seq, canon);
         if (!expect.equals(e.hash) || e.seq !== last + 1) return e.seq;
         prev = e.hash;
         last = e.seq;

@@ -1,6 +1,7 @@
 // The ordered migration sets: one for the global schema, one run in every tenant's schema.
 import { Global0001Init } from './Global0001Init.js';
 import { Tenant0001Users } from './Tenant0001Users.js';
+import { Tenant0002AuditAppend } from './Tenant0002AuditAppend.js';
 
 export const globalMigrations = [Global0001Init];
-export const tenantMigrations = [Tenant0001Users];
+export const tenantMigrations = [Tenant0001Users, Tenant0002AuditAppend];
