@@ -1,56 +1,86 @@
 // Record encryption: AES-256-GCM with a random 96-bit nonce, bound by AAD to (tenant, table, row).
-import { createCipheriv, createDecipheriv, randomBytes } from 'node:crypto';
+import { createCipheriv, createDecipheriv, randomFillSync } from 'node:crypto';
 import type { Subkeys } from './subkeys.js';
 
-/** Format byte 0x01: [0x01][key version u32 BE][nonce 12][ciphertext][tag 16]. */
-const FORMAT = 0x01;
-const HEADER = 1 + 4 + 12;
+/** Sealed layout: [0x01][master key version, u32 BE][nonce, 12][ciphertext][GCM tag, 16]. */
+export const FORMAT = 0x01;
+const VERSION_AT = 1;
+const NONCE_AT = 5;
+const NONCE = 12;
+const HEADER = 1 + 4 + NONCE;
 const TAG = 16;
+export const SEAL_OVERHEAD = HEADER + TAG;
+
+/** Why a record did not open; messages name no key material and no content. */
+export type SealFailure = 'malformed' | 'unknown-version' | 'does-not-open';
 
 export class SealError extends Error {
   override name = 'SealError';
+  constructor(
+    readonly reason: SealFailure,
+    message: string,
+  ) {
+    super(message);
+  }
 }
 
-/** Length-prefixed, so ("a", "bc") and ("ab", "c") never give the same AAD. */
+/**
+ * Tenant as a fixed-width u32, then table and row id each behind a u32 byte length: no two different
+ * triples encode alike, so ("a", "bc") never authenticates as ("ab", "c").
+ */
 export function aadFor(tenantId: number, table: string, rowId: string): Buffer {
-  const t = Buffer.from(table, 'utf8');
-  const r = Buffer.from(rowId, 'utf8');
-  const out = Buffer.allocUnsafe(4 + 4 + t.length + 4 + r.length);
+  const tLen = Buffer.byteLength(table);
+  const rLen = Buffer.byteLength(rowId);
+  const out = Buffer.allocUnsafe(12 + tLen + rLen);
   out.writeUInt32BE(tenantId, 0);
-  out.writeUInt32BE(t.length, 4);
-  t.copy(out, 8);
-  out.writeUInt32BE(r.length, 8 + t.length);
-  r.copy(out, 12 + t.length);
+  out.writeUInt32BE(tLen, 4);
+  out.write(table, 8, 'utf8');
+  out.writeUInt32BE(rLen, 8 + tLen);
+  out.write(rowId, 12 + tLen, 'utf8');
   return out;
 }
 
-export function seal(keys: Subkeys, version: number, tenantId: number, table: string, rowId: string, plaintext: Buffer): Buffer {
+function recordKey(keys: Subkeys, version: number, tenantId: number): Buffer {
   const key = keys.derive(version, tenantId, 'record');
-  if (!key) throw new SealError(`no master key version ${version}`);
-  const nonce = randomBytes(12);
-  const c = createCipheriv('aes-256-gcm', key, nonce);
-  c.setAAD(aadFor(tenantId, table, rowId));
+  if (!key) throw new SealError('unknown-version', `no master key version ${version} in the keyring`);
+  return key;
+}
+
+export function seal(keys: Subkeys, version: number, tenantId: number, table: string, rowId: string, plaintext: Buffer): Buffer {
+  const key = recordKey(keys, version, tenantId);
   const out = Buffer.allocUnsafe(HEADER + plaintext.length + TAG);
   out[0] = FORMAT;
-  out.writeUInt32BE(version, 1);
-  nonce.copy(out, 5);
+  out.writeUInt32BE(version, VERSION_AT);
+  // The nonce is drawn straight into the output: one allocation per record, not two.
+  randomFillSync(out, NONCE_AT, NONCE);
+  const c = createCipheriv('aes-256-gcm', key, out.subarray(NONCE_AT, HEADER));
+  c.setAAD(aadFor(tenantId, table, rowId));
   const n = c.update(plaintext).copy(out, HEADER);
   c.final();
   c.getAuthTag().copy(out, HEADER + n);
   return out;
 }
 
+/** The key version a sealed record names, or undefined when it is not a sealed record. */
+export function sealedVersion(sealed: Buffer): number | undefined {
+  return sealed.length >= SEAL_OVERHEAD && sealed[0] === FORMAT ? sealed.readUInt32BE(VERSION_AT) : undefined;
+}
+
+/** Opens with whichever keyring version sealed it; any mismatch or damage throws SealError, never crashes. */
 export function open(keys: Subkeys, tenantId: number, table: string, rowId: string, sealed: Buffer): Buffer {
-  if (sealed.length < HEADER + TAG || sealed[0] !== FORMAT) throw new SealError('not a sealed record');
-  const version = sealed.readUInt32BE(1);
-  const key = keys.derive(version, tenantId, 'record');
-  if (!key) throw new SealError(`no master key version ${version}`);
+  const version = sealedVersion(sealed);
+  if (version === undefined) throw new SealError('malformed', 'not a sealed record');
+  const key = recordKey(keys, version, tenantId);
+  const d = createDecipheriv('aes-256-gcm', key, sealed.subarray(NONCE_AT, HEADER));
+  d.setAAD(aadFor(tenantId, table, rowId));
+  d.setAuthTag(sealed.subarray(sealed.length - TAG));
+  const plaintext = d.update(sealed.subarray(HEADER, sealed.length - TAG));
   try {
-    const d = createDecipheriv('aes-256-gcm', key, sealed.subarray(5, HEADER));
-    d.setAAD(aadFor(tenantId, table, rowId));
-    d.setAuthTag(sealed.subarray(sealed.length - TAG));
-    return Buffer.concat([d.update(sealed.subarray(HEADER, sealed.length - TAG)), d.final()]);
+    d.final();
   } catch {
-    throw new SealError('ciphertext does not open');
+    // Unauthenticated bytes must not linger in memory any more than they may leave this function.
+    plaintext.fill(0);
+    throw new SealError('does-not-open', 'ciphertext does not open');
   }
+  return plaintext;
 }

@@ -1,37 +1,83 @@
-// Every tokenizer setting, read from the environment once and validated.
+// Every tokenizer setting, read from the environment once and validated; bad values stop the start.
 import { readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
+
+export const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
+export type LogLevel = (typeof LOG_LEVELS)[number];
 
 export interface TokenizerConfig {
   dataDir: string;
   /** The key that seals the keyring; undefined means "use or create the development key file". */
   wrappingKey: Buffer | undefined;
   socketPath: string;
+  /** Extra TCP listener, `host:port`; the unix socket is always bound. */
   tcpAddress: string | undefined;
-  logLevel: string;
+  metricsPort: number | undefined;
+  logLevel: LogLevel;
+}
+
+/** A setting the operator must fix; its message names the variable and never echoes a secret. */
+export class ConfigError extends Error {
+  override name = 'ConfigError';
 }
 
 const HEX_KEY = /^[0-9a-f]{64}$/i;
+// sockaddr_un.sun_path is 108 bytes on Linux (104 on macOS), terminator included: longer paths cannot bind.
+const MAX_SOCKET_PATH_BYTES = 103;
+// `host:port`, `[v6]:port`; a bare port is refused because the host decides who can reach the key holder.
+const TCP_ADDRESS = /^(\[[0-9a-f:.]+\]|[a-z0-9.-]+):(\d{1,5})$/i;
 
 export function parseWrappingKey(text: string, source: string): Buffer {
   const hex = text.trim();
-  if (!HEX_KEY.test(hex)) throw new Error(`${source} must hold 64 hex characters (a 256-bit key)`);
+  if (!HEX_KEY.test(hex)) throw new ConfigError(`${source} must hold 64 hex characters (a 256-bit key)`);
   return Buffer.from(hex, 'hex');
+}
+
+function readWrappingKey(env: NodeJS.ProcessEnv): Buffer | undefined {
+  const inline = env.STRONGROOM_WRAPPING_KEY;
+  const file = env.STRONGROOM_WRAPPING_KEY_FILE;
+  // Two sources that could disagree would make "which key sealed this keyring?" a guess.
+  if (inline && file) throw new ConfigError('set STRONGROOM_WRAPPING_KEY or STRONGROOM_WRAPPING_KEY_FILE, not both');
+  if (inline) return parseWrappingKey(inline, 'STRONGROOM_WRAPPING_KEY');
+  if (!file) return undefined;
+  let text: string;
+  try {
+    text = readFileSync(file, 'utf8');
+  } catch (err) {
+    throw new ConfigError(`STRONGROOM_WRAPPING_KEY_FILE (${file}) cannot be read: ${(err as NodeJS.ErrnoException).code ?? 'error'}`);
+  }
+  return parseWrappingKey(text, `STRONGROOM_WRAPPING_KEY_FILE (${file})`);
+}
+
+function parseTcpAddress(value: string | undefined): string | undefined {
+  if (!value) return undefined;
+  const m = TCP_ADDRESS.exec(value);
+  const port = Number(m?.[2]);
+  if (!m || port < 1 || port > 65535) throw new ConfigError(`STRONGROOM_TOKENIZER_ADDRESS must be host:port, got ${JSON.stringify(value)}`);
+  return value;
+}
+
+function parsePort(name: string, value: string | undefined): number | undefined {
+  if (!value) return undefined;
+  const port = Number(value);
+  if (!Number.isInteger(port) || port < 1 || port > 65535) throw new ConfigError(`${name} must be a port number (1-65535), got ${JSON.stringify(value)}`);
+  return port;
 }
 
 export function loadTokenizerConfig(env: NodeJS.ProcessEnv = process.env): TokenizerConfig {
   const dataDir = resolve(env.STRONGROOM_DATA_DIR || './data');
-  let wrappingKey: Buffer | undefined;
-  if (env.STRONGROOM_WRAPPING_KEY) wrappingKey = parseWrappingKey(env.STRONGROOM_WRAPPING_KEY, 'STRONGROOM_WRAPPING_KEY');
-  else if (env.STRONGROOM_WRAPPING_KEY_FILE) {
-    const file = env.STRONGROOM_WRAPPING_KEY_FILE;
-    wrappingKey = parseWrappingKey(readFileSync(file, 'utf8'), `STRONGROOM_WRAPPING_KEY_FILE (${file})`);
+  const socketPath = resolve(env.STRONGROOM_TOKENIZER_SOCKET || join(dataDir, 'run', 'tokenizer.sock'));
+  if (Buffer.byteLength(socketPath) > MAX_SOCKET_PATH_BYTES) {
+    throw new ConfigError(`the tokenizer socket path is longer than ${MAX_SOCKET_PATH_BYTES} bytes (${socketPath}): set a shorter STRONGROOM_TOKENIZER_SOCKET`);
   }
+  const logLevel = (env.STRONGROOM_LOG_LEVEL || 'info') as LogLevel;
+  if (!LOG_LEVELS.includes(logLevel)) throw new ConfigError(`STRONGROOM_LOG_LEVEL must be one of ${LOG_LEVELS.join(', ')}`);
   return {
     dataDir,
-    wrappingKey,
-    socketPath: resolve(env.STRONGROOM_TOKENIZER_SOCKET || join(dataDir, 'run', 'tokenizer.sock')),
-    tcpAddress: env.STRONGROOM_TOKENIZER_ADDRESS || undefined,
-    logLevel: env.STRONGROOM_LOG_LEVEL || 'info',
+    wrappingKey: readWrappingKey(env),
+    socketPath,
+    tcpAddress: parseTcpAddress(env.STRONGROOM_TOKENIZER_ADDRESS),
+    metricsPort: parsePort('STRONGROOM_TOKENIZER_METRICS_PORT', env.STRONGROOM_TOKENIZER_METRICS_PORT),
+    logLevel,
   };
 }

@@ -1,10 +1,12 @@
 // The versioned master keyring, sealed at rest with AES-256-GCM under the wrapping key.
 import { randomBytes, createCipheriv, createDecipheriv } from 'node:crypto';
-import { existsSync, mkdirSync, readFileSync, writeFileSync, renameSync, chmodSync } from 'node:fs';
-import { join } from 'node:path';
+import { chmodSync, closeSync, existsSync, fsyncSync, linkSync, mkdirSync, openSync, readFileSync, renameSync, unlinkSync, writeSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { parseWrappingKey, type TokenizerConfig } from './config.js';
 
+/** What keyring.json holds: metadata anyone may read, and the sealed keys. */
 interface KeyringFile {
-  format: 'strongroom-keyring-v1';
+  format: typeof FORMAT | typeof FORMAT_V1;
   active: number;
   versions: number[];
   /** base64(nonce ‖ ciphertext ‖ tag) of the JSON map version → hex key. */
@@ -15,13 +17,24 @@ export class KeyringError extends Error {
   override name = 'KeyringError';
 }
 
-const AAD = Buffer.from('strongroom-keyring-v1');
+const FORMAT = 'strongroom-keyring-v2';
+// v1 sealed the keys but not `active`; still read so existing development data directories keep working.
+const FORMAT_V1 = 'strongroom-keyring-v1';
+const KEY_BYTES = 32;
+const NONCE = 12;
+const TAG = 16;
+
+/** v2 binds the metadata into the AAD: editing `active` in the file cannot steer new writes to another key. */
+function aadFor(format: KeyringFile['format'], active: number, versions: number[]): Buffer {
+  if (format === FORMAT_V1) return Buffer.from(FORMAT_V1);
+  return Buffer.from(`${FORMAT}\0${JSON.stringify({ active, versions })}`);
+}
 
 export class Keyring {
   private constructor(
     private readonly keys: Map<number, Buffer>,
     private activeVersion: number,
-    private readonly file: string,
+    readonly file: string,
     private readonly wrappingKey: Buffer,
   ) {}
 
@@ -37,61 +50,174 @@ export class Keyring {
     return this.keys.get(version);
   }
 
-  /** Opens the keyring in `dir`, or creates one with a first key when none exists. */
-  static openOrCreate(dir: string, wrappingKey: Buffer): { keyring: Keyring; created: boolean } {
-    const file = join(dir, 'keyring.json');
-    if (existsSync(file)) return { keyring: Keyring.open(file, wrappingKey), created: false };
-    mkdirSync(dir, { recursive: true, mode: 0o700 });
-    const keyring = new Keyring(new Map([[1, randomBytes(32)]]), 1, file, wrappingKey);
-    keyring.save();
-    return { keyring, created: true };
+  /** Creates a keyring with a first key; refuses if one appeared meanwhile, so a keyring is never replaced. */
+  static create(file: string, wrappingKey: Buffer): Keyring {
+    const keyring = new Keyring(new Map([[1, randomBytes(KEY_BYTES)]]), 1, file, wrappingKey);
+    keyring.save('create');
+    return keyring;
   }
 
   static open(file: string, wrappingKey: Buffer): Keyring {
-    const doc = JSON.parse(readFileSync(file, 'utf8')) as KeyringFile;
-    if (doc.format !== 'strongroom-keyring-v1') throw new KeyringError(`${file} is not a Strongroom keyring`);
-    const blob = Buffer.from(doc.sealed, 'base64');
+    let doc: KeyringFile;
+    try {
+      doc = JSON.parse(readFileSync(file, 'utf8')) as KeyringFile;
+    } catch (err) {
+      throw new KeyringError(`${file} cannot be read as a keyring: ${(err as Error).name}`);
+    }
+    if (doc?.format !== FORMAT && doc?.format !== FORMAT_V1) throw new KeyringError(`${file} is not a Strongroom keyring`);
+    const blob = Buffer.from(String(doc.sealed), 'base64');
     let plain: Buffer;
     try {
-      const d = createDecipheriv('aes-256-gcm', wrappingKey, blob.subarray(0, 12));
-      d.setAAD(AAD);
-      d.setAuthTag(blob.subarray(blob.length - 16));
-      plain = Buffer.concat([d.update(blob.subarray(12, blob.length - 16)), d.final()]);
+      const d = createDecipheriv('aes-256-gcm', wrappingKey, blob.subarray(0, NONCE));
+      d.setAAD(aadFor(doc.format, doc.active, doc.versions));
+      d.setAuthTag(blob.subarray(blob.length - TAG));
+      plain = Buffer.concat([d.update(blob.subarray(NONCE, blob.length - TAG)), d.final()]);
     } catch {
-      throw new KeyringError('the wrapping key does not open the keyring (wrong STRONGROOM_WRAPPING_KEY?)');
+      throw new KeyringError(
+        `the wrapping key does not open the keyring in ${file} (GCM authentication failed): wrong STRONGROOM_WRAPPING_KEY, or the file was altered`,
+      );
     }
-    const map = JSON.parse(plain.toString('utf8')) as Record<string, string>;
+    const keys = parseKeys(plain);
     plain.fill(0);
-    const keys = new Map(Object.entries(map).map(([v, hex]) => [Number(v), Buffer.from(hex, 'hex')]));
-    if (!keys.has(doc.active)) throw new KeyringError('the keyring has no active key');
-    return new Keyring(keys, doc.active, file, wrappingKey);
+    if (!keys.has(doc.active)) throw new KeyringError(`the keyring in ${file} has no key for its active version ${doc.active}`);
+    const keyring = new Keyring(keys, doc.active, file, wrappingKey);
+    if (doc.format === FORMAT_V1) keyring.save('replace');
+    return keyring;
+  }
+
+  /** Opens the keyring in `dir`, or creates one with a first key when none exists. */
+  static openOrCreate(dir: string, wrappingKey: Buffer): { keyring: Keyring; created: boolean } {
+    const file = join(dir, 'keyring.json');
+    privateDir(dir);
+    if (existsSync(file)) return { keyring: Keyring.open(file, wrappingKey), created: false };
+    return { keyring: Keyring.create(file, wrappingKey), created: true };
   }
 
   /** Adds a new master key version and makes it active for new writes; older versions still open. */
   rotate(): number {
     const next = Math.max(...this.keys.keys()) + 1;
-    this.keys.set(next, randomBytes(32));
+    const previous = this.activeVersion;
+    this.keys.set(next, randomBytes(KEY_BYTES));
     this.activeVersion = next;
-    this.save();
+    try {
+      this.save('replace');
+    } catch (err) {
+      // A key that never reached the disk must not seal anything: it would be lost at the next restart.
+      this.keys.delete(next);
+      this.activeVersion = previous;
+      throw err;
+    }
     return next;
   }
 
-  private save(): void {
-    const map = Object.fromEntries([...this.keys].map(([v, k]) => [String(v), k.toString('hex')]));
-    const nonce = randomBytes(12);
+  private save(mode: 'create' | 'replace'): void {
+    const versions = this.versions;
+    const plain = Buffer.from(JSON.stringify(Object.fromEntries(versions.map((v) => [String(v), this.keys.get(v)!.toString('hex')]))));
+    const nonce = randomBytes(NONCE);
     const c = createCipheriv('aes-256-gcm', this.wrappingKey, nonce);
-    c.setAAD(AAD);
-    const body = Buffer.concat([c.update(JSON.stringify(map), 'utf8'), c.final()]);
+    c.setAAD(aadFor(FORMAT, this.activeVersion, versions));
+    const body = Buffer.concat([c.update(plain), c.final()]);
+    plain.fill(0);
     const doc: KeyringFile = {
-      format: 'strongroom-keyring-v1',
+      format: FORMAT,
       active: this.activeVersion,
-      versions: this.versions,
+      versions,
       sealed: Buffer.concat([nonce, body, c.getAuthTag()]).toString('base64'),
     };
-    // Write then rename: a crash never leaves a half-written keyring behind.
-    const tmp = `${this.file}.tmp`;
-    writeFileSync(tmp, JSON.stringify(doc, null, 2), { mode: 0o600 });
-    chmodSync(tmp, 0o600);
-    renameSync(tmp, this.file);
+    writePrivateFile(this.file, `${JSON.stringify(doc, null, 2)}\n`, mode);
   }
+}
+
+function parseKeys(plain: Buffer): Map<number, Buffer> {
+  const map = JSON.parse(plain.toString('utf8')) as Record<string, unknown>;
+  const keys = new Map<number, Buffer>();
+  for (const [v, hex] of Object.entries(map)) {
+    const version = Number(v);
+    if (!Number.isInteger(version) || version < 1 || typeof hex !== 'string' || !/^[0-9a-f]{64}$/.test(hex)) {
+      throw new KeyringError('the keyring holds a malformed key entry');
+    }
+    keys.set(version, Buffer.from(hex, 'hex'));
+  }
+  if (keys.size === 0) throw new KeyringError('the keyring holds no keys');
+  return keys;
+}
+
+function privateDir(dir: string): void {
+  mkdirSync(dir, { recursive: true, mode: 0o700 });
+  // mkdir's mode only applies to directories it creates, and the umask trims it: make sure.
+  chmodSync(dir, 0o700);
+}
+
+/**
+ * Writes a temporary file, flushes it, then moves it into place, so a crash never leaves half a keyring.
+ * `create` links instead of renaming: it fails if the file exists, so two first starts cannot both win.
+ */
+export function writePrivateFile(file: string, text: string, mode: 'create' | 'replace'): void {
+  const tmp = `${file}.${process.pid}.${randomBytes(4).toString('hex')}.tmp`;
+  const fd = openSync(tmp, 'wx', 0o600);
+  try {
+    writeSync(fd, text);
+    fsyncSync(fd);
+  } finally {
+    closeSync(fd);
+  }
+  try {
+    if (mode === 'create') {
+      try {
+        linkSync(tmp, file);
+      } catch (err) {
+        if ((err as NodeJS.ErrnoException).code === 'EEXIST') throw new KeyringError(`${file} already exists: not overwriting it`);
+        throw err;
+      }
+    } else {
+      renameSync(tmp, file);
+    }
+  } finally {
+    if (existsSync(tmp)) unlinkSync(tmp);
+  }
+  // The rename lives in the directory: flush it too, or a power cut can forget the new file.
+  const dirFd = openSync(dirname(file), 'r');
+  try {
+    fsyncSync(dirFd);
+  } finally {
+    closeSync(dirFd);
+  }
+}
+
+const defaultNotice = (text: string) => void process.stderr.write(text);
+
+/**
+ * The keyring for this data directory. With no wrapping key given, a development one is kept in
+ * <dataDir>/tokenizer/wrapping.key (created with the keyring, announced once on stderr by its path).
+ */
+export function loadKeyring(
+  config: Pick<TokenizerConfig, 'dataDir' | 'wrappingKey'>,
+  notice: (text: string) => void = defaultNotice,
+): { keyring: Keyring; created: boolean } {
+  const dir = join(config.dataDir, 'tokenizer');
+  const file = join(dir, 'keyring.json');
+  const devKeyFile = join(dir, 'wrapping.key');
+  privateDir(dir);
+  let wrappingKey = config.wrappingKey;
+  if (!wrappingKey && existsSync(devKeyFile)) wrappingKey = parseWrappingKey(readFileSync(devKeyFile, 'utf8'), devKeyFile);
+  if (existsSync(file)) {
+    if (!wrappingKey) {
+      throw new KeyringError(`a keyring exists in ${dir} but no wrapping key was given: set STRONGROOM_WRAPPING_KEY or STRONGROOM_WRAPPING_KEY_FILE`);
+    }
+    return { keyring: Keyring.open(file, wrappingKey), created: false };
+  }
+  let devKeyWritten = false;
+  if (!wrappingKey) {
+    wrappingKey = randomBytes(KEY_BYTES);
+    writePrivateFile(devKeyFile, `${wrappingKey.toString('hex')}\n`, 'create');
+    devKeyWritten = true;
+  }
+  const keyring = Keyring.create(file, wrappingKey);
+  notice(
+    devKeyWritten || !config.wrappingKey
+      ? `Strongroom tokenizer: created a development keyring in ${dir}. Its wrapping key is in ${devKeyFile}. ` +
+          'For production, move that key into STRONGROOM_WRAPPING_KEY (or a mounted file named by STRONGROOM_WRAPPING_KEY_FILE) and delete the file.\n'
+      : `Strongroom tokenizer: created a new keyring in ${dir}, sealed with the supplied wrapping key.\n`,
+  );
+  return { keyring, created: true };
 }

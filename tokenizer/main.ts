@@ -1,58 +1,52 @@
-// Entry point of the tokenizer process: load the keyring (or create a development one), serve gRPC, stop cleanly.
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
-import { randomBytes } from 'node:crypto';
-import { join } from 'node:path';
+// Entry point of the tokenizer process: read the settings, open the keyring, serve gRPC, stop cleanly on a signal.
 import pino from 'pino';
-import { loadTokenizerConfig, parseWrappingKey } from './config.js';
-import { Keyring } from './keyring.js';
-import { startTokenizerServer } from './server.js';
-import { serveMetrics } from './metrics.js';
+import { loadTokenizerConfig, type TokenizerConfig } from './config.js';
+import { startTokenizer } from './server.js';
+
+/** In-flight batches get this long after SIGTERM; Kubernetes' default grace period is 30 s. */
+const SHUTDOWN_GRACE_MS = 10_000;
 
 async function main(): Promise<void> {
-  const config = loadTokenizerConfig();
+  let config: TokenizerConfig;
+  try {
+    config = loadTokenizerConfig();
+  } catch (err) {
+    // Before a logger exists, and meant for a human fixing the environment: one plain line.
+    process.stderr.write(`tokenizer: ${(err as Error).message}\n`);
+    process.exit(1);
+  }
   const log = pino({ level: config.logLevel, base: { component: 'tokenizer' } });
-  const dir = join(config.dataDir, 'tokenizer');
-  const devKeyFile = join(dir, 'wrapping.key');
-  let wrappingKey = config.wrappingKey;
-  if (!wrappingKey && existsSync(devKeyFile)) wrappingKey = parseWrappingKey(readFileSync(devKeyFile, 'utf8'), devKeyFile);
-  if (!wrappingKey) {
-    if (existsSync(join(dir, 'keyring.json'))) {
-      throw new Error('a keyring exists but no wrapping key was given: set STRONGROOM_WRAPPING_KEY or STRONGROOM_WRAPPING_KEY_FILE');
-    }
-    wrappingKey = randomBytes(32);
-    mkdirSync(dir, { recursive: true, mode: 0o700 });
-    writeFileSync(devKeyFile, `${wrappingKey.toString('hex')}\n`, { mode: 0o600 });
+  let tokenizer;
+  try {
+    tokenizer = await startTokenizer(config, { log });
+  } catch (err) {
+    log.fatal({ err: { type: (err as Error).name } }, (err as Error).message);
+    process.stderr.write(`tokenizer failed to start: ${(err as Error).message}\n`);
+    process.exit(1);
   }
-  const { keyring, created } = Keyring.openOrCreate(dir, wrappingKey);
-  if (created) {
-    process.stderr.write(
-      `\nStrongroom tokenizer created a new keyring in ${dir}.\n` +
-        (config.wrappingKey
-          ? 'It is sealed with the wrapping key you supplied.\n\n'
-          : `Its wrapping key is in ${devKeyFile}. For production, move it into STRONGROOM_WRAPPING_KEY ` +
-            '(or a mounted file named by STRONGROOM_WRAPPING_KEY_FILE) and delete that file.\n\n'),
-    );
-  }
-  const server = await startTokenizerServer({ keyring, socketPath: config.socketPath, tcpAddress: config.tcpAddress, log });
-  const metricsPort = Number(process.env.STRONGROOM_TOKENIZER_METRICS_PORT || 0);
-  const metrics = metricsPort ? serveMetrics(metricsPort) : undefined;
-  log.info({ socket: config.socketPath, tcp: config.tcpAddress, keyVersions: keyring.versions.length }, 'tokenizer listening');
+  log.info(
+    { socket: tokenizer.socketPath, tcp: config.tcpAddress, metricsPort: config.metricsPort, keyVersions: tokenizer.keyring.versions.length },
+    'tokenizer listening',
+  );
+  // Whoever reaches this port can open every record: there is no TLS and no caller authentication.
+  if (config.tcpAddress) log.warn({ tcp: config.tcpAddress }, 'TCP listener has no TLS or authentication: keep it on a private network');
 
   let stopping = false;
-  const stop = () => {
-    if (stopping) return;
+  const stop = (signal: NodeJS.Signals) => {
+    // A second signal means "now": the operator is not waiting for the grace period.
+    if (stopping) process.exit(1);
     stopping = true;
-    metrics?.close();
-    server.close().then(() => {
-      log.info('tokenizer stopped');
-      process.exit(0);
-    });
+    log.info({ signal }, 'tokenizer stopping');
+    tokenizer.close(SHUTDOWN_GRACE_MS).then(
+      () => {
+        log.info('tokenizer stopped');
+        process.exit(0);
+      },
+      () => process.exit(1),
+    );
   };
-  process.once('SIGTERM', stop);
-  process.once('SIGINT', stop);
+  process.on('SIGTERM', stop);
+  process.on('SIGINT', stop);
 }
 
-main().catch((err: unknown) => {
-  process.stderr.write(`tokenizer failed to start: ${(err as Error).message}\n`);
-  process.exit(1);
-});
+void main();

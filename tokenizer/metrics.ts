@@ -1,28 +1,36 @@
-// Prometheus metrics of the tokenizer, served on STRONGROOM_TOKENIZER_METRICS_PORT when set.
+// Prometheus metrics of the tokenizer, served on GET /metrics when STRONGROOM_TOKENIZER_METRICS_PORT is set.
 import { createServer, type Server } from 'node:http';
 import client from 'prom-client';
 
+// A registry of our own, not prom-client's global one: in-process tests may load this module more than once.
 export const registry = new client.Registry();
 client.collectDefaultMetrics({ register: registry });
 
 export const batchDuration = new client.Histogram({
   name: 'strongroom_tokenizer_batch_duration_seconds',
-  help: 'Time to run one Run batch inside the tokenizer.',
+  help: 'Time to run one Run batch inside the tokenizer, by gRPC status.',
   labelNames: ['code'] as const,
-  buckets: [0.00005, 0.0001, 0.00025, 0.0005, 0.001, 0.005, 0.01, 0.05, 0.1, 0.5, 1],
+  buckets: [0.0001, 0.00025, 0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5],
   registers: [registry],
 });
 
 export const batchItems = new client.Counter({
   name: 'strongroom_tokenizer_items_total',
-  help: 'Items processed, by kind (hash, seal, open).',
+  help: 'Items of successful batches, by kind (hash, seal, open).',
   labelNames: ['kind'] as const,
   registers: [registry],
 });
 
-export function serveMetrics(port: number, host = '0.0.0.0'): Server {
-  return createServer((req, res) => {
-    if (req.url !== '/metrics') {
+export const batchesInFlight = new client.Gauge({
+  name: 'strongroom_tokenizer_batches_in_flight',
+  help: 'Run batches being worked on right now.',
+  registers: [registry],
+});
+
+/** Plain HTTP on purpose: metrics carry no secrets, and Prometheus scrapes the pod's port directly. */
+export function serveMetrics(port: number, host = '0.0.0.0'): Promise<Server> {
+  const server = createServer((req, res) => {
+    if (req.method !== 'GET' || req.url?.split('?')[0] !== '/metrics') {
       res.writeHead(404).end();
       return;
     }
@@ -30,5 +38,12 @@ export function serveMetrics(port: number, host = '0.0.0.0'): Server {
       (text) => res.writeHead(200, { 'content-type': registry.contentType }).end(text),
       () => res.writeHead(500).end(),
     );
-  }).listen(port, host);
+  });
+  return new Promise((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(port, host, () => {
+      server.off('error', reject);
+      resolve(server);
+    });
+  });
 }

@@ -1,63 +1,102 @@
-// The tokenizer's gRPC server: batched hash, seal and open under per-tenant subkeys, plus standard health.
-import { existsSync, mkdirSync, rmSync, chmodSync } from 'node:fs';
+// The tokenizer's gRPC server: Run and KeyringInfo on a private unix socket (and optional TCP), plus health.
+import { chmodSync, lstatSync, mkdirSync, unlinkSync } from 'node:fs';
+import { connect } from 'node:net';
 import { dirname } from 'node:path';
+import { performance } from 'node:perf_hooks';
+import type { Server as HttpServer } from 'node:http';
 import * as grpc from '@grpc/grpc-js';
-import * as protoLoader from '@grpc/proto-loader';
-import type { Logger } from 'pino';
-import { PROTO_PATH, HEALTH_PROTO_PATH, loaderOptions, channelOptions } from './proto.js';
+import pino, { type Logger } from 'pino';
+import { loadTokenizerPackage, channelOptions, TOKENIZER_SERVICE } from './proto.js';
 import { Subkeys } from './subkeys.js';
-import { seal, open, SealError } from './aead.js';
-import { blindIndex, INDEX_KINDS, type IndexKind } from './blind-index.js';
-import type { Keyring } from './keyring.js';
-import { batchDuration, batchItems } from './metrics.js';
-
-const MAX_NAME = 256;
-const SERVICE = 'strongroom.tokenizer.v1.Tokenizer';
-
-interface BatchRequest {
-  tenant_id: number;
-  hash: { kind: string; value: string }[];
-  seal: { table: string; row_id: string; plaintext: Buffer }[];
-  open: { table: string; row_id: string; ciphertext: Buffer }[];
-}
-
-class BadItemError extends Error {}
-
-function checkName(list: string, i: number, field: string, value: string): void {
-  if (!value) throw new BadItemError(`${list}[${i}].${field} is empty`);
-  if (value.length > MAX_NAME) throw new BadItemError(`${list}[${i}].${field} is longer than ${MAX_NAME}`);
-}
-
-/** The pure part of Run, so tests and benchmarks can drive it without a socket. */
-export function runBatch(keys: Subkeys, activeVersion: number, req: BatchRequest, cancelled: () => boolean = () => false) {
-  const tenant = req.tenant_id;
-  if (!Number.isInteger(tenant) || tenant < 1) throw new BadItemError('tenant_id must be 1 or more');
-  const hash = req.hash.map((item, i) => {
-    if (!INDEX_KINDS.includes(item.kind as IndexKind)) throw new BadItemError(`hash[${i}].kind is not a known index kind`);
-    return blindIndex(keys, tenant, item.kind as IndexKind, item.value);
-  });
-  const sealed = req.seal.map((item, i) => {
-    checkName('seal', i, 'table', item.table);
-    checkName('seal', i, 'row_id', item.row_id);
-    if ((i & 255) === 255 && cancelled()) throw new Error('cancelled');
-    return seal(keys, activeVersion, tenant, item.table, item.row_id, item.plaintext);
-  });
-  const opened = req.open.map((item, i) => {
-    checkName('open', i, 'table', item.table);
-    checkName('open', i, 'row_id', item.row_id);
-    if ((i & 255) === 255 && cancelled()) throw new Error('cancelled');
-    try {
-      return open(keys, tenant, item.table, item.row_id, item.ciphertext);
-    } catch (err) {
-      if (err instanceof SealError) throw new BadItemError(`open[${i}]: ${err.message}`);
-      throw err;
-    }
-  });
-  return { hash, sealed, opened };
-}
+import { runBatch, BadItemError, StoppedError, type BatchRequest } from './batch.js';
+import { HealthService } from './health.js';
+import { loadKeyring, type Keyring } from './keyring.js';
+import { batchDuration, batchesInFlight, batchItems, serveMetrics } from './metrics.js';
+import type { TokenizerConfig } from './config.js';
 
 export interface RunningTokenizer {
-  close(): Promise<void>;
+  socketPath: string;
+  /** The bound TCP port when a TCP address was given (useful with port 0). */
+  tcpPort: number | undefined;
+  keyring: Keyring;
+  /** Stops accepting calls, lets running ones finish for up to `graceMs`, then cuts the rest. */
+  close(graceMs?: number): Promise<void>;
+}
+
+function deadlineOf(call: Pick<grpc.ServerUnaryCall<unknown, unknown>, 'getDeadline'>): number {
+  const d = call.getDeadline();
+  return d instanceof Date ? d.getTime() : d;
+}
+
+function codeOf(err: unknown): grpc.status {
+  if (err instanceof BadItemError) return grpc.status.INVALID_ARGUMENT;
+  if (err instanceof StoppedError) return err.why === 'cancelled' ? grpc.status.CANCELLED : grpc.status.DEADLINE_EXCEEDED;
+  return grpc.status.INTERNAL;
+}
+
+/** Turns any failure into a status; only our own messages reach the caller, never a foreign error's. */
+function toStatus(err: unknown, log: Logger, method: string): Partial<grpc.StatusObject> {
+  const code = codeOf(err);
+  if (code !== grpc.status.INTERNAL) return { code, details: (err as Error).message };
+  // Name and code only: some Node errors quote the offending argument, which could be a plaintext.
+  const e = err as NodeJS.ErrnoException;
+  log.error({ method, err: { type: e?.name, code: e?.code } }, 'tokenizer call failed');
+  return { code, details: 'internal error' };
+}
+
+/** Wraps an async handler once: every outcome, thrown or returned, answers the call exactly once. */
+function unary<Req, Res>(log: Logger, method: string, handler: (call: grpc.ServerUnaryCall<Req, Res>) => Promise<Res>): grpc.handleUnaryCall<Req, Res> {
+  return (call, callback) => {
+    let answered = false;
+    const answer = (err: Partial<grpc.StatusObject> | null, res?: Res) => {
+      if (answered) return;
+      answered = true;
+      callback(err, res);
+    };
+    Promise.resolve()
+      .then(() => handler(call))
+      .then(
+        (res) => answer(null, res),
+        (err: unknown) => answer(toStatus(err, log, method)),
+      )
+      .catch((err: unknown) => log.error({ method, err: { type: (err as Error)?.name } }, 'answering a call failed'));
+  };
+}
+
+function isLive(socketPath: string): Promise<boolean> {
+  return new Promise((resolve) => {
+    const s = connect({ path: socketPath });
+    const done = (live: boolean) => {
+      s.destroy();
+      resolve(live);
+    };
+    s.once('connect', () => done(true));
+    s.once('error', () => done(false));
+    // No answer within a second is not "stale": refuse rather than steal a socket someone may be using.
+    s.setTimeout(1000, () => done(true));
+  });
+}
+
+/** Makes the socket path bindable: a private new directory, and a stale socket from a crash removed. */
+async function prepareSocket(socketPath: string): Promise<void> {
+  const dir = dirname(socketPath);
+  // Only a directory we create is tightened: an existing one (a pod's shared emptyDir) is the operator's choice.
+  if (mkdirSync(dir, { recursive: true, mode: 0o700 }) !== undefined) chmodSync(dir, 0o700);
+  let stat;
+  try {
+    stat = lstatSync(socketPath);
+  } catch {
+    return;
+  }
+  if (!stat.isSocket()) throw new Error(`${socketPath} exists and is not a socket: not replacing it`);
+  if (await isLive(socketPath)) throw new Error(`another process is already serving on ${socketPath}`);
+  unlinkSync(socketPath);
+}
+
+function bind(server: grpc.Server, address: string): Promise<number> {
+  return new Promise((resolve, reject) =>
+    server.bindAsync(address, grpc.ServerCredentials.createInsecure(), (err, port) => (err ? reject(err) : resolve(port))),
+  );
 }
 
 export async function startTokenizerServer(opts: {
@@ -68,68 +107,89 @@ export async function startTokenizerServer(opts: {
 }): Promise<RunningTokenizer> {
   const { keyring, log } = opts;
   const keys = new Subkeys(keyring);
-  const pkg = grpc.loadPackageDefinition(protoLoader.loadSync([PROTO_PATH, HEALTH_PROTO_PATH], loaderOptions)) as any;
+  const pkg = loadTokenizerPackage();
   const server = new grpc.Server(channelOptions);
+  const health = new HealthService([TOKENIZER_SERVICE]);
 
-  server.addService(pkg.strongroom.tokenizer.v1.Tokenizer.service, {
-    Run(call: grpc.ServerUnaryCall<BatchRequest, unknown>, callback: grpc.sendUnaryData<unknown>) {
-      const started = process.hrtime.bigint();
+  server.addService(pkg.Tokenizer.service, {
+    Run: unary<BatchRequest, unknown>(log, 'Run', async (call) => {
+      const started = performance.now();
+      const req = call.request;
+      let code = 'OK';
+      batchesInFlight.inc();
       try {
-        const result = runBatch(keys, keyring.active, call.request, () => call.cancelled);
-        batchItems.inc({ kind: 'hash' }, call.request.hash.length);
-        batchItems.inc({ kind: 'seal' }, call.request.seal.length);
-        batchItems.inc({ kind: 'open' }, call.request.open.length);
-        batchDuration.observe({ code: 'OK' }, Number(process.hrtime.bigint() - started) / 1e9);
-        return callback(null, result);
+        const result = await runBatch(keys, keyring.active, req, { deadline: deadlineOf(call), cancelled: () => call.cancelled });
+        batchItems.inc({ kind: 'hash' }, req.hash.length);
+        batchItems.inc({ kind: 'seal' }, req.seal.length);
+        batchItems.inc({ kind: 'open' }, req.open.length);
+        return result;
       } catch (err) {
-        const bad = err instanceof BadItemError;
-        const code = bad ? grpc.status.INVALID_ARGUMENT : call.cancelled ? grpc.status.CANCELLED : grpc.status.INTERNAL;
-        batchDuration.observe({ code: grpc.status[code] }, Number(process.hrtime.bigint() - started) / 1e9);
-        // Never log item contents: only the position and the kind of failure.
-        if (!bad && !call.cancelled) log.error({ err: { type: (err as Error).name } }, 'batch failed');
-        return callback({ code, details: bad ? (err as Error).message : 'internal error' });
+        code = grpc.status[codeOf(err)];
+        throw err;
+      } finally {
+        batchesInFlight.dec();
+        batchDuration.observe({ code }, (performance.now() - started) / 1000);
       }
-    },
-    KeyringInfo(_call: grpc.ServerUnaryCall<unknown, unknown>, callback: grpc.sendUnaryData<unknown>) {
-      return callback(null, { versions: keyring.versions, active: keyring.active });
-    },
+    }),
+    KeyringInfo: unary(log, 'KeyringInfo', async () => ({ versions: keyring.versions, active: keyring.active })),
   });
+  server.addService(pkg.Health.service, health.implementation());
 
-  const healthy = (service: string) => service === '' || service === SERVICE;
-  server.addService(pkg.grpc.health.v1.Health.service, {
-    Check(call: grpc.ServerUnaryCall<{ service: string }, unknown>, callback: grpc.sendUnaryData<unknown>) {
-      if (!healthy(call.request.service)) return callback({ code: grpc.status.NOT_FOUND, details: 'unknown service' });
-      return callback(null, { status: 'SERVING' });
-    },
-    Watch(call: grpc.ServerWritableStream<{ service: string }, unknown>) {
-      call.write({ status: healthy(call.request.service) ? 'SERVING' : 'SERVICE_UNKNOWN' });
-    },
-  });
+  let tcpPort: number | undefined;
+  try {
+    await prepareSocket(opts.socketPath);
+    await bind(server, `unix:${opts.socketPath}`);
+    if (opts.tcpAddress) tcpPort = await bind(server, opts.tcpAddress);
+  } catch (err) {
+    // Half a server (the socket bound, the TCP port taken) must not linger in a process that reports failure.
+    server.forceShutdown();
+    throw err;
+  }
 
-  // The socket's directory is private: only this pod's containers (same user) may talk to the key holder.
-  mkdirSync(dirname(opts.socketPath), { recursive: true, mode: 0o700 });
-  chmodSync(dirname(opts.socketPath), 0o700);
-  if (existsSync(opts.socketPath)) rmSync(opts.socketPath);
-  await bind(server, `unix:${opts.socketPath}`);
-  if (opts.tcpAddress) await bind(server, opts.tcpAddress);
-
+  let closing: Promise<void> | undefined;
   return {
-    close: () =>
-      new Promise<void>((resolve) => {
+    socketPath: opts.socketPath,
+    tcpPort,
+    keyring,
+    close(graceMs = 5_000) {
+      closing ??= new Promise<void>((resolve) => {
+        health.stop();
         const force = setTimeout(() => {
+          log.warn({ graceMs }, 'calls still running at shutdown: cancelling them');
           server.forceShutdown();
           resolve();
-        }, 5_000);
+        }, graceMs);
         server.tryShutdown(() => {
           clearTimeout(force);
           resolve();
         });
-      }),
+      });
+      return closing;
+    },
   };
 }
 
-function bind(server: grpc.Server, address: string): Promise<number> {
-  return new Promise((resolve, reject) =>
-    server.bindAsync(address, grpc.ServerCredentials.createInsecure(), (err, port) => (err ? reject(err) : resolve(port))),
-  );
+/** Loads the keyring for `config` and serves it; what main.ts runs, and what in-process tests start. */
+export async function startTokenizer(
+  config: TokenizerConfig,
+  opts: { log?: Logger; notice?: (text: string) => void } = {},
+): Promise<RunningTokenizer & { metricsServer: HttpServer | undefined }> {
+  const log = opts.log ?? pino({ level: config.logLevel, base: { component: 'tokenizer' } });
+  const { keyring } = loadKeyring(config, opts.notice);
+  const running = await startTokenizerServer({ keyring, socketPath: config.socketPath, tcpAddress: config.tcpAddress, log });
+  let metricsServer: HttpServer | undefined;
+  try {
+    metricsServer = config.metricsPort ? await serveMetrics(config.metricsPort) : undefined;
+  } catch (err) {
+    await running.close(0);
+    throw err;
+  }
+  return {
+    ...running,
+    metricsServer,
+    async close(graceMs) {
+      metricsServer?.close();
+      await running.close(graceMs);
+    },
+  };
 }

@@ -4,23 +4,29 @@ import type { Keyring } from './keyring.js';
 
 export type Purpose = 'record' | 'index' | 'fpe' | 'dedupe';
 
+// Changing the salt or the info layout changes every subkey: stored ciphertexts and indexes would be lost.
 const SALT = Buffer.from('strongroom/subkey/v1');
 
 export class Subkeys {
-  private readonly cache = new Map<string, Buffer>();
+  // Keyed by numbers, not a joined string: a lookup per item allocates nothing.
+  private readonly cache = new Map<number, Map<number, Partial<Record<Purpose, Buffer>>>>();
 
-  constructor(private readonly keyring: Keyring) {}
+  constructor(private readonly keyring: Pick<Keyring, 'key'>) {}
 
   /** undefined when the keyring lacks that version. */
   derive(version: number, tenantId: number, purpose: Purpose): Buffer | undefined {
-    const id = `${version}:${tenantId}:${purpose}`;
-    let key = this.cache.get(id);
-    if (!key) {
-      const master = this.keyring.key(version);
-      if (!master) return undefined;
-      key = Buffer.from(hkdfSync('sha256', master, SALT, `${purpose}|tenant:${tenantId}`, 32));
-      this.cache.set(id, key);
-    }
+    let byTenant = this.cache.get(version);
+    let byPurpose = byTenant?.get(tenantId);
+    const cached = byPurpose?.[purpose];
+    if (cached) return cached;
+    const master = this.keyring.key(version);
+    // Unknown versions are not cached: a ciphertext header can name any of 2^32 of them.
+    if (!master) return undefined;
+    // `purpose` comes from a fixed set without `|` and the tenant id is an integer, so the info is unambiguous.
+    const key = Buffer.from(hkdfSync('sha256', master, SALT, `${purpose}|tenant:${tenantId}`, 32));
+    if (!byTenant) this.cache.set(version, (byTenant = new Map()));
+    if (!byPurpose) byTenant.set(tenantId, (byPurpose = {}));
+    byPurpose[purpose] = key;
     return key;
   }
 }

@@ -1,102 +1,211 @@
-// The real tokenizer process over gRPC: batches past 4 MiB, bad input, deadlines, restart, wrapping keys.
-import { mkdtempSync, rmSync, existsSync, readFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+// The real tokenizer process over gRPC: batches past 4 MiB, bad input, deadlines, restarts, wrapping keys.
+import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { randomBytes } from 'node:crypto';
+import * as grpc from '@grpc/grpc-js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { spawnTokenizer, healthCheck, type SpawnedTokenizer } from '../fixtures/tokenizer.js';
-import { TokenizerClient, TokenizerRejectedError } from '../../api/tokenizer-client.js';
-import { UnavailableError } from '../../api/http/errors.js';
+import { spawnTokenizer, connectTokenizer, healthCheck, shortTempDir, type SpawnedTokenizer, type TokenizerTestClient } from '../fixtures/tokenizer.js';
+import { freePort } from '../fixtures/processes.js';
+import { TOKENIZER_SERVICE } from '../../tokenizer/proto.js';
+import type { BatchResult } from '../../tokenizer/batch.js';
 
 let dataDir: string;
+let metricsPort: number;
 let tokenizer: SpawnedTokenizer;
-let client: TokenizerClient;
+let client: TokenizerTestClient;
+
+async function restart(): Promise<void> {
+  client.close();
+  tokenizer = await spawnTokenizer({ dataDir, env: { STRONGROOM_TOKENIZER_METRICS_PORT: String(metricsPort) } });
+  client = connectTokenizer(tokenizer.target);
+}
+
+/** Value of one sample line of the tokenizer's /metrics, 0 when absent. */
+async function metric(line: string): Promise<number> {
+  const text = await (await fetch(`http://127.0.0.1:${metricsPort}/metrics`)).text();
+  const found = text.split('\n').find((l) => l.startsWith(`${line} `));
+  return found ? Number(found.slice(line.length + 1)) : 0;
+}
+
+/** Polls a condition the server reaches by itself, with a bound, so a broken server fails instead of hanging. */
+async function waitUntil(condition: () => Promise<boolean>, timeoutMs = 10_000): Promise<void> {
+  const until = Date.now() + timeoutMs;
+  while (!(await condition())) {
+    if (Date.now() > until) throw new Error('condition not reached in time');
+    await new Promise((r) => setTimeout(r, 10));
+  }
+}
 
 beforeAll(async () => {
-  dataDir = mkdtempSync(join(tmpdir(), 'srt-'));
-  tokenizer = await spawnTokenizer({ dataDir });
-  client = new TokenizerClient(`unix:${tokenizer.socketPath}`, 10_000);
+  dataDir = shortTempDir();
+  metricsPort = await freePort();
+  tokenizer = await spawnTokenizer({ dataDir, env: { STRONGROOM_TOKENIZER_METRICS_PORT: String(metricsPort) } });
+  client = connectTokenizer(tokenizer.target);
 });
 afterAll(async () => {
   client?.close();
   await tokenizer?.stop();
-  rmSync(dataDir, { recursive: true, force: true });
 });
 
 describe('tokenizer process', () => {
-  it('creates a development keyring on first start and says so once', () => {
-    expect(existsSync(join(dataDir, 'tokenizer', 'keyring.json'))).toBe(true);
-    expect(readFileSync(join(dataDir, 'tokenizer', 'wrapping.key'), 'utf8').trim()).toMatch(/^[0-9a-f]{64}$/);
-    expect(tokenizer.output()).toMatch(/created a new keyring/);
+  it('creates a development keyring on first start, says where the key is, and never prints it', () => {
+    const keyFile = join(dataDir, 'tokenizer', 'wrapping.key');
+    const key = readFileSync(keyFile, 'utf8').trim();
+    expect(key).toMatch(/^[0-9a-f]{64}$/);
+    expect(tokenizer.stderr()).toContain(`created a development keyring`);
+    expect(tokenizer.stderr()).toContain(keyFile);
+    expect(tokenizer.output()).not.toContain(key);
+    const listening = tokenizer.output().split('\n').find((l) => l.includes('"tokenizer listening"'));
+    expect(JSON.parse(listening!)).toMatchObject({ msg: 'tokenizer listening', socket: tokenizer.socketPath });
   });
 
-  it('reports SERVING on the standard health service', async () => {
-    expect(await healthCheck(`unix:${tokenizer.socketPath}`)).toBe('SERVING');
+  it('reports SERVING on the standard health service and its keyring without key material', async () => {
+    expect(await healthCheck(tokenizer.target, 1000, '')).toBe('SERVING');
+    expect(await healthCheck(tokenizer.target, 1000, TOKENIZER_SERVICE)).toBe('SERVING');
     expect(await client.keyringInfo()).toEqual({ versions: [1], active: 1 });
   });
 
-  it('hashes, seals and opens a batch larger than 4 MiB in one call', async () => {
-    const n = 1000;
-    // About 5.5 KB each: 5.5 MB in all, past gRPC's 4 MiB default.
-    const plaintexts = Array.from({ length: n }, (_, i) => Buffer.from(`{"i":${i},"pad":"${randomBytes(2750).toString('hex')}"}`));
-    const started = performance.now();
-    const sealedRes = await client.run(5, {
-      hash: Array.from({ length: 4 * n }, (_, i) => ({ kind: 'EMAIL' as const, value: `u${i}@example.com` })),
-      seal: plaintexts.map((p, i) => ({ table: 'users', rowId: `row-${i}`, plaintext: p })),
+  it('hashes, seals and opens', async () => {
+    const res = await client.run({
+      tenant_id: 5,
+      hash: [
+        { kind: 'EMAIL', value: 'Ada@Example.com' },
+        { kind: 'EMAIL', value: ' ada%40example.com' },
+        { kind: 'LOGIN', value: '   ' },
+      ],
+      seal: [{ table: 'users', row_id: 'u1', plaintext: Buffer.from('{"name":"Ada"}') }],
     });
-    const opened = await client.run(5, {
-      open: sealedRes.sealed.map((c, i) => ({ table: 'users', rowId: `row-${i}`, ciphertext: c })),
-    });
-    const ms = performance.now() - started;
-    console.log(`tokenizer: 1000 × 5.5 KB seal + 4000 hashes + 1000 opens over the socket: ${ms.toFixed(1)} ms`);
-    expect(sealedRes.hash).toHaveLength(4 * n);
-    expect(sealedRes.sealed).toHaveLength(n);
-    expect(opened.opened.every((p, i) => p.equals(plaintexts[i]!))).toBe(true);
+    expect(res.hash[0]).toHaveLength(32);
+    expect(res.hash[1]!.equals(res.hash[0]!)).toBe(true);
+    expect(res.hash[2]).toHaveLength(0);
+    expect(res.sealed[0]![0]).toBe(0x01);
+    const back = await client.run({ tenant_id: 5, open: [{ table: 'users', row_id: 'u1', ciphertext: res.sealed[0]! }] });
+    expect(back.opened[0]!.toString()).toBe('{"name":"Ada"}');
   });
 
-  it('answers bad input with INVALID_ARGUMENT and keeps serving', async () => {
-    await expect(client.run(5, { open: [{ table: 'users', rowId: 'row-1', ciphertext: Buffer.from('garbage') }] })).rejects.toThrow(TokenizerRejectedError);
-    await expect(client.run(0, {})).rejects.toThrow(/tenant_id/);
-    await expect(client.run(1, { seal: [{ table: '', rowId: 'x', plaintext: Buffer.from('x') }] })).rejects.toThrow(/seal\[0\]\.table/);
-    const ok = await client.run(5, { hash: [{ kind: 'LOGIN', value: 'still-alive' }] });
+  it('runs 1000 seals of 5.5 KB with 4000 hashes in one call (past 4 MiB), then opens them in one call', async () => {
+    const n = 1000;
+    const plaintexts = Array.from({ length: n }, (_, i) => Buffer.from(`{"i":${i},"pad":"${randomBytes(2740).toString('hex')}"}`));
+    expect(plaintexts.reduce((s, p) => s + p.length, 0)).toBeGreaterThan(4 * 1024 * 1024);
+    const hash = Array.from({ length: 4 * n }, (_, i) => ({ kind: i % 2 ? 'EMAIL' : 'LOGIN', value: `user${i}@example.com` }));
+    const seal = plaintexts.map((p, i) => ({ table: 'users', row_id: `row-${i}`, plaintext: p }));
+
+    // Twice: the first round includes the JIT warming up on both sides, the second is the steady state.
+    let sealedRes!: BatchResult;
+    let openedRes!: BatchResult;
+    for (const round of ['cold', 'warm']) {
+      const t0 = performance.now();
+      sealedRes = await client.run({ tenant_id: 6, hash, seal });
+      const t1 = performance.now();
+      openedRes = await client.run({ tenant_id: 6, open: sealedRes.sealed.map((c, i) => ({ table: 'users', row_id: `row-${i}`, ciphertext: c })) });
+      const t2 = performance.now();
+      console.log(
+        `tokenizer over the socket (${round}): 1000 × 5.5 KB seal + 4000 hashes in one call ${(t1 - t0).toFixed(1)} ms, ` +
+          `then 1000 × 5.5 KB open in one call ${(t2 - t1).toFixed(1)} ms; seal+open ${(t2 - t0).toFixed(1)} ms`,
+      );
+    }
+    expect(sealedRes.hash).toHaveLength(4 * n);
+    expect(sealedRes.sealed).toHaveLength(n);
+    expect(openedRes.opened).toHaveLength(n);
+    expect(openedRes.opened.every((p, i) => p.equals(plaintexts[i]!))).toBe(true);
+  });
+
+  it('answers bad input with INVALID_ARGUMENT naming the item, and keeps serving', async () => {
+    const good = (await client.run({ tenant_id: 5, seal: [{ table: 'users', row_id: 'r', plaintext: Buffer.from('x') }] })).sealed[0]!;
+    const cases: [Parameters<TokenizerTestClient['run']>[0], string][] = [
+      [{ tenant_id: 0 }, 'tenant_id must be 1 or more'],
+      [{ tenant_id: 5, hash: [{ kind: 'INDEX_KIND_UNSPECIFIED', value: 'x' }] }, 'hash[0].kind is not a known index kind'],
+      [{ tenant_id: 5, seal: [{ table: '', row_id: 'x', plaintext: Buffer.from('x') }] }, 'seal[0].table is empty'],
+      [{ tenant_id: 5, open: [0, 1, 2].map((i) => ({ table: 'users', row_id: i === 2 ? 'other' : 'r', ciphertext: good })) }, 'open[2]: ciphertext does not open'],
+      [{ tenant_id: 6, open: [{ table: 'users', row_id: 'r', ciphertext: good }] }, 'open[0]: ciphertext does not open'],
+      [{ tenant_id: 5, open: [{ table: 'users', row_id: 'r', ciphertext: Buffer.from('garbage') }] }, 'open[0]: not a sealed record'],
+    ];
+    for (const [batch, details] of cases) {
+      await expect(client.run(batch)).rejects.toMatchObject({ code: grpc.status.INVALID_ARGUMENT, details });
+    }
+    expect(tokenizer.child.exitCode).toBeNull();
+    const ok = await client.run({ tenant_id: 5, hash: [{ kind: 'LOGIN', value: 'still-alive' }] });
     expect(ok.hash[0]).toHaveLength(32);
   });
 
-  it('fails a call past its deadline with a clear unavailability, not a hang', async () => {
-    const impatient = new TokenizerClient(`unix:${tokenizer.socketPath}`, 100);
-    const huge = Array.from({ length: 20_000 }, (_, i) => ({ table: 'users', rowId: `r${i}`, plaintext: randomBytes(8192) }));
-    await expect(impatient.run(1, { seal: huge })).rejects.toThrow(UnavailableError);
-    impatient.close();
-    expect(await healthCheck(`unix:${tokenizer.socketPath}`)).toBe('SERVING');
+  // Small on the wire, seconds of work: phone parsing is the slowest normalisation (about 10 µs each).
+  const slowBatch = () => ({ tenant_id: 1, hash: Array.from({ length: 300_000 }, (_, i) => ({ kind: 'PHONE', value: `+44 7700 ${String(i).padStart(6, '0')}` })) });
+  const count = (code: string) => metric(`strongroom_tokenizer_batch_duration_seconds_count{code="${code}"}`);
+
+  it('stops working on a batch once its deadline has passed', async () => {
+    const [stoppedBefore, okBefore, hashedBefore] = [await count('DEADLINE_EXCEEDED'), await count('OK'), await metric('strongroom_tokenizer_items_total{kind="hash"}')];
+    // Long enough for the request to arrive even on a loaded machine, far shorter than the work.
+    await expect(client.run(slowBatch(), 2_500)).rejects.toMatchObject({ code: grpc.status.DEADLINE_EXCEEDED });
+    // The server stops on its own at its next check; wait (bounded) until nothing runs any more.
+    await waitUntil(async () => (await metric('strongroom_tokenizer_batches_in_flight')) === 0);
+    expect(await count('DEADLINE_EXCEEDED')).toBe(stoppedBefore + 1);
+    expect(await count('OK')).toBe(okBefore);
+    expect(await metric('strongroom_tokenizer_items_total{kind="hash"}')).toBe(hashedBefore);
+    expect(await healthCheck(tokenizer.target)).toBe('SERVING');
   });
 
-  it('opens old ciphertexts after a restart on the same data directory', async () => {
-    const { sealed } = await client.run(9, { seal: [{ table: 't', rowId: 'r', plaintext: Buffer.from('kept') }], hash: [{ kind: 'EMAIL', value: 'k@x.io' }] });
-    const { hash } = await client.run(9, { hash: [{ kind: 'EMAIL', value: 'k@x.io' }] });
-    await tokenizer.stop();
-    tokenizer = await spawnTokenizer({ dataDir });
-    client.close();
-    client = new TokenizerClient(`unix:${tokenizer.socketPath}`, 10_000);
-    const again = await client.run(9, { open: [{ table: 't', rowId: 'r', ciphertext: sealed[0]! }], hash: [{ kind: 'EMAIL', value: 'k@x.io' }] });
+  it('stops working on a batch its caller cancelled', async () => {
+    const cancelledBefore = await count('CANCELLED');
+    const abort = new AbortController();
+    const call = client.run(slowBatch(), 60_000, abort.signal);
+    await waitUntil(async () => (await metric('strongroom_tokenizer_batches_in_flight')) === 1);
+    abort.abort();
+    await expect(call).rejects.toMatchObject({ code: grpc.status.CANCELLED });
+    await waitUntil(async () => (await metric('strongroom_tokenizer_batches_in_flight')) === 0);
+    expect(await count('CANCELLED')).toBe(cancelledBefore + 1);
+  });
+
+  it('opens old ciphertexts and keeps its hashes after a graceful restart and after a crash', async () => {
+    const first = await client.run({ tenant_id: 9, seal: [{ table: 't', row_id: 'r', plaintext: Buffer.from('kept') }], hash: [{ kind: 'EMAIL', value: 'k@x.io' }] });
+    expect(await tokenizer.stop('SIGTERM')).toBe(0);
+    expect(existsSync(tokenizer.socketPath)).toBe(false);
+    await restart();
+    const again = await client.run({ tenant_id: 9, open: [{ table: 't', row_id: 'r', ciphertext: first.sealed[0]! }], hash: [{ kind: 'EMAIL', value: 'k@x.io' }] });
     expect(again.opened[0]!.toString()).toBe('kept');
-    expect(again.hash[0]!.equals(hash[0]!)).toBe(true);
-    expect(tokenizer.output()).not.toMatch(/created a new keyring/);
+    expect(again.hash[0]!.equals(first.hash[0]!)).toBe(true);
+    expect(tokenizer.stderr()).not.toContain('created');
+
+    // SIGKILL leaves the socket file behind: the next start must clear it.
+    await tokenizer.stop('SIGKILL');
+    expect(existsSync(tokenizer.socketPath)).toBe(true);
+    await restart();
+    const third = await client.run({ tenant_id: 9, open: [{ table: 't', row_id: 'r', ciphertext: first.sealed[0]! }] });
+    expect(third.opened[0]!.toString()).toBe('kept');
   });
 
-  it('refuses to start with the wrong wrapping key', async () => {
-    const socketPath = join(dataDir, 'run', 'other.sock');
-    await expect(spawnTokenizer({ dataDir, socketPath, env: { STRONGROOM_WRAPPING_KEY: randomBytes(32).toString('hex') } })).rejects.toThrow(/wrapping key does not open the keyring/);
+  it('refuses to start with the wrong wrapping key and leaves the keyring untouched', async () => {
+    const file = join(dataDir, 'tokenizer', 'keyring.json');
+    const before = readFileSync(file);
+    await expect(spawnTokenizer({ dataDir, socketPath: join(shortTempDir(), 'x.sock'), wrappingKey: randomBytes(32) })).rejects.toThrow(
+      /wrapping key does not open the keyring .*GCM authentication failed/,
+    );
+    expect(readFileSync(file).equals(before)).toBe(true);
   });
 
-  it('uses a supplied wrapping key and writes no key file', async () => {
-    const dir = mkdtempSync(join(tmpdir(), 'srt-'));
-    const t = await spawnTokenizer({ dataDir: dir, env: { STRONGROOM_WRAPPING_KEY: randomBytes(32).toString('hex') } });
+  it('uses a supplied wrapping key, writes no key file, and reopens with it', async () => {
+    const dir = shortTempDir();
+    const wrappingKey = randomBytes(32);
+    let t = await spawnTokenizer({ dataDir: dir, wrappingKey });
+    expect(existsSync(join(dir, 'tokenizer', 'keyring.json'))).toBe(true);
+    expect(existsSync(join(dir, 'tokenizer', 'wrapping.key'))).toBe(false);
+    expect(t.output()).not.toContain(wrappingKey.toString('hex'));
+    const c = connectTokenizer(t.target);
+    const { sealed } = await c.run({ tenant_id: 1, seal: [{ table: 't', row_id: 'r', plaintext: Buffer.from('s') }] });
+    c.close();
+    expect(await t.stop()).toBe(0);
+    t = await spawnTokenizer({ dataDir: dir, wrappingKey });
+    const c2 = connectTokenizer(t.target);
     try {
-      expect(existsSync(join(dir, 'tokenizer', 'keyring.json'))).toBe(true);
-      expect(existsSync(join(dir, 'tokenizer', 'wrapping.key'))).toBe(false);
+      expect((await c2.run({ tenant_id: 1, open: [{ table: 't', row_id: 'r', ciphertext: sealed[0]! }] })).opened[0]!.toString()).toBe('s');
     } finally {
+      c2.close();
       await t.stop();
-      rmSync(dir, { recursive: true, force: true });
     }
+  });
+
+  it('exits with a clear message on a bad setting', async () => {
+    await expect(spawnTokenizer({ dataDir: shortTempDir(), env: { STRONGROOM_WRAPPING_KEY: 'short' } })).rejects.toThrow(
+      /exited with 1.*\n.*STRONGROOM_WRAPPING_KEY must hold 64 hex characters/,
+    );
   });
 });
