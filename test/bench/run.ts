@@ -1,0 +1,195 @@
+// `npm run bench`: UserCreateBulk, UserGet latency and throughput against real PostgreSQL, beside the raw
+// multi-row INSERT limit of the same machine. A measurement, not a test: it exits 0 when targets are missed.
+import { randomBytes, randomUUID } from 'node:crypto';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { Agent, request } from 'node:http';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import pg from 'pg';
+import autocannon from 'autocannon';
+import { startSupervisor, type Supervised } from '../fixtures/processes.js';
+import { benchProfile } from './profiles.js';
+import { percentile, printTable, type Row } from './stats.js';
+
+const QUICK = process.env.BENCH_QUICK === '1';
+const BATCHES = QUICK ? 4 : 20;
+const BATCH = 1000;
+const LATENCY_REQUESTS = QUICK ? 300 : 2000;
+const LOAD_SECONDS = QUICK ? 3 : 10;
+const BASE_URL = process.env.BENCH_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
+
+async function rawInsertLimit(url: string): Promise<number> {
+  const c = new pg.Client({ connectionString: url });
+  await c.connect();
+  try {
+    await c.query('create schema raw_bench');
+    await c.query(`create table raw_bench.users (token uuid primary key, profile bytea not null, login_idx bytea unique,
+      email_idx bytea unique, phone_idx bytea unique, custom_idx bytea unique, version int not null, created bigint not null)`);
+    const payload = () => randomBytes(5600);
+    let rows = 0;
+    const started = performance.now();
+    for (let b = 0; b < BATCHES; b++) {
+      const params: unknown[] = [];
+      const values: string[] = [];
+      for (let i = 0; i < BATCH; i++) {
+        const o = params.length;
+        values.push(`($${o + 1}, $${o + 2}, $${o + 3}, $${o + 4}, $${o + 5}, null, 1, $${o + 6})`);
+        params.push(randomUUID(), payload(), randomBytes(32), randomBytes(32), randomBytes(32), Date.now());
+      }
+      await c.query(`insert into raw_bench.users values ${values.join(', ')}`, params);
+      rows += BATCH;
+    }
+    return rows / ((performance.now() - started) / 1000);
+  } finally {
+    await c.end();
+  }
+}
+
+const agent = new Agent({ keepAlive: true, maxSockets: 1 });
+
+function post(base: string, token: string, op: string, body: unknown): Promise<{ status: number; body: any }> {
+  const data = Buffer.from(JSON.stringify(body));
+  return new Promise((resolve, reject) => {
+    const req = request(`${base}/v2/${op}`, {
+      method: 'POST',
+      agent,
+      headers: { 'content-type': 'application/json', 'content-length': data.length, 'x-bunker-token': token },
+    }, (res) => {
+      const chunks: Buffer[] = [];
+      res.on('data', (c: Buffer) => chunks.push(c));
+      res.on('end', () => resolve({ status: res.statusCode ?? 0, body: JSON.parse(Buffer.concat(chunks).toString()) }));
+    });
+    req.on('error', reject);
+    req.end(data);
+  });
+}
+
+function fail(msg: string, vault?: Supervised): never {
+  console.error(msg);
+  if (vault) console.error(vault.output().slice(-3000));
+  process.exit(1);
+}
+
+async function bulk(base: string, token: string, run: string, start: number, concurrency: number) {
+  const emails: string[] = [];
+  const tokens: string[] = [];
+  const batches = Array.from({ length: BATCHES }, (_, b) => b);
+  const started = performance.now();
+  const worker = async () => {
+    for (let b = batches.shift(); b !== undefined; b = batches.shift()) {
+      const records = Array.from({ length: BATCH }, (_, i) => ({ profile: benchProfile(start + b * BATCH + i, run) }));
+      const res = await post(base, token, 'UserCreateBulk', { records });
+      if (res.status !== 200 || res.body.created?.length !== BATCH || res.body.errors?.length !== 0) {
+        fail(`UserCreateBulk failed: ${res.status} ${JSON.stringify(res.body).slice(0, 500)}`);
+      }
+      for (const r of records) emails.push(r.profile.email as string);
+      for (const c of res.body.created as { token: string }[]) tokens.push(c.token);
+    }
+  };
+  // A separate keep-alive socket per in-flight request.
+  await Promise.all(Array.from({ length: concurrency }, () => worker()));
+  return { perSecond: (BATCHES * BATCH) / ((performance.now() - started) / 1000), emails, tokens };
+}
+
+async function latency(base: string, token: string, mode: string, ids: string[]) {
+  const times: number[] = [];
+  for (let i = 0; i < LATENCY_REQUESTS + 100; i++) {
+    const identity = ids[Math.floor(Math.random() * ids.length)]!;
+    const t = performance.now();
+    const res = await post(base, token, 'UserGet', { mode, identity });
+    if (res.status !== 200) fail(`UserGet failed: ${res.status} ${JSON.stringify(res.body)}`);
+    if (i >= 100) times.push(performance.now() - t);
+  }
+  times.sort((a, b) => a - b);
+  return { p50: percentile(times, 50), p99: percentile(times, 99) };
+}
+
+async function load(base: string, token: string, mode: string, ids: string[]) {
+  let n = 0;
+  const result = await autocannon({
+    url: base,
+    connections: 16,
+    duration: LOAD_SECONDS,
+    requests: [
+      {
+        method: 'POST',
+        path: '/v2/UserGet',
+        headers: { 'content-type': 'application/json', 'x-bunker-token': token },
+        setupRequest: (req: any) => ({ ...req, body: JSON.stringify({ mode, identity: ids[n++ % ids.length] }) }),
+      },
+    ],
+  });
+  return { rps: result.requests.average, p50: result.latency.p50, p99: result.latency.p99, non2xx: result.non2xx + result.errors };
+}
+
+async function main() {
+  const admin = new pg.Client({ connectionString: BASE_URL });
+  await admin.connect();
+  const dbName = `strongroom_bench_${randomBytes(5).toString('hex')}`;
+  await admin.query(`create database ${dbName}`);
+  const url = new URL(BASE_URL);
+  url.pathname = `/${dbName}`;
+  const dataDir = mkdtempSync(join(tmpdir(), 'srb-'));
+  const rootToken = randomUUID();
+  let vault: Supervised | undefined;
+  try {
+    console.log(`raw limit: multi-row INSERT of ${BATCHES} × ${BATCH} rows of ~5.7 KB through pg…`);
+    const raw = await rawInsertLimit(url.toString());
+
+    vault = await startSupervisor({
+      DATABASE_URL: url.toString(),
+      STRONGROOM_DATA_DIR: dataDir,
+      STRONGROOM_ROOT_TOKEN: rootToken,
+      STRONGROOM_LOG_LEVEL: 'warn',
+    });
+    await vault.waitReady();
+    const base = vault.url;
+    const run = randomBytes(3).toString('hex');
+    console.log(`profile size: ${JSON.stringify(benchProfile(1, run)).length} bytes of JSON, 120 fields`);
+
+    console.log('UserCreateBulk, one request at a time…');
+    const seq = await bulk(base, rootToken, run, 0, 1);
+    console.log('UserCreateBulk, two requests in flight…');
+    const par = await bulk(base, rootToken, run, BATCHES * BATCH, 2);
+    const emails = [...seq.emails, ...par.emails];
+    const tokens = [...seq.tokens, ...par.tokens];
+
+    console.log('UserGet latency at 1 connection…');
+    const byEmail = await latency(base, rootToken, 'email', emails);
+    const byToken = await latency(base, rootToken, 'token', tokens);
+    console.log(`UserGet throughput at 16 connections (${LOAD_SECONDS} s each)…`);
+    const loadEmail = await load(base, rootToken, 'email', emails);
+    const loadToken = await load(base, rootToken, 'token', tokens);
+    if (loadEmail.non2xx || loadToken.non2xx) fail(`UserGet under load answered ${loadEmail.non2xx + loadToken.non2xx} errors`, vault);
+
+    const best = Math.max(seq.perSecond, par.perSecond);
+    const rows: Row[] = [
+      { metric: 'raw multi-row INSERT (pg)', value: raw, unit: 'rows/s' },
+      { metric: 'UserCreateBulk, 1 in flight', value: seq.perSecond, unit: 'records/s' },
+      { metric: 'UserCreateBulk, 2 in flight', value: par.perSecond, unit: 'records/s', target: { op: '>=', value: 5000 } },
+      { metric: 'UserCreateBulk / raw limit', value: (best / raw) * 100, unit: '%', target: { op: '>=', value: 25 } },
+      { metric: 'UserGet by email p50 (1 conn)', value: byEmail.p50, unit: 'ms', target: { op: '<=', value: 2 } },
+      { metric: 'UserGet by email p99 (1 conn)', value: byEmail.p99, unit: 'ms' },
+      { metric: 'UserGet by token p50 (1 conn)', value: byToken.p50, unit: 'ms', target: { op: '<=', value: 2 } },
+      { metric: 'UserGet by token p99 (1 conn)', value: byToken.p99, unit: 'ms' },
+      { metric: 'UserGet by email (16 conns)', value: loadEmail.rps, unit: 'req/s', target: { op: '>=', value: 3000 } },
+      { metric: 'UserGet by email p50/p99 (16)', value: loadEmail.p50, unit: `ms / ${loadEmail.p99} ms` },
+      { metric: 'UserGet by token (16 conns)', value: loadToken.rps, unit: 'req/s', target: { op: '>=', value: 3000 } },
+      { metric: 'UserGet by token p50/p99 (16)', value: loadToken.p50, unit: `ms / ${loadToken.p99} ms` },
+    ];
+    console.log('');
+    printTable(rows);
+    const out = fileURLToPath(new URL('./results/', import.meta.url));
+    mkdirSync(out, { recursive: true });
+    writeFileSync(join(out, 'latest.json'), JSON.stringify({ when: new Date().toISOString(), quick: QUICK, rows }, null, 2));
+  } finally {
+    agent.destroy();
+    await vault?.stop();
+    rmSync(dataDir, { recursive: true, force: true });
+    await admin.query(`drop database if exists ${dbName} with (force)`);
+    await admin.end();
+  }
+}
+
+main().catch((err: unknown) => fail(`benchmark failed: ${(err as Error).stack ?? err}`));
