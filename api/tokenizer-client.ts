@@ -1,10 +1,12 @@
 // The api's only door to the tokenizer: batched gRPC calls with deadlines, wait-for-ready and latency metrics.
+// Small calls made in the same turn of the event loop for the same tenant travel together in one Run.
 import { performance } from 'node:perf_hooks';
 import * as grpc from '@grpc/grpc-js';
 import * as protoLoader from '@grpc/proto-loader';
 import { PROTO_PATH, loaderOptions, channelOptions } from '../tokenizer/proto.js';
 import { UnavailableError } from './http/errors.js';
 import { tokenizerDuration } from './http/metrics.js';
+import { Coalescer } from './coalesce.js';
 
 export type IndexKind = 'LOGIN' | 'EMAIL' | 'PHONE' | 'CUSTOM' | 'DEDUPE';
 
@@ -30,6 +32,19 @@ interface RawResult {
   opened: Buffer[];
 }
 
+// Calls up to this size are merged with their neighbours; bulk calls are already one batch and go alone.
+const COALESCE_MAX_ITEMS = 16;
+const COALESCE_MAX_BYTES = 256 * 1024;
+
+type Outcome = { ok: true; value: TokenizerResult } | { ok: false; error: unknown };
+
+function sizeOf(batch: TokenizerBatch): { items: number; bytes: number } {
+  let bytes = 0;
+  for (const s of batch.seal ?? []) bytes += s.plaintext.length;
+  for (const o of batch.open ?? []) bytes += o.ciphertext.length;
+  return { items: (batch.hash?.length ?? 0) + (batch.seal?.length ?? 0) + (batch.open?.length ?? 0), bytes };
+}
+
 /** Thrown when the tokenizer refuses a batch: the api built it, so this is a server fault, never the client's. */
 export class TokenizerRejectedError extends Error {
   override name = 'TokenizerRejectedError';
@@ -37,6 +52,7 @@ export class TokenizerRejectedError extends Error {
 
 export class TokenizerClient {
   private readonly client: RawClient;
+  private readonly merged = new Coalescer<TokenizerBatch, Outcome>((key, batches) => this.runMerged(Number(key), batches));
 
   constructor(
     target: string,
@@ -55,7 +71,51 @@ export class TokenizerClient {
   }
 
   /** One call for the whole batch; results come back in request order. */
-  run(tenantId: number, batch: TokenizerBatch): Promise<TokenizerResult> {
+  async run(tenantId: number, batch: TokenizerBatch): Promise<TokenizerResult> {
+    const { items, bytes } = sizeOf(batch);
+    if (items > COALESCE_MAX_ITEMS || bytes > COALESCE_MAX_BYTES) return this.runOne(tenantId, batch);
+    const outcome = await this.merged.add(String(tenantId), batch);
+    if (!outcome.ok) throw outcome.error;
+    return outcome.value;
+  }
+
+  /** Several callers' batches as one Run, each caller's results sliced back out of the merged answer. */
+  private async runMerged(tenantId: number, batches: TokenizerBatch[]): Promise<Outcome[]> {
+    if (batches.length === 1) {
+      return [await this.runOne(tenantId, batches[0]!).then((value): Outcome => ({ ok: true, value }), (error: unknown): Outcome => ({ ok: false, error }))];
+    }
+    const merged: Required<TokenizerBatch> = { hash: [], seal: [], open: [] };
+    for (const b of batches) {
+      if (b.hash) merged.hash.push(...b.hash);
+      if (b.seal) merged.seal.push(...b.seal);
+      if (b.open) merged.open.push(...b.open);
+    }
+    let result: TokenizerResult;
+    try {
+      result = await this.runOne(tenantId, merged);
+    } catch (error) {
+      // One caller's bad item must not fail its neighbours: on a refusal each batch is asked on its own.
+      if (error instanceof TokenizerRejectedError) return this.runEach(tenantId, batches);
+      return batches.map(() => ({ ok: false, error }));
+    }
+    const at = { hash: 0, sealed: 0, opened: 0 };
+    return batches.map((b) => {
+      const value: TokenizerResult = {
+        hash: result.hash.slice(at.hash, (at.hash += b.hash?.length ?? 0)),
+        sealed: result.sealed.slice(at.sealed, (at.sealed += b.seal?.length ?? 0)),
+        opened: result.opened.slice(at.opened, (at.opened += b.open?.length ?? 0)),
+      };
+      return { ok: true, value };
+    });
+  }
+
+  private runEach(tenantId: number, batches: TokenizerBatch[]): Promise<Outcome[]> {
+    return Promise.all(
+      batches.map((b) => this.runOne(tenantId, b).then((value): Outcome => ({ ok: true, value }), (error: unknown): Outcome => ({ ok: false, error }))),
+    );
+  }
+
+  private runOne(tenantId: number, batch: TokenizerBatch): Promise<TokenizerResult> {
     const req = {
       tenant_id: tenantId,
       hash: batch.hash ?? [],

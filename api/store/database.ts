@@ -45,7 +45,9 @@ export class Database {
       extensions: [Migrator],
       // The embedded server runs one statement stream at a time: one connection, and fail loudly instead of hanging.
       pool: { min: 0, max: server ? 1 : opts.poolMax, idleTimeoutMillis: 30_000 },
-      driverOptions: { connectionTimeoutMillis: 15_000 },
+      // pg reads the whole URL itself, so libpq-style parameters (?host=/socket/dir, sslmode…) are honoured;
+      // MikroORM's own parse of clientUrl keeps only host, port, user, password and database.
+      driverOptions: { connectionTimeoutMillis: 15_000, ...(opts.databaseUrl ? { connectionString: opts.databaseUrl } : {}) },
       migrations: {
         migrationsList: [...globalMigrations, ...tenantMigrations],
         snapshot: false,

@@ -75,6 +75,14 @@ export class UserStore {
     return rows[0] ? toRow(rows[0]) : null;
   }
 
+  /** Live rows for many tokens (mode `token`) or many hashes of one index, in one statement; unordered. */
+  async byKeys(mode: IndexMode | 'token', keys: (string | Buffer)[], now: number): Promise<UserRow[]> {
+    const column = mode === 'token' ? 'token' : SQL_COLUMN[mode];
+    const type = mode === 'token' ? 'uuid[]' : 'bytea[]';
+    const rows = await this.exec(`select ${COLUMNS} from "${this.schema}".users where ${column} = any($1::${type}) and ${live(2)}`, [keys, now]);
+    return rows.map(toRow);
+  }
+
   /** Every live row whose index matches one of the hashes, whatever the field. */
   async byAnyIndex(hashes: Partial<Record<IndexMode, Buffer[]>>, now: number): Promise<UserRow[]> {
     const clauses: string[] = [];

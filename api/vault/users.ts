@@ -8,6 +8,7 @@ import { UserStore, type UserRow, INDEX_COLUMN, duplicateField } from '../store/
 import { badRequest, conflict, notFound, Messages } from '../http/errors.js';
 import { INDEX_FIELDS, INDEX_KIND, indexValues, isUuid, type IndexMode, type Mode } from './identities.js';
 import { expiresAt } from './durations.js';
+import { Coalescer } from '../coalesce.js';
 
 export const USERS_TABLE = 'users';
 export type Profile = Record<string, unknown>;
@@ -40,6 +41,11 @@ export class Users {
   private readonly hashCache = new LRUCache<string, Buffer>({ max: 200_000 });
   private readonly cacheKey = randomBytes(32);
 
+  // Plain reads of concurrent requests share one SELECT per tenant, mode and second.
+  private readonly lookups = new Coalescer<{ em: EntityManager; key: string | Buffer }, UserRow | null>((group, items) =>
+    this.lookupMany(group, items),
+  );
+
   constructor(
     private readonly tokenizer: TokenizerClient,
     private readonly opts: { versioning: boolean; maxVersions: number },
@@ -52,16 +58,38 @@ export class Users {
   /** The live user named by (mode, identity), or 404. With `forUpdate` the row stays locked until commit. */
   async findRow(scope: Scope, mode: Mode, identity: string, forUpdate = false): Promise<UserRow> {
     const store = this.store(scope);
+    // Inside a transaction (or to lock) the read must use that transaction's connection: no sharing.
+    const shared = !forUpdate && !scope.em.isInTransaction();
     let row: UserRow | null;
     if (mode === 'token') {
       if (!isUuid(identity)) throw badRequest(Messages.badUuid);
-      row = await store.byToken(identity.toLowerCase(), scope.now, forUpdate);
+      const token = identity.toLowerCase();
+      row = shared
+        ? await this.lookups.add(`${scope.tenantId}|token|${scope.now}`, { em: scope.em, key: token })
+        : await store.byToken(token, scope.now, forUpdate);
     } else {
       const hash = await this.lookupHash(scope.tenantId, mode, identity);
-      row = hash ? await store.byIndex(mode, hash, scope.now, forUpdate) : null;
+      if (!hash) row = null;
+      else if (shared) row = await this.lookups.add(`${scope.tenantId}|${mode}|${scope.now}`, { em: scope.em, key: hash });
+      else row = await store.byIndex(mode, hash, scope.now, forUpdate);
     }
     if (!row) throw notFound(Messages.userNotFound);
     return row;
+  }
+
+  private async lookupMany(group: string, items: { em: EntityManager; key: string | Buffer }[]): Promise<(UserRow | null)[]> {
+    const [tenant, mode, now] = group.split('|') as [string, IndexMode | 'token', string];
+    const store = this.store({ em: items[0]!.em, tenantId: Number(tenant), now: Number(now) });
+    const keyOf = (k: string | Buffer) => (typeof k === 'string' ? k : k.toString('base64'));
+    const unique = [...new Map(items.map((it) => [keyOf(it.key), it.key])).values()];
+    const rows = await store.byKeys(mode, unique, Number(now));
+    const column = mode === 'token' ? null : INDEX_COLUMN[mode];
+    const found = new Map(rows.map((r) => [column ? keyOf(r[column]!) : r.token, r]));
+    // Each caller gets its own copy: a caller may change its row (touch) without affecting the others.
+    return items.map((it) => {
+      const r = found.get(keyOf(it.key));
+      return r ? { ...r } : null;
+    });
   }
 
   async find(scope: Scope, mode: Mode, identity: string, forUpdate = false): Promise<FoundUser> {
@@ -109,11 +137,11 @@ export class Users {
   /** Seals profiles and hashes their index fields in one tokenizer call. */
   private async seal(tenantId: number, items: { token: string; profile: Profile }[]): Promise<{ sealed: Buffer; indexes: Indexes }[]> {
     const hashItems: { kind: (typeof INDEX_KIND)[IndexMode]; value: string }[] = [];
-    const slots: { item: number; mode: IndexMode }[] = [];
+    const slots: { item: number; mode: IndexMode; value: string }[] = [];
     items.forEach((it, i) => {
       for (const [mode, value] of Object.entries(indexValues(it.profile)) as [IndexMode, string][]) {
         hashItems.push({ kind: INDEX_KIND[mode], value });
-        slots.push({ item: i, mode });
+        slots.push({ item: i, mode, value });
       }
     });
     const { hash, sealed } = await this.tokenizer.run(tenantId, {
@@ -127,6 +155,8 @@ export class Users {
     slots.forEach((s, j) => {
       const h = hash[j]!;
       if (h.length) out[s.item]!.indexes[INDEX_COLUMN[s.mode]] = h;
+      // A value's hash never changes, so the next lookup by this identity needs no tokenizer call.
+      this.hashCache.set(this.cacheKeyOf(tenantId, s.mode, s.value), h);
     });
     return out;
   }

@@ -32,6 +32,24 @@ describe('UserCreate and UserGet', () => {
     }
   });
 
+  it('answers many concurrent reads each with its own user, and a missing one with 404', async () => {
+    const profiles = Array.from({ length: 24 }, () => buildProfile());
+    const tokens: string[] = [];
+    for (const profile of profiles) tokens.push((await vault.call('UserCreate', { profile })).body.token);
+    // Same turn of the event loop on the server: reads of one mode share a SELECT and a tokenizer call.
+    const reads = await Promise.all([
+      ...profiles.map((p, i) => (i % 2 ? vault.call('UserGet', { mode: 'email', identity: p.email }) : vault.call('UserGet', { mode: 'token', identity: tokens[i] }))),
+      vault.call('UserGet', { mode: 'email', identity: 'nobody-at-all@example.com' }),
+      vault.call('UserGet', { mode: 'token', identity: '00000000-0000-4000-8000-000000000000' }),
+    ]);
+    profiles.forEach((p, i) => {
+      expect(reads[i]!.status).toBe(200);
+      expect(reads[i]!.body.token).toBe(tokens[i]);
+      expect(reads[i]!.body.profile).toEqual(p);
+    });
+    expect(reads.slice(-2).map((r) => r.status)).toEqual([404, 404]);
+  });
+
   it('answers 409 naming the index when a unique field is taken', async () => {
     const profile = buildProfile();
     expect((await vault.call('UserCreate', { profile })).status).toBe(200);
