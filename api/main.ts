@@ -14,6 +14,7 @@ export async function startApi(env: NodeJS.ProcessEnv = process.env) {
   const db = await Database.open({ dataDir: config.dataDir, databaseUrl: config.databaseUrl, poolMax: config.dbPoolMax, log });
   const tokenizer = new TokenizerClient(config.tokenizer.target, config.tokenizer.deadlineMs);
   const services = buildServices(config, log, db, tokenizer);
+  registerPoolGauge(await db.poolStats());
   const generated = await services.credentials.ensureRoot(config.rootToken);
   if (generated) {
     // Shown once, on the operator's terminal, never in the structured log.

@@ -52,7 +52,10 @@ export class TokenizerRejectedError extends Error {
 
 export class TokenizerClient {
   private readonly client: RawClient;
-  private readonly merged = new Coalescer<TokenizerBatch, Outcome>((key, batches) => this.runMerged(Number(key), batches));
+  // Two calls per tenant in flight keep the tokenizer busy; everything that arrives meanwhile rides the next one.
+  private readonly merged = new Coalescer<TokenizerBatch, Outcome>((key, batches) => this.runMerged(Number(key), batches), {
+    maxInFlight: 2,
+  });
 
   constructor(
     target: string,

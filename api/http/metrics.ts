@@ -37,6 +37,8 @@ export const auditBatchSize = new client.Histogram({
 
 /** Reports pool use from a sampler registered by the composition root. */
 export function registerPoolGauge(sample: () => { total: number; idle: number; waiting: number }) {
+  // One pool per process; a second api in the same process (tests) takes the gauge over.
+  registry.removeSingleMetric('strongroom_api_db_pool_connections');
   new client.Gauge({
     name: 'strongroom_api_db_pool_connections',
     help: 'Database pool connections by state.',

@@ -14,6 +14,8 @@ export interface OpContext {
   tenantId: number;
   /** Scoped to the tenant's schema; inside the operation's transaction for writes. */
   em: EntityManager;
+  /** True for writes, which run in one transaction with their audit event. */
+  inTransaction: boolean;
   /** What the operation tells its audit event: whose record, how it was named, before and after. */
   audit: AuditNote;
   now: number;

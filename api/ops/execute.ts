@@ -60,15 +60,27 @@ export async function executeOperation(
     const body = normaliseBody(rawBody);
     const parsed = op.input.safeParse(body);
     if (!parsed.success) throw badRequest(validationMessage(parsed.error, body));
-    const ctx: OpContext = { services, principal, tenantId, em: services.db.forTenant(tenantId), audit: note, now };
-
     if (op.effect === 'write') {
-      return await ctx.em.transactional(async (tx) => {
-        const result = await op.run({ input: parsed.data, ctx: { ...ctx, em: tx as EntityManager } });
+      return await services.db.forTenant(tenantId).transactional(async (tx) => {
+        const ctx: OpContext = { services, principal, tenantId, em: tx as EntityManager, inTransaction: true, audit: note, now };
+        const result = await op.run({ input: parsed.data, ctx });
         await services.audit.writeInTx(tx as EntityManager, tenantId, [audited('ok')]);
         return result;
       });
     }
+    // Reads fork their manager only if they use it: most go through shared, coalesced statements.
+    let em: EntityManager | undefined;
+    const ctx: OpContext = {
+      services,
+      principal,
+      tenantId,
+      get em() {
+        return (em ??= services.db.forTenant(tenantId));
+      },
+      inTransaction: false,
+      audit: note,
+      now,
+    };
     const result = await op.run({ input: parsed.data, ctx });
     await services.audit.record(tenantId, audited('ok'));
     return result;

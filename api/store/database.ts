@@ -7,6 +7,7 @@ import { startEmbeddedPostgres, type EmbeddedPostgres } from './embedded.js';
 import { Tenant, Credential, Unlock, Setting, GLOBAL_SCHEMA } from './entities/global.js';
 import { User, UserVersion, AuditEvent, AuditHead } from './entities/tenant.js';
 import { globalMigrations, tenantMigrations } from './migrations/index.js';
+import { registerPool } from './sql.js';
 
 export const MAIN_TENANT_ID = 1;
 export const MAIN_TENANT_NAME = 'main';
@@ -60,6 +61,7 @@ export class Database {
       allowGlobalContext: true,
     });
     const db = new Database(orm, Boolean(server), server, opts.databaseUrl);
+    registerPool(orm.em.getConnection(), (await orm.em.getConnection().getNativeClient()) as pg.Pool);
     try {
       await db.migrate(opts.log);
     } catch (err) {
@@ -77,6 +79,12 @@ export class Database {
   /** The manager for the global schema. */
   global(): EntityManager {
     return this.orm.em.fork({ clear: true, useContext: false }) as EntityManager;
+  }
+
+  /** Connection counts of the pool behind every manager, for the metrics gauge. */
+  async poolStats(): Promise<() => { total: number; idle: number; waiting: number }> {
+    const pool = (await this.orm.em.getConnection().getNativeClient()) as pg.Pool;
+    return () => ({ total: pool.totalCount, idle: pool.idleCount, waiting: pool.waitingCount });
   }
 
   async ping(): Promise<void> {

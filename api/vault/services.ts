@@ -33,6 +33,6 @@ export function buildServices(config: Config, log: Logger, db: Database, tokeniz
     credentials: new Credentials(db),
     tenants: new Tenants(db),
     unlocks: new Unlocks(db, config.unlockSeconds),
-    users: new Users(tokenizer, { versioning: config.versioning, maxVersions: config.maxVersions }),
+    users: new Users(tokenizer, db, { versioning: config.versioning, maxVersions: config.maxVersions }),
   };
 }

@@ -3,6 +3,7 @@ import { createHash, createHmac, randomBytes, randomUUID } from 'node:crypto';
 import { LRUCache } from 'lru-cache';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { TokenizerClient } from '../tokenizer-client.js';
+import type { Database } from '../store/database.js';
 import { tenantSchema } from '../store/database.js';
 import { UserStore, type UserRow, INDEX_COLUMN, duplicateField } from '../store/users.js';
 import { badRequest, conflict, notFound, Messages } from '../http/errors.js';
@@ -11,12 +12,16 @@ import { expiresAt } from './durations.js';
 import { Coalescer } from '../coalesce.js';
 
 export const USERS_TABLE = 'users';
+/** Profiles per tokenizer call and per INSERT in a bulk create. */
+const BULK_CHUNK = 250;
 export type Profile = Record<string, unknown>;
 
 export interface Scope {
   em: EntityManager;
   tenantId: number;
   now: number;
+  /** Known to the caller; when absent it is asked of `em` (which, for a lazily forked manager, forks it). */
+  inTransaction?: boolean;
 }
 
 export interface Expiry {
@@ -42,12 +47,13 @@ export class Users {
   private readonly cacheKey = randomBytes(32);
 
   // Plain reads of concurrent requests share one SELECT per tenant, mode and second.
-  private readonly lookups = new Coalescer<{ em: EntityManager; key: string | Buffer }, UserRow | null>((group, items) =>
-    this.lookupMany(group, items),
-  );
+  private readonly lookups = new Coalescer<string | Buffer, UserRow | null>((group, keys) => this.lookupMany(group, keys), {
+    maxInFlight: 2,
+  });
 
   constructor(
     private readonly tokenizer: TokenizerClient,
+    private readonly db: Database,
     private readonly opts: { versioning: boolean; maxVersions: number },
   ) {}
 
@@ -57,37 +63,37 @@ export class Users {
 
   /** The live user named by (mode, identity), or 404. With `forUpdate` the row stays locked until commit. */
   async findRow(scope: Scope, mode: Mode, identity: string, forUpdate = false): Promise<UserRow> {
-    const store = this.store(scope);
     // Inside a transaction (or to lock) the read must use that transaction's connection: no sharing.
-    const shared = !forUpdate && !scope.em.isInTransaction();
+    const shared = !forUpdate && !(scope.inTransaction ?? scope.em.isInTransaction());
     let row: UserRow | null;
     if (mode === 'token') {
       if (!isUuid(identity)) throw badRequest(Messages.badUuid);
       const token = identity.toLowerCase();
       row = shared
-        ? await this.lookups.add(`${scope.tenantId}|token|${scope.now}`, { em: scope.em, key: token })
-        : await store.byToken(token, scope.now, forUpdate);
+        ? await this.lookups.add(`${scope.tenantId}|token|${scope.now}`, token)
+        : await this.store(scope).byToken(token, scope.now, forUpdate);
     } else {
       const hash = await this.lookupHash(scope.tenantId, mode, identity);
       if (!hash) row = null;
-      else if (shared) row = await this.lookups.add(`${scope.tenantId}|${mode}|${scope.now}`, { em: scope.em, key: hash });
-      else row = await store.byIndex(mode, hash, scope.now, forUpdate);
+      else if (shared) row = await this.lookups.add(`${scope.tenantId}|${mode}|${scope.now}`, hash);
+      else row = await this.store(scope).byIndex(mode, hash, scope.now, forUpdate);
     }
     if (!row) throw notFound(Messages.userNotFound);
     return row;
   }
 
-  private async lookupMany(group: string, items: { em: EntityManager; key: string | Buffer }[]): Promise<(UserRow | null)[]> {
+  private async lookupMany(group: string, keys: (string | Buffer)[]): Promise<(UserRow | null)[]> {
     const [tenant, mode, now] = group.split('|') as [string, IndexMode | 'token', string];
-    const store = this.store({ em: items[0]!.em, tenantId: Number(tenant), now: Number(now) });
+    const tenantId = Number(tenant);
+    const store = this.store({ em: this.db.forTenant(tenantId), tenantId, now: Number(now) });
     const keyOf = (k: string | Buffer) => (typeof k === 'string' ? k : k.toString('base64'));
-    const unique = [...new Map(items.map((it) => [keyOf(it.key), it.key])).values()];
+    const unique = [...new Map(keys.map((k) => [keyOf(k), k])).values()];
     const rows = await store.byKeys(mode, unique, Number(now));
     const column = mode === 'token' ? null : INDEX_COLUMN[mode];
     const found = new Map(rows.map((r) => [column ? keyOf(r[column]!) : r.token, r]));
     // Each caller gets its own copy: a caller may change its row (touch) without affecting the others.
-    return items.map((it) => {
-      const r = found.get(keyOf(it.key));
+    return keys.map((k) => {
+      const r = found.get(keyOf(k));
       return r ? { ...r } : null;
     });
   }
@@ -177,47 +183,57 @@ export class Users {
   /** Partial success: a duplicate (against the tenant or earlier in the batch) goes to `errors`. */
   async createMany(scope: Scope, profiles: Profile[], expiry: Expiry): Promise<BulkOutcome> {
     const tokens = profiles.map(() => randomUUID());
-    const sealed = await this.seal(scope.tenantId, profiles.map((profile, i) => ({ token: tokens[i]!, profile })));
+    // Sealing is the slow step: every chunk goes to the tokenizer at once, and each chunk is checked and
+    // inserted as soon as it is back, while the tokenizer still works on the next ones.
+    const chunks: number[][] = [];
+    for (let i = 0; i < profiles.length; i += BULK_CHUNK) chunks.push(Array.from({ length: Math.min(BULK_CHUNK, profiles.length - i) }, (_, j) => i + j));
+    const sealing = chunks.map((chunk) => this.seal(scope.tenantId, chunk.map((i) => ({ token: tokens[i]!, profile: profiles[i]! }))));
+    // Nothing may be left unobserved if an early chunk fails and the loop stops.
+    for (const p of sealing) p.catch(() => undefined);
     const store = this.store(scope);
-    const wanted: Partial<Record<IndexMode, Buffer[]>> = {};
-    for (const s of sealed) {
-      for (const mode of INDEX_FIELDS) {
-        const h = s.indexes[INDEX_COLUMN[mode]];
-        if (h) (wanted[mode] ??= []).push(h);
-      }
-    }
     const taken: Record<IndexMode, Set<string>> = { login: new Set(), email: new Set(), phone: new Set(), custom: new Set() };
-    for (const row of await store.byAnyIndex(wanted, 0)) {
-      for (const mode of INDEX_FIELDS) {
-        const h = row[INDEX_COLUMN[mode]];
-        if (h) taken[mode].add(h.toString('base64'));
-      }
-    }
     const errors: BulkOutcome['errors'] = [];
-    const rows: UserRow[] = [];
-    const rowProfile = new Map<string, Profile>();
-    sealed.forEach((s, i) => {
-      const dup = INDEX_FIELDS.find((mode) => {
-        const h = s.indexes[INDEX_COLUMN[mode]];
-        return h !== null && taken[mode].has(h.toString('base64'));
-      });
-      if (dup) {
-        errors.push({ profile: profiles[i]!, reason: `Duplicate ${dup} value` });
-        return;
-      }
-      for (const mode of INDEX_FIELDS) {
-        const h = s.indexes[INDEX_COLUMN[mode]];
-        if (h) taken[mode].add(h.toString('base64'));
-      }
-      rows.push(this.newRow(scope.now, tokens[i]!, s.sealed, s.indexes, expiry));
-      rowProfile.set(tokens[i]!, profiles[i]!);
-    });
-    const inserted = await store.insertMany(rows);
     const created: BulkOutcome['created'] = [];
-    for (const row of rows) {
-      // A row skipped by ON CONFLICT lost a race with a concurrent writer of the same index.
-      if (inserted.has(row.token)) created.push({ token: row.token, profile: rowProfile.get(row.token)! });
-      else errors.push({ profile: rowProfile.get(row.token)!, reason: 'Duplicate index value' });
+    for (const [c, chunk] of chunks.entries()) {
+      const sealed = await sealing[c]!;
+      const wanted: Partial<Record<IndexMode, Buffer[]>> = {};
+      for (const s of sealed) {
+        for (const mode of INDEX_FIELDS) {
+          const h = s.indexes[INDEX_COLUMN[mode]];
+          if (h) (wanted[mode] ??= []).push(h);
+        }
+      }
+      for (const row of await store.byAnyIndex(wanted, 0)) {
+        for (const mode of INDEX_FIELDS) {
+          const h = row[INDEX_COLUMN[mode]];
+          if (h) taken[mode].add(h.toString('base64'));
+        }
+      }
+      const rows: UserRow[] = [];
+      const rowProfile = new Map<string, Profile>();
+      sealed.forEach((s, k) => {
+        const i = chunk[k]!;
+        const dup = INDEX_FIELDS.find((mode) => {
+          const h = s.indexes[INDEX_COLUMN[mode]];
+          return h !== null && taken[mode].has(h.toString('base64'));
+        });
+        if (dup) {
+          errors.push({ profile: profiles[i]!, reason: `Duplicate ${dup} value` });
+          return;
+        }
+        for (const mode of INDEX_FIELDS) {
+          const h = s.indexes[INDEX_COLUMN[mode]];
+          if (h) taken[mode].add(h.toString('base64'));
+        }
+        rows.push(this.newRow(scope.now, tokens[i]!, s.sealed, s.indexes, expiry));
+        rowProfile.set(tokens[i]!, profiles[i]!);
+      });
+      const inserted = await store.insertMany(rows);
+      for (const row of rows) {
+        // A row skipped by ON CONFLICT lost a race with a concurrent writer of the same index.
+        if (inserted.has(row.token)) created.push({ token: row.token, profile: rowProfile.get(row.token)! });
+        else errors.push({ profile: rowProfile.get(row.token)!, reason: 'Duplicate index value' });
+      }
     }
     return { created, errors };
   }

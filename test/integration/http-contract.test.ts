@@ -110,6 +110,7 @@ describe('health and metrics', () => {
     expect(res.text).toMatch(/http_requests_total\{method="POST",path="\/v2\/:op",status="404"\} \d+/);
     expect(res.text).toMatch(/strongroom_api_operation_duration_seconds_bucket\{le="[^"]+",operation="UserGet",status="client_error"\}/);
     expect(res.text).toMatch(/strongroom_api_tokenizer_call_duration_seconds_count\{method="Run",code="OK"\}/);
+    expect(res.text).toMatch(/strongroom_api_db_pool_connections\{state="total"\} [1-9]/);
     expect(res.text).not.toMatch(/metrics-probe/);
   });
 });

@@ -33,9 +33,56 @@ describe('Coalescer', () => {
     const c = new Coalescer<number, number>(async (_key, items) => {
       sizes.push(items.length);
       return items;
-    }, 3);
+    }, { maxItems: 3 });
     await Promise.all([1, 2, 3, 4, 5].map((i) => c.add('k', i)));
     expect(sizes).toEqual([3, 2]);
+  });
+
+  it('holds new calls while the key has maxInFlight round trips out, then sends them together', async () => {
+    const sizes: number[] = [];
+    const gates: (() => void)[] = [];
+    const c = new Coalescer<number, number>(
+      (_key, items) => {
+        sizes.push(items.length);
+        return new Promise((resolve) => gates.push(() => resolve(items)));
+      },
+      { maxInFlight: 1 },
+    );
+    const first = c.add('k', 1);
+    await new Promise((r) => setImmediate(r));
+    expect(sizes).toEqual([1]);
+    // Arrive in later turns while the first is out: held, not sent.
+    const later = [c.add('k', 2)];
+    await new Promise((r) => setImmediate(r));
+    later.push(c.add('k', 3));
+    await new Promise((r) => setImmediate(r));
+    const other = c.add('other', 9);
+    await new Promise((r) => setImmediate(r));
+    expect(sizes).toEqual([1, 1]);
+    gates[0]!();
+    expect(await first).toBe(1);
+    await new Promise((r) => setImmediate(r));
+    expect(sizes).toEqual([1, 1, 2]);
+    gates[1]!();
+    gates[2]!();
+    expect(await Promise.all([...later, other])).toEqual([2, 3, 9]);
+  });
+
+  it('sends held calls after a failed round trip too', async () => {
+    let calls = 0;
+    const c = new Coalescer<number, number>(
+      async (_key, items) => {
+        calls++;
+        if (calls === 1) throw new Error('first fails');
+        return items;
+      },
+      { maxInFlight: 1 },
+    );
+    const first = expect(c.add('k', 1)).rejects.toThrow('first fails');
+    await new Promise((r) => setImmediate(r));
+    const second = c.add('k', 2);
+    await first;
+    expect(await second).toBe(2);
   });
 
   it('rejects every caller of a failed flush, thrown or rejected, and of a flush with the wrong result count', async () => {
