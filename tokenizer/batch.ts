@@ -1,8 +1,10 @@
-// One Run batch: validate every item, then hash, seal and open, giving way often enough to honour deadlines.
+// One Run batch: validate every item, then hash, seal, open, tokenize and detokenize, giving way often enough
+// to honour deadlines.
 import { setImmediate as yieldToLoop } from 'node:timers/promises';
 import { performance } from 'node:perf_hooks';
 import { seal, open, SealError } from './aead.js';
 import { blindIndex, INDEX_KINDS, type IndexKind } from './blind-index.js';
+import { prepareValue, prepareToken, tokenizeAll, detokenizeAll, TOKEN_FORMATS, MAX_ATTEMPT, TokenFormatError, type TokenFormat, type TokenItem, type TokenResult } from './formats.js';
 import type { Subkeys } from './subkeys.js';
 
 /** Batch as @grpc/proto-loader hands it over with the shared options (keepCase, enums as strings, defaults). */
@@ -11,12 +13,22 @@ export interface BatchRequest {
   hash: { kind: string | number; value: string }[];
   seal: { table: string; row_id: string; plaintext: Buffer }[];
   open: { table: string; row_id: string; ciphertext: Buffer }[];
+  tokenize: { format: string | number; value: string; attempt: number }[];
+  detokenize: { format: string | number; token: string; attempt: number }[];
 }
 
 export interface BatchResult {
   hash: Buffer[];
   sealed: Buffer[];
   opened: Buffer[];
+  tokens: TokenResult[];
+  detokenized: string[];
+}
+
+/** The token items of a batch, checked and split by validateBatch. */
+export interface PreparedTokens {
+  tokenize: TokenItem[];
+  detokenize: TokenItem[];
 }
 
 /** The caller sent something unusable; the message names the item and never its content. */
@@ -45,14 +57,33 @@ const BYTES_PER_UNIT = 4096;
 // Long enough that yielding costs nothing measurable, short enough that health checks and cancellations
 // (which arrive on the event loop) are seen within milliseconds even during a 100 MB batch.
 const SLICE_MS = 4;
+// Tokens go through FF1 this many at a time, in lockstep: wide enough that one AES call per round step serves
+// hundreds of items, small enough (about a millisecond) to keep the pacing checks frequent.
+const TOKEN_CHUNK = 512;
 
 function checkName(list: string, i: number, field: string, value: string): void {
   if (!value) throw new BadItemError(`${list}[${i}].${field} is empty`);
   if (value.length > MAX_NAME) throw new BadItemError(`${list}[${i}].${field} is longer than ${MAX_NAME} characters`);
 }
 
-/** Checks the whole batch before any work, so a bad last item costs no crypto and returns no partial result. */
-export function validateBatch(req: BatchRequest): void {
+function prepareItem(list: 'tokenize' | 'detokenize', i: number, format: string | number, text: string, attempt: number): TokenItem {
+  if (!TOKEN_FORMATS.includes(format as TokenFormat)) throw new BadItemError(`${list}[${i}].format is not a known token format`);
+  if (!Number.isInteger(attempt) || attempt < 0 || attempt > MAX_ATTEMPT) {
+    throw new BadItemError(`${list}[${i}].attempt must be an integer from 0 to ${MAX_ATTEMPT}`);
+  }
+  try {
+    return list === 'tokenize' ? prepareValue(format as TokenFormat, text, attempt) : prepareToken(format as TokenFormat, text, attempt);
+  } catch (err) {
+    if (err instanceof TokenFormatError) throw new BadItemError(`${list}[${i}].${list === 'tokenize' ? 'value' : 'token'} ${err.message}`);
+    throw err;
+  }
+}
+
+/**
+ * Checks the whole batch before any work, so a bad last item costs no crypto and returns no partial result.
+ * Token items are split on the way, and handed back so that runBatch does not parse them twice.
+ */
+export function validateBatch(req: BatchRequest): PreparedTokens {
   if (!Number.isInteger(req.tenant_id) || req.tenant_id < 1) throw new BadItemError('tenant_id must be 1 or more');
   req.hash.forEach((item, i) => {
     if (!INDEX_KINDS.includes(item.kind as IndexKind)) throw new BadItemError(`hash[${i}].kind is not a known index kind`);
@@ -65,6 +96,10 @@ export function validateBatch(req: BatchRequest): void {
     checkName('open', i, 'table', item.table);
     checkName('open', i, 'row_id', item.row_id);
   });
+  return {
+    tokenize: req.tokenize.map((item, i) => prepareItem('tokenize', i, item.format, item.value, item.attempt)),
+    detokenize: req.detokenize.map((item, i) => prepareItem('detokenize', i, item.format, item.token, item.attempt)),
+  };
 }
 
 /** Cooperative pacing: throws once the call is over, yields to the event loop when a slice is used up. */
@@ -82,7 +117,12 @@ class Pacer {
 
   /** Usually undefined: awaiting per item would cost a microtask each, so the loop awaits only real pauses. */
   tick(bytes = 0): Promise<void> | undefined {
-    this.budget -= 1 + Math.floor(bytes / BYTES_PER_UNIT);
+    return this.spend(1 + Math.floor(bytes / BYTES_PER_UNIT));
+  }
+
+  /** As tick, after `items` small items done at once. */
+  spend(items: number): Promise<void> | undefined {
+    this.budget -= items;
     if (this.budget > 0) return undefined;
     this.budget = CHECK_EVERY;
     this.stopIfOver();
@@ -95,7 +135,7 @@ class Pacer {
 }
 
 export async function runBatch(keys: Subkeys, activeVersion: number, req: BatchRequest, control: RunControl = {}): Promise<BatchResult> {
-  validateBatch(req);
+  const prepared = validateBatch(req);
   const pacer = new Pacer(control);
   pacer.stopIfOver();
   const tenant = req.tenant_id;
@@ -129,5 +169,21 @@ export async function runBatch(keys: Subkeys, activeVersion: number, req: BatchR
     if (pause) await pause;
   }
 
-  return { hash, sealed, opened };
+  const tokens = new Array<TokenResult>(prepared.tokenize.length);
+  for (let start = 0; start < tokens.length; start += TOKEN_CHUNK) {
+    const chunk = tokenizeAll(keys, tenant, prepared.tokenize.slice(start, start + TOKEN_CHUNK));
+    for (let k = 0; k < chunk.length; k++) tokens[start + k] = chunk[k]!;
+    const pause = pacer.spend(chunk.length);
+    if (pause) await pause;
+  }
+
+  const detokenized = new Array<string>(prepared.detokenize.length);
+  for (let start = 0; start < detokenized.length; start += TOKEN_CHUNK) {
+    const chunk = detokenizeAll(keys, tenant, prepared.detokenize.slice(start, start + TOKEN_CHUNK));
+    for (let k = 0; k < chunk.length; k++) detokenized[start + k] = chunk[k]!;
+    const pause = pacer.spend(chunk.length);
+    if (pause) await pause;
+  }
+
+  return { hash, sealed, opened, tokens, detokenized };
 }

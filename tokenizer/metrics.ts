@@ -16,7 +16,7 @@ export const batchDuration = new client.Histogram({
 
 export const batchItems = new client.Counter({
   name: 'strongroom_tokenizer_items_total',
-  help: 'Items of successful batches, by kind (hash, seal, open).',
+  help: 'Items of successful batches, by kind (hash, seal, open, tokenize, detokenize).',
   labelNames: ['kind'] as const,
   registers: [registry],
 });

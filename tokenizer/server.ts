@@ -122,6 +122,8 @@ export async function startTokenizerServer(opts: {
         batchItems.inc({ kind: 'hash' }, req.hash.length);
         batchItems.inc({ kind: 'seal' }, req.seal.length);
         batchItems.inc({ kind: 'open' }, req.open.length);
+        batchItems.inc({ kind: 'tokenize' }, req.tokenize?.length ?? 0);
+        batchItems.inc({ kind: 'detokenize' }, req.detokenize?.length ?? 0);
         return result;
       } catch (err) {
         code = grpc.status[codeOf(err)];

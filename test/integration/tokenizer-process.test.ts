@@ -209,3 +209,62 @@ describe('tokenizer process', () => {
     );
   });
 });
+
+describe('format-preserving tokens over gRPC', () => {
+  const luhnValid = (digits: string) =>
+    [...digits].reverse().reduce((s, c, i) => s + (i % 2 ? [0, 2, 4, 6, 8, 1, 3, 5, 7, 9][Number(c)]! : Number(c)), 0) % 10 === 0;
+  const cards = ['4111 1111 1111 1111', '5500-0055-5555-5559', '378282246310005', '4000000000000000'];
+  const times = ['1767225600', '028849', '1700000000123'];
+  const emails = ['Ada.Lovelace@Example.com', "o'brien+news@mail.example.co.uk"];
+  const items = [
+    ...cards.map((value) => ({ format: 'CREDITCARD', value, attempt: 0 })),
+    ...times.map((value) => ({ format: 'UNIXTIME', value, attempt: 0 })),
+    ...emails.map((value) => ({ format: 'EMAIL', value, attempt: 0 })),
+  ];
+
+  it('tokenizes cards, times and emails in one call and gives them back in another', async () => {
+    const { tokens } = await client.run({ tenant_id: 11, tokenize: items });
+    expect(tokens).toHaveLength(items.length);
+    const [card, amex, time, ms, email] = [tokens[0]!, tokens[2]!, tokens[4]!, tokens[6]!, tokens[7]!];
+    expect(card.token).toMatch(/^\d{16}$/);
+    expect(card.token).not.toBe('4111111111111111');
+    expect(luhnValid(card.token)).toBe(true);
+    expect(amex.token).toMatch(/^\d{15}$/);
+    expect(luhnValid(tokens[3]!.token)).toBe(true);
+    expect(time.token).toMatch(/^1\d{9}$/);
+    expect(ms.token).toMatch(/^1\d{12}$/);
+    expect(email.token).toMatch(/^[a-z0-9]{3}\.[a-z0-9]{8}@[a-z0-9]{7}\.com$/);
+    expect(tokens[8]!.token).toMatch(/^[a-z0-9]'[a-z0-9]{5}\+[a-z0-9]{4}@[a-z0-9]{4}\.[a-z0-9]{7}\.[a-z0-9]{2}\.uk$/);
+
+    const back = await client.run({ tenant_id: 11, detokenize: tokens.map((t, i) => ({ format: items[i]!.format, token: t.token, attempt: t.attempt })) });
+    expect(back.detokenized).toEqual([
+      '4111111111111111',
+      '5500005555555559',
+      '378282246310005',
+      '4000000000000000',
+      ...times,
+      'ada.lovelace@example.com',
+      "o'brien+news@mail.example.co.uk",
+    ]);
+
+    const elsewhere = await client.run({ tenant_id: 12, tokenize: items });
+    expect(elsewhere.tokens.map((t) => t.token)).not.toContain(card.token);
+  });
+
+  it('answers a bad token item with INVALID_ARGUMENT naming it, and keeps serving', async () => {
+    await expect(client.run({ tenant_id: 11, tokenize: [...items, { format: 'UNIXTIME', value: '12345', attempt: 0 }] })).rejects.toMatchObject({
+      code: grpc.status.INVALID_ARGUMENT,
+      details: `tokenize[${items.length}].value is not a Unix time: it needs 6 to 19 decimal digits`,
+    });
+    await expect(client.run({ tenant_id: 11, detokenize: [{ format: 'CREDITCARD', token: '4111111111111112', attempt: 0 }] })).rejects.toMatchObject({
+      code: grpc.status.INVALID_ARGUMENT,
+      details: 'detokenize[0].token is not a card token: it fails the Luhn check',
+    });
+    await expect(client.run({ tenant_id: 11, tokenize: [{ format: 'TOKEN_FORMAT_UNSPECIFIED', value: '1700000000', attempt: 0 }] })).rejects.toMatchObject({
+      code: grpc.status.INVALID_ARGUMENT,
+      details: 'tokenize[0].format is not a known token format',
+    });
+    const ok = await client.run({ tenant_id: 11, tokenize: items.slice(0, 1) });
+    expect(ok.tokens[0]!.token).toMatch(/^\d{16}$/);
+  });
+});

@@ -12,13 +12,14 @@ import { seal } from '../../tokenizer/aead.js';
 
 const { keyring } = Keyring.openOrCreate(mkdtempSync(join(tmpdir(), 'sr-')), randomBytes(32));
 const keys = new Subkeys(keyring);
-const empty: BatchRequest = { tenant_id: 1, hash: [], seal: [], open: [] };
+const empty: BatchRequest = { tenant_id: 1, hash: [], seal: [], open: [], tokenize: [], detokenize: [] };
 const sealItem = (i: number) => ({ table: 'users', row_id: `r${i}`, plaintext: Buffer.from(`p${i}`) });
 
 describe('runBatch', () => {
   it('returns every result in request order', async () => {
     const sealed = [0, 1, 2].map((i) => seal(keys, 1, 4, 'users', `r${i}`, Buffer.from(`p${i}`)));
     const res = await runBatch(keys, keyring.active, {
+      ...empty,
       tenant_id: 4,
       hash: [
         { kind: 'EMAIL', value: 'b@x.io' },
