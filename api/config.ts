@@ -32,6 +32,7 @@ const Env = z.object({
   STRONGROOM_LIMIT_CAP: z.coerce.number().int().min(1).max(10_000).default(100),
   STRONGROOM_UNLOCK_SECONDS: z.coerce.number().int().min(1).default(60),
   STRONGROOM_BULK_MAX_RECORDS: z.coerce.number().int().min(1).default(10_000),
+  STRONGROOM_SWEEP_SECONDS: z.coerce.number().int().min(0).default(60),
   STRONGROOM_LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
 });
 
@@ -64,6 +65,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env) {
     limitCap: e.STRONGROOM_LIMIT_CAP,
     unlockSeconds: e.STRONGROOM_UNLOCK_SECONDS,
     bulkMaxRecords: e.STRONGROOM_BULK_MAX_RECORDS,
+    /** How often expired records are removed; 0 turns the sweeper off (reads still hide expired records). */
+    sweepSeconds: e.STRONGROOM_SWEEP_SECONDS,
     logLevel: e.STRONGROOM_LOG_LEVEL,
   };
 }

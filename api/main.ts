@@ -30,6 +30,7 @@ export async function startApi(env: NodeJS.ProcessEnv = process.env) {
   const address = server.address();
   const port = typeof address === 'object' && address ? address.port : config.port;
   log.info({ port, database: db.embedded ? 'embedded' : 'postgresql' }, 'api listening');
+  services.sweeper.start();
 
   let closing: Promise<void> | undefined;
   const close = () =>
@@ -40,6 +41,7 @@ export async function startApi(env: NodeJS.ProcessEnv = process.env) {
         server.closeIdleConnections();
         setTimeout(() => server.closeAllConnections(), 10_000).unref();
       });
+      await services.sweeper.stop();
       tokenizer.close();
       await db.close();
       log.info('api stopped');

@@ -10,27 +10,29 @@ import { Coalescer } from './coalesce.js';
 
 export type IndexKind = 'LOGIN' | 'EMAIL' | 'PHONE' | 'CUSTOM' | 'DEDUPE';
 
+export type TokenFormat = 'CREDITCARD' | 'UNIXTIME' | 'EMAIL';
+
 export interface TokenizerBatch {
   hash?: { kind: IndexKind; value: string }[];
   seal?: { table: string; rowId: string; plaintext: Buffer }[];
   open?: { table: string; rowId: string; ciphertext: Buffer }[];
+  tokenize?: { format: TokenFormat; value: string; attempt: number }[];
+  detokenize?: { format: TokenFormat; token: string; attempt: number }[];
 }
 
 export interface TokenizerResult {
   hash: Buffer[];
   sealed: Buffer[];
   opened: Buffer[];
+  tokens: { token: string; attempt: number }[];
+  detokenized: string[];
 }
 
 interface RawClient extends grpc.Client {
   Run(req: unknown, meta: grpc.Metadata, opts: grpc.CallOptions, cb: grpc.requestCallback<RawResult>): void;
   KeyringInfo(req: unknown, meta: grpc.Metadata, opts: grpc.CallOptions, cb: grpc.requestCallback<{ versions: number[]; active: number }>): void;
 }
-interface RawResult {
-  hash: Buffer[];
-  sealed: Buffer[];
-  opened: Buffer[];
-}
+type RawResult = TokenizerResult;
 
 // Calls up to this size are merged with their neighbours; bulk calls are already one batch and go alone.
 const COALESCE_MAX_ITEMS = 16;
@@ -42,12 +44,21 @@ function sizeOf(batch: TokenizerBatch): { items: number; bytes: number } {
   let bytes = 0;
   for (const s of batch.seal ?? []) bytes += s.plaintext.length;
   for (const o of batch.open ?? []) bytes += o.ciphertext.length;
-  return { items: (batch.hash?.length ?? 0) + (batch.seal?.length ?? 0) + (batch.open?.length ?? 0), bytes };
+  const items =
+    (batch.hash?.length ?? 0) + (batch.seal?.length ?? 0) + (batch.open?.length ?? 0) + (batch.tokenize?.length ?? 0) + (batch.detokenize?.length ?? 0);
+  return { items, bytes };
 }
 
 /** Thrown when the tokenizer refuses a batch: the api built it, so this is a server fault, never the client's. */
 export class TokenizerRejectedError extends Error {
   override name = 'TokenizerRejectedError';
+  constructor(
+    method: string,
+    /** The tokenizer's own words: which item and why, never the item's content. */
+    readonly reason: string,
+  ) {
+    super(`tokenizer rejected ${method}: ${reason}`);
+  }
 }
 
 export class TokenizerClient {
@@ -87,11 +98,13 @@ export class TokenizerClient {
     if (batches.length === 1) {
       return [await this.runOne(tenantId, batches[0]!).then((value): Outcome => ({ ok: true, value }), (error: unknown): Outcome => ({ ok: false, error }))];
     }
-    const merged: Required<TokenizerBatch> = { hash: [], seal: [], open: [] };
+    const merged: Required<TokenizerBatch> = { hash: [], seal: [], open: [], tokenize: [], detokenize: [] };
     for (const b of batches) {
       if (b.hash) merged.hash.push(...b.hash);
       if (b.seal) merged.seal.push(...b.seal);
       if (b.open) merged.open.push(...b.open);
+      if (b.tokenize) merged.tokenize.push(...b.tokenize);
+      if (b.detokenize) merged.detokenize.push(...b.detokenize);
     }
     let result: TokenizerResult;
     try {
@@ -101,12 +114,14 @@ export class TokenizerClient {
       if (error instanceof TokenizerRejectedError) return this.runEach(tenantId, batches);
       return batches.map(() => ({ ok: false, error }));
     }
-    const at = { hash: 0, sealed: 0, opened: 0 };
+    const at = { hash: 0, sealed: 0, opened: 0, tokens: 0, detokenized: 0 };
     return batches.map((b) => {
       const value: TokenizerResult = {
         hash: result.hash.slice(at.hash, (at.hash += b.hash?.length ?? 0)),
         sealed: result.sealed.slice(at.sealed, (at.sealed += b.seal?.length ?? 0)),
         opened: result.opened.slice(at.opened, (at.opened += b.open?.length ?? 0)),
+        tokens: result.tokens.slice(at.tokens, (at.tokens += b.tokenize?.length ?? 0)),
+        detokenized: result.detokenized.slice(at.detokenized, (at.detokenized += b.detokenize?.length ?? 0)),
       };
       return { ok: true, value };
     });
@@ -124,6 +139,8 @@ export class TokenizerClient {
       hash: batch.hash ?? [],
       seal: (batch.seal ?? []).map((s) => ({ table: s.table, row_id: s.rowId, plaintext: s.plaintext })),
       open: (batch.open ?? []).map((o) => ({ table: o.table, row_id: o.rowId, ciphertext: o.ciphertext })),
+      tokenize: batch.tokenize ?? [],
+      detokenize: batch.detokenize ?? [],
     };
     return this.call<RawResult>('Run', req);
   }
@@ -146,7 +163,7 @@ export class TokenizerClient {
         tokenizerDuration.observe({ method, code }, (performance.now() - started) / 1000);
         if (!err) return resolve(res as T);
         if (err.code === grpc.status.INVALID_ARGUMENT || err.code === grpc.status.FAILED_PRECONDITION) {
-          return reject(new TokenizerRejectedError(`tokenizer rejected ${method}: ${err.details}`));
+          return reject(new TokenizerRejectedError(method, err.details));
         }
         return reject(new UnavailableError('The tokenizer is unavailable'));
       });

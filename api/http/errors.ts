@@ -44,5 +44,6 @@ export const Messages = {
   auditNotFound: 'The audit event was not found',
   versionNotFound: 'The user record version was not found',
   tooLarge: 'The request body is too large',
+  tokenNotFound: 'Token not found',
   internal: 'Internal error',
 } as const;

@@ -2,9 +2,15 @@
 import type { OpDefinition } from './define.js';
 import { AuditGetEvent } from './audit/AuditGetEvent.js';
 import { AuditListUserEvents } from './audit/AuditListUserEvents.js';
+import { BulkDeleteTokens } from './bulk/BulkDeleteTokens.js';
 import { BulkListAllUsers } from './bulk/BulkListAllUsers.js';
 import { BulkListUnlock } from './bulk/BulkListUnlock.js';
+import { BulkListTokens } from './bulk/BulkListTokens.js';
 import { BulkListUsers } from './bulk/BulkListUsers.js';
+import { TokenCreate } from './tokens/TokenCreate.js';
+import { TokenCreateBulk } from './tokens/TokenCreateBulk.js';
+import { TokenDelete } from './tokens/TokenDelete.js';
+import { TokenGet } from './tokens/TokenGet.js';
 import { UserCreate } from './users/UserCreate.js';
 import { UserCreateBulk } from './users/UserCreateBulk.js';
 import { UserDelete } from './users/UserDelete.js';
@@ -16,9 +22,15 @@ import { UserUpdate } from './users/UserUpdate.js';
 export const operations: readonly OpDefinition[] = [
   AuditGetEvent,
   AuditListUserEvents,
+  BulkDeleteTokens,
   BulkListAllUsers,
+  BulkListTokens,
   BulkListUnlock,
   BulkListUsers,
+  TokenCreate,
+  TokenCreateBulk,
+  TokenDelete,
+  TokenGet,
   UserCreate,
   UserCreateBulk,
   UserDelete,

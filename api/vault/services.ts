@@ -8,6 +8,8 @@ import { Credentials } from './credentials.js';
 import { Tenants } from './tenants.js';
 import { Unlocks } from './unlocks.js';
 import { Users } from './users.js';
+import { Tokens } from './tokens.js';
+import { Sweeper } from './sweeper.js';
 
 export interface Services {
   config: Config;
@@ -20,6 +22,8 @@ export interface Services {
   tenants: Tenants;
   unlocks: Unlocks;
   users: Users;
+  tokens: Tokens;
+  sweeper: Sweeper;
 }
 
 export function buildServices(config: Config, log: Logger, db: Database, tokenizer: TokenizerClient): Services {
@@ -33,6 +37,8 @@ export function buildServices(config: Config, log: Logger, db: Database, tokeniz
     credentials: new Credentials(db),
     tenants: new Tenants(db),
     unlocks: new Unlocks(db, config.unlockSeconds),
+    tokens: new Tokens(tokenizer, db),
+    sweeper: new Sweeper(db, log, config.sweepSeconds),
     users: new Users(tokenizer, db, { versioning: config.versioning, maxVersions: config.maxVersions }),
   };
 }

@@ -11,12 +11,15 @@ import autocannon from 'autocannon';
 import { startSupervisor, type Supervised } from '../fixtures/processes.js';
 import { benchProfile } from './profiles.js';
 import { percentile, printTable, type Row } from './stats.js';
+import { measureFf1 } from './ff1.js';
 
 const QUICK = process.env.BENCH_QUICK === '1';
 const BATCHES = QUICK ? 4 : 20;
 const BATCH = 1000;
 const LATENCY_REQUESTS = QUICK ? 300 : 2000;
 const LOAD_SECONDS = QUICK ? 3 : 10;
+const TOKEN_BATCH = 10_000;
+const TOKEN_BATCHES = QUICK ? 2 : 6;
 // A fresh process runs its hot path unoptimised for its first few hundred calls.
 const WARMUP = 500;
 // PostgreSQL beside the vault, reached the way a co-located database is: its unix socket (TCP with BENCH_DATABASE_URL).
@@ -95,20 +98,29 @@ async function bulk(base: string, token: string, run: string, start: number, con
   return { perSecond: (BATCHES * BATCH) / ((performance.now() - started) / 1000), emails, tokens };
 }
 
-async function latency(base: string, token: string, mode: string, ids: string[], requests = LATENCY_REQUESTS) {
+/** A read operation and how to name one of `ids` in its body. */
+interface Read {
+  op: string;
+  body(id: string): unknown;
+}
+
+const userGet = (mode: string): Read => ({ op: 'UserGet', body: (identity) => ({ mode, identity }) });
+const tokenGet: Read = { op: 'TokenGet', body: (token) => ({ token }) };
+
+async function latency(base: string, token: string, read: Read, ids: string[], requests = LATENCY_REQUESTS) {
   const times: number[] = [];
   for (let i = 0; i < requests; i++) {
-    const identity = ids[Math.floor(Math.random() * ids.length)]!;
+    const id = ids[Math.floor(Math.random() * ids.length)]!;
     const t = performance.now();
-    const res = await post(base, token, 'UserGet', { mode, identity });
-    if (res.status !== 200) fail(`UserGet failed: ${res.status} ${JSON.stringify(res.body)}`);
+    const res = await post(base, token, read.op, read.body(id));
+    if (res.status !== 200) fail(`${read.op} failed: ${res.status} ${JSON.stringify(res.body)}`);
     times.push(performance.now() - t);
   }
   times.sort((a, b) => a - b);
   return { p50: percentile(times, 50), p99: percentile(times, 99) };
 }
 
-async function load(base: string, token: string, mode: string, ids: string[]) {
+async function load(base: string, token: string, read: Read, ids: string[]) {
   let n = 0;
   const result = await autocannon({
     url: base,
@@ -117,13 +129,38 @@ async function load(base: string, token: string, mode: string, ids: string[]) {
     requests: [
       {
         method: 'POST',
-        path: '/v2/UserGet',
+        path: `/v2/${read.op}`,
         headers: { 'content-type': 'application/json', 'x-bunker-token': token },
-        setupRequest: (req: any) => ({ ...req, body: JSON.stringify({ mode, identity: ids[n++ % ids.length] }) }),
+        setupRequest: (req: any) => ({ ...req, body: JSON.stringify(read.body(ids[n++ % ids.length]!)) }),
       },
     ],
   });
   return { rps: result.requests.average, p50: result.latency.p50, p99: result.latency.p99, non2xx: result.non2xx + result.errors };
+}
+
+/** A random 16-digit card number with a valid Luhn check digit. */
+function cardNumber(): string {
+  const body = Array.from({ length: 15 }, (_, i) => (i === 0 ? 4 : Math.floor(Math.random() * 10)));
+  let sum = 0;
+  for (let i = 0; i < 15; i++) {
+    let d = body[14 - i]!;
+    if (i % 2 === 0) d = d * 2 > 9 ? d * 2 - 9 : d * 2;
+    sum += d;
+  }
+  return body.join('') + String((10 - (sum % 10)) % 10);
+}
+
+/** TokenCreateBulk of TOKEN_BATCH cards per request; returns tokens/s and the tokenbases made. */
+async function tokenBulk(base: string, token: string) {
+  const bases: string[] = [];
+  const started = performance.now();
+  for (let b = 0; b < TOKEN_BATCHES; b++) {
+    const records = Array.from({ length: TOKEN_BATCH }, () => ({ tokentype: 'creditcard', record: cardNumber() }));
+    const res = await post(base, token, 'TokenCreateBulk', { records });
+    if (res.status !== 200 || res.body.created?.length !== TOKEN_BATCH) fail(`TokenCreateBulk failed: ${res.status} ${JSON.stringify(res.body).slice(0, 500)}`);
+    for (const c of res.body.created as { tokenbase: string }[]) bases.push(c.tokenbase);
+  }
+  return { perSecond: (TOKEN_BATCHES * TOKEN_BATCH) / ((performance.now() - started) / 1000), bases };
 }
 
 async function main() {
@@ -161,14 +198,24 @@ async function main() {
 
     console.log('UserGet latency at 1 connection…');
     // Both modes warm before either is measured, so neither pays for the other's first calls.
-    await latency(base, rootToken, 'email', emails, WARMUP);
-    await latency(base, rootToken, 'token', tokens, WARMUP);
-    const byEmail = await latency(base, rootToken, 'email', emails);
-    const byToken = await latency(base, rootToken, 'token', tokens);
+    await latency(base, rootToken, userGet('email'), emails, WARMUP);
+    await latency(base, rootToken, userGet('token'), tokens, WARMUP);
+    const byEmail = await latency(base, rootToken, userGet('email'), emails);
+    const byToken = await latency(base, rootToken, userGet('token'), tokens);
     console.log(`UserGet throughput at 16 connections (${LOAD_SECONDS} s each)…`);
-    const loadEmail = await load(base, rootToken, 'email', emails);
-    const loadToken = await load(base, rootToken, 'token', tokens);
+    const loadEmail = await load(base, rootToken, userGet('email'), emails);
+    const loadToken = await load(base, rootToken, userGet('token'), tokens);
     if (loadEmail.non2xx || loadToken.non2xx) fail(`UserGet under load answered ${loadEmail.non2xx + loadToken.non2xx} errors`, vault);
+
+    console.log(`FF1 inside the tokenizer (16-digit cards)…`);
+    const ff1 = await measureFf1();
+    console.log(`TokenCreateBulk, ${TOKEN_BATCHES} × ${TOKEN_BATCH} cards…`);
+    const cards = await tokenBulk(base, rootToken);
+    console.log('TokenGet latency at 1 connection, throughput at 16…');
+    await latency(base, rootToken, tokenGet, cards.bases, WARMUP);
+    const tokenLatency = await latency(base, rootToken, tokenGet, cards.bases);
+    const tokenLoad = await load(base, rootToken, tokenGet, cards.bases);
+    if (tokenLoad.non2xx) fail(`TokenGet under load answered ${tokenLoad.non2xx} errors`, vault);
 
     const best = Math.max(seq.perSecond, par.perSecond);
     const rows: Row[] = [
@@ -184,6 +231,13 @@ async function main() {
       { metric: 'UserGet by email p50/p99 (16)', value: loadEmail.p50, unit: `ms / ${loadEmail.p99} ms` },
       { metric: 'UserGet by token (16 conns)', value: loadToken.rps, unit: 'req/s', target: { op: '>=', value: 3000 } },
       { metric: 'UserGet by token p50/p99 (16)', value: loadToken.p50, unit: `ms / ${loadToken.p99} ms` },
+      { metric: 'FF1 in the tokenizer (batched)', value: ff1.opsPerSecond, unit: 'ops/s', target: { op: '>=', value: 100_000 } },
+      { metric: 'FF1 in the tokenizer (one by one)', value: ff1.singleOpsPerSecond, unit: 'ops/s' },
+      { metric: `TokenCreateBulk (${TOKEN_BATCH} cards)`, value: cards.perSecond, unit: 'tokens/s', target: { op: '>=', value: 20_000 } },
+      { metric: 'TokenGet by tokenbase p50 (1 conn)', value: tokenLatency.p50, unit: 'ms', target: { op: '<=', value: 2 } },
+      { metric: 'TokenGet by tokenbase p99 (1 conn)', value: tokenLatency.p99, unit: 'ms' },
+      { metric: 'TokenGet (16 conns)', value: tokenLoad.rps, unit: 'req/s' },
+      { metric: 'TokenGet p50/p99 (16)', value: tokenLoad.p50, unit: `ms / ${tokenLoad.p99} ms` },
     ];
     console.log('');
     printTable(rows);

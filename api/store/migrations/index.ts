@@ -2,6 +2,7 @@
 import { Global0001Init } from './Global0001Init.js';
 import { Tenant0001Users } from './Tenant0001Users.js';
 import { Tenant0002AuditAppend } from './Tenant0002AuditAppend.js';
+import { Tenant0003Tokens } from './Tenant0003Tokens.js';
 
 export const globalMigrations = [Global0001Init];
-export const tenantMigrations = [Tenant0001Users, Tenant0002AuditAppend];
+export const tenantMigrations = [Tenant0001Users, Tenant0002AuditAppend, Tenant0003Tokens];

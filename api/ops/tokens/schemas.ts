@@ -1,0 +1,26 @@
+// Input pieces shared by the token operations.
+import { z } from 'zod';
+import { TOKEN_TYPES, normaliseRecord, type TokenType } from '../../vault/tokens.js';
+import { badRequest } from '../../http/errors.js';
+
+export const TokenTypeInput = z.enum(TOKEN_TYPES, {
+  error: (iss) =>
+    iss.input === undefined ? undefined : `Invalid API request parameter: tokentype: must be one of ${TOKEN_TYPES.join(', ')}`,
+});
+
+/** A record is a string; a Unix time may come as a number. */
+export const RecordInput = z.union([z.string(), z.number().int().nonnegative().transform(String)], {
+  error: (iss) => (iss.input === undefined ? undefined : 'Invalid API request parameter: record: expected a string'),
+});
+
+/** A tokenuuid or a tokenbase. */
+export const TokenName = z.union([z.string().min(1).max(512), z.number().int().nonnegative().transform(String)], {
+  error: (iss) => (iss.input === undefined ? undefined : 'Invalid API request parameter: token: expected a string'),
+});
+
+/** The record normalised for its type, or a 400 naming the field. */
+export function checkedRecord(field: string, tokentype: TokenType, record: string): { tokentype: TokenType; record: string; value: string } {
+  const n = normaliseRecord(tokentype, record);
+  if ('reason' in n) throw badRequest(`Invalid API request parameter: ${field} ${n.reason}`);
+  return { tokentype, record, value: n.value };
+}

@@ -1,0 +1,293 @@
+// Format-preserving tokens: a record becomes a pair (tokenuuid, tokenbase). The tokenizer makes the tokenbase
+// with FF1; the api stores the record sealed together with its tokenbase and indexes only HMACs of them.
+import { createHmac, randomBytes, randomUUID } from 'node:crypto';
+import { LRUCache } from 'lru-cache';
+import type { TokenizerClient, TokenFormat } from '../tokenizer-client.js';
+import { tenantSchema } from '../store/database.js';
+import { TokenStore, type TokenRow } from '../store/tokens.js';
+import { notFound, Messages } from '../http/errors.js';
+import { expiresAt } from './durations.js';
+import { isUuid } from './identities.js';
+import type { Expiry, Scope } from './users.js';
+import type { Database } from '../store/database.js';
+import { Coalescer } from '../coalesce.js';
+import { prepareValue, TokenFormatError } from '../../tokenizer/formats.js';
+
+export const TOKEN_TYPES = ['creditcard', 'unixtime', 'email', 'text'] as const;
+export type TokenType = (typeof TOKEN_TYPES)[number];
+
+const FORMAT: Record<Exclude<TokenType, 'text'>, TokenFormat> = { creditcard: 'CREDITCARD', unixtime: 'UNIXTIME', email: 'EMAIL' };
+const TOKENS_TABLE = 'tokens';
+// A tokenbase collision in a tenant is rare (one in radix^length per pair); a few new attempts always settle it.
+const MAX_ATTEMPTS = 8;
+
+export interface IssuedToken {
+  tokenuuid: string;
+  tokenbase: string;
+  tokentype: TokenType;
+  record: string;
+}
+
+export interface OpenedToken {
+  row: TokenRow;
+  record: string;
+  tokenbase: string;
+}
+
+/**
+ * The value the tokenizer and the `unique` hash see: a card without spaces and dashes, a time trimmed, an
+ * address trimmed and lowercased. Returns a reason (for a 400) instead when the record cannot be a token of that
+ * type. The grammar is the tokenizer's own (a pure function, no key involved), so a record the api accepts is
+ * never refused at the tokenizer, and a refusal here can name the request's field.
+ */
+export function normaliseRecord(type: TokenType, record: string): { value: string } | { reason: string } {
+  if (type === 'text') return record.length > 0 ? { value: record } : { reason: 'must not be empty' };
+  const value = type === 'creditcard' ? record.replace(/[\s-]/g, '') : type === 'email' ? record.trim().toLowerCase() : record.trim();
+  try {
+    prepareValue(FORMAT[type], value, 0);
+  } catch (err) {
+    if (err instanceof TokenFormatError) return { reason: err.message };
+    throw err;
+  }
+  return { value };
+}
+
+interface Pending {
+  /** Position in the request. */
+  i: number;
+  tokenuuid: string;
+  tokenbase: string;
+  attempt: number;
+}
+
+export class Tokens {
+  // Base hashes of recently seen tokenbases, keyed by a per-process HMAC so the cache holds no token in clear.
+  private readonly baseHashes = new LRUCache<string, Buffer>({ max: 200_000 });
+  private readonly cacheKey = randomBytes(32);
+
+  // Single plain reads (TokenGet) of concurrent requests share one SELECT per tenant and second.
+  private readonly lookups = new Coalescer<string | Buffer, TokenRow[]>((group, keys) => this.lookupMany(group, keys), { maxInFlight: 2 });
+
+  constructor(
+    private readonly tokenizer: TokenizerClient,
+    private readonly db: Database,
+  ) {}
+
+  private async lookupMany(group: string, keys: (string | Buffer)[]): Promise<TokenRow[][]> {
+    const [tenant, now] = group.split('|').map(Number) as [number, number];
+    const uuids = keys.filter((k): k is string => typeof k === 'string');
+    const hashes = keys.filter((k): k is Buffer => typeof k !== 'string');
+    const rows = await this.store({ em: this.db.forTenant(tenant), tenantId: tenant, now }).find(uuids, hashes, now);
+    const byUuid = new Map(rows.map((r) => [r.tokenuuid, r]));
+    const byHash = new Map(rows.map((r) => [r.baseHash.toString('base64'), r]));
+    return keys.map((k) => {
+      const r = typeof k === 'string' ? byUuid.get(k) : byHash.get(k.toString('base64'));
+      return r ? [r] : [];
+    });
+  }
+
+  store(scope: Scope): TokenStore {
+    return new TokenStore(scope.em, tenantSchema(scope.tenantId));
+  }
+
+  /**
+   * Issues one pair per item. With `unique`, an item whose record (of that type) already has a live unique pair
+   * gets that pair back, with its life restarted; the same record twice in one call gets one pair.
+   */
+  async issue(
+    scope: Scope,
+    items: { tokentype: TokenType; record: string; value: string }[],
+    opts: { unique: boolean; expiry: Expiry },
+  ): Promise<IssuedToken[]> {
+    const store = this.store(scope);
+    const out = new Array<IssuedToken | undefined>(items.length);
+    const recordHashes = opts.unique ? await this.recordHashes(scope.tenantId, items) : [];
+    const expires = expiresAt(opts.expiry.finaltime, opts.expiry.slidingtime, scope.now);
+
+    // Items that need a new pair: all of them, or under `unique` the first of each record that has none yet.
+    let fresh = items.map((_, i) => i);
+    const sameRecordAs = new Map<number, number>();
+    if (opts.unique) {
+      const first = new Map<string, number>();
+      items.forEach((_, i) => {
+        const key = recordHashes[i]!.toString('base64');
+        const j = first.get(key);
+        if (j === undefined) first.set(key, i);
+        else sameRecordAs.set(i, j);
+      });
+      fresh = [...first.values()];
+      const hashes = fresh.map((i) => recordHashes[i]!);
+      await store.dropExpiredRecords(hashes, scope.now);
+      fresh = await this.reuse(scope, store, fresh, recordHashes, items, out, opts.expiry, expires);
+    }
+
+    let pending: Pending[] = fresh.map((i) => ({ i, tokenuuid: randomUUID(), tokenbase: '', attempt: 0 }));
+    await this.makeBases(scope.tenantId, items, pending);
+    for (let round = 0; pending.length; round++) {
+      if (round === MAX_ATTEMPTS) throw new Error('no free tokenbase after several attempts');
+      const rows = await this.rowsFor(scope, items, pending, opts.unique ? recordHashes : null, opts.expiry, expires);
+      const inserted = await store.insertMany(rows);
+      const lost: Pending[] = [];
+      for (const p of pending) {
+        const item = items[p.i]!;
+        if (inserted.has(p.tokenuuid)) out[p.i] = { tokenuuid: p.tokenuuid, tokenbase: p.tokenbase, tokentype: item.tokentype, record: item.record };
+        else lost.push(p);
+      }
+      if (!lost.length) break;
+      // A concurrent call may have just made the unique pair of a record; otherwise the tokenbase was taken.
+      const stillLost = opts.unique
+        ? new Set(await this.reuse(scope, store, lost.map((p) => p.i), recordHashes, items, out, opts.expiry, expires))
+        : new Set(lost.map((p) => p.i));
+      pending = lost.filter((p) => stillLost.has(p.i)).map((p) => ({ ...p, tokenuuid: randomUUID(), attempt: p.attempt + 1 }));
+      await this.makeBases(scope.tenantId, items, pending);
+    }
+    for (const [i, j] of sameRecordAs) out[i] = { ...out[j]!, record: items[i]!.record };
+    return out as IssuedToken[];
+  }
+
+  /** Answers items whose record has a live unique pair from it; returns the items still without a pair. */
+  private async reuse(
+    scope: Scope,
+    store: TokenStore,
+    indexes: number[],
+    recordHashes: Buffer[],
+    items: { tokentype: TokenType; record: string }[],
+    out: (IssuedToken | undefined)[],
+    expiry: Expiry,
+    expires: number | null,
+  ): Promise<number[]> {
+    const hits = await store.byRecordHashes(indexes.map((i) => recordHashes[i]!), scope.now);
+    if (!hits.length) return indexes;
+    const opened = await this.open(scope.tenantId, hits);
+    const byHash = new Map(opened.map((o) => [o.row.recordHash!.toString('base64'), o]));
+    await store.setExpiry(hits.map((h) => h.tokenuuid), expiry.finaltime, expiry.slidingtime, expires);
+    const left: number[] = [];
+    for (const i of indexes) {
+      const hit = byHash.get(recordHashes[i]!.toString('base64'));
+      if (hit) out[i] = { tokenuuid: hit.row.tokenuuid, tokenbase: hit.tokenbase, tokentype: items[i]!.tokentype, record: items[i]!.record };
+      else left.push(i);
+    }
+    return left;
+  }
+
+  /** Tokenbases for pending items at their attempt: FF1 in the tokenizer, the tokenuuid itself for text. */
+  private async makeBases(tenantId: number, items: { tokentype: TokenType; value: string }[], pending: Pending[]): Promise<void> {
+    const viaFf1 = pending.filter((p) => items[p.i]!.tokentype !== 'text');
+    for (const p of pending) if (items[p.i]!.tokentype === 'text') p.tokenbase = p.tokenuuid;
+    if (!viaFf1.length) return;
+    const { tokens } = await this.tokenizer.run(tenantId, {
+      tokenize: viaFf1.map((p) => {
+        const item = items[p.i]!;
+        return { format: FORMAT[item.tokentype as Exclude<TokenType, 'text'>], value: item.value, attempt: p.attempt };
+      }),
+    });
+    viaFf1.forEach((p, k) => {
+      p.tokenbase = tokens[k]!.token;
+      p.attempt = tokens[k]!.attempt;
+    });
+  }
+
+  private async rowsFor(
+    scope: Scope,
+    items: { tokentype: TokenType; record: string }[],
+    pending: Pending[],
+    recordHashes: Buffer[] | null,
+    expiry: Expiry,
+    expires: number | null,
+  ): Promise<TokenRow[]> {
+    const { hash, sealed } = await this.tokenizer.run(scope.tenantId, {
+      hash: pending.map((p) => ({ kind: 'DEDUPE', value: baseKey(p.tokenbase) })),
+      seal: pending.map((p) => ({
+        table: TOKENS_TABLE,
+        rowId: p.tokenuuid,
+        plaintext: Buffer.from(JSON.stringify([items[p.i]!.record, p.tokenbase])),
+      })),
+    });
+    return pending.map((p, k) => {
+      this.baseHashes.set(this.cacheKeyOf(scope.tenantId, p.tokenbase), hash[k]!);
+      return {
+        tokenuuid: p.tokenuuid,
+        baseHash: hash[k]!,
+        recordHash: recordHashes ? recordHashes[p.i]! : null,
+        tokentype: items[p.i]!.tokentype,
+        sealed: sealed[k]!,
+        created: scope.now,
+        finaltime: expiry.finaltime,
+        slidingtime: expiry.slidingtime,
+        expiresAt: expires,
+      };
+    });
+  }
+
+  private async recordHashes(tenantId: number, items: { tokentype: TokenType; value: string }[]): Promise<Buffer[]> {
+    // Keyed HMACs (the tenant's dedupe key), never plain hashes: equal records are findable only through the tokenizer.
+    const { hash } = await this.tokenizer.run(tenantId, { hash: items.map((it) => ({ kind: 'DEDUPE', value: `record\0${it.tokentype}\0${it.value}` })) });
+    return hash;
+  }
+
+  /**
+   * The live rows named by tokenuuids or tokenbases, keyed by the name as given. Unknown and expired names are
+   * simply absent.
+   */
+  async resolve(scope: Scope, names: string[], forUpdate = false): Promise<Map<string, TokenRow>> {
+    // A UUID names a tokenuuid (a text token's tokenbase is its tokenuuid); FF1 tokenbases never look like one.
+    const uuids = [...new Set(names.filter(isUuid).map((n) => n.toLowerCase()))];
+    const bases = [...new Set(names.filter((n) => !isUuid(n)))];
+    const baseHashes = await this.baseHashesOf(scope.tenantId, bases);
+    const shared = !forUpdate && !(scope.inTransaction ?? scope.em.isInTransaction()) && uuids.length + bases.length === 1;
+    const rows = shared
+      ? ((await this.lookups.add(`${scope.tenantId}|${scope.now}`, uuids[0] ?? baseHashes[0]!)) ?? [])
+      : await this.store(scope).find(uuids, baseHashes, scope.now, forUpdate);
+    const byUuid = new Map(rows.map((r) => [r.tokenuuid, r]));
+    const byBase = new Map(rows.map((r) => [r.baseHash.toString('base64'), r]));
+    const hashOf = new Map(bases.map((b, k) => [b, baseHashes[k]!.toString('base64')]));
+    const found = new Map<string, TokenRow>();
+    for (const name of names) {
+      const row = isUuid(name) ? byUuid.get(name.toLowerCase()) : byBase.get(hashOf.get(name)!);
+      if (row) found.set(name, row);
+    }
+    return found;
+  }
+
+  /** One live token by tokenuuid or tokenbase, or 404 `Token not found`. */
+  async find(scope: Scope, name: string, forUpdate = false): Promise<TokenRow> {
+    const row = (await this.resolve(scope, [name], forUpdate)).get(name);
+    if (!row) throw notFound(Messages.tokenNotFound);
+    return row;
+  }
+
+  async open(tenantId: number, rows: TokenRow[]): Promise<OpenedToken[]> {
+    if (!rows.length) return [];
+    const { opened } = await this.tokenizer.run(tenantId, { open: rows.map((r) => ({ table: TOKENS_TABLE, rowId: r.tokenuuid, ciphertext: r.sealed })) });
+    return rows.map((row, k) => {
+      const [record, tokenbase] = JSON.parse(opened[k]!.toString('utf8')) as [string, string];
+      return { row, record, tokenbase };
+    });
+  }
+
+  /** A read restarts a sliding window (written at most once a minute per token). */
+  async touch(scope: Scope, row: TokenRow): Promise<void> {
+    if (!row.slidingtime) return;
+    const next = expiresAt(row.finaltime, row.slidingtime, scope.now);
+    if (next !== null && (row.expiresAt === null || next - row.expiresAt >= 60)) await this.store(scope).touch(row.tokenuuid, next);
+  }
+
+  private async baseHashesOf(tenantId: number, bases: string[]): Promise<Buffer[]> {
+    const keys = bases.map((b) => this.cacheKeyOf(tenantId, b));
+    const missing = bases.map((b, k) => ({ b, k })).filter(({ k }) => !this.baseHashes.has(keys[k]!));
+    if (missing.length) {
+      const { hash } = await this.tokenizer.run(tenantId, { hash: missing.map(({ b }) => ({ kind: 'DEDUPE', value: baseKey(b) })) });
+      missing.forEach(({ k }, j) => this.baseHashes.set(keys[k]!, hash[j]!));
+    }
+    return keys.map((key) => this.baseHashes.get(key)!);
+  }
+
+  private cacheKeyOf(tenantId: number, tokenbase: string): string {
+    return createHmac('sha256', this.cacheKey).update(`${tenantId}\0${tokenbase}`).digest('base64');
+  }
+}
+
+/** The dedupe key of a tokenbase: its own domain, so it never equals a record's key. */
+function baseKey(tokenbase: string): string {
+  return `base\0${tokenbase}`;
+}
