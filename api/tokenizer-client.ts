@@ -24,7 +24,7 @@ export interface TokenizerResult {
   hash: Buffer[];
   sealed: Buffer[];
   opened: Buffer[];
-  tokens: { token: string; attempt: number }[];
+  tokens: { token: string; attempt: number; index: Buffer }[];
   detokenized: string[];
 }
 

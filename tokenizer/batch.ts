@@ -17,11 +17,16 @@ export interface BatchRequest {
   detokenize: { format: string | number; token: string; attempt: number }[];
 }
 
+/** What a token's lookup hash is computed over (a DEDUPE hash item of this value gives the same hash). */
+export function tokenIndexValue(token: string): string {
+  return `base\0${token}`;
+}
+
 export interface BatchResult {
   hash: Buffer[];
   sealed: Buffer[];
   opened: Buffer[];
-  tokens: TokenResult[];
+  tokens: (TokenResult & { index: Buffer })[];
   detokenized: string[];
 }
 
@@ -169,10 +174,13 @@ export async function runBatch(keys: Subkeys, activeVersion: number, req: BatchR
     if (pause) await pause;
   }
 
-  const tokens = new Array<TokenResult>(prepared.tokenize.length);
+  const tokens = new Array<TokenResult & { index: Buffer }>(prepared.tokenize.length);
   for (let start = 0; start < tokens.length; start += TOKEN_CHUNK) {
     const chunk = tokenizeAll(keys, tenant, prepared.tokenize.slice(start, start + TOKEN_CHUNK));
-    for (let k = 0; k < chunk.length; k++) tokens[start + k] = chunk[k]!;
+    for (let k = 0; k < chunk.length; k++) {
+      const t = chunk[k]!;
+      tokens[start + k] = { ...t, index: blindIndex(keys, tenant, 'DEDUPE', tokenIndexValue(t.token)) };
+    }
     const pause = pacer.spend(chunk.length);
     if (pause) await pause;
   }

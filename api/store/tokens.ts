@@ -4,6 +4,7 @@ import { query } from './sql.js';
 
 export interface TokenRow {
   tokenuuid: string;
+  tokenbase: string;
   baseHash: Buffer;
   recordHash: Buffer | null;
   tokentype: string;
@@ -14,12 +15,13 @@ export interface TokenRow {
   expiresAt: number | null;
 }
 
-const COLUMNS = 'tokenuuid, base_hash, record_hash, tokentype, sealed, created, finaltime, slidingtime, expires_at';
+const COLUMNS = 'tokenuuid, tokenbase, base_hash, record_hash, tokentype, sealed, created, finaltime, slidingtime, expires_at';
 const INSERT_COLUMNS = COLUMNS.split(', ');
 
 function toRow(r: Record<string, unknown>): TokenRow {
   return {
     tokenuuid: r.tokenuuid as string,
+    tokenbase: r.tokenbase as string,
     baseHash: r.base_hash as Buffer,
     recordHash: (r.record_hash as Buffer | null) ?? null,
     tokentype: r.tokentype as string,
@@ -79,11 +81,11 @@ export class TokenStore {
     const inserted = new Set<string>();
     const n = INSERT_COLUMNS.length;
     // PostgreSQL takes at most 65,535 parameters per statement.
-    for (let start = 0; start < rows.length; start += 5000) {
-      const chunk = rows.slice(start, start + 5000);
+    for (let start = 0; start < rows.length; start += 6000) {
+      const chunk = rows.slice(start, start + 6000);
       const values = chunk.map((_, r) => `(${INSERT_COLUMNS.map((_, c) => `$${r * n + c + 1}`).join(', ')})`).join(', ');
       const params = chunk.flatMap((r) => [
-        r.tokenuuid, r.baseHash, r.recordHash, r.tokentype, r.sealed, r.created, r.finaltime, r.slidingtime, r.expiresAt,
+        r.tokenuuid, r.tokenbase, r.baseHash, r.recordHash, r.tokentype, r.sealed, r.created, r.finaltime, r.slidingtime, r.expiresAt,
       ]);
       const done = await this.exec(`insert into ${this.table} (${COLUMNS}) values ${values} on conflict do nothing returning tokenuuid`, params);
       for (const d of done) inserted.add(d.tokenuuid as string);

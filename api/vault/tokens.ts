@@ -12,6 +12,7 @@ import type { Expiry, Scope } from './users.js';
 import type { Database } from '../store/database.js';
 import { Coalescer } from '../coalesce.js';
 import { prepareValue, TokenFormatError } from '../../tokenizer/formats.js';
+import { tokenIndexValue } from '../../tokenizer/batch.js';
 
 export const TOKEN_TYPES = ['creditcard', 'unixtime', 'email', 'text'] as const;
 export type TokenType = (typeof TOKEN_TYPES)[number];
@@ -31,7 +32,6 @@ export interface IssuedToken {
 export interface OpenedToken {
   row: TokenRow;
   record: string;
-  tokenbase: string;
 }
 
 /**
@@ -58,13 +58,16 @@ interface Pending {
   tokenuuid: string;
   tokenbase: string;
   attempt: number;
+  baseHash: Buffer;
+  sealed: Buffer;
 }
+
+type Item = { tokentype: TokenType; record: string; value: string };
 
 export class Tokens {
   // Base hashes of recently seen tokenbases, keyed by a per-process HMAC so the cache holds no token in clear.
   private readonly baseHashes = new LRUCache<string, Buffer>({ max: 200_000 });
   private readonly cacheKey = randomBytes(32);
-
   // Single plain reads (TokenGet) of concurrent requests share one SELECT per tenant and second.
   private readonly lookups = new Coalescer<string | Buffer, TokenRow[]>((group, keys) => this.lookupMany(group, keys), { maxInFlight: 2 });
 
@@ -93,19 +96,17 @@ export class Tokens {
   /**
    * Issues one pair per item. With `unique`, an item whose record (of that type) already has a live unique pair
    * gets that pair back, with its life restarted; the same record twice in one call gets one pair.
+   * One tokenizer call does the work for every item: record hashes, tokens with their lookup hashes, sealed
+   * records. Only a tokenbase collision (rare) costs another call, for the items that collided.
    */
-  async issue(
-    scope: Scope,
-    items: { tokentype: TokenType; record: string; value: string }[],
-    opts: { unique: boolean; expiry: Expiry },
-  ): Promise<IssuedToken[]> {
+  async issue(scope: Scope, items: Item[], opts: { unique: boolean; expiry: Expiry }): Promise<IssuedToken[]> {
     const store = this.store(scope);
     const out = new Array<IssuedToken | undefined>(items.length);
-    const recordHashes = opts.unique ? await this.recordHashes(scope.tenantId, items) : [];
     const expires = expiresAt(opts.expiry.finaltime, opts.expiry.slidingtime, scope.now);
+    const made = await this.make(scope.tenantId, items, items.map((_, i) => ({ i, tokenuuid: randomUUID(), attempt: 0 })), opts.unique);
+    const recordHashes = made.recordHashes;
+    let pending = made.pending;
 
-    // Items that need a new pair: all of them, or under `unique` the first of each record that has none yet.
-    let fresh = items.map((_, i) => i);
     const sameRecordAs = new Map<number, number>();
     if (opts.unique) {
       const first = new Map<string, number>();
@@ -115,18 +116,15 @@ export class Tokens {
         if (j === undefined) first.set(key, i);
         else sameRecordAs.set(i, j);
       });
-      fresh = [...first.values()];
-      const hashes = fresh.map((i) => recordHashes[i]!);
-      await store.dropExpiredRecords(hashes, scope.now);
-      fresh = await this.reuse(scope, store, fresh, recordHashes, items, out, opts.expiry, expires);
+      const firsts = [...first.values()];
+      await store.dropExpiredRecords(firsts.map((i) => recordHashes[i]!), scope.now);
+      const left = new Set(await this.reuse(store, scope.now, firsts, recordHashes, items, out, opts.expiry, expires));
+      pending = pending.filter((p) => left.has(p.i));
     }
 
-    let pending: Pending[] = fresh.map((i) => ({ i, tokenuuid: randomUUID(), tokenbase: '', attempt: 0 }));
-    await this.makeBases(scope.tenantId, items, pending);
     for (let round = 0; pending.length; round++) {
       if (round === MAX_ATTEMPTS) throw new Error('no free tokenbase after several attempts');
-      const rows = await this.rowsFor(scope, items, pending, opts.unique ? recordHashes : null, opts.expiry, expires);
-      const inserted = await store.insertMany(rows);
+      const inserted = await store.insertMany(pending.map((p) => this.rowOf(scope, items[p.i]!, p, opts.unique ? recordHashes[p.i]! : null, opts.expiry, expires)));
       const lost: Pending[] = [];
       for (const p of pending) {
         const item = items[p.i]!;
@@ -136,93 +134,85 @@ export class Tokens {
       if (!lost.length) break;
       // A concurrent call may have just made the unique pair of a record; otherwise the tokenbase was taken.
       const stillLost = opts.unique
-        ? new Set(await this.reuse(scope, store, lost.map((p) => p.i), recordHashes, items, out, opts.expiry, expires))
+        ? new Set(await this.reuse(store, scope.now, lost.map((p) => p.i), recordHashes, items, out, opts.expiry, expires))
         : new Set(lost.map((p) => p.i));
-      pending = lost.filter((p) => stillLost.has(p.i)).map((p) => ({ ...p, tokenuuid: randomUUID(), attempt: p.attempt + 1 }));
-      await this.makeBases(scope.tenantId, items, pending);
+      const retry = lost.filter((p) => stillLost.has(p.i)).map((p) => ({ i: p.i, tokenuuid: randomUUID(), attempt: p.attempt + 1 }));
+      pending = (await this.make(scope.tenantId, items, retry, false)).pending;
     }
     for (const [i, j] of sameRecordAs) out[i] = { ...out[j]!, record: items[i]!.record };
     return out as IssuedToken[];
   }
 
+  /** The tokenizer's part for these items at these attempts, in one call. */
+  private async make(
+    tenantId: number,
+    items: Item[],
+    wanted: { i: number; tokenuuid: string; attempt: number }[],
+    withRecordHashes: boolean,
+  ): Promise<{ pending: Pending[]; recordHashes: Buffer[] }> {
+    const viaFf1 = wanted.filter((w) => items[w.i]!.tokentype !== 'text');
+    // A text token's tokenbase is its tokenuuid, hashed like any tokenbase.
+    const asText = wanted.filter((w) => items[w.i]!.tokentype === 'text');
+    const res = await this.tokenizer.run(tenantId, {
+      hash: [
+        // Keyed HMACs (the tenant's dedupe key), never plain hashes: equal records are findable only through the tokenizer.
+        ...(withRecordHashes ? items.map((it) => ({ kind: 'DEDUPE' as const, value: `record\0${it.tokentype}\0${it.value}` })) : []),
+        ...asText.map((w) => ({ kind: 'DEDUPE' as const, value: tokenIndexValue(w.tokenuuid) })),
+      ],
+      tokenize: viaFf1.map((w) => {
+        const item = items[w.i]!;
+        return { format: FORMAT[item.tokentype as Exclude<TokenType, 'text'>], value: item.value, attempt: w.attempt };
+      }),
+      seal: wanted.map((w) => ({ table: TOKENS_TABLE, rowId: w.tokenuuid, plaintext: Buffer.from(items[w.i]!.record, 'utf8') })),
+    });
+    const recordHashes = withRecordHashes ? res.hash.slice(0, items.length) : [];
+    const textHashes = res.hash.slice(recordHashes.length);
+    const sealedOf = new Map(wanted.map((w, k) => [w.i, res.sealed[k]!]));
+    const pending: Pending[] = [
+      ...viaFf1.map((w, k) => ({ ...w, tokenbase: res.tokens[k]!.token, attempt: res.tokens[k]!.attempt, baseHash: res.tokens[k]!.index, sealed: sealedOf.get(w.i)! })),
+      ...asText.map((w, k) => ({ ...w, tokenbase: w.tokenuuid, baseHash: textHashes[k]!, sealed: sealedOf.get(w.i)! })),
+    ];
+    return { pending, recordHashes };
+  }
+
+  private rowOf(scope: Scope, item: Item, p: Pending, recordHash: Buffer | null, expiry: Expiry, expires: number | null): TokenRow {
+    this.baseHashes.set(this.cacheKeyOf(scope.tenantId, p.tokenbase), p.baseHash);
+    return {
+      tokenuuid: p.tokenuuid,
+      tokenbase: p.tokenbase,
+      baseHash: p.baseHash,
+      recordHash,
+      tokentype: item.tokentype,
+      sealed: p.sealed,
+      created: scope.now,
+      finaltime: expiry.finaltime,
+      slidingtime: expiry.slidingtime,
+      expiresAt: expires,
+    };
+  }
+
   /** Answers items whose record has a live unique pair from it; returns the items still without a pair. */
   private async reuse(
-    scope: Scope,
     store: TokenStore,
+    now: number,
     indexes: number[],
     recordHashes: Buffer[],
-    items: { tokentype: TokenType; record: string }[],
+    items: Item[],
     out: (IssuedToken | undefined)[],
     expiry: Expiry,
     expires: number | null,
   ): Promise<number[]> {
-    const hits = await store.byRecordHashes(indexes.map((i) => recordHashes[i]!), scope.now);
+    const hits = await store.byRecordHashes(indexes.map((i) => recordHashes[i]!), now);
     if (!hits.length) return indexes;
-    const opened = await this.open(scope.tenantId, hits);
-    const byHash = new Map(opened.map((o) => [o.row.recordHash!.toString('base64'), o]));
+    const byHash = new Map(hits.map((h) => [h.recordHash!.toString('base64'), h]));
     await store.setExpiry(hits.map((h) => h.tokenuuid), expiry.finaltime, expiry.slidingtime, expires);
     const left: number[] = [];
     for (const i of indexes) {
       const hit = byHash.get(recordHashes[i]!.toString('base64'));
-      if (hit) out[i] = { tokenuuid: hit.row.tokenuuid, tokenbase: hit.tokenbase, tokentype: items[i]!.tokentype, record: items[i]!.record };
+      if (hit) out[i] = { tokenuuid: hit.tokenuuid, tokenbase: hit.tokenbase, tokentype: items[i]!.tokentype, record: items[i]!.record };
       else left.push(i);
     }
     return left;
-  }
-
-  /** Tokenbases for pending items at their attempt: FF1 in the tokenizer, the tokenuuid itself for text. */
-  private async makeBases(tenantId: number, items: { tokentype: TokenType; value: string }[], pending: Pending[]): Promise<void> {
-    const viaFf1 = pending.filter((p) => items[p.i]!.tokentype !== 'text');
-    for (const p of pending) if (items[p.i]!.tokentype === 'text') p.tokenbase = p.tokenuuid;
-    if (!viaFf1.length) return;
-    const { tokens } = await this.tokenizer.run(tenantId, {
-      tokenize: viaFf1.map((p) => {
-        const item = items[p.i]!;
-        return { format: FORMAT[item.tokentype as Exclude<TokenType, 'text'>], value: item.value, attempt: p.attempt };
-      }),
-    });
-    viaFf1.forEach((p, k) => {
-      p.tokenbase = tokens[k]!.token;
-      p.attempt = tokens[k]!.attempt;
-    });
-  }
-
-  private async rowsFor(
-    scope: Scope,
-    items: { tokentype: TokenType; record: string }[],
-    pending: Pending[],
-    recordHashes: Buffer[] | null,
-    expiry: Expiry,
-    expires: number | null,
-  ): Promise<TokenRow[]> {
-    const { hash, sealed } = await this.tokenizer.run(scope.tenantId, {
-      hash: pending.map((p) => ({ kind: 'DEDUPE', value: baseKey(p.tokenbase) })),
-      seal: pending.map((p) => ({
-        table: TOKENS_TABLE,
-        rowId: p.tokenuuid,
-        plaintext: Buffer.from(JSON.stringify([items[p.i]!.record, p.tokenbase])),
-      })),
-    });
-    return pending.map((p, k) => {
-      this.baseHashes.set(this.cacheKeyOf(scope.tenantId, p.tokenbase), hash[k]!);
-      return {
-        tokenuuid: p.tokenuuid,
-        baseHash: hash[k]!,
-        recordHash: recordHashes ? recordHashes[p.i]! : null,
-        tokentype: items[p.i]!.tokentype,
-        sealed: sealed[k]!,
-        created: scope.now,
-        finaltime: expiry.finaltime,
-        slidingtime: expiry.slidingtime,
-        expiresAt: expires,
-      };
-    });
-  }
-
-  private async recordHashes(tenantId: number, items: { tokentype: TokenType; value: string }[]): Promise<Buffer[]> {
-    // Keyed HMACs (the tenant's dedupe key), never plain hashes: equal records are findable only through the tokenizer.
-    const { hash } = await this.tokenizer.run(tenantId, { hash: items.map((it) => ({ kind: 'DEDUPE', value: `record\0${it.tokentype}\0${it.value}` })) });
-    return hash;
   }
 
   /**
@@ -259,10 +249,7 @@ export class Tokens {
   async open(tenantId: number, rows: TokenRow[]): Promise<OpenedToken[]> {
     if (!rows.length) return [];
     const { opened } = await this.tokenizer.run(tenantId, { open: rows.map((r) => ({ table: TOKENS_TABLE, rowId: r.tokenuuid, ciphertext: r.sealed })) });
-    return rows.map((row, k) => {
-      const [record, tokenbase] = JSON.parse(opened[k]!.toString('utf8')) as [string, string];
-      return { row, record, tokenbase };
-    });
+    return rows.map((row, k) => ({ row, record: opened[k]!.toString('utf8') }));
   }
 
   /** A read restarts a sliding window (written at most once a minute per token). */
@@ -276,7 +263,7 @@ export class Tokens {
     const keys = bases.map((b) => this.cacheKeyOf(tenantId, b));
     const missing = bases.map((b, k) => ({ b, k })).filter(({ k }) => !this.baseHashes.has(keys[k]!));
     if (missing.length) {
-      const { hash } = await this.tokenizer.run(tenantId, { hash: missing.map(({ b }) => ({ kind: 'DEDUPE', value: baseKey(b) })) });
+      const { hash } = await this.tokenizer.run(tenantId, { hash: missing.map(({ b }) => ({ kind: 'DEDUPE', value: tokenIndexValue(b) })) });
       missing.forEach(({ k }, j) => this.baseHashes.set(keys[k]!, hash[j]!));
     }
     return keys.map((key) => this.baseHashes.get(key)!);
@@ -285,9 +272,4 @@ export class Tokens {
   private cacheKeyOf(tenantId: number, tokenbase: string): string {
     return createHmac('sha256', this.cacheKey).update(`${tenantId}\0${tokenbase}`).digest('base64');
   }
-}
-
-/** The dedupe key of a tokenbase: its own domain, so it never equals a record's key. */
-function baseKey(tokenbase: string): string {
-  return `base\0${tokenbase}`;
 }

@@ -8,7 +8,8 @@ import fc from 'fast-check';
 import { Keyring } from '../../tokenizer/keyring.js';
 import { Subkeys } from '../../tokenizer/subkeys.js';
 import { prepareValue, prepareToken, tokenizeAll, detokenizeAll, luhnDigit, type TokenFormat } from '../../tokenizer/formats.js';
-import { runBatch, BadItemError, StoppedError, type BatchRequest } from '../../tokenizer/batch.js';
+import { runBatch, BadItemError, StoppedError, tokenIndexValue, type BatchRequest } from '../../tokenizer/batch.js';
+import { blindIndex } from '../../tokenizer/blind-index.js';
 
 const keysFor = (master: Buffer) => new Subkeys({ key: (version) => (version === 1 ? master : undefined) });
 const keys = keysFor(randomBytes(32));
@@ -186,7 +187,9 @@ describe('tokenize and detokenize in runBatch', () => {
     const values = fc.sample(fc.oneof(cardArb.map((c) => ['CREDITCARD', c.typed] as const), digitsArb(6, 19).map((v) => ['UNIXTIME', v] as const), emailArb.map((e) => ['EMAIL', e] as const)), 1300);
     const tokenizeItems = values.map(([format, value], i) => ({ format, value, attempt: i % 3 }));
     const res = await runBatch(keys, 1, { ...empty, tenant_id: 4, tokenize: tokenizeItems });
-    expect(res.tokens).toEqual(values.map(([format, value], i) => tokenize(format, value, i % 3, 4)));
+    expect(res.tokens.map(({ token, attempt }) => ({ token, attempt }))).toEqual(values.map(([format, value], i) => tokenize(format, value, i % 3, 4)));
+    // Each token comes with its lookup hash, the one a DEDUPE hash item of its index value gives.
+    res.tokens.forEach((t) => expect(t.index.equals(blindIndex(keys, 4, 'DEDUPE', tokenIndexValue(t.token)))).toBe(true));
     const back = await runBatch(keys, 1, { ...empty, tenant_id: 4, detokenize: res.tokens.map((t, i) => ({ format: values[i]![0], token: t.token, attempt: t.attempt })) });
     expect(back.detokenized).toEqual(values.map(([format, value]) => (format === 'CREDITCARD' ? value.replace(/[\s-]/g, '') : format === 'EMAIL' ? value.trim().toLowerCase() : value)));
   });

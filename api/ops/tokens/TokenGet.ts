@@ -15,6 +15,6 @@ export const TokenGet = defineOp({
     ctx.audit.record = row.tokenuuid;
     const [opened] = await tokens.open(ctx.tenantId, [row]);
     await tokens.touch(ctx, row);
-    return { record: opened!.record, tokentype: row.tokentype, tokenuuid: row.tokenuuid, tokenbase: opened!.tokenbase };
+    return { record: opened!.record, tokentype: row.tokentype, tokenuuid: row.tokenuuid, tokenbase: row.tokenbase };
   },
 });

@@ -1,5 +1,6 @@
-// Format-preserving tokens: the record sealed with its tokenbase, indexed only by HMACs.
-// `base_hash` keeps every tokenbase unique in the tenant; `record_hash` exists for `unique: true` tokens only.
+// Format-preserving tokens: the record sealed, the tokenbase (a surrogate, safe to keep) beside it; the only
+// indexes are HMACs. `base_hash` keeps every tokenbase unique in the tenant; `record_hash` exists for
+// `unique: true` tokens only.
 import { Migration } from '@mikro-orm/migrations';
 
 export class Tenant0003Tokens extends Migration {
@@ -9,6 +10,7 @@ export class Tenant0003Tokens extends Migration {
     this.addSql(`create table tokens (
       tokenuuid uuid primary key,
       seq bigint generated always as identity unique,
+      tokenbase text not null,
       base_hash bytea not null unique,
       record_hash bytea null unique,
       tokentype text not null,
