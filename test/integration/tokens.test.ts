@@ -77,6 +77,24 @@ describe('TokenCreate and TokenGet', () => {
     expect(row!.expiresAt! - nowSeconds()).toBeGreaterThan(86_400);
   });
 
+  it('never hands out a tokenbase twice in a tenant: a taken one is retried at the next FF1 attempt', async () => {
+    const card = '4916338506082832';
+    const { tokens } = await vault.api.services.tokenizer.run(1, { tokenize: [{ format: 'CREDITCARD', value: card, attempt: 0 }] });
+    const first = tokens[0]!;
+    // Another pair already holds the tokenbase this card gets at attempt 0.
+    const em = vault.api.services.db.forTenant(1);
+    await em.getConnection().execute(
+      `insert into tenant_1.tokens (tokenuuid, tokenbase, base_hash, tokentype, sealed, created) values (?, ?, decode(?, 'hex'), 'creditcard', '\\x00', 0)`,
+      ['0f0f0f0f-0000-4000-8000-000000000001', first.token, first.index.toString('hex')],
+    );
+    const made = await vault.call('TokenCreate', { tokentype: 'creditcard', record: card });
+    expect(made.status).toBe(200);
+    expect(made.body.tokenbase).not.toBe(first.token);
+    expect(made.body.tokenbase).toMatch(/^\d{16}$/);
+    expect(luhnValid(made.body.tokenbase)).toBe(true);
+    expect((await vault.call('TokenGet', { token: made.body.tokenbase })).body.record).toBe(card);
+  });
+
   it('answers 404 Token not found for unknown and expired tokens, and the sweeper removes expired ones', async () => {
     for (const token of ['00000000-0000-4000-8000-000000000000', '4000000000000002', 'nobody@example.com']) {
       const got = await vault.call('TokenGet', { token });
