@@ -21,6 +21,8 @@ const FORMAT: Record<Exclude<TokenType, 'text'>, TokenFormat> = { creditcard: 'C
 const TOKENS_TABLE = 'tokens';
 // A tokenbase collision in a tenant is rare (one in radix^length per pair); a few new attempts always settle it.
 const MAX_ATTEMPTS = 8;
+/** Items per tokenizer call and per INSERT in a bulk issue: small enough to overlap, large enough to stay cheap. */
+const ISSUE_CHUNK = 2_500;
 
 export interface IssuedToken {
   tokenuuid: string;
@@ -96,51 +98,85 @@ export class Tokens {
   /**
    * Issues one pair per item. With `unique`, an item whose record (of that type) already has a live unique pair
    * gets that pair back, with its life restarted; the same record twice in one call gets one pair.
-   * One tokenizer call does the work for every item: record hashes, tokens with their lookup hashes, sealed
-   * records. Only a tokenbase collision (rare) costs another call, for the items that collided.
+   * One tokenizer call per chunk does the work for its items: record hashes, tokens with their lookup hashes,
+   * sealed records. Only a tokenbase collision (rare) costs another call, for the items that collided.
    */
   async issue(scope: Scope, items: Item[], opts: { unique: boolean; expiry: Expiry }): Promise<IssuedToken[]> {
     const store = this.store(scope);
     const out = new Array<IssuedToken | undefined>(items.length);
     const expires = expiresAt(opts.expiry.finaltime, opts.expiry.slidingtime, scope.now);
-    const made = await this.make(scope.tenantId, items, items.map((_, i) => ({ i, tokenuuid: randomUUID(), attempt: 0 })), opts.unique);
-    const recordHashes = made.recordHashes;
-    let pending = made.pending;
-
-    const sameRecordAs = new Map<number, number>();
-    if (opts.unique) {
-      const first = new Map<string, number>();
-      items.forEach((_, i) => {
-        const key = recordHashes[i]!.toString('base64');
-        const j = first.get(key);
-        if (j === undefined) first.set(key, i);
-        else sameRecordAs.set(i, j);
-      });
-      const firsts = [...first.values()];
-      await store.dropExpiredRecords(firsts.map((i) => recordHashes[i]!), scope.now);
-      const left = new Set(await this.reuse(store, scope.now, firsts, recordHashes, items, out, opts.expiry, expires));
-      pending = pending.filter((p) => left.has(p.i));
+    const recordHashes = new Array<Buffer>(items.length);
+    // Chunks go to the tokenizer two at a time: the tokenizer works on the next chunk while this one is stored.
+    // (All at once, its paced batches would interleave and every chunk would come back at the very end.)
+    const chunks: { i: number; tokenuuid: string; attempt: number }[][] = [];
+    for (let start = 0; start < items.length; start += ISSUE_CHUNK) {
+      chunks.push(Array.from({ length: Math.min(ISSUE_CHUNK, items.length - start) }, (_, k) => ({ i: start + k, tokenuuid: randomUUID(), attempt: 0 })));
     }
+    const making: ReturnType<Tokens['make']>[] = [];
+    const ask = (c: number) => {
+      if (c >= chunks.length || making[c]) return;
+      making[c] = this.make(scope.tenantId, items, chunks[c]!, opts.unique);
+      // Nothing may be left unobserved if an earlier chunk fails and the loop stops.
+      making[c]!.catch(() => undefined);
+    };
+    ask(0);
+    ask(1);
 
+    const first = new Map<string, number>();
+    const sameRecordAs = new Map<number, number>();
+    for (let c = 0; c < chunks.length; c++) {
+      const made = await making[c]!;
+      ask(c + 2);
+      let pending = made.pending;
+      if (opts.unique) {
+        for (const [i, h] of made.recordHashes) recordHashes[i] = h;
+        const firsts: number[] = [];
+        for (const p of pending) {
+          const key = recordHashes[p.i]!.toString('base64');
+          const j = first.get(key);
+          if (j === undefined) {
+            first.set(key, p.i);
+            firsts.push(p.i);
+          } else sameRecordAs.set(p.i, j);
+        }
+        await store.dropExpiredRecords(firsts.map((i) => recordHashes[i]!), scope.now);
+        const left = new Set(await this.reuse(store, scope.now, firsts, recordHashes, items, out, opts.expiry, expires));
+        pending = pending.filter((p) => left.has(p.i));
+      }
+      await this.insert(scope, store, items, pending, opts.unique ? recordHashes : null, out, opts.expiry, expires);
+    }
+    for (const [i, j] of sameRecordAs) out[i] = { ...out[j]!, record: items[i]!.record };
+    return out as IssuedToken[];
+  }
+
+  /** Inserts pending pairs; a pair that collides is answered by a concurrent unique pair or retried at the next attempt. */
+  private async insert(
+    scope: Scope,
+    store: TokenStore,
+    items: Item[],
+    pending: Pending[],
+    recordHashes: Buffer[] | null,
+    out: (IssuedToken | undefined)[],
+    expiry: Expiry,
+    expires: number | null,
+  ): Promise<void> {
     for (let round = 0; pending.length; round++) {
       if (round === MAX_ATTEMPTS) throw new Error('no free tokenbase after several attempts');
-      const inserted = await store.insertMany(pending.map((p) => this.rowOf(scope, items[p.i]!, p, opts.unique ? recordHashes[p.i]! : null, opts.expiry, expires)));
+      const inserted = await store.insertMany(pending.map((p) => this.rowOf(scope, items[p.i]!, p, recordHashes ? recordHashes[p.i]! : null, expiry, expires)));
       const lost: Pending[] = [];
       for (const p of pending) {
         const item = items[p.i]!;
         if (inserted.has(p.tokenuuid)) out[p.i] = { tokenuuid: p.tokenuuid, tokenbase: p.tokenbase, tokentype: item.tokentype, record: item.record };
         else lost.push(p);
       }
-      if (!lost.length) break;
+      if (!lost.length) return;
       // A concurrent call may have just made the unique pair of a record; otherwise the tokenbase was taken.
-      const stillLost = opts.unique
-        ? new Set(await this.reuse(store, scope.now, lost.map((p) => p.i), recordHashes, items, out, opts.expiry, expires))
+      const stillLost = recordHashes
+        ? new Set(await this.reuse(store, scope.now, lost.map((p) => p.i), recordHashes, items, out, expiry, expires))
         : new Set(lost.map((p) => p.i));
       const retry = lost.filter((p) => stillLost.has(p.i)).map((p) => ({ i: p.i, tokenuuid: randomUUID(), attempt: p.attempt + 1 }));
       pending = (await this.make(scope.tenantId, items, retry, false)).pending;
     }
-    for (const [i, j] of sameRecordAs) out[i] = { ...out[j]!, record: items[i]!.record };
-    return out as IssuedToken[];
   }
 
   /** The tokenizer's part for these items at these attempts, in one call. */
@@ -149,14 +185,14 @@ export class Tokens {
     items: Item[],
     wanted: { i: number; tokenuuid: string; attempt: number }[],
     withRecordHashes: boolean,
-  ): Promise<{ pending: Pending[]; recordHashes: Buffer[] }> {
+  ): Promise<{ pending: Pending[]; recordHashes: [number, Buffer][] }> {
     const viaFf1 = wanted.filter((w) => items[w.i]!.tokentype !== 'text');
     // A text token's tokenbase is its tokenuuid, hashed like any tokenbase.
     const asText = wanted.filter((w) => items[w.i]!.tokentype === 'text');
     const res = await this.tokenizer.run(tenantId, {
       hash: [
         // Keyed HMACs (the tenant's dedupe key), never plain hashes: equal records are findable only through the tokenizer.
-        ...(withRecordHashes ? items.map((it) => ({ kind: 'DEDUPE' as const, value: `record\0${it.tokentype}\0${it.value}` })) : []),
+        ...(withRecordHashes ? wanted.map((w) => ({ kind: 'DEDUPE' as const, value: `record\0${items[w.i]!.tokentype}\0${items[w.i]!.value}` })) : []),
         ...asText.map((w) => ({ kind: 'DEDUPE' as const, value: tokenIndexValue(w.tokenuuid) })),
       ],
       tokenize: viaFf1.map((w) => {
@@ -165,7 +201,7 @@ export class Tokens {
       }),
       seal: wanted.map((w) => ({ table: TOKENS_TABLE, rowId: w.tokenuuid, plaintext: Buffer.from(items[w.i]!.record, 'utf8') })),
     });
-    const recordHashes = withRecordHashes ? res.hash.slice(0, items.length) : [];
+    const recordHashes: [number, Buffer][] = withRecordHashes ? wanted.map((w, k) => [w.i, res.hash[k]!]) : [];
     const textHashes = res.hash.slice(recordHashes.length);
     const sealedOf = new Map(wanted.map((w, k) => [w.i, res.sealed[k]!]));
     const pending: Pending[] = [

@@ -178,6 +178,20 @@ describe('TokenCreateBulk, BulkListTokens and BulkDeleteTokens', () => {
     expect(again.body.created.map((c: { tokenuuid: string }) => c.tokenuuid)).toEqual(u.body.created.map((c: { tokenuuid: string }) => c.tokenuuid));
   });
 
+  it('keeps one pair per record across the chunks of a large unique batch', async () => {
+    // 6,000 records in three tokenizer chunks; record i and i + 3,000 are the same card, in different chunks.
+    const cards = Array.from({ length: 3000 }, (_, i) => `5${String(i).padStart(14, '0')}7`);
+    const records = [...cards, ...cards].map((record) => ({ tokentype: 'creditcard', record }));
+    const res = await vault.call('TokenCreateBulk', { records, unique: true });
+    expect(res.status).toBe(200);
+    const uuids = (res.body.created as { tokenuuid: string }[]).map((c) => c.tokenuuid);
+    expect(uuids).toHaveLength(6000);
+    expect(new Set(uuids).size).toBe(3000);
+    for (let i = 0; i < 3000; i += 250) expect(uuids[i + 3000]).toBe(uuids[i]);
+    const plain = await vault.call('TokenCreateBulk', { records: records.slice(0, 5200) });
+    expect(new Set((plain.body.created as { tokenbase: string }[]).map((c) => c.tokenbase)).size).toBe(5200);
+  });
+
   it('refuses a bad record naming its position, and refuses an empty batch', async () => {
     const res = await vault.call('TokenCreateBulk', { records: [{ tokentype: 'creditcard', record: '4111111111111111' }, { tokentype: 'creditcard', record: '12' }] });
     expect(res.status).toBe(400);
