@@ -45,5 +45,7 @@ export const Messages = {
   versionNotFound: 'The user record version was not found',
   tooLarge: 'The request body is too large',
   tokenNotFound: 'Token not found',
+  duplicateTenant: 'Duplicate tenant name',
+  tenantNotFound: 'The tenant record was not found',
   internal: 'Internal error',
 } as const;

@@ -2,7 +2,7 @@
 import type { Context } from 'koa';
 import type { Services } from '../vault/services.js';
 import { operations } from '../ops/index.js';
-import { executeOperation } from '../ops/execute.js';
+import { executeOperation, executePublicOperation } from '../ops/execute.js';
 import { operationDuration } from './metrics.js';
 import { badRequest, notFound, forbidden, Messages, VaultError } from './errors.js';
 
@@ -19,7 +19,12 @@ export function v2Handler(services: Services) {
     try {
       if (!op) throw notFound(Messages.unknownOperation);
       const body = bodyObject(ctx.request.body);
-      if (op.access === 'public') throw forbidden();
+      if (op.access === 'public') {
+        const tenantId = await services.tenants.resolvePublic(ctx.get('x-bunker-tenant') || undefined, ctx.host);
+        ctx.status = 200;
+        ctx.body = { status: 'ok', ...(await executePublicOperation(services, op, tenantId, body)) };
+        return;
+      }
       const principal = await services.credentials.authenticate(ctx.get('x-bunker-token') || undefined);
       const tenantId = await services.tenants.resolve(principal, ctx.get('x-bunker-tenant') || undefined, ctx.host);
       const result = await executeOperation(services, op, principal, tenantId, body);

@@ -24,8 +24,12 @@ export interface OpContext {
 export interface OpDefinition<S extends z.ZodType = z.ZodType> {
   name: string;
   access: Access;
-  /** write: runs in one transaction together with its audit event. read: its event is batched and awaited. */
-  effect: 'read' | 'write';
+  /**
+   * write: runs in one transaction together with its audit event. read: its event is batched and awaited.
+   * admin: manages its own transactions (schema changes run on the migrator's connection); its event is written
+   * once it has succeeded.
+   */
+  effect: 'read' | 'write' | 'admin';
   input: S;
   run(args: { input: z.output<S>; ctx: OpContext }): Promise<Record<string, unknown>>;
 }

@@ -39,6 +39,16 @@ function valueAt(body: unknown, path: readonly PropertyKey[]): unknown {
   return v;
 }
 
+/** Public operations: no credential, no audit event (the contract's portal endpoints); input rules as usual. */
+export async function executePublicOperation(services: Services, op: OpDefinition, tenantId: number, rawBody: Record<string, unknown>) {
+  const body = normaliseBody(rawBody);
+  const parsed = op.input.safeParse(body);
+  if (!parsed.success) throw badRequest(validationMessage(parsed.error, body));
+  const principal: Principal = { credentialId: '', kind: 'public', tenantId, roleId: null, userToken: null, expiresAt: null };
+  const ctx: OpContext = { services, principal, tenantId, em: services.db.forTenant(tenantId), inTransaction: false, audit: {}, now: nowSeconds() };
+  return op.run({ input: parsed.data, ctx });
+}
+
 export async function executeOperation(
   services: Services,
   op: OpDefinition,
@@ -67,6 +77,12 @@ export async function executeOperation(
         await services.audit.writeInTx(tx as EntityManager, tenantId, [audited('ok')]);
         return result;
       });
+    }
+    if (op.effect === 'admin') {
+      const ctx: OpContext = { services, principal, tenantId, em: services.db.forTenant(tenantId), inTransaction: false, audit: note, now };
+      const result = await op.run({ input: parsed.data, ctx });
+      await services.audit.record(tenantId, audited('ok'));
+      return result;
     }
     // Reads fork their manager only if they use it: most go through shared, coalesced statements.
     let em: EntityManager | undefined;

@@ -7,6 +7,12 @@ import { BulkListAllUsers } from './bulk/BulkListAllUsers.js';
 import { BulkListUnlock } from './bulk/BulkListUnlock.js';
 import { BulkListTokens } from './bulk/BulkListTokens.js';
 import { BulkListUsers } from './bulk/BulkListUsers.js';
+import { TenantCreate } from './tenants/TenantCreate.js';
+import { TenantDelete } from './tenants/TenantDelete.js';
+import { TenantGet } from './tenants/TenantGet.js';
+import { TenantGetUIConf } from './tenants/TenantGetUIConf.js';
+import { TenantListTenants } from './tenants/TenantListTenants.js';
+import { TenantUpdate } from './tenants/TenantUpdate.js';
 import { TokenCreate } from './tokens/TokenCreate.js';
 import { TokenCreateBulk } from './tokens/TokenCreateBulk.js';
 import { TokenDelete } from './tokens/TokenDelete.js';
@@ -27,6 +33,12 @@ export const operations: readonly OpDefinition[] = [
   BulkListTokens,
   BulkListUnlock,
   BulkListUsers,
+  TenantCreate,
+  TenantDelete,
+  TenantGet,
+  TenantGetUIConf,
+  TenantListTenants,
+  TenantUpdate,
   TokenCreate,
   TokenCreateBulk,
   TokenDelete,

@@ -7,7 +7,7 @@ import { startEmbeddedPostgres, type EmbeddedPostgres } from './embedded.js';
 import { Tenant, Credential, Unlock, Setting, GLOBAL_SCHEMA } from './entities/global.js';
 import { User, UserVersion, AuditEvent, AuditHead } from './entities/tenant.js';
 import { globalMigrations, tenantMigrations } from './migrations/index.js';
-import { registerPool } from './sql.js';
+import { registerPool, query } from './sql.js';
 
 export const MAIN_TENANT_ID = 1;
 export const MAIN_TENANT_NAME = 'main';
@@ -89,6 +89,15 @@ export class Database {
 
   async ping(): Promise<void> {
     await this.orm.em.getConnection().execute('select 1');
+  }
+
+  /** Drops the tenant's schema and everything in it, then its row (credentials and unlocks cascade), in one transaction. */
+  async dropTenant(tenantId: number): Promise<void> {
+    if (tenantId === MAIN_TENANT_ID) throw new Error('the main tenant cannot be dropped');
+    await this.global().transactional(async (tx) => {
+      await query(tx, `drop schema if exists "${tenantSchema(tenantId)}" cascade`);
+      await query(tx, `delete from "${GLOBAL_SCHEMA}".tenants where id = $1`, [tenantId]);
+    });
   }
 
   /** Creates the tenant's schema if needed and brings it to the newest migration. */

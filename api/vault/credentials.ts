@@ -8,10 +8,12 @@ import { forbidden } from '../http/errors.js';
 import { nowSeconds } from './durations.js';
 
 export type CredentialKind = 'root' | 'tenant-admin' | 'role' | 'login';
+/** Who calls: a stored credential, or nobody (`public`) for the contract's public operations. */
+export type PrincipalKind = CredentialKind | 'public';
 
 export interface Principal {
   credentialId: string;
-  kind: CredentialKind;
+  kind: PrincipalKind;
   tenantId: number;
   roleId: number | null;
   userToken: string | null;
@@ -48,6 +50,27 @@ export class Credentials {
     }
     if (principal.expiresAt !== null && principal.expiresAt <= nowSeconds()) throw forbidden();
     return principal;
+  }
+
+  /** A new credential of `kind` in the tenant; the token is returned once and only its hash is stored. */
+  async issue(kind: CredentialKind, tenantId: number, extra: { roleId?: number; userToken?: string; expiresAt?: number } = {}): Promise<string> {
+    const token = randomUUID();
+    await this.db.global().insert(Credential, {
+      id: randomUUID(),
+      hash: hashToken(token),
+      kind,
+      tenantId,
+      roleId: extra.roleId ?? null,
+      userToken: extra.userToken ?? null,
+      expiresAt: extra.expiresAt ?? null,
+      created: nowSeconds(),
+    });
+    return token;
+  }
+
+  /** Drops this process's cached principals of a tenant at once (other replicas let them lapse within the TTL). */
+  forgetTenant(tenantId: number): void {
+    for (const [hash, principal] of this.cache.entries()) if (principal.tenantId === tenantId) this.cache.delete(hash);
   }
 
   /**

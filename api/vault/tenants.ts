@@ -3,10 +3,26 @@ import { LRUCache } from 'lru-cache';
 import type { Database } from '../store/database.js';
 import { MAIN_TENANT_ID } from '../store/database.js';
 import { Tenant } from '../store/entities/global.js';
-import { forbidden } from '../http/errors.js';
+import { conflict, forbidden, notFound, Messages } from '../http/errors.js';
 import type { Principal } from './credentials.js';
+import { nowSeconds } from './durations.js';
 
-const TENANT_NAME = /^[a-z0-9]+$/;
+export const TENANT_NAME = /^[a-z0-9]+$/;
+
+export interface TenantInfo {
+  tenantid: number;
+  tenantname: string;
+  tenantorg: string;
+  email: string | null;
+}
+
+const present = (t: Tenant): TenantInfo => ({ tenantid: t.id, tenantname: t.name, tenantorg: t.org, email: t.email ?? null });
+
+/** A unique violation on the tenant name, from PostgreSQL or the ORM. */
+function isDuplicate(err: unknown): boolean {
+  const e = err as { code?: string; name?: string };
+  return e.code === '23505' || e.name === 'UniqueConstraintViolationException';
+}
 
 export class Tenants {
   private readonly byName = new LRUCache<string, { id: number | null }>({ max: 10_000, ttl: 10_000 });
@@ -42,8 +58,75 @@ export class Tenants {
     return tenantId;
   }
 
+  /** A public call's tenant: the one named by header or subdomain when it exists, else the main tenant. */
+  async resolvePublic(header: string | undefined, host: string | undefined): Promise<number> {
+    const name = header?.trim().toLowerCase() || subdomainOf(host);
+    return (name ? await this.idOf(name) : null) ?? MAIN_TENANT_ID;
+  }
+
   forget(name: string): void {
     this.byName.delete(name);
+  }
+
+  /**
+   * A new tenant: its row, then its schema brought to the newest migration. A tenant whose schema cannot be made
+   * is removed again, so a failed TenantCreate leaves nothing behind.
+   */
+  async create(name: string, org: string, email: string | null): Promise<TenantInfo> {
+    const em = this.db.global();
+    let id: number;
+    try {
+      id = (await em.insert(Tenant, { name, org, email, created: nowSeconds() })) as number;
+    } catch (err) {
+      if (isDuplicate(err)) throw conflict(Messages.duplicateTenant);
+      throw err;
+    }
+    try {
+      await this.db.migrateTenant(id);
+    } catch (err) {
+      await this.db.dropTenant(id);
+      throw err;
+    }
+    this.forget(name);
+    return { tenantid: id, tenantname: name, tenantorg: org, email };
+  }
+
+  async get(id: number): Promise<TenantInfo> {
+    const row = await this.db.global().findOne(Tenant, { id }, { disableIdentityMap: true });
+    if (!row) throw notFound(Messages.tenantNotFound);
+    return present(row);
+  }
+
+  async update(id: number, change: { name?: string | undefined; org?: string | undefined; email?: string | undefined }): Promise<void> {
+    const em = this.db.global();
+    const row = await em.findOne(Tenant, { id }, { disableIdentityMap: true });
+    if (!row) throw notFound(Messages.tenantNotFound);
+    const set: Partial<{ name: string; org: string; email: string }> = {};
+    if (change.name !== undefined) set.name = change.name;
+    if (change.org !== undefined) set.org = change.org;
+    if (change.email !== undefined) set.email = change.email;
+    if (!Object.keys(set).length) return;
+    try {
+      await em.nativeUpdate(Tenant, { id }, set);
+    } catch (err) {
+      if (isDuplicate(err)) throw conflict(Messages.duplicateTenant);
+      throw err;
+    }
+    this.forget(row.name);
+    if (set.name) this.forget(set.name);
+  }
+
+  async list(offset: number, limit: number): Promise<{ total: number; rows: TenantInfo[] }> {
+    const [rows, total] = await this.db.global().findAndCount(Tenant, {}, { orderBy: { id: 'asc' }, offset, limit, disableIdentityMap: true });
+    return { total, rows: rows.map(present) };
+  }
+
+  /** Removes the tenant's schema with all its data, then its row; its credentials and unlocks go with the row. */
+  async remove(id: number): Promise<void> {
+    const row = await this.db.global().findOne(Tenant, { id }, { disableIdentityMap: true });
+    if (!row) throw notFound(Messages.tenantNotFound);
+    await this.db.dropTenant(id);
+    this.forget(row.name);
   }
 }
 

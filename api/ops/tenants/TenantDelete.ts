@@ -1,0 +1,20 @@
+// POST /v2/TenantDelete: removes a tenant, all its data and every credential of it; main tenant only.
+import { z } from 'zod';
+import { defineOp } from '../define.js';
+import { MAIN_TENANT_ID } from '../../store/database.js';
+import { badRequest } from '../../http/errors.js';
+import { TenantId } from './schemas.js';
+
+export const TenantDelete = defineOp({
+  name: 'TenantDelete',
+  access: 'mainTenant',
+  effect: 'admin',
+  input: z.object({ tenantid: TenantId }),
+  async run({ input, ctx }) {
+    if (input.tenantid === MAIN_TENANT_ID) throw badRequest('Invalid API request parameter: tenantid: the main tenant cannot be deleted');
+    await ctx.services.tenants.remove(input.tenantid);
+    ctx.services.credentials.forgetTenant(input.tenantid);
+    ctx.audit.after = { tenantid: input.tenantid };
+    return {};
+  },
+});

@@ -1,0 +1,21 @@
+// Input pieces shared by the tenant operations.
+import { z } from 'zod';
+import { TENANT_NAME } from '../../vault/tenants.js';
+import { forbidden } from '../../http/errors.js';
+import { MAIN_TENANT_ID } from '../../store/database.js';
+import type { Principal } from '../../vault/credentials.js';
+
+export const TenantName = z.string().max(63).regex(TENANT_NAME, { error: 'Invalid API request parameter: tenantname: lowercase letters and digits only' });
+export const TenantOrg = z.string().min(1).max(256);
+export const TenantEmail = z.string().max(256);
+export const TenantId = z.number().int().min(1);
+
+/**
+ * The main tenant's root and admins may name any tenant; anyone else only their own. The answer for another
+ * tenant is 403 whether it exists or not.
+ */
+export function checkTenantAccess(principal: Principal, tenantId: number): void {
+  const mainAdmin = principal.tenantId === MAIN_TENANT_ID && (principal.kind === 'root' || principal.kind === 'tenant-admin');
+  const ownAdmin = principal.tenantId === tenantId && (principal.kind === 'root' || principal.kind === 'tenant-admin');
+  if (!mainAdmin && !ownAdmin) throw forbidden();
+}

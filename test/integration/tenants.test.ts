@@ -1,0 +1,175 @@
+// Tenants over HTTP: creation with its own schema and admin token, resolution, isolation, listing, deletion.
+import { request } from 'node:http';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startVault, buildProfile, type TestVault } from '../fixtures/vault.js';
+import { tenantSchema } from '../../api/store/database.js';
+
+let vault: TestVault;
+beforeAll(async () => {
+  vault = await startVault();
+});
+afterAll(async () => {
+  await vault?.stop();
+});
+
+/** A unique tenant name for this run. */
+const nameOf = (base: string) => `${base}${Math.random().toString(36).slice(2, 8)}`;
+
+async function createTenant(name = nameOf('t'), org = 'Org') {
+  const res = await vault.call('TenantCreate', { tenantname: name, tenantorg: org, email: `admin@${name}.example` });
+  expect(res.status, JSON.stringify(res.body)).toBe(200);
+  return { name, id: res.body.tenantid as number, xtoken: res.body.xtoken as string };
+}
+
+/** POST with an arbitrary Host header (fetch will not send one). */
+function postWithHost(host: string, op: string, body: unknown, token?: string): Promise<{ status: number; body: any }> {
+  const data = JSON.stringify(body);
+  const url = new URL(vault.url);
+  return new Promise((resolve, reject) => {
+    const req = request(
+      { host: url.hostname, port: url.port, path: `/v2/${op}`, method: 'POST', headers: { host, 'content-type': 'application/json', ...(token ? { 'x-bunker-token': token } : {}) } },
+      (res) => {
+        let text = '';
+        res.on('data', (c: Buffer) => (text += c.toString()));
+        res.on('end', () => resolve({ status: res.statusCode ?? 0, body: JSON.parse(text) }));
+      },
+    );
+    req.on('error', reject);
+    req.end(data);
+  });
+}
+
+async function schemaExists(id: number): Promise<boolean> {
+  const rows = await vault.api.services.db.global().getConnection().execute('select 1 from information_schema.schemata where schema_name = ?', [tenantSchema(id)]);
+  return rows.length > 0;
+}
+
+describe('TenantCreate', () => {
+  it('creates the tenant with its own schema and returns its id and admin token once', async () => {
+    const t = await createTenant();
+    expect(t.id).toBeGreaterThan(1);
+    expect(t.xtoken).toMatch(/^[0-9a-f-]{36}$/);
+    expect(await schemaExists(t.id)).toBe(true);
+  });
+
+  it('refuses a taken name with 409 and a bad name or missing field with 400', async () => {
+    const t = await createTenant();
+    const dup = await vault.call('TenantCreate', { tenantname: t.name, tenantorg: 'Other' });
+    expect(dup.status).toBe(409);
+    expect(dup.body).toEqual({ status: 'error', message: 'Duplicate tenant name' });
+    expect((await vault.call('TenantCreate', { tenantname: 'Bad-Name', tenantorg: 'x' })).status).toBe(400);
+    expect((await vault.call('TenantCreate', { tenantname: 'ok1' })).body.message).toBe('Missing API request parameters: tenantorg');
+  });
+
+  it('is for the main tenant only: a tenant admin gets 403', async () => {
+    const t = await createTenant();
+    const res = await vault.call('TenantCreate', { tenantname: nameOf('x'), tenantorg: 'x' }, { 'x-bunker-token': t.xtoken });
+    expect(res.status).toBe(403);
+    expect(res.body.message).toBe('Access denied');
+  });
+});
+
+describe('tenant resolution and isolation', () => {
+  it('keeps each tenant to its own data, by header, by subdomain and by the token’s own tenant', async () => {
+    const a = await createTenant();
+    const b = await createTenant();
+    const profile = buildProfile();
+    // The tenant admin token acts in its own tenant with no header at all.
+    const made = await vault.call('UserCreate', { profile }, { 'x-bunker-token': a.xtoken });
+    expect(made.status).toBe(200);
+    const token = made.body.token as string;
+    expect((await vault.call('UserGet', { mode: 'token', identity: token }, { 'x-bunker-token': a.xtoken })).status).toBe(200);
+    // Root reaches it by header or subdomain; in the main tenant and in tenant B it does not exist.
+    expect((await vault.call('UserGet', { mode: 'token', identity: token }, { 'x-bunker-tenant': a.name })).body.profile).toEqual(profile);
+    expect((await postWithHost(`${a.name}.vault.example`, 'UserGet', { mode: 'token', identity: token }, vault.rootToken)).status).toBe(200);
+    expect((await vault.call('UserGet', { mode: 'token', identity: token })).status).toBe(404);
+    expect((await vault.call('UserGet', { mode: 'email', identity: profile.email }, { 'x-bunker-tenant': b.name })).status).toBe(404);
+    // The same unique email may exist once per tenant.
+    expect((await vault.call('UserCreate', { profile }, { 'x-bunker-tenant': b.name })).status).toBe(200);
+  });
+
+  it('answers a token used with another tenant, existing or not, with the same 403', async () => {
+    const a = await createTenant();
+    const b = await createTenant();
+    const asA = (extra: Record<string, string>) => ({ 'x-bunker-token': a.xtoken, ...extra });
+    const answers = [
+      await vault.call('UserGet', { mode: 'login', identity: 'x' }, asA({ 'x-bunker-tenant': b.name })),
+      await vault.call('UserGet', { mode: 'login', identity: 'x' }, asA({ 'x-bunker-tenant': 'nosuchtenant' })),
+      await vault.call('UserGet', { mode: 'login', identity: 'x' }, asA({ 'x-bunker-tenant': 'main' })),
+      await postWithHost(`${b.name}.vault.example`, 'UserGet', { mode: 'login', identity: 'x' }, a.xtoken),
+      await vault.call('TenantGet', { tenantid: b.id }, asA({})),
+      await vault.call('TenantGet', { tenantid: 999_999 }, asA({})),
+    ];
+    for (const res of answers) expect({ status: res.status, body: res.body }).toEqual({ status: 403, body: { status: 'error', message: 'Access denied' } });
+  });
+});
+
+describe('TenantGet, TenantUpdate, TenantListTenants', () => {
+  it('shows a tenant to root and to its own admin; 404 for root on an unknown id', async () => {
+    const t = await createTenant(nameOf('g'), 'Acme Ltd');
+    const expected = { status: 'ok', tenantid: t.id, tenantname: t.name, tenantorg: 'Acme Ltd', email: `admin@${t.name}.example` };
+    expect((await vault.call('TenantGet', { tenantid: t.id })).body).toEqual(expected);
+    expect((await vault.call('TenantGet', { tenantid: String(t.id) })).body).toEqual(expected);
+    expect((await vault.call('TenantGet', {}, { 'x-bunker-token': t.xtoken })).body).toEqual(expected);
+    const missing = await vault.call('TenantGet', { tenantid: 999_999 });
+    expect(missing.status).toBe(404);
+    expect(missing.body.message).toBe('The tenant record was not found');
+  });
+
+  it('lets a tenant admin rename its own tenant; the new name resolves, the old one no longer does', async () => {
+    const t = await createTenant();
+    const renamed = nameOf('r');
+    expect((await vault.call('TenantUpdate', { tenantname: renamed, tenantorg: 'New Org' }, { 'x-bunker-token': t.xtoken })).status).toBe(200);
+    expect((await vault.call('TenantGet', { tenantid: t.id })).body).toMatchObject({ tenantname: renamed, tenantorg: 'New Org' });
+    expect((await vault.call('UserGet', { mode: 'login', identity: 'x' }, { 'x-bunker-tenant': renamed })).status).toBe(404);
+    expect((await vault.call('UserGet', { mode: 'login', identity: 'x' }, { 'x-bunker-tenant': t.name })).status).toBe(403);
+    const other = await createTenant();
+    expect((await vault.call('TenantUpdate', { tenantid: t.id, tenantname: other.name })).status).toBe(409);
+    expect((await vault.call('TenantUpdate', { tenantid: 999_999, tenantorg: 'x' })).status).toBe(404);
+    expect((await vault.call('TenantUpdate', { tenantid: other.id, tenantorg: 'x' }, { 'x-bunker-token': t.xtoken })).status).toBe(403);
+  });
+
+  it('lists every tenant to the main tenant, paginated with a total, and refuses tenant admins', async () => {
+    const t = await createTenant();
+    const all = await vault.call('TenantListTenants', { offset: 0, limit: 100 });
+    expect(all.status).toBe(200);
+    expect(all.body.total).toBeGreaterThanOrEqual(2);
+    expect(all.body.rows[0]).toEqual({ tenantid: 1, tenantname: 'main', tenantorg: expect.any(String) });
+    expect(all.body.rows).toContainEqual({ tenantid: t.id, tenantname: t.name, tenantorg: 'Org' });
+    const page = await vault.call('TenantListTenants', { offset: 1, limit: 1 });
+    expect(page.body.rows).toHaveLength(1);
+    expect(page.body.total).toBe(all.body.total);
+    expect((await vault.call('TenantListTenants', {}, { 'x-bunker-token': t.xtoken })).status).toBe(403);
+  });
+});
+
+describe('TenantDelete', () => {
+  it('removes the schema, the data and every credential of the tenant', async () => {
+    const t = await createTenant();
+    await vault.call('UserCreate', { profile: buildProfile() }, { 'x-bunker-token': t.xtoken });
+    expect((await vault.call('TenantDelete', { tenantid: t.id }, { 'x-bunker-token': t.xtoken })).status).toBe(403);
+    expect((await vault.call('TenantDelete', { tenantid: t.id })).status).toBe(200);
+    expect(await schemaExists(t.id)).toBe(false);
+    const after = await vault.call('UserGet', { mode: 'login', identity: 'x' }, { 'x-bunker-token': t.xtoken });
+    expect(after.status).toBe(403);
+    expect((await vault.call('TenantGet', { tenantid: t.id })).status).toBe(404);
+    expect((await vault.call('TenantDelete', { tenantid: t.id })).status).toBe(404);
+    expect((await vault.call('TenantDelete', { tenantid: 1 })).status).toBe(400);
+    // The name is free again.
+    expect((await vault.call('TenantCreate', { tenantname: t.name, tenantorg: 'Again' })).status).toBe(200);
+  });
+});
+
+describe('TenantGetUIConf', () => {
+  it('needs no token and answers for the tenant named by header or subdomain', async () => {
+    const t = await createTenant(nameOf('ui'), 'Portal Org');
+    const res = await fetch(`${vault.url}/v2/TenantGetUIConf`, { method: 'POST', headers: { 'x-bunker-tenant': t.name } });
+    const body = (await res.json()) as any;
+    expect(res.status).toBe(200);
+    expect(body.status).toBe('ok');
+    expect(body.ui.company_title).toBe('Portal Org');
+    expect((await postWithHost(`${t.name}.vault.example`, 'TenantGetUIConf', {})).body.ui.company_title).toBe('Portal Org');
+    const plain = await fetch(`${vault.url}/v2/TenantGetUIConf`, { method: 'POST' });
+    expect(plain.status).toBe(200);
+  });
+});
