@@ -33,6 +33,7 @@ const Env = z.object({
   STRONGROOM_UNLOCK_SECONDS: z.coerce.number().int().min(1).default(60),
   STRONGROOM_BULK_MAX_RECORDS: z.coerce.number().int().min(1).default(10_000),
   STRONGROOM_SWEEP_SECONDS: z.coerce.number().int().min(0).default(60),
+  STRONGROOM_XTOKEN_MAX_SECONDS: z.coerce.number().int().min(60).default(86_400),
   STRONGROOM_LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
 });
 
@@ -67,6 +68,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env) {
     bulkMaxRecords: e.STRONGROOM_BULK_MAX_RECORDS,
     /** How often expired records are removed; 0 turns the sweeper off (reads still hide expired records). */
     sweepSeconds: e.STRONGROOM_SWEEP_SECONDS,
+    /** The longest an xtoken may live (`max_xtoken_retention_period`); 10 minutes when the call sets none. */
+    xtokenMaxSeconds: e.STRONGROOM_XTOKEN_MAX_SECONDS,
     logLevel: e.STRONGROOM_LOG_LEVEL,
   };
 }

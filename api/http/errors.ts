@@ -47,5 +47,12 @@ export const Messages = {
   tokenNotFound: 'Token not found',
   duplicateTenant: 'Duplicate tenant name',
   tenantNotFound: 'The tenant record was not found',
+  duplicateRole: 'The role record already exists',
+  roleNotFound: 'The role record was not found',
+  duplicatePolicy: 'The policy record already exists',
+  policyNotFound: 'The policy record was not found',
+  apiDenied: 'API access denied',
+  /** Followed by the names of the missing fields. */
+  missing: 'Missing API request parameters: ',
   internal: 'Internal error',
 } as const;

@@ -5,8 +5,11 @@ import type { Services } from '../vault/services.js';
 import type { Principal } from '../vault/credentials.js';
 import type { AuditNote } from '../vault/audit.js';
 
-/** public: no token; tenant: any credential of the resolved tenant; mainTenant: main-tenant admins only. */
-export type Access = 'public' | 'tenant' | 'mainTenant';
+/**
+ * public: no token; tenant: any credential of the resolved tenant (role xtokens as their policies allow);
+ * admin: the root or a tenant admin token of the resolved tenant; mainTenant: main-tenant admins only.
+ */
+export type Access = 'public' | 'tenant' | 'admin' | 'mainTenant';
 
 export interface OpContext {
   services: Services;

@@ -8,6 +8,7 @@ import { draftEvent, type AuditNote } from '../vault/audit.js';
 import { nowSeconds } from '../vault/durations.js';
 import { MAIN_TENANT_ID } from '../store/database.js';
 import { VaultError, badRequest, forbidden, Messages } from '../http/errors.js';
+import { evaluate, maskProfile, type FieldGrant } from '../vault/policy.js';
 
 /** `null` means absent; numeric strings are accepted for every `*id` field (the SDKs send both). */
 export function normaliseBody(body: Record<string, unknown>): Record<string, unknown> {
@@ -39,6 +40,30 @@ function valueAt(body: unknown, path: readonly PropertyKey[]): unknown {
   return v;
 }
 
+/** What a login xtoken may call: reads of its own record. Changes go through the *Request operations. */
+const LOGIN_OPERATIONS = new Set(['UserGet', 'UserListVersions', 'AuditListUserEvents']);
+
+/** The role's verdict on this call: 403 `API access denied`, or the profile fields it may see. */
+async function authoriseRole(services: Services, principal: Principal, action: string, requestMetadata: unknown): Promise<FieldGrant> {
+  const role = principal.roleId === null ? null : await services.roles.statementsOf(principal.roleId);
+  if (!role) throw forbidden(Messages.apiDenied);
+  const metadata = typeof requestMetadata === 'object' && requestMetadata !== null ? (requestMetadata as Record<string, unknown>) : {};
+  const decision = evaluate(role.statements, { action, role: role.rolename, requestMetadata: metadata });
+  if (!decision.allow) throw forbidden(Messages.apiDenied);
+  return decision.fields;
+}
+
+/** Profiles in an answer (`profile`, and `profile` of each of `rows`) as a partial grant lets the caller see them. */
+function masked(result: Record<string, unknown>, fields: FieldGrant): Record<string, unknown> {
+  if (fields === '*') return result;
+  const maskOne = (o: unknown) =>
+    o && typeof o === 'object' && 'profile' in o && typeof (o as { profile: unknown }).profile === 'object' && (o as { profile: unknown }).profile !== null
+      ? { ...o, profile: maskProfile((o as { profile: Record<string, unknown> }).profile, fields) }
+      : o;
+  const out = maskOne(result) as Record<string, unknown>;
+  return Array.isArray(out.rows) ? { ...out, rows: out.rows.map(maskOne) } : out;
+}
+
 /** Public operations: no credential, no audit event (the contract's portal endpoints); input rules as usual. */
 export async function executePublicOperation(services: Services, op: OpDefinition, tenantId: number, rawBody: Record<string, unknown>) {
   const body = normaliseBody(rawBody);
@@ -63,10 +88,16 @@ export async function executeOperation(
     draftEvent(op.name, principal, note, msg === undefined ? { status } : { status, msg }, requestMetadata, now);
 
   try {
-    if (op.access === 'mainTenant' && (tenantId !== MAIN_TENANT_ID || principal.tenantId !== MAIN_TENANT_ID)) throw forbidden();
+    const admin = principal.kind === 'root' || principal.kind === 'tenant-admin';
+    if (op.access === 'mainTenant' && (!admin || tenantId !== MAIN_TENANT_ID || principal.tenantId !== MAIN_TENANT_ID)) throw forbidden();
+    if (op.access === 'admin' && !admin) throw forbidden();
+    // Login xtokens act on their own record through a few operations; the user store checks whose record it is.
+    if (principal.kind === 'login' && !LOGIN_OPERATIONS.has(op.name)) throw forbidden();
     if (requestMetadata !== undefined && (typeof requestMetadata !== 'object' || Array.isArray(requestMetadata))) {
       throw badRequest('Invalid API request parameter: request_metadata: expected object');
     }
+    // Role xtokens: judged by their role's policies on every call; a partial grant masks the answer.
+    const fields = principal.kind === 'role' ? await authoriseRole(services, principal, op.name, requestMetadata) : '*';
     const body = normaliseBody(rawBody);
     const parsed = op.input.safeParse(body);
     if (!parsed.success) throw badRequest(validationMessage(parsed.error, body));
@@ -75,14 +106,14 @@ export async function executeOperation(
         const ctx: OpContext = { services, principal, tenantId, em: tx as EntityManager, inTransaction: true, audit: note, now };
         const result = await op.run({ input: parsed.data, ctx });
         await services.audit.writeInTx(tx as EntityManager, tenantId, [audited('ok')]);
-        return result;
+        return masked(result, fields);
       });
     }
     if (op.effect === 'admin') {
       const ctx: OpContext = { services, principal, tenantId, em: services.db.forTenant(tenantId), inTransaction: false, audit: note, now };
       const result = await op.run({ input: parsed.data, ctx });
       await services.audit.record(tenantId, audited('ok'));
-      return result;
+      return masked(result, fields);
     }
     // Reads fork their manager only if they use it: most go through shared, coalesced statements.
     let em: EntityManager | undefined;
@@ -99,7 +130,7 @@ export async function executeOperation(
     };
     const result = await op.run({ input: parsed.data, ctx });
     await services.audit.record(tenantId, audited('ok'));
-    return result;
+    return masked(result, fields);
   } catch (err) {
     // Failed calls are audited too; a failure to audit them must not hide the original error.
     const msg = err instanceof VaultError ? err.message : Messages.internal;

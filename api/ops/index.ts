@@ -7,6 +7,15 @@ import { BulkListAllUsers } from './bulk/BulkListAllUsers.js';
 import { BulkListUnlock } from './bulk/BulkListUnlock.js';
 import { BulkListTokens } from './bulk/BulkListTokens.js';
 import { BulkListUsers } from './bulk/BulkListUsers.js';
+import { PolicyCreate } from './roles/PolicyCreate.js';
+import { PolicyGet } from './roles/PolicyGet.js';
+import { PolicyListAllPolicies } from './roles/PolicyListAllPolicies.js';
+import { PolicyUpdate } from './roles/PolicyUpdate.js';
+import { RoleCreate } from './roles/RoleCreate.js';
+import { RoleLinkPolicy } from './roles/RoleLinkPolicy.js';
+import { RoleUpdate } from './roles/RoleUpdate.js';
+import { XTokenCreateForRole } from './roles/XTokenCreateForRole.js';
+import { XTokenCreateForUser } from './roles/XTokenCreateForUser.js';
 import { TenantCreate } from './tenants/TenantCreate.js';
 import { TenantDelete } from './tenants/TenantDelete.js';
 import { TenantGet } from './tenants/TenantGet.js';
@@ -33,6 +42,13 @@ export const operations: readonly OpDefinition[] = [
   BulkListTokens,
   BulkListUnlock,
   BulkListUsers,
+  PolicyCreate,
+  PolicyGet,
+  PolicyListAllPolicies,
+  PolicyUpdate,
+  RoleCreate,
+  RoleLinkPolicy,
+  RoleUpdate,
   TenantCreate,
   TenantDelete,
   TenantGet,
@@ -50,4 +66,6 @@ export const operations: readonly OpDefinition[] = [
   UserListVersions,
   UserPatch,
   UserUpdate,
+  XTokenCreateForRole,
+  XTokenCreateForUser,
 ] as unknown as OpDefinition[];

@@ -1,6 +1,7 @@
 // Credentials: who is calling. Tokens are stored only as SHA-256 hashes and checked through a short-lived cache.
 import { createHash, randomUUID } from 'node:crypto';
 import { LRUCache } from 'lru-cache';
+import type { EntityManager } from '@mikro-orm/postgresql';
 import type { Database } from '../store/database.js';
 import { MAIN_TENANT_ID } from '../store/database.js';
 import { Credential } from '../store/entities/global.js';
@@ -53,9 +54,14 @@ export class Credentials {
   }
 
   /** A new credential of `kind` in the tenant; the token is returned once and only its hash is stored. */
-  async issue(kind: CredentialKind, tenantId: number, extra: { roleId?: number; userToken?: string; expiresAt?: number } = {}): Promise<string> {
+  async issue(
+    kind: CredentialKind,
+    tenantId: number,
+    extra: { roleId?: number; userToken?: string; expiresAt?: number } = {},
+    em: EntityManager = this.db.global(),
+  ): Promise<string> {
     const token = randomUUID();
-    await this.db.global().insert(Credential, {
+    await em.insert(Credential, {
       id: randomUUID(),
       hash: hashToken(token),
       kind,

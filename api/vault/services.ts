@@ -10,6 +10,7 @@ import { Unlocks } from './unlocks.js';
 import { Users } from './users.js';
 import { Tokens } from './tokens.js';
 import { Sweeper } from './sweeper.js';
+import { Roles } from './roles.js';
 
 export interface Services {
   config: Config;
@@ -24,6 +25,7 @@ export interface Services {
   users: Users;
   tokens: Tokens;
   sweeper: Sweeper;
+  roles: Roles;
 }
 
 export function buildServices(config: Config, log: Logger, db: Database, tokenizer: TokenizerClient): Services {
@@ -39,6 +41,7 @@ export function buildServices(config: Config, log: Logger, db: Database, tokeniz
     unlocks: new Unlocks(db, config.unlockSeconds),
     tokens: new Tokens(tokenizer, db),
     sweeper: new Sweeper(db, log, config.sweepSeconds),
+    roles: new Roles(db),
     users: new Users(tokenizer, db, { versioning: config.versioning, maxVersions: config.maxVersions }),
   };
 }

@@ -6,7 +6,8 @@ import type { TokenizerClient } from '../tokenizer-client.js';
 import type { Database } from '../store/database.js';
 import { tenantSchema } from '../store/database.js';
 import { UserStore, type UserRow, INDEX_COLUMN, duplicateField } from '../store/users.js';
-import { badRequest, conflict, notFound, Messages } from '../http/errors.js';
+import { badRequest, conflict, forbidden, notFound, Messages } from '../http/errors.js';
+import type { Principal } from './credentials.js';
 import { INDEX_FIELDS, INDEX_KIND, indexValues, isUuid, type IndexMode, type Mode } from './identities.js';
 import { expiresAt } from './durations.js';
 import { Coalescer } from '../coalesce.js';
@@ -22,6 +23,8 @@ export interface Scope {
   now: number;
   /** Known to the caller; when absent it is asked of `em` (which, for a lazily forked manager, forks it). */
   inTransaction?: boolean;
+  /** Who asks: a login xtoken may reach its own record only. */
+  principal?: Principal;
 }
 
 export interface Expiry {
@@ -78,6 +81,8 @@ export class Users {
       else if (shared) row = await this.lookups.add(`${scope.tenantId}|${mode}|${scope.now}`, hash);
       else row = await this.store(scope).byIndex(mode, hash, scope.now, forUpdate);
     }
+    // Another person's record, or none: the same 403, so a login xtoken learns nothing about who exists.
+    if (scope.principal?.kind === 'login' && row?.token !== scope.principal.userToken) throw forbidden();
     if (!row) throw notFound(Messages.userNotFound);
     return row;
   }

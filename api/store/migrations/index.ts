@@ -1,8 +1,9 @@
 // The ordered migration sets: one for the global schema, one run in every tenant's schema.
 import { Global0001Init } from './Global0001Init.js';
+import { Global0002Roles } from './Global0002Roles.js';
 import { Tenant0001Users } from './Tenant0001Users.js';
 import { Tenant0002AuditAppend } from './Tenant0002AuditAppend.js';
 import { Tenant0003Tokens } from './Tenant0003Tokens.js';
 
-export const globalMigrations = [Global0001Init];
+export const globalMigrations = [Global0001Init, Global0002Roles];
 export const tenantMigrations = [Tenant0001Users, Tenant0002AuditAppend, Tenant0003Tokens];

@@ -1,0 +1,17 @@
+// POST /v2/PolicyGet: one policy by id or name.
+import { z } from 'zod';
+import { defineOp } from '../define.js';
+import { badRequest, Messages } from '../../http/errors.js';
+import { PolicyRef } from './schemas.js';
+
+export const PolicyGet = defineOp({
+  name: 'PolicyGet',
+  access: 'tenant',
+  effect: 'read',
+  input: z.object(PolicyRef),
+  async run({ input, ctx }) {
+    if (input.policyid === undefined && input.policyname === undefined) throw badRequest(`${Messages.missing}policyid`);
+    const p = await ctx.services.roles.policy(ctx.services.db.global(), input.policyid !== undefined ? { id: input.policyid } : { name: input.policyname });
+    return { policyid: p.policyid, policyname: p.policyname, policydesc: p.policydesc, policy: p.policy };
+  },
+});

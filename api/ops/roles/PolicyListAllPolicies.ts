@@ -1,0 +1,14 @@
+// POST /v2/PolicyListAllPolicies: every policy, without documents.
+import { z } from 'zod';
+import { defineOp } from '../define.js';
+
+export const PolicyListAllPolicies = defineOp({
+  name: 'PolicyListAllPolicies',
+  access: 'tenant',
+  effect: 'read',
+  input: z.object({}),
+  async run({ ctx }) {
+    const rows = await ctx.services.roles.store().policies();
+    return { total: rows.length, rows };
+  },
+});

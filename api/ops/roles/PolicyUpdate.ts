@@ -1,0 +1,24 @@
+// POST /v2/PolicyUpdate: changes a policy's name, description or document; main tenant only.
+import { z } from 'zod';
+import { defineOp } from '../define.js';
+import { badRequest, Messages } from '../../http/errors.js';
+import { Id, Name, Description, PolicyDocument } from './schemas.js';
+
+export const PolicyUpdate = defineOp({
+  name: 'PolicyUpdate',
+  access: 'mainTenant',
+  effect: 'write',
+  input: z.object({ policyid: Id.optional(), policyname: Name.optional(), policydesc: Description.optional(), policy: PolicyDocument.optional() }),
+  async run({ input, ctx }) {
+    const roles = ctx.services.roles;
+    if (input.policyid === undefined && input.policyname === undefined) throw badRequest(`${Messages.missing}policyid`);
+    const policy = await roles.policy(ctx.em, input.policyid !== undefined ? { id: input.policyid } : { name: input.policyname });
+    await roles.updatePolicy(ctx.em, policy.policyid, {
+      name: input.policyid !== undefined ? input.policyname : undefined,
+      desc: input.policydesc,
+      document: input.policy,
+    });
+    ctx.audit.after = { policyid: policy.policyid };
+    return {};
+  },
+});

@@ -1,0 +1,87 @@
+// SQL for roles, policies and their links in the global schema.
+import type { EntityManager } from '@mikro-orm/postgresql';
+import { GLOBAL_SCHEMA } from './entities/global.js';
+import { query } from './sql.js';
+
+export interface RoleRow {
+  roleid: number;
+  rolename: string;
+  roledesc: string;
+}
+
+export interface PolicyRow {
+  policyid: number;
+  policyname: string;
+  policydesc: string;
+  policy: unknown;
+}
+
+const S = `"${GLOBAL_SCHEMA}"`;
+
+export class RoleStore {
+  constructor(private readonly em: EntityManager) {}
+
+  async createRole(name: string, desc: string, now: number): Promise<number> {
+    const [r] = await query<{ id: number }>(this.em, `insert into ${S}.roles (name, description, created) values ($1, $2, $3) returning id`, [name, desc, now]);
+    return r!.id;
+  }
+
+  async role(by: { id?: number | undefined; name?: string | undefined }): Promise<RoleRow | null> {
+    const [r] = await query<RoleRow>(
+      this.em,
+      `select id as roleid, name as rolename, description as roledesc from ${S}.roles where ${by.id !== undefined ? 'id = $1' : 'name = $1'}`,
+      [by.id ?? by.name],
+    );
+    return r ?? null;
+  }
+
+  async updateRole(id: number, set: { name?: string | undefined; desc?: string | undefined }): Promise<void> {
+    await query(this.em, `update ${S}.roles set name = coalesce($2, name), description = coalesce($3, description) where id = $1`, [id, set.name ?? null, set.desc ?? null]);
+  }
+
+  async createPolicy(name: string, desc: string, document: unknown, now: number): Promise<number> {
+    const [r] = await query<{ id: number }>(
+      this.em,
+      `insert into ${S}.policies (name, description, document, created) values ($1, $2, $3::jsonb, $4) returning id`,
+      [name, desc, JSON.stringify(document), now],
+    );
+    return r!.id;
+  }
+
+  async policy(by: { id?: number | undefined; name?: string | undefined }): Promise<PolicyRow | null> {
+    const [r] = await query<PolicyRow>(
+      this.em,
+      `select id as policyid, name as policyname, description as policydesc, document as policy from ${S}.policies where ${by.id !== undefined ? 'id = $1' : 'name = $1'}`,
+      [by.id ?? by.name],
+    );
+    return r ?? null;
+  }
+
+  async updatePolicy(id: number, set: { name?: string | undefined; desc?: string | undefined; document?: unknown }): Promise<void> {
+    await query(
+      this.em,
+      `update ${S}.policies set name = coalesce($2, name), description = coalesce($3, description), document = coalesce($4::jsonb, document) where id = $1`,
+      [id, set.name ?? null, set.desc ?? null, set.document === undefined ? null : JSON.stringify(set.document)],
+    );
+  }
+
+  async policies(): Promise<Omit<PolicyRow, 'policy'>[]> {
+    return query(this.em, `select id as policyid, name as policyname, description as policydesc from ${S}.policies order by id`);
+  }
+
+  async link(roleId: number, policyId: number): Promise<void> {
+    await query(this.em, `insert into ${S}.role_policies (role_id, policy_id) values ($1, $2) on conflict do nothing`, [roleId, policyId]);
+  }
+
+  /** The role's name and the documents of every policy linked to it. */
+  async documentsOf(roleId: number): Promise<{ rolename: string; documents: unknown[] } | null> {
+    const rows = await query<{ rolename: string; document: unknown }>(
+      this.em,
+      `select r.name as rolename, p.document from ${S}.roles r
+       left join ${S}.role_policies rp on rp.role_id = r.id left join ${S}.policies p on p.id = rp.policy_id where r.id = $1`,
+      [roleId],
+    );
+    if (!rows.length) return null;
+    return { rolename: rows[0]!.rolename, documents: rows.map((r) => r.document).filter((d) => d !== null) };
+  }
+}

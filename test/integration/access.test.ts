@@ -1,0 +1,163 @@
+// Roles, policies and xtokens over HTTP: what each kind of credential may do, and what it sees.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startVault, buildProfile, type TestVault } from '../fixtures/vault.js';
+
+let vault: TestVault;
+beforeAll(async () => {
+  vault = await startVault({ env: { STRONGROOM_XTOKEN_MAX_SECONDS: '3600' } });
+});
+afterAll(async () => {
+  await vault?.stop();
+});
+
+const unique = (base: string) => `${base}-${Math.random().toString(36).slice(2, 8)}`;
+const as = (xtoken: string) => ({ 'x-bunker-token': xtoken });
+
+/** A role with the given policy documents linked, and an xtoken for it in the main tenant. */
+async function roleWith(...documents: unknown[]): Promise<{ rolename: string; roleid: number; xtoken: string }> {
+  const rolename = unique('role');
+  const role = await vault.call('RoleCreate', { rolename, roledesc: 'test role' });
+  expect(role.status, JSON.stringify(role.body)).toBe(200);
+  for (const policy of documents) {
+    const p = await vault.call('PolicyCreate', { policyname: unique('policy'), policy });
+    expect(p.status, JSON.stringify(p.body)).toBe(200);
+    const link = await vault.call('RoleLinkPolicy', { rolename, policyid: p.body.policyid });
+    expect(link.body).toEqual({ status: 'ok', roleid: role.body.roleid });
+  }
+  const x = await vault.call('XTokenCreateForRole', { roleid: role.body.roleid });
+  expect(x.status).toBe(200);
+  return { rolename, roleid: role.body.roleid, xtoken: x.body.xtoken };
+}
+
+describe('roles and policies', () => {
+  it('creates, reads, lists, renames and links them, with 409 for taken names and 404 for unknown ones', async () => {
+    const rolename = unique('r');
+    const role = await vault.call('RoleCreate', { rolename });
+    expect(role.body.roleid).toBeGreaterThan(0);
+    expect((await vault.call('RoleCreate', { rolename })).body).toEqual({ status: 'error', message: 'The role record already exists' });
+    const policy = { Effect: 'Allow', Principal: { Role: rolename }, Action: ['UserGet'], Resource: ['*'] };
+    const policyname = unique('p');
+    const made = await vault.call('PolicyCreate', { policyname, policydesc: 'reads', policy });
+    expect(made.status).toBe(200);
+    expect((await vault.call('PolicyCreate', { policyname, policy })).status).toBe(409);
+    expect((await vault.call('PolicyGet', { policyname })).body).toEqual({ status: 'ok', policyid: made.body.policyid, policyname, policydesc: 'reads', policy });
+    expect((await vault.call('PolicyListAllPolicies')).body.rows).toContainEqual({ policyid: made.body.policyid, policyname, policydesc: 'reads' });
+    expect((await vault.call('PolicyUpdate', { policyid: made.body.policyid, policydesc: 'reads more' })).status).toBe(200);
+    expect((await vault.call('PolicyGet', { policyid: made.body.policyid })).body.policydesc).toBe('reads more');
+    expect((await vault.call('RoleUpdate', { roleid: role.body.roleid, rolename: `${rolename}x` })).status).toBe(200);
+    // Linking twice is fine and answers the role id both times.
+    for (let i = 0; i < 2; i++) expect((await vault.call('RoleLinkPolicy', { roleid: role.body.roleid, policyname })).body.roleid).toBe(role.body.roleid);
+    expect((await vault.call('RoleLinkPolicy', { rolename: 'nosuchrole', policyname })).status).toBe(404);
+    expect((await vault.call('PolicyGet', { policyid: 999_999 })).body.message).toBe('The policy record was not found');
+    expect((await vault.call('XTokenCreateForRole', { rolename: 'nosuchrole' })).status).toBe(404);
+  });
+
+  it('refuses a malformed policy document with a 400 naming what is wrong', async () => {
+    const bad = await vault.call('PolicyCreate', { policyname: unique('bad'), policy: { Effect: 'Perhaps', Action: 'UserGet' } });
+    expect(bad.status).toBe(400);
+    expect(bad.body.message).toMatch(/^Invalid API request parameter: policy: Effect/);
+    expect((await vault.call('PolicyCreate', { policyname: unique('bad'), policy: 'allow all' })).status).toBe(400);
+  });
+
+  it('keeps role and policy definitions to the main tenant admins', async () => {
+    const t = await vault.call('TenantCreate', { tenantname: unique('acc').replace('-', ''), tenantorg: 'x' });
+    for (const op of ['RoleCreate', 'PolicyCreate', 'RoleLinkPolicy', 'RoleUpdate', 'PolicyUpdate']) {
+      expect((await vault.call(op, { rolename: 'x', policyname: 'x', policy: {} }, as(t.body.xtoken))).status, op).toBe(403);
+    }
+  });
+});
+
+describe('role xtokens', () => {
+  it('do what their policies allow and nothing else; a partial grant masks the profile', async () => {
+    const writer = await roleWith({ Effect: 'Allow', Action: ['UserCreate'] });
+    const profile = { ...buildProfile(), age: 41, vip: true };
+    const made = await vault.call('UserCreate', { profile }, as(writer.xtoken));
+    expect(made.status).toBe(200);
+    expect((await vault.call('UserGet', { mode: 'token', identity: made.body.token }, as(writer.xtoken))).body).toEqual({
+      status: 'error',
+      message: 'API access denied',
+    });
+
+    const reader = await roleWith({ Effect: 'Allow', Action: 'UserGet', Resource: ['users.profile.name', 'users.profile.email'] });
+    const got = await vault.call('UserGet', { mode: 'token', identity: made.body.token }, as(reader.xtoken));
+    expect(got.status).toBe(200);
+    const expected: Record<string, unknown> = {};
+    for (const [k, v] of Object.entries(profile)) {
+      if (k === 'name' || k === 'email') expected[k] = v;
+      else if (typeof v === 'string') expected[k] = '***';
+    }
+    expect(got.body.profile).toEqual(expected);
+    expect(got.body.profile).not.toHaveProperty('age');
+    // Root sees it whole.
+    expect((await vault.call('UserGet', { mode: 'token', identity: made.body.token })).body.profile).toEqual(profile);
+  });
+
+  it('follow conditions on request_metadata, and an explicit Deny wins', async () => {
+    const conditional = await roleWith({
+      Effect: 'Allow',
+      Action: 'UserGet',
+      Condition: { StringEquals: { '${request_metadata:purpose}': ['support', 'audit'] } },
+    });
+    const made = await vault.call('UserCreate', { profile: buildProfile() });
+    const ask = (request_metadata?: unknown) => vault.call('UserGet', { mode: 'token', identity: made.body.token, request_metadata }, as(conditional.xtoken));
+    expect((await ask({ purpose: 'support' })).status).toBe(200);
+    expect((await ask({ purpose: 'marketing' })).status).toBe(403);
+    expect((await ask()).status).toBe(403);
+
+    const denied = await roleWith({ Effect: 'Allow', Action: '*' }, { Effect: 'Deny', Action: 'UserGet' });
+    expect((await vault.call('UserGet', { mode: 'token', identity: made.body.token }, as(denied.xtoken))).status).toBe(403);
+    expect((await vault.call('UserCreate', { profile: buildProfile() }, as(denied.xtoken))).status).toBe(200);
+  });
+
+  it('never reach admin operations, whatever their policies say', async () => {
+    const everything = await roleWith({ Effect: 'Allow', Action: '*' });
+    for (const [op, body] of [
+      ['TenantListTenants', {}],
+      ['RoleCreate', { rolename: unique('x') }],
+      ['XTokenCreateForRole', { roleid: everything.roleid }],
+      ['TenantCreate', { tenantname: 'nope', tenantorg: 'x' }],
+    ] as const) {
+      expect((await vault.call(op, body, as(everything.xtoken))).status, op).toBe(403);
+    }
+  });
+
+  it('expire, by default after 10 minutes and never past the cap', async () => {
+    const role = await roleWith({ Effect: 'Allow', Action: 'UserGet' });
+    const now = Math.floor(Date.now() / 1000);
+    const plain = await vault.call('XTokenCreateForRole', { roleid: role.roleid });
+    expect(plain.body.expires - now).toBeGreaterThanOrEqual(599);
+    expect(plain.body.expires - now).toBeLessThanOrEqual(601);
+    const long = await vault.call('XTokenCreateForRole', { roleid: role.roleid, finaltime: '30d' });
+    expect(long.body.expires - now).toBeLessThanOrEqual(3601);
+    const short = await vault.call('XTokenCreateForRole', { roleid: role.roleid, finaltime: '1s' });
+    await new Promise((r) => setTimeout(r, 2_100));
+    const late = await vault.call('UserGet', { mode: 'login', identity: 'x' }, as(short.body.xtoken));
+    expect(late.body).toEqual({ status: 'error', message: 'Access denied' });
+    // Stored as hashes only.
+    const rows = await vault.api.services.db.global().getConnection().execute('select hash from strongroom.credentials');
+    expect(JSON.stringify(rows)).not.toContain(plain.body.xtoken);
+  });
+});
+
+describe('login xtokens', () => {
+  it('read their own record only, and cannot change or erase it directly', async () => {
+    const mine = buildProfile();
+    const me = await vault.call('UserCreate', { profile: mine });
+    const other = await vault.call('UserCreate', { profile: buildProfile() });
+    const x = await vault.call('XTokenCreateForUser', { mode: 'email', identity: mine.email });
+    expect(x.status).toBe(200);
+    expect(x.body.token).toBe(me.body.token);
+    const login = as(x.body.xtoken);
+    expect((await vault.call('UserGet', { mode: 'token', identity: me.body.token }, login)).body.profile).toEqual(mine);
+    expect((await vault.call('UserGet', { mode: 'email', identity: mine.email }, login)).status).toBe(200);
+    expect((await vault.call('UserListVersions', { mode: 'token', identity: me.body.token }, login)).status).toBe(200);
+    // Someone else, or no one: the same 403.
+    const denied = { status: 'error', message: 'Access denied' };
+    expect((await vault.call('UserGet', { mode: 'token', identity: other.body.token }, login)).body).toEqual(denied);
+    expect((await vault.call('UserGet', { mode: 'email', identity: 'nobody@example.com' }, login)).body).toEqual(denied);
+    for (const op of ['UserDelete', 'UserUpdate', 'UserPatch', 'UserCreate', 'BulkListUnlock', 'TokenCreate']) {
+      expect((await vault.call(op, { mode: 'token', identity: me.body.token, profile: {}, patch: [] }, login)).status, op).toBe(403);
+    }
+    expect((await vault.call('XTokenCreateForUser', { mode: 'token', identity: '00000000-0000-4000-8000-000000000000' })).status).toBe(404);
+  });
+});
