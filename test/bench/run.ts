@@ -138,6 +138,27 @@ async function load(base: string, token: string, read: Read, ids: string[]) {
   return { rps: result.requests.average, p50: result.latency.p50, p99: result.latency.p99, non2xx: result.non2xx + result.errors };
 }
 
+/** An xtoken for a role whose policy has three statements, the way a real deployment writes them. */
+async function policyXtoken(base: string, token: string): Promise<string> {
+  const ok = (res: { status: number; body: any }) => {
+    if (res.status !== 200) fail(`policy set-up failed: ${res.status} ${JSON.stringify(res.body)}`);
+    return res.body;
+  };
+  ok(await post(base, token, 'RoleCreate', { rolename: 'bench-reader' }));
+  ok(
+    await post(base, token, 'PolicyCreate', {
+      policyname: 'bench-read',
+      policy: [
+        { Effect: 'Allow', Principal: { Role: 'bench-reader' }, Action: ['UserGet', 'BulkListUsers'], Resource: ['users.profile.*'] },
+        { Effect: 'Allow', Principal: { Role: 'bench-reader' }, Action: ['AuditListUserEvents'], Condition: { Bool: { '${request_metadata:audit}': true } } },
+        { Effect: 'Deny', Principal: { Role: 'bench-reader' }, Action: ['UserDelete', 'UserUpdate', 'UserPatch'] },
+      ],
+    }),
+  );
+  ok(await post(base, token, 'RoleLinkPolicy', { rolename: 'bench-reader', policyname: 'bench-read' }));
+  return ok(await post(base, token, 'XTokenCreateForRole', { rolename: 'bench-reader', finaltime: '1h' })).xtoken as string;
+}
+
 /** A random 16-digit card number with a valid Luhn check digit. */
 function cardNumber(): string {
   const body = Array.from({ length: 15 }, (_, i) => (i === 0 ? 4 : Math.floor(Math.random() * 10)));
@@ -207,6 +228,11 @@ async function main() {
     const loadToken = await load(base, rootToken, userGet('token'), tokens);
     if (loadEmail.non2xx || loadToken.non2xx) fail(`UserGet under load answered ${loadEmail.non2xx + loadToken.non2xx} errors`, vault);
 
+    console.log('UserGet through a role xtoken with a three-statement policy (16 conns)…');
+    const xtoken = await policyXtoken(base, rootToken);
+    const loadRole = await load(base, xtoken, userGet('token'), tokens);
+    if (loadRole.non2xx) fail(`UserGet through the role xtoken answered ${loadRole.non2xx} errors`, vault);
+
     console.log(`FF1 inside the tokenizer (16-digit cards)…`);
     const ff1 = await measureFf1();
     console.log(`TokenCreateBulk, ${TOKEN_BATCHES} × ${TOKEN_BATCH} cards…`);
@@ -231,6 +257,8 @@ async function main() {
       { metric: 'UserGet by email p50/p99 (16)', value: loadEmail.p50, unit: `ms / ${loadEmail.p99} ms` },
       { metric: 'UserGet by token (16 conns)', value: loadToken.rps, unit: 'req/s', target: { op: '>=', value: 3000 } },
       { metric: 'UserGet by token p50/p99 (16)', value: loadToken.p50, unit: `ms / ${loadToken.p99} ms` },
+      { metric: 'UserGet by token, role xtoken (16)', value: loadRole.rps, unit: 'req/s' },
+      { metric: 'policy engine cost vs root token', value: (1 - loadRole.rps / loadToken.rps) * 100, unit: '%', target: { op: '<=', value: 20 } },
       { metric: 'FF1 in the tokenizer (batched)', value: ff1.opsPerSecond, unit: 'ops/s', target: { op: '>=', value: 100_000 } },
       { metric: 'FF1 in the tokenizer (one by one)', value: ff1.singleOpsPerSecond, unit: 'ops/s' },
       { metric: `TokenCreateBulk (${TOKEN_BATCH} cards)`, value: cards.perSecond, unit: 'tokens/s', target: { op: '>=', value: 20_000 } },
