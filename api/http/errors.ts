@@ -52,6 +52,9 @@ export const Messages = {
   duplicatePolicy: 'The policy record already exists',
   policyNotFound: 'The policy record was not found',
   apiDenied: 'API access denied',
+  groupNotFound: 'The group record was not found',
+  duplicateGroup: 'The group record already exists',
+  notMember: 'The user is not a member of this group',
   /** Followed by the names of the missing fields. */
   missing: 'Missing API request parameters: ',
   internal: 'Internal error',

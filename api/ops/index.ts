@@ -5,7 +5,16 @@ import { AuditListUserEvents } from './audit/AuditListUserEvents.js';
 import { BulkDeleteTokens } from './bulk/BulkDeleteTokens.js';
 import { BulkListAllUsers } from './bulk/BulkListAllUsers.js';
 import { BulkListUnlock } from './bulk/BulkListUnlock.js';
+import { BulkListGroupUsers } from './bulk/BulkListGroupUsers.js';
 import { BulkListTokens } from './bulk/BulkListTokens.js';
+import { GroupAddUser } from './groups/GroupAddUser.js';
+import { GroupCreate } from './groups/GroupCreate.js';
+import { GroupDelete } from './groups/GroupDelete.js';
+import { GroupDeleteUser } from './groups/GroupDeleteUser.js';
+import { GroupGet } from './groups/GroupGet.js';
+import { GroupListAllGroups } from './groups/GroupListAllGroups.js';
+import { GroupListUserGroups } from './groups/GroupListUserGroups.js';
+import { GroupUpdate } from './groups/GroupUpdate.js';
 import { BulkListUsers } from './bulk/BulkListUsers.js';
 import { PolicyCreate } from './roles/PolicyCreate.js';
 import { PolicyGet } from './roles/PolicyGet.js';
@@ -39,9 +48,18 @@ export const operations: readonly OpDefinition[] = [
   AuditListUserEvents,
   BulkDeleteTokens,
   BulkListAllUsers,
+  BulkListGroupUsers,
   BulkListTokens,
   BulkListUnlock,
   BulkListUsers,
+  GroupAddUser,
+  GroupCreate,
+  GroupDelete,
+  GroupDeleteUser,
+  GroupGet,
+  GroupListAllGroups,
+  GroupListUserGroups,
+  GroupUpdate,
   PolicyCreate,
   PolicyGet,
   PolicyListAllPolicies,

@@ -3,6 +3,7 @@ import type { EntityManager } from '@mikro-orm/postgresql';
 import { User, UserVersion } from './entities/tenant.js';
 import type { IndexMode } from '../vault/identities.js';
 import { query } from './sql.js';
+import { GLOBAL_SCHEMA } from './entities/global.js';
 
 export interface UserRow {
   token: string;
@@ -17,6 +18,7 @@ export interface UserRow {
   finaltime: number | null;
   slidingtime: number | null;
   expiresAt: number | null;
+  grouproles: GroupRole[];
 }
 
 export type IndexColumn = 'loginIdx' | 'emailIdx' | 'phoneIdx' | 'customIdx';
@@ -30,6 +32,22 @@ const SQL_COLUMN: Record<IndexMode, string> = { login: 'login_idx', email: 'emai
 
 const INSERT_COLUMNS = ['token', 'profile', 'login_idx', 'email_idx', 'phone_idx', 'custom_idx', 'version', 'created', 'updated', 'finaltime', 'slidingtime', 'expires_at'];
 const COLUMNS = INSERT_COLUMNS.join(', ');
+
+export interface GroupRole {
+  groupid: number;
+  groupname: string;
+  grouptype: string;
+  roleid: number | null;
+  rolename: string | null;
+}
+
+/** The row's columns and its group memberships, read in the same statement. */
+function selectColumns(schema: string): string {
+  return `${COLUMNS}, (select coalesce(json_agg(json_build_object('groupid', g.id, 'groupname', g.name, 'grouptype', g.type,
+      'roleid', m.role_id, 'rolename', r.name) order by g.id), '[]'::json)
+    from "${schema}".group_members m join "${schema}".groups g on g.id = m.group_id
+    left join "${GLOBAL_SCHEMA}".roles r on r.id = m.role_id where m.user_token = users.token) as grouproles`;
+}
 
 function toRow(r: Record<string, unknown>): UserRow {
   return {
@@ -45,6 +63,7 @@ function toRow(r: Record<string, unknown>): UserRow {
     finaltime: r.finaltime == null ? null : Number(r.finaltime),
     slidingtime: r.slidingtime == null ? null : Number(r.slidingtime),
     expiresAt: r.expires_at == null ? null : Number(r.expires_at),
+    grouproles: (r.grouproles as GroupRole[] | undefined) ?? [],
   };
 }
 
@@ -63,14 +82,14 @@ export class UserStore {
 
   async byToken(token: string, now: number, forUpdate = false): Promise<UserRow | null> {
     const rows = await this.exec(
-      `select ${COLUMNS} from "${this.schema}".users where token = $1 and ${live(2)}${forUpdate ? ' for update' : ''}`,
+      `select ${selectColumns(this.schema)} from "${this.schema}".users where token = $1 and ${live(2)}${forUpdate ? ' for update' : ''}`,
       [token, now]);
     return rows[0] ? toRow(rows[0]) : null;
   }
 
   async byIndex(mode: IndexMode, hash: Buffer, now: number, forUpdate = false): Promise<UserRow | null> {
     const rows = await this.exec(
-      `select ${COLUMNS} from "${this.schema}".users where ${SQL_COLUMN[mode]} = $1 and ${live(2)}${forUpdate ? ' for update' : ''}`,
+      `select ${selectColumns(this.schema)} from "${this.schema}".users where ${SQL_COLUMN[mode]} = $1 and ${live(2)}${forUpdate ? ' for update' : ''}`,
       [hash, now]);
     return rows[0] ? toRow(rows[0]) : null;
   }
@@ -79,7 +98,7 @@ export class UserStore {
   async byKeys(mode: IndexMode | 'token', keys: (string | Buffer)[], now: number): Promise<UserRow[]> {
     const column = mode === 'token' ? 'token' : SQL_COLUMN[mode];
     const type = mode === 'token' ? 'uuid[]' : 'bytea[]';
-    const rows = await this.exec(`select ${COLUMNS} from "${this.schema}".users where ${column} = any($1::${type}) and ${live(2)}`, [keys, now]);
+    const rows = await this.exec(`select ${selectColumns(this.schema)} from "${this.schema}".users where ${column} = any($1::${type}) and ${live(2)}`, [keys, now]);
     return rows.map(toRow);
   }
 
@@ -94,14 +113,14 @@ export class UserStore {
     }
     if (!clauses.length) return [];
     const rows = await this.exec(
-      `select ${COLUMNS} from "${this.schema}".users where (${clauses.join(' or ')}) and ${live(params.length + 1)}`, [...params, now]);
+      `select ${selectColumns(this.schema)} from "${this.schema}".users where (${clauses.join(' or ')}) and ${live(params.length + 1)}`, [...params, now]);
     return rows.map(toRow);
   }
 
   async page(offset: number, limit: number, now: number): Promise<{ total: number; rows: UserRow[] }> {
     const [count] = await this.exec(`select count(*)::int as n from "${this.schema}".users where ${live(1)}`, [now]);
     const rows = await this.exec(
-      `select ${COLUMNS} from "${this.schema}".users where ${live(1)} order by seq offset $2 limit $3`,
+      `select ${selectColumns(this.schema)} from "${this.schema}".users where ${live(1)} order by seq offset $2 limit $3`,
       [now, offset, limit]);
     return { total: Number(count?.n ?? 0), rows: rows.map(toRow) };
   }

@@ -1,7 +1,12 @@
-// Group membership set at user creation. Groups arrive with the access-control work; until then none exists.
+// Groups of a tenant: named sets of users, each membership with an optional role.
 import { z } from 'zod';
-import { notFound } from '../http/errors.js';
+import type { EntityManager } from '@mikro-orm/postgresql';
+import { tenantSchema } from '../store/database.js';
+import { GroupStore, type GroupRow } from '../store/groups.js';
+import { conflict, notFound, Messages } from '../http/errors.js';
+import type { Roles } from './roles.js';
 
+/** `groupname`/`groupid` and `rolename`/`roleid`, as UserCreate, UserCreateBulk and GroupAddUser take them. */
 export const GroupRef = {
   groupname: z.string().min(1).optional(),
   groupid: z.number().int().optional(),
@@ -9,7 +14,63 @@ export const GroupRef = {
   roleid: z.number().int().optional(),
 };
 
-/** No group can be named yet, so naming one is the contract's 404 for an unknown group. */
-export function assertNoGroup(ref: { groupname?: string | undefined; groupid?: number | undefined }): void {
-  if (ref.groupname !== undefined || ref.groupid !== undefined) throw notFound('The group record was not found');
+export interface GroupScope {
+  em: EntityManager;
+  tenantId: number;
+}
+
+function isDuplicate(err: unknown): boolean {
+  const e = err as { code?: string; name?: string };
+  return e.code === '23505' || e.name === 'UniqueConstraintViolationException';
+}
+
+export class Groups {
+  constructor(private readonly roles: Roles) {}
+
+  store(scope: GroupScope): GroupStore {
+    return new GroupStore(scope.em, tenantSchema(scope.tenantId));
+  }
+
+  async create(scope: GroupScope, name: string, desc: string, type: string, now: number): Promise<number> {
+    try {
+      return await this.store(scope).create(name, desc, type, now);
+    } catch (err) {
+      if (isDuplicate(err)) throw conflict(Messages.duplicateGroup);
+      throw err;
+    }
+  }
+
+  async find(scope: GroupScope, by: { groupid?: number | undefined; groupname?: string | undefined }): Promise<GroupRow> {
+    const g = await this.store(scope).find(by.groupid !== undefined ? { id: by.groupid } : { name: by.groupname });
+    if (!g) throw notFound(Messages.groupNotFound);
+    return g;
+  }
+
+  async update(scope: GroupScope, id: number, set: { name?: string | undefined; desc?: string | undefined; type?: string | undefined }): Promise<void> {
+    try {
+      await this.store(scope).update(id, set);
+    } catch (err) {
+      if (isDuplicate(err)) throw conflict(Messages.duplicateGroup);
+      throw err;
+    }
+  }
+
+  /**
+   * The group and role a request names (either may be absent), or 404 for a name that does not exist.
+   * A role without a group is meaningless and refused.
+   */
+  async membership(
+    scope: GroupScope,
+    ref: { groupname?: string | undefined; groupid?: number | undefined; rolename?: string | undefined; roleid?: number | undefined },
+  ): Promise<{ groupId: number; roleId: number | null } | null> {
+    const hasGroup = ref.groupname !== undefined || ref.groupid !== undefined;
+    const hasRole = ref.rolename !== undefined || ref.roleid !== undefined;
+    if (!hasGroup) {
+      if (hasRole) throw notFound(Messages.groupNotFound);
+      return null;
+    }
+    const group = await this.find(scope, ref);
+    const role = hasRole ? await this.roles.role(scope.em, ref.roleid !== undefined ? { id: ref.roleid } : { name: ref.rolename }) : null;
+    return { groupId: group.groupid, roleId: role?.roleid ?? null };
+  }
 }

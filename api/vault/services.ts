@@ -11,6 +11,7 @@ import { Users } from './users.js';
 import { Tokens } from './tokens.js';
 import { Sweeper } from './sweeper.js';
 import { Roles } from './roles.js';
+import { Groups } from './groups.js';
 
 export interface Services {
   config: Config;
@@ -26,9 +27,11 @@ export interface Services {
   tokens: Tokens;
   sweeper: Sweeper;
   roles: Roles;
+  groups: Groups;
 }
 
 export function buildServices(config: Config, log: Logger, db: Database, tokenizer: TokenizerClient): Services {
+  const roles = new Roles(db);
   return {
     config,
     log,
@@ -41,7 +44,8 @@ export function buildServices(config: Config, log: Logger, db: Database, tokeniz
     unlocks: new Unlocks(db, config.unlockSeconds),
     tokens: new Tokens(tokenizer, db),
     sweeper: new Sweeper(db, log, config.sweepSeconds),
-    roles: new Roles(db),
+    roles,
+    groups: new Groups(roles),
     users: new Users(tokenizer, db, { versioning: config.versioning, maxVersions: config.maxVersions }),
   };
 }

@@ -300,6 +300,7 @@ export class Users {
       finaltime: expiry.finaltime,
       slidingtime: expiry.slidingtime,
       expiresAt: expiresAt(expiry.finaltime, expiry.slidingtime, now),
+      grouproles: [],
     };
   }
 }
@@ -313,7 +314,6 @@ export function presentUser(row: UserRow, profile: Profile) {
     finaltime: row.finaltime ?? 0,
     slidingtime: row.slidingtime ?? 0,
     expirationtime: row.expiresAt ?? 0,
-    // Groups arrive with the access-control issue; until then no user belongs to any group.
-    grouproles: [] as unknown[],
+    grouproles: row.grouproles,
   };
 }

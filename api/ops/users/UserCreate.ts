@@ -3,7 +3,7 @@ import { z } from 'zod';
 import { defineOp } from '../define.js';
 import { Profile, TimeInput } from '../schemas.js';
 import { expiryFrom } from '../../vault/durations.js';
-import { assertNoGroup, GroupRef } from '../../vault/groups.js';
+import { GroupRef } from '../../vault/groups.js';
 
 export const UserCreate = defineOp({
   name: 'UserCreate',
@@ -12,8 +12,10 @@ export const UserCreate = defineOp({
   input: z.object({ profile: Profile, ...GroupRef, finaltime: TimeInput.optional(), slidingtime: TimeInput.optional() }),
   async run({ input, ctx }) {
     const expiry = expiryFrom(input, ctx.now);
-    assertNoGroup(input);
+    // The group and role are checked before the user exists: an unknown one fails the call, nothing is stored.
+    const membership = await ctx.services.groups.membership(ctx, input);
     const token = await ctx.services.users.create(ctx, input.profile, expiry);
+    if (membership) await ctx.services.groups.store(ctx).addMembers(membership.groupId, [token], membership.roleId);
     ctx.audit.record = token;
     ctx.audit.after = input.profile;
     return { token };

@@ -3,7 +3,7 @@ import { z } from 'zod';
 import { defineOp } from '../define.js';
 import { Profile, TimeInput } from '../schemas.js';
 import { expiryFrom } from '../../vault/durations.js';
-import { assertNoGroup, GroupRef } from '../../vault/groups.js';
+import { GroupRef } from '../../vault/groups.js';
 import { badRequest } from '../../http/errors.js';
 
 export const UserCreateBulk = defineOp({
@@ -19,8 +19,27 @@ export const UserCreateBulk = defineOp({
     const max = ctx.services.config.bulkMaxRecords;
     if (input.records.length > max) throw badRequest(`Invalid API request parameter: records: at most ${max} per request`);
     const expiry = expiryFrom(input, ctx.now);
-    input.records.forEach(assertNoGroup);
+    const groups = ctx.services.groups;
+    // Every named group and role must exist before any user is stored; records naming the same pair share it.
+    const asked = new Map<string, ReturnType<typeof groups.membership>>();
+    const membershipOf = (r: (typeof input.records)[number]) => {
+      const key = JSON.stringify([r.groupid, r.groupname, r.roleid, r.rolename]);
+      if (!asked.has(key)) asked.set(key, groups.membership(ctx, r));
+      return asked.get(key)!;
+    };
+    const memberships = await Promise.all(input.records.map(membershipOf));
     const outcome = await ctx.services.users.createMany(ctx, input.records.map((r) => r.profile), expiry);
+    const byProfile = new Map(input.records.map((r, i) => [r.profile, memberships[i]]));
+    const joins = new Map<string, { groupId: number; roleId: number | null; tokens: string[] }>();
+    for (const c of outcome.created) {
+      const m = byProfile.get(c.profile);
+      if (!m) continue;
+      const key = `${m.groupId}:${m.roleId}`;
+      const j = joins.get(key) ?? { ...m, tokens: [] };
+      j.tokens.push(c.token);
+      joins.set(key, j);
+    }
+    for (const j of joins.values()) await groups.store(ctx).addMembers(j.groupId, j.tokens, j.roleId);
     ctx.audit.after = { created: outcome.created.map((c) => c.token), errors: outcome.errors.length };
     return { created: outcome.created, errors: outcome.errors, summary: { created: outcome.created.length, errors: outcome.errors.length } };
   },

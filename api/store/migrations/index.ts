@@ -4,6 +4,7 @@ import { Global0002Roles } from './Global0002Roles.js';
 import { Tenant0001Users } from './Tenant0001Users.js';
 import { Tenant0002AuditAppend } from './Tenant0002AuditAppend.js';
 import { Tenant0003Tokens } from './Tenant0003Tokens.js';
+import { Tenant0004Groups } from './Tenant0004Groups.js';
 
 export const globalMigrations = [Global0001Init, Global0002Roles];
-export const tenantMigrations = [Tenant0001Users, Tenant0002AuditAppend, Tenant0003Tokens];
+export const tenantMigrations = [Tenant0001Users, Tenant0002AuditAppend, Tenant0003Tokens, Tenant0004Groups];

@@ -1,0 +1,24 @@
+// POST /v2/GroupAddUser: adds a user to a group with an optional role, or changes the role.
+import { z } from 'zod';
+import { defineOp } from '../define.js';
+import { UserRef } from '../schemas.js';
+import { badRequest, Messages } from '../../http/errors.js';
+import { GroupRef } from '../../vault/groups.js';
+
+export const GroupAddUser = defineOp({
+  name: 'GroupAddUser',
+  access: 'tenant',
+  effect: 'write',
+  input: z.object({ ...UserRef, ...GroupRef }),
+  async run({ input, ctx }) {
+    if (input.groupid === undefined && input.groupname === undefined) throw badRequest(`${Messages.missing}groupid`);
+    ctx.audit.mode = input.mode;
+    ctx.audit.identity = input.identity;
+    const row = await ctx.services.users.findRow(ctx, input.mode, input.identity, true);
+    ctx.audit.record = row.token;
+    const m = (await ctx.services.groups.membership(ctx, input))!;
+    await ctx.services.groups.store(ctx).addMembers(m.groupId, [row.token], m.roleId);
+    ctx.audit.after = { groupid: m.groupId, roleid: m.roleId };
+    return {};
+  },
+});

@@ -1,0 +1,20 @@
+// POST /v2/GroupDelete: removes a group and its memberships (never its users).
+import { z } from 'zod';
+import { defineOp } from '../define.js';
+import { badRequest, Messages } from '../../http/errors.js';
+import { GroupPick } from './schemas.js';
+
+export const GroupDelete = defineOp({
+  name: 'GroupDelete',
+  access: 'tenant',
+  effect: 'write',
+  input: z.object(GroupPick),
+  async run({ input, ctx }) {
+    if (input.groupid === undefined && input.groupname === undefined) throw badRequest(`${Messages.missing}groupid`);
+    const groups = ctx.services.groups;
+    const g = await groups.find(ctx, input);
+    await groups.store(ctx).remove(g.groupid);
+    ctx.audit.after = { groupid: g.groupid };
+    return {};
+  },
+});

@@ -1,0 +1,14 @@
+// POST /v2/GroupListAllGroups: every group of the tenant.
+import { z } from 'zod';
+import { defineOp } from '../define.js';
+
+export const GroupListAllGroups = defineOp({
+  name: 'GroupListAllGroups',
+  access: 'tenant',
+  effect: 'read',
+  input: z.object({}),
+  async run({ ctx }) {
+    const rows = await ctx.services.groups.store(ctx).all();
+    return { total: rows.length, rows };
+  },
+});

@@ -1,0 +1,89 @@
+// SQL for the groups of one tenant schema and their memberships.
+import type { EntityManager } from '@mikro-orm/postgresql';
+import { query } from './sql.js';
+
+export interface GroupRow {
+  groupid: number;
+  groupname: string;
+  groupdesc: string;
+  grouptype: string;
+}
+
+const SELECT = 'select id as groupid, name as groupname, description as groupdesc, type as grouptype';
+
+export class GroupStore {
+  constructor(
+    private readonly em: EntityManager,
+    private readonly schema: string,
+  ) {}
+
+  private get t(): string {
+    return `"${this.schema}"`;
+  }
+
+  async create(name: string, desc: string, type: string, now: number): Promise<number> {
+    const [r] = await query<{ id: number }>(this.em, `insert into ${this.t}.groups (name, description, type, created) values ($1, $2, $3, $4) returning id`, [name, desc, type, now]);
+    return r!.id;
+  }
+
+  async find(by: { id?: number | undefined; name?: string | undefined }): Promise<GroupRow | null> {
+    const [r] = await query<GroupRow>(this.em, `${SELECT} from ${this.t}.groups where ${by.id !== undefined ? 'id = $1' : 'name = $1'}`, [by.id ?? by.name]);
+    return r ?? null;
+  }
+
+  async all(): Promise<GroupRow[]> {
+    return query<GroupRow>(this.em, `${SELECT} from ${this.t}.groups order by id`);
+  }
+
+  async update(id: number, set: { name?: string | undefined; desc?: string | undefined; type?: string | undefined }): Promise<void> {
+    await query(this.em, `update ${this.t}.groups set name = coalesce($2, name), description = coalesce($3, description), type = coalesce($4, type) where id = $1`, [
+      id,
+      set.name ?? null,
+      set.desc ?? null,
+      set.type ?? null,
+    ]);
+  }
+
+  async remove(id: number): Promise<void> {
+    await query(this.em, `delete from ${this.t}.groups where id = $1`, [id]);
+  }
+
+  /** Adds the users to the group, or changes their role in it. */
+  async addMembers(groupId: number, userTokens: string[], roleId: number | null): Promise<void> {
+    if (!userTokens.length) return;
+    await query(
+      this.em,
+      `insert into ${this.t}.group_members (group_id, user_token, role_id) select $1, unnest($2::uuid[]), $3
+       on conflict (group_id, user_token) do update set role_id = excluded.role_id`,
+      [groupId, userTokens, roleId],
+    );
+  }
+
+  async removeMember(groupId: number, userToken: string): Promise<boolean> {
+    const rows = await query(this.em, `delete from ${this.t}.group_members where group_id = $1 and user_token = $2 returning user_token`, [groupId, userToken]);
+    return rows.length > 0;
+  }
+
+  async groupsOf(userToken: string): Promise<GroupRow[]> {
+    return query<GroupRow>(
+      this.em,
+      `select g.id as groupid, g.name as groupname, g.description as groupdesc, g.type as grouptype
+       from ${this.t}.group_members m join ${this.t}.groups g on g.id = m.group_id where m.user_token = $1 order by g.id`,
+      [userToken],
+    );
+  }
+
+  /** A page of the group's live members in membership order, with their role, and how many there are. */
+  async members(groupId: number, now: number, offset: number, limit: number): Promise<{ total: number; rows: { token: string; roleid: number | null }[] }> {
+    const live = '(u.expires_at is null or u.expires_at > $2)';
+    const from = `from ${this.t}.group_members m join ${this.t}.users u on u.token = m.user_token where m.group_id = $1 and ${live}`;
+    const [count] = await query<{ n: number }>(this.em, `select count(*)::int as n ${from}`, [groupId, now]);
+    const rows = await query<{ token: string; roleid: number | null }>(this.em, `select u.token, m.role_id as roleid ${from} order by u.seq offset $3 limit $4`, [
+      groupId,
+      now,
+      offset,
+      limit,
+    ]);
+    return { total: Number(count?.n ?? 0), rows };
+  }
+}
