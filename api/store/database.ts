@@ -100,47 +100,66 @@ export class Database {
     });
   }
 
-  /** Creates the tenant's schema if needed and brings it to the newest migration. */
-  async migrateTenant(tenantId: number): Promise<void> {
+  /**
+   * Creates the tenant's schema if needed and brings it to the newest migration. One migration run at a time:
+   * the migrator is not safe to run twice at once, in this process (a queue) or across replicas (the lock).
+   */
+  migrateTenant(tenantId: number): Promise<void> {
+    const run = this.migrations.then(() => this.withMigrationLock(() => this.migrateTenantNow(tenantId)));
+    this.migrations = run.catch(() => undefined);
+    return run;
+  }
+
+  private migrations: Promise<unknown> = Promise.resolve();
+
+  private async migrateTenantNow(tenantId: number): Promise<void> {
     const schema = tenantSchema(tenantId);
     await this.orm.em.getConnection().execute(`create schema if not exists "${schema}"`);
     await this.orm.migrator.up({ schema, migrations: tenantMigrations.map((m) => m.name) });
   }
 
-  private async migrate(log: Logger): Promise<void> {
-    // Replicas starting together must not run migrations twice: a session advisory lock on its own connection.
+  /** Replicas must not run migrations at the same time: a session advisory lock on a connection of its own. */
+  private async withMigrationLock<T>(work: () => Promise<T>): Promise<T> {
     const lock = this.databaseUrl ? new pg.Client({ connectionString: this.databaseUrl }) : undefined;
     if (lock) {
       await lock.connect();
       await lock.query('select pg_advisory_lock(hashtext($1))', ['strongroom:migrate']);
     }
     try {
-      const conn = this.orm.em.getConnection();
-      await conn.execute(`create schema if not exists "${GLOBAL_SCHEMA}"`);
-      const done = await this.orm.migrator.up({
-        schema: GLOBAL_SCHEMA,
-        migrations: globalMigrations.map((m) => m.name),
-      });
-      if (done.length) log.info({ migrations: done.map((m) => m.name) }, 'global schema migrated');
-      const now = Math.floor(Date.now() / 1000);
-      await conn.execute(
-        `insert into "${GLOBAL_SCHEMA}".tenants (id, name, org, email, created) values (?, ?, ?, null, ?)
-         on conflict (id) do nothing`,
-        [MAIN_TENANT_ID, MAIN_TENANT_NAME, 'Main', now],
-      );
-      // serial must move past the explicit id 1, or the next tenant would collide with the main one.
-      await conn.execute(
-        `select setval(pg_get_serial_sequence('"${GLOBAL_SCHEMA}".tenants', 'id'),
-                greatest((select max(id) from "${GLOBAL_SCHEMA}".tenants), 1))`,
-      );
-      const tenants = await conn.execute<{ id: number }[]>(`select id from "${GLOBAL_SCHEMA}".tenants order by id`);
-      for (const t of tenants) await this.migrateTenant(t.id);
+      return await work();
     } finally {
       if (lock) {
         await lock.query('select pg_advisory_unlock(hashtext($1))', ['strongroom:migrate']).catch(() => {});
         await lock.end().catch(() => {});
       }
     }
+  }
+
+  private migrate(log: Logger): Promise<void> {
+    return this.withMigrationLock(() => this.migrateAll(log));
+  }
+
+  private async migrateAll(log: Logger): Promise<void> {
+    const conn = this.orm.em.getConnection();
+    await conn.execute(`create schema if not exists "${GLOBAL_SCHEMA}"`);
+    const done = await this.orm.migrator.up({
+      schema: GLOBAL_SCHEMA,
+      migrations: globalMigrations.map((m) => m.name),
+    });
+    if (done.length) log.info({ migrations: done.map((m) => m.name) }, 'global schema migrated');
+    const now = Math.floor(Date.now() / 1000);
+    await conn.execute(
+      `insert into "${GLOBAL_SCHEMA}".tenants (id, name, org, email, created) values (?, ?, ?, null, ?)
+       on conflict (id) do nothing`,
+      [MAIN_TENANT_ID, MAIN_TENANT_NAME, 'Main', now],
+    );
+    // serial must move past the explicit id 1, or the next tenant would collide with the main one.
+    await conn.execute(
+      `select setval(pg_get_serial_sequence('"${GLOBAL_SCHEMA}".tenants', 'id'),
+              greatest((select max(id) from "${GLOBAL_SCHEMA}".tenants), 1))`,
+    );
+    const tenants = await conn.execute<{ id: number }[]>(`select id from "${GLOBAL_SCHEMA}".tenants order by id`);
+    for (const t of tenants) await this.migrateTenantNow(t.id);
   }
 
   async close(): Promise<void> {

@@ -173,3 +173,35 @@ describe('TenantGetUIConf', () => {
     expect(plain.status).toBe(200);
   });
 });
+
+describe('the connection pool under concurrency', () => {
+  it('never lets one tenant read another: 200 interleaved calls of four tenants each see only their own users', async () => {
+    const tenants = await Promise.all([0, 1, 2, 3].map(() => createTenant()));
+    const users = await Promise.all(
+      tenants.map(async (t) => {
+        const profile = buildProfile();
+        const res = await vault.call('UserCreate', { profile }, { 'x-bunker-token': t.xtoken });
+        return { t, profile, token: res.body.token as string };
+      }),
+    );
+    const calls = Array.from({ length: 200 }, (_, i) => {
+      const asker = users[i % 4]!;
+      const target = users[(i * 7) % 4]!;
+      const write = i % 5 === 0;
+      return (async () => {
+        const res = write
+          ? await vault.call('UserUpdate', { mode: 'token', identity: target.token, profile: { seen: i } }, { 'x-bunker-token': asker.t.xtoken })
+          : await vault.call('UserGet', { mode: 'email', identity: target.profile.email }, { 'x-bunker-token': asker.t.xtoken });
+        return { own: asker === target, status: res.status, body: res.body, asker, write };
+      })();
+    });
+    for (const r of await Promise.all(calls)) {
+      if (r.own) {
+        expect(r.status).toBe(200);
+        if (!r.write) expect(r.body.token).toBe(r.asker.token);
+      } else {
+        expect(r.status).toBe(404);
+      }
+    }
+  });
+});
