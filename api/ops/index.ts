@@ -5,6 +5,7 @@ import { AuditListUserEvents } from './audit/AuditListUserEvents.js';
 import { BulkDeleteTokens } from './bulk/BulkDeleteTokens.js';
 import { BulkListAllUsers } from './bulk/BulkListAllUsers.js';
 import { BulkListUnlock } from './bulk/BulkListUnlock.js';
+import { BulkListAllAuditEvents } from './bulk/BulkListAllAuditEvents.js';
 import { BulkListGroupUsers } from './bulk/BulkListGroupUsers.js';
 import { BulkListTokens } from './bulk/BulkListTokens.js';
 import { GroupAddUser } from './groups/GroupAddUser.js';
@@ -25,6 +26,8 @@ import { RoleLinkPolicy } from './roles/RoleLinkPolicy.js';
 import { RoleUpdate } from './roles/RoleUpdate.js';
 import { XTokenCreateForRole } from './roles/XTokenCreateForRole.js';
 import { XTokenCreateForUser } from './roles/XTokenCreateForUser.js';
+import { SystemGetSystemStats } from './system/SystemGetSystemStats.js';
+import { SystemSetLicenseKey } from './system/SystemSetLicenseKey.js';
 import { TenantCreate } from './tenants/TenantCreate.js';
 import { TenantDelete } from './tenants/TenantDelete.js';
 import { TenantGet } from './tenants/TenantGet.js';
@@ -47,6 +50,7 @@ export const operations: readonly OpDefinition[] = [
   AuditGetEvent,
   AuditListUserEvents,
   BulkDeleteTokens,
+  BulkListAllAuditEvents,
   BulkListAllUsers,
   BulkListGroupUsers,
   BulkListTokens,
@@ -67,6 +71,8 @@ export const operations: readonly OpDefinition[] = [
   RoleCreate,
   RoleLinkPolicy,
   RoleUpdate,
+  SystemGetSystemStats,
+  SystemSetLicenseKey,
   TenantCreate,
   TenantDelete,
   TenantGet,

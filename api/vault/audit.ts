@@ -202,6 +202,16 @@ export function presentEvent(e: AuditEvent): AuditRow {
 export class AuditReader {
   constructor(private readonly tokenizer: TokenizerClient) {}
 
+  /** Every event of the tenant, newest first. */
+  async listAll(em: EntityManager, tenantId: number, offset: number, limit: number) {
+    const [rows, total] = await em.findAndCount(
+      AuditEvent,
+      {},
+      { schema: tenantSchema(tenantId), orderBy: { seq: 'desc' }, offset, limit, disableIdentityMap: true },
+    );
+    return { total, rows: rows.map(presentEvent) };
+  }
+
   async listForRecord(em: EntityManager, tenantId: number, record: string, offset: number, limit: number) {
     const schema = tenantSchema(tenantId);
     const [rows, total] = await em.findAndCount(
