@@ -9,6 +9,9 @@ import { BulkListAllAuditEvents } from './bulk/BulkListAllAuditEvents.js';
 import { BulkListGroupUsers } from './bulk/BulkListGroupUsers.js';
 import { BulkListTokens } from './bulk/BulkListTokens.js';
 import { GroupAddUser } from './groups/GroupAddUser.js';
+import { CaptchaCreate } from './login/CaptchaCreate.js';
+import { UserLogin } from './login/UserLogin.js';
+import { UserPrelogin } from './login/UserPrelogin.js';
 import { GroupCreate } from './groups/GroupCreate.js';
 import { GroupDelete } from './groups/GroupDelete.js';
 import { GroupDeleteUser } from './groups/GroupDeleteUser.js';
@@ -56,6 +59,7 @@ export const operations: readonly OpDefinition[] = [
   BulkListTokens,
   BulkListUnlock,
   BulkListUsers,
+  CaptchaCreate,
   GroupAddUser,
   GroupCreate,
   GroupDelete,
@@ -88,7 +92,9 @@ export const operations: readonly OpDefinition[] = [
   UserDelete,
   UserGet,
   UserListVersions,
+  UserLogin,
   UserPatch,
+  UserPrelogin,
   UserUpdate,
   XTokenCreateForRole,
   XTokenCreateForUser,

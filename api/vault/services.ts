@@ -12,6 +12,8 @@ import { Tokens } from './tokens.js';
 import { Sweeper } from './sweeper.js';
 import { Roles } from './roles.js';
 import { Groups } from './groups.js';
+import { Logins } from './logins.js';
+import { createNotifier } from './notifier.js';
 
 export interface Services {
   config: Config;
@@ -28,10 +30,14 @@ export interface Services {
   sweeper: Sweeper;
   roles: Roles;
   groups: Groups;
+  logins: Logins;
 }
 
 export function buildServices(config: Config, log: Logger, db: Database, tokenizer: TokenizerClient): Services {
   const roles = new Roles(db);
+  const credentials = new Credentials(db);
+  const users = new Users(tokenizer, db, { versioning: config.versioning, maxVersions: config.maxVersions });
+  const notifier = createNotifier({ smtpUrl: config.smtp.url, from: config.smtp.from, log });
   return {
     config,
     log,
@@ -39,13 +45,14 @@ export function buildServices(config: Config, log: Logger, db: Database, tokeniz
     tokenizer,
     audit: new AuditTrail(db, tokenizer, log),
     auditReader: new AuditReader(tokenizer),
-    credentials: new Credentials(db),
+    credentials,
     tenants: new Tenants(db),
     unlocks: new Unlocks(db, config.unlockSeconds),
     tokens: new Tokens(tokenizer, db),
     sweeper: new Sweeper(db, log, config.sweepSeconds),
     roles,
     groups: new Groups(roles),
-    users: new Users(tokenizer, db, { versioning: config.versioning, maxVersions: config.maxVersions }),
+    users,
+    logins: new Logins(db, users, credentials, notifier, log),
   };
 }

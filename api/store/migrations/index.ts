@@ -1,10 +1,11 @@
 // The ordered migration sets: one for the global schema, one run in every tenant's schema.
 import { Global0001Init } from './Global0001Init.js';
 import { Global0002Roles } from './Global0002Roles.js';
+import { Global0003Login } from './Global0003Login.js';
 import { Tenant0001Users } from './Tenant0001Users.js';
 import { Tenant0002AuditAppend } from './Tenant0002AuditAppend.js';
 import { Tenant0003Tokens } from './Tenant0003Tokens.js';
 import { Tenant0004Groups } from './Tenant0004Groups.js';
 
-export const globalMigrations = [Global0001Init, Global0002Roles];
+export const globalMigrations = [Global0001Init, Global0002Roles, Global0003Login];
 export const tenantMigrations = [Tenant0001Users, Tenant0002AuditAppend, Tenant0003Tokens, Tenant0004Groups];

@@ -1,0 +1,15 @@
+// POST /v2/UserLogin (public): the code from UserPrelogin for a login xtoken and the user's token.
+import { z } from 'zod';
+import { defineOp } from '../define.js';
+import { Identity } from '../schemas.js';
+import { LoginMode } from './UserPrelogin.js';
+
+export const UserLogin = defineOp({
+  name: 'UserLogin',
+  access: 'public',
+  effect: 'read',
+  input: z.object({ mode: LoginMode, identity: Identity, smscode: z.union([z.string().min(1).max(16), z.number().int().nonnegative().transform((n) => String(n).padStart(6, '0'))]) }),
+  async run({ input, ctx }) {
+    return ctx.services.logins.login(ctx.tenantId, input.mode, input.identity, input.smscode);
+  },
+});
