@@ -36,6 +36,7 @@ export const Messages = {
   unknownOperation: 'The API request was not found',
   unknownEndpoint: 'endpoint is missing',
   userNotFound: 'The user record was not found',
+  userExists: 'The user record already exists',
   badMode: 'The mode parameter has an incorrect format',
   badUuid: 'Bad UUID',
   badBody: 'Failed to decode the request body',

@@ -29,7 +29,11 @@ import { RoleLinkPolicy } from './roles/RoleLinkPolicy.js';
 import { RoleUpdate } from './roles/RoleUpdate.js';
 import { XTokenCreateForRole } from './roles/XTokenCreateForRole.js';
 import { XTokenCreateForUser } from './roles/XTokenCreateForUser.js';
+import { SystemDeleteUserProfiles } from './system/SystemDeleteUserProfiles.js';
 import { SystemGetSystemStats } from './system/SystemGetSystemStats.js';
+import { SystemGetUserProfiles } from './system/SystemGetUserProfiles.js';
+import { SystemRestoreUserProfile } from './system/SystemRestoreUserProfile.js';
+import { SystemSearchUserProfiles } from './system/SystemSearchUserProfiles.js';
 import { SystemSetLicenseKey } from './system/SystemSetLicenseKey.js';
 import { TenantCreate } from './tenants/TenantCreate.js';
 import { TenantDelete } from './tenants/TenantDelete.js';
@@ -47,6 +51,7 @@ import { UserDelete } from './users/UserDelete.js';
 import { UserGet } from './users/UserGet.js';
 import { UserListVersions } from './users/UserListVersions.js';
 import { UserPatch } from './users/UserPatch.js';
+import { UserSearch } from './users/UserSearch.js';
 import { UserUpdate } from './users/UserUpdate.js';
 
 export const operations: readonly OpDefinition[] = [
@@ -75,7 +80,11 @@ export const operations: readonly OpDefinition[] = [
   RoleCreate,
   RoleLinkPolicy,
   RoleUpdate,
+  SystemDeleteUserProfiles,
   SystemGetSystemStats,
+  SystemGetUserProfiles,
+  SystemRestoreUserProfile,
+  SystemSearchUserProfiles,
   SystemSetLicenseKey,
   TenantCreate,
   TenantDelete,
@@ -95,6 +104,7 @@ export const operations: readonly OpDefinition[] = [
   UserLogin,
   UserPatch,
   UserPrelogin,
+  UserSearch,
   UserUpdate,
   XTokenCreateForRole,
   XTokenCreateForUser,

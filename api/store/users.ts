@@ -163,6 +163,11 @@ export class UserStore {
     await this.em.nativeDelete(User, { token }, { schema: this.schema });
   }
 
+  /** Removes the live row only: its versions stay, so SystemRestoreUserProfile can bring it back. */
+  async removeKeepingVersions(token: string): Promise<void> {
+    await this.em.nativeDelete(User, { token }, { schema: this.schema });
+  }
+
   /** Keeps the replaced ciphertext as a version and drops versions beyond the newest `keep`. */
   async keepVersion(token: string, version: number, profile: Buffer, optime: number, keep: number): Promise<void> {
     await this.em.insert(UserVersion, { token, version, profile, optime }, { schema: this.schema });

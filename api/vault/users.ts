@@ -258,6 +258,33 @@ export class Users {
     }
   }
 
+  /** Brings a removed user back from its newest kept version, under the same token, as a new version. */
+  async restore(scope: Scope, token: string): Promise<Profile> {
+    const store = this.store(scope);
+    if (await store.byToken(token, 0)) throw conflict(Messages.userExists);
+    const versions = await store.versions(token);
+    const latest = versions.at(-1);
+    if (!latest) throw notFound(Messages.userNotFound);
+    const profile = await this.open(scope.tenantId, token, latest.profile);
+    const [{ sealed, indexes }] = (await this.seal(scope.tenantId, [{ token, profile }])) as [{ sealed: Buffer; indexes: Indexes }];
+    const row = { ...this.newRow(scope.now, token, sealed, indexes, { finaltime: null, slidingtime: null }), version: latest.version + 1 };
+    try {
+      await store.insert(row);
+    } catch (err) {
+      const field = duplicateField(err);
+      if (field) throw conflict(`Duplicate index: ${field}`);
+      throw err;
+    }
+    return profile;
+  }
+
+  /** Removes the live user but keeps its current profile as a version, for SystemRestoreUserProfile. */
+  async removeKeepingVersions(scope: Scope, row: UserRow): Promise<void> {
+    const store = this.store(scope);
+    await store.keepVersion(row.token, row.version, row.profile, scope.now, Number.MAX_SAFE_INTEGER);
+    await store.removeKeepingVersions(row.token);
+  }
+
   async remove(scope: Scope, token: string): Promise<void> {
     await this.store(scope).remove(token);
   }

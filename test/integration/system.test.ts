@@ -51,3 +51,57 @@ describe('BulkListAllAuditEvents', () => {
     expect((await vault.call('BulkListAllAuditEvents', { unlockuuid: '00000000-0000-4000-8000-000000000000' })).status).toBe(403);
   });
 });
+
+describe('search and the cross-tenant System operations', () => {
+  it('UserSearch finds by email for an address and by login, phone or custom otherwise, behind the unlock UUID', async () => {
+    const profile = { ...buildProfile(), custom: `cust-${Math.random().toString(36).slice(2, 8)}` };
+    const made = await vault.call('UserCreate', { profile });
+    const unlockuuid = (await vault.call('BulkListUnlock')).body.unlockuuid;
+    for (const identity of [profile.email, profile.login, profile.phone, profile.custom]) {
+      const res = await vault.call('UserSearch', { unlockuuid, identity, mode: 'ignored' });
+      expect(res.status, identity).toBe(200);
+      expect(res.body.rows.map((r: { token: string }) => r.token), identity).toEqual([made.body.token]);
+    }
+    expect((await vault.call('UserSearch', { unlockuuid, identity: 'nobody-at-all' })).body).toEqual({ status: 'ok', total: 0, rows: [] });
+    expect((await vault.call('UserSearch', { identity: profile.email })).status).toBe(400);
+  });
+
+  it('finds, deletes and restores one person across tenants', async () => {
+    const other = await vault.call('TenantCreate', { tenantname: 'crossb', tenantorg: 'B' });
+    const admin = { 'x-bunker-token': other.body.xtoken };
+    const profile = buildProfile();
+    const here = await vault.call('UserCreate', { profile });
+    const there = await vault.call('UserCreate', { profile: { ...profile, note: 'in b' } }, admin);
+    const unlockuuid = (await vault.call('BulkListUnlock')).body.unlockuuid;
+
+    const got = await vault.call('SystemGetUserProfiles', { unlockuuid, mode: 'email', identity: profile.email });
+    expect(got.status).toBe(200);
+    expect(got.body.total).toBe(2);
+    expect(got.body.rows).toEqual([
+      { token: here.body.token, profile, tenantid: 1, tenantname: 'main' },
+      { token: there.body.token, profile: { ...profile, note: 'in b' }, tenantid: other.body.tenantid, tenantname: 'crossb' },
+    ]);
+    expect((await vault.call('SystemSearchUserProfiles', { unlockuuid, identity: profile.phone })).body.total).toBe(2);
+    expect((await vault.call('SystemGetUserProfiles', { unlockuuid, mode: 'email', identity: 'nobody@example.com' })).status).toBe(404);
+    expect((await vault.call('SystemGetUserProfiles', { unlockuuid, mode: 'email', identity: profile.email }, admin)).status).toBe(403);
+
+    // Token mode needs a tenant; then only that tenant's record goes.
+    expect((await vault.call('SystemDeleteUserProfiles', { unlockuuid, mode: 'token', identity: there.body.token })).status).toBe(400);
+    const del = await vault.call('SystemDeleteUserProfiles', { unlockuuid, mode: 'token', identity: there.body.token, tenantname: 'crossb' });
+    expect(del.body).toEqual({ status: 'ok', total: 1, rows: [{ token: there.body.token, tenantid: other.body.tenantid, tenantname: 'crossb' }] });
+    expect((await vault.call('UserGet', { mode: 'token', identity: there.body.token }, admin)).status).toBe(404);
+    expect((await vault.call('UserGet', { mode: 'token', identity: here.body.token })).status).toBe(200);
+
+    const back = await vault.call('SystemRestoreUserProfile', { unlockuuid, token: there.body.token, tenantid: other.body.tenantid });
+    expect(back.body).toEqual({ status: 'ok', result: 'restored', token: there.body.token, profile: { ...profile, note: 'in b' } });
+    const restored = await vault.call('UserGet', { mode: 'email', identity: profile.email }, admin);
+    expect(restored.body.token).toBe(there.body.token);
+    expect((await vault.call('SystemRestoreUserProfile', { unlockuuid, token: there.body.token, tenantid: other.body.tenantid })).status).toBe(409);
+    expect((await vault.call('SystemRestoreUserProfile', { unlockuuid, token: '00000000-0000-4000-8000-000000000000', tenantname: 'crossb' })).status).toBe(404);
+
+    // By email, every tenant's record goes at once.
+    const all = await vault.call('SystemDeleteUserProfiles', { unlockuuid, mode: 'email', identity: profile.email });
+    expect(all.body.total).toBe(2);
+    expect((await vault.call('SystemGetUserProfiles', { unlockuuid, mode: 'email', identity: profile.email })).status).toBe(404);
+  });
+});

@@ -1,0 +1,43 @@
+// POST /v2/SystemDeleteUserProfiles: removes a person's records in every tenant (or one), keeping their versions
+// so SystemRestoreUserProfile can bring them back; main tenant only, behind the unlock UUID.
+import { z } from 'zod';
+import { defineOp } from '../define.js';
+import { Identity, Mode } from '../schemas.js';
+import { badRequest, notFound, Messages } from '../../http/errors.js';
+import { isUuid } from '../../vault/identities.js';
+import { findInTenant, tenantsNamed } from '../../vault/search.js';
+import { tenantSchema } from '../../store/database.js';
+import { UserStore } from '../../store/users.js';
+
+export const SystemDeleteUserProfiles = defineOp({
+  name: 'SystemDeleteUserProfiles',
+  access: 'mainTenant',
+  effect: 'write',
+  input: z.object({ unlockuuid: z.string(), mode: Mode, identity: Identity, tenantid: z.number().int().optional(), tenantname: z.string().optional() }),
+  async run({ input, ctx }) {
+    await ctx.services.unlocks.check(input.unlockuuid, ctx.principal, ctx.tenantId, ctx.now, ctx.em);
+    if (input.mode === 'token' && input.tenantid === undefined && input.tenantname === undefined) {
+      throw badRequest('Invalid API request parameter: tenantid: the token mode needs tenantid or tenantname');
+    }
+    ctx.audit.mode = input.mode;
+    ctx.audit.identity = input.identity;
+    const removed: { token: string; tenantid: number; tenantname: string }[] = [];
+    for (const t of await tenantsNamed(ctx.services, input, ctx.em)) {
+      // The operation's own transaction reaches every tenant's schema: all go, or none.
+      const scope = { em: ctx.em, tenantId: t.tenantid, now: ctx.now, inTransaction: true };
+      const rows =
+        input.mode === 'token'
+          ? isUuid(input.identity)
+            ? [await new UserStore(ctx.em, tenantSchema(t.tenantid)).byToken(input.identity.toLowerCase(), ctx.now, true)].filter((r) => r !== null)
+            : []
+          : await findInTenant(ctx.services, t.tenantid, [input.mode], input.identity, ctx.now, ctx.em);
+      for (const row of rows) {
+        await ctx.services.users.removeKeepingVersions(scope, row);
+        removed.push({ token: row.token, tenantid: t.tenantid, tenantname: t.tenantname });
+      }
+    }
+    if (!removed.length) throw notFound(Messages.userNotFound);
+    ctx.audit.after = { removed: removed.map((r) => ({ token: r.token, tenantid: r.tenantid })) };
+    return { total: removed.length, rows: removed };
+  },
+});

@@ -1,0 +1,23 @@
+// POST /v2/SystemGetUserProfiles: one person's records in every tenant; main tenant only, behind the unlock UUID.
+import { z } from 'zod';
+import { defineOp } from '../define.js';
+import { Identity } from '../schemas.js';
+import { Messages } from '../../http/errors.js';
+import { profilesEverywhere } from './crossTenant.js';
+
+export const SystemGetUserProfiles = defineOp({
+  name: 'SystemGetUserProfiles',
+  access: 'mainTenant',
+  effect: 'read',
+  input: z.object({
+    unlockuuid: z.string(),
+    mode: z.enum(['login', 'email', 'phone', 'custom'], { error: (iss) => (iss.input === undefined ? undefined : Messages.badMode) }),
+    identity: Identity,
+  }),
+  async run({ input, ctx }) {
+    await ctx.services.unlocks.check(input.unlockuuid, ctx.principal, ctx.tenantId, ctx.now);
+    ctx.audit.mode = input.mode;
+    ctx.audit.identity = input.identity;
+    return profilesEverywhere(ctx, [input.mode], input.identity);
+  },
+});

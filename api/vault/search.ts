@@ -1,0 +1,48 @@
+// Finding users by an identity without a mode (UserSearch), and across tenants (the System operations).
+import type { EntityManager } from '@mikro-orm/postgresql';
+import type { Services } from './services.js';
+import type { UserRow } from '../store/users.js';
+import { GLOBAL_SCHEMA } from '../store/entities/global.js';
+import { query } from '../store/sql.js';
+import type { IndexMode } from './identities.js';
+
+/** An address searches email; anything else searches login, phone and custom (exact matches of hashed indexes). */
+export function searchModes(identity: string): IndexMode[] {
+  return identity.includes('@') ? ['email'] : ['login', 'phone', 'custom'];
+}
+
+export interface TenantRef {
+  tenantid: number;
+  tenantname: string;
+}
+
+/** Every tenant, or the one named by id or name (none when it does not exist). */
+export async function tenantsNamed(
+  services: Services,
+  ref: { tenantid?: number | undefined; tenantname?: string | undefined },
+  em: EntityManager = services.db.global(),
+): Promise<TenantRef[]> {
+  const rows = await query<TenantRef>(em, `select id as tenantid, name as tenantname from "${GLOBAL_SCHEMA}".tenants order by id`);
+  return rows.filter((t) => (ref.tenantid === undefined || t.tenantid === ref.tenantid) && (ref.tenantname === undefined || t.tenantname === ref.tenantname));
+}
+
+/**
+ * The live users of one tenant whose index of one of the modes equals the identity, each once. A write passes its
+ * transaction's manager (on the embedded database a second connection would wait for the first forever).
+ */
+export async function findInTenant(
+  services: Services,
+  tenantId: number,
+  modes: IndexMode[],
+  identity: string,
+  now: number,
+  em: EntityManager = services.db.forTenant(tenantId),
+): Promise<UserRow[]> {
+  const { users } = services;
+  const hashes = await users.lookupHashes(tenantId, modes.map((mode) => ({ mode, identity })));
+  const wanted: Partial<Record<IndexMode, Buffer[]>> = {};
+  modes.forEach((m, i) => {
+    if (hashes[i]) (wanted[m] ??= []).push(hashes[i]!);
+  });
+  return users.store({ em, tenantId, now }).byAnyIndex(wanted, now);
+}
