@@ -5,6 +5,7 @@ import { tenantSchema } from '../store/database.js';
 import { GroupStore, type GroupRow } from '../store/groups.js';
 import { conflict, notFound, Messages } from '../http/errors.js';
 import type { Roles } from './roles.js';
+import { isUniqueViolation } from '../store/sql.js';
 
 /** `groupname`/`groupid` and `rolename`/`roleid`, as UserCreate, UserCreateBulk and GroupAddUser take them. */
 export const GroupRef = {
@@ -19,10 +20,6 @@ export interface GroupScope {
   tenantId: number;
 }
 
-function isDuplicate(err: unknown): boolean {
-  const e = err as { code?: string; name?: string };
-  return e.code === '23505' || e.name === 'UniqueConstraintViolationException';
-}
 
 export class Groups {
   constructor(private readonly roles: Roles) {}
@@ -35,7 +32,7 @@ export class Groups {
     try {
       return await this.store(scope).create(name, desc, type, now);
     } catch (err) {
-      if (isDuplicate(err)) throw conflict(Messages.duplicateGroup);
+      if (isUniqueViolation(err)) throw conflict(Messages.duplicateGroup);
       throw err;
     }
   }
@@ -50,7 +47,7 @@ export class Groups {
     try {
       await this.store(scope).update(id, set);
     } catch (err) {
-      if (isDuplicate(err)) throw conflict(Messages.duplicateGroup);
+      if (isUniqueViolation(err)) throw conflict(Messages.duplicateGroup);
       throw err;
     }
   }

@@ -5,11 +5,8 @@ import type { Database } from '../store/database.js';
 import { RoleStore, type PolicyRow, type RoleRow } from '../store/roles.js';
 import { badRequest, conflict, notFound, Messages } from '../http/errors.js';
 import { parsePolicy, type PolicyStatement } from './policy.js';
+import { isUniqueViolation } from '../store/sql.js';
 
-function isDuplicate(err: unknown): boolean {
-  const e = err as { code?: string; name?: string };
-  return e.code === '23505' || e.name === 'UniqueConstraintViolationException';
-}
 
 /** A policy document as PolicyCreate and PolicyUpdate accept it, or a 400 naming what is wrong. */
 export function checkedPolicy(doc: unknown): unknown {
@@ -32,7 +29,7 @@ export class Roles {
     try {
       return await this.store(em).createRole(name, desc, now);
     } catch (err) {
-      if (isDuplicate(err)) throw conflict(Messages.duplicateRole);
+      if (isUniqueViolation(err)) throw conflict(Messages.duplicateRole);
       throw err;
     }
   }
@@ -47,7 +44,7 @@ export class Roles {
     try {
       await this.store(em).updateRole(id, set);
     } catch (err) {
-      if (isDuplicate(err)) throw conflict(Messages.duplicateRole);
+      if (isUniqueViolation(err)) throw conflict(Messages.duplicateRole);
       throw err;
     }
     this.statements.clear();
@@ -57,7 +54,7 @@ export class Roles {
     try {
       return await this.store(em).createPolicy(name, desc, checkedPolicy(doc), now);
     } catch (err) {
-      if (isDuplicate(err)) throw conflict(Messages.duplicatePolicy);
+      if (isUniqueViolation(err)) throw conflict(Messages.duplicatePolicy);
       throw err;
     }
   }
@@ -73,7 +70,7 @@ export class Roles {
     try {
       await this.store(em).updatePolicy(id, set);
     } catch (err) {
-      if (isDuplicate(err)) throw conflict(Messages.duplicatePolicy);
+      if (isUniqueViolation(err)) throw conflict(Messages.duplicatePolicy);
       throw err;
     }
     this.statements.clear();

@@ -6,6 +6,7 @@ import { Tenant } from '../store/entities/global.js';
 import { conflict, forbidden, notFound, Messages } from '../http/errors.js';
 import type { Principal } from './credentials.js';
 import { nowSeconds } from './durations.js';
+import { isUniqueViolation } from '../store/sql.js';
 
 export const TENANT_NAME = /^[a-z0-9]+$/;
 
@@ -18,11 +19,6 @@ export interface TenantInfo {
 
 const present = (t: Tenant): TenantInfo => ({ tenantid: t.id, tenantname: t.name, tenantorg: t.org, email: t.email ?? null });
 
-/** A unique violation on the tenant name, from PostgreSQL or the ORM. */
-function isDuplicate(err: unknown): boolean {
-  const e = err as { code?: string; name?: string };
-  return e.code === '23505' || e.name === 'UniqueConstraintViolationException';
-}
 
 export class Tenants {
   private readonly byName = new LRUCache<string, { id: number | null }>({ max: 10_000, ttl: 10_000 });
@@ -78,7 +74,7 @@ export class Tenants {
     try {
       id = (await em.insert(Tenant, { name, org, email, created: nowSeconds() })) as number;
     } catch (err) {
-      if (isDuplicate(err)) throw conflict(Messages.duplicateTenant);
+      if (isUniqueViolation(err)) throw conflict(Messages.duplicateTenant);
       throw err;
     }
     try {
@@ -109,7 +105,7 @@ export class Tenants {
     try {
       await em.nativeUpdate(Tenant, { id }, set);
     } catch (err) {
-      if (isDuplicate(err)) throw conflict(Messages.duplicateTenant);
+      if (isUniqueViolation(err)) throw conflict(Messages.duplicateTenant);
       throw err;
     }
     this.forget(row.name);

@@ -54,7 +54,7 @@ describe('BulkListAllAuditEvents', () => {
 
 describe('search and the cross-tenant System operations', () => {
   it('UserSearch finds by email for an address and by login, phone or custom otherwise, behind the unlock UUID', async () => {
-    const profile = { ...buildProfile(), custom: `cust-${Math.random().toString(36).slice(2, 8)}` };
+    const profile: Record<string, any> = { ...buildProfile(), custom: `cust-${Math.random().toString(36).slice(2, 8)}` };
     const made = await vault.call('UserCreate', { profile });
     const unlockuuid = (await vault.call('BulkListUnlock')).body.unlockuuid;
     for (const identity of [profile.email, profile.login, profile.phone, profile.custom]) {
