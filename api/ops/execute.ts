@@ -50,8 +50,14 @@ async function authoriseRole(services: Services, principal: Principal, action: s
   const metadata = typeof requestMetadata === 'object' && requestMetadata !== null ? (requestMetadata as Record<string, unknown>) : {};
   const decision = evaluate(role.statements, { action, role: role.rolename, requestMetadata: metadata });
   if (!decision.allow) throw forbidden(Messages.apiDenied);
+  // A grant of some fields can be honoured only where the answer is profiles this layer masks; elsewhere
+  // (audit details, reports) personal data takes other shapes, so a partial grant is no grant.
+  if (decision.fields !== '*' && !MASKABLE_OPERATIONS.has(action)) throw forbidden(Messages.apiDenied);
   return decision.fields;
 }
+
+/** Operations whose answers carry profiles only as `profile` (or `rows[].profile`), which `masked` handles. */
+const MASKABLE_OPERATIONS = new Set(['UserGet', 'BulkListUsers', 'BulkListAllUsers', 'BulkListGroupUsers', 'UserSearch']);
 
 /** Profiles in an answer (`profile`, and `profile` of each of `rows`) as a partial grant lets the caller see them. */
 function masked(result: Record<string, unknown>, fields: FieldGrant): Record<string, unknown> {

@@ -88,6 +88,9 @@ describe('role xtokens', () => {
     }
     expect(got.body.profile).toEqual(expected);
     expect(got.body.profile).not.toHaveProperty('age');
+    // A field grant means nothing where the answer is not masked profiles (audit events carry data in other shapes).
+    const auditor = await roleWith({ Effect: 'Allow', Action: 'AuditListUserEvents', Resource: 'users.profile.name' });
+    expect((await vault.call('AuditListUserEvents', { mode: 'token', identity: made.body.token }, as(auditor.xtoken))).body.message).toBe('API access denied');
     // Root sees it whole.
     expect((await vault.call('UserGet', { mode: 'token', identity: made.body.token })).body.profile).toEqual(profile);
   });
