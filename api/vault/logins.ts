@@ -96,7 +96,13 @@ export class Logins {
       throw fail(row.attempts > MAX_ATTEMPTS ? 'too many attempts' : 'code expired');
     }
     if (!same(row.code_hash, sha256(`${user.token}:${code.trim()}`))) throw fail('wrong code');
-    await query(em, `delete from ${S}.login_codes where tenant_id = $1 and user_token = $2`, [tenantId, user.token]);
+    // Spending the code is the check that counts: of two logins racing with it, one deletes it and one fails.
+    const spent = await query(em, `delete from ${S}.login_codes where tenant_id = $1 and user_token = $2 and code_hash = $3 returning 1`, [
+      tenantId,
+      user.token,
+      row.code_hash,
+    ]);
+    if (!spent.length) throw fail('code already used');
     const xtoken = await this.credentials.issue('login', tenantId, { userToken: user.token, expiresAt: now + XTOKEN_SECONDS });
     return { xtoken, token: user.token };
   }

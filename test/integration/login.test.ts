@@ -51,6 +51,16 @@ describe('passwordless login', () => {
     expect((await pub('UserLogin', { mode: 'email', identity: profile.email, smscode: mail.code })).body).toEqual({ status: 'error', message: 'login-error' });
   });
 
+  it('lets only one of several racing logins spend a code', async () => {
+    const profile = buildProfile();
+    await vault.call('UserCreate', { profile });
+    const c = await captcha();
+    await pub('UserPrelogin', { mode: 'email', identity: profile.email, code: c.answer, captchacode: c.captchacode });
+    const { code } = sent.at(-1)!;
+    const tries = await Promise.all(Array.from({ length: 4 }, () => pub('UserLogin', { mode: 'email', identity: profile.email, smscode: code })));
+    expect(tries.filter((t) => t.body.status === 'ok')).toHaveLength(1);
+  });
+
   it('refuses a wrong or spent captcha with captcha-error, and answers an unknown identity like a known one', async () => {
     const c = await captcha();
     expect((await pub('UserPrelogin', { mode: 'email', identity: 'x@example.com', code: 'wrong', captchacode: c.captchacode })).body).toEqual({
