@@ -31,6 +31,7 @@ export interface TokenizerResult {
 interface RawClient extends grpc.Client {
   Run(req: unknown, meta: grpc.Metadata, opts: grpc.CallOptions, cb: grpc.requestCallback<RawResult>): void;
   KeyringInfo(req: unknown, meta: grpc.Metadata, opts: grpc.CallOptions, cb: grpc.requestCallback<{ versions: number[]; active: number }>): void;
+  Rewrap(req: unknown, meta: grpc.Metadata, opts: grpc.CallOptions, cb: grpc.requestCallback<{ wrapping_key: string }>): void;
 }
 type RawResult = TokenizerResult;
 
@@ -149,11 +150,16 @@ export class TokenizerClient {
     return this.call('KeyringInfo', {}, deadlineMs);
   }
 
+  /** A new wrapping key from three or more recovery shares; TokenizerRejectedError when they do not fit. */
+  async rewrap(shares: string[]): Promise<string> {
+    return (await this.call<{ wrapping_key: string }>('Rewrap', { shares })).wrapping_key;
+  }
+
   close(): void {
     this.client.close();
   }
 
-  private call<T>(method: 'Run' | 'KeyringInfo', req: unknown, deadlineMs = this.deadlineMs): Promise<T> {
+  private call<T>(method: 'Run' | 'KeyringInfo' | 'Rewrap', req: unknown, deadlineMs = this.deadlineMs): Promise<T> {
     const started = performance.now();
     return new Promise<T>((resolve, reject) => {
       const deadline = new Date(Date.now() + deadlineMs);

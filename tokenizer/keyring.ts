@@ -2,6 +2,7 @@
 import { randomBytes, createCipheriv, createDecipheriv } from 'node:crypto';
 import { chmodSync, closeSync, existsSync, fsyncSync, linkSync, mkdirSync, openSync, readFileSync, renameSync, unlinkSync, writeSync } from 'node:fs';
 import { dirname, join } from 'node:path';
+import { split, combine } from 'shamir-secret-sharing';
 import { parseWrappingKey, type TokenizerConfig } from './config.js';
 
 /** What keyring.json holds: metadata anyone may read, and the sealed keys. */
@@ -11,11 +12,42 @@ interface KeyringFile {
   versions: number[];
   /** base64(nonce ‖ ciphertext ‖ tag) of the JSON map version → hex key. */
   sealed: string;
+  /** The same map sealed under the recovery key, whose 3-of-5 Shamir shares were shown once. */
+  recovery?: string;
+  /** The recovery key sealed under the wrapping key, so a rotation can re-seal the recovery copy. */
+  recoveryKey?: string;
 }
 
 export class KeyringError extends Error {
   override name = 'KeyringError';
 }
+
+/** The shares given do not rebuild the recovery key of this keyring, or it has none. */
+export class RecoveryError extends Error {
+  override name = 'RecoveryError';
+}
+
+const SHARES = 5;
+const THRESHOLD = 3;
+
+function sealWith(key: Buffer, aad: Buffer, plain: Buffer): string {
+  const nonce = randomBytes(NONCE);
+  const c = createCipheriv('aes-256-gcm', key, nonce);
+  c.setAAD(aad);
+  const body = Buffer.concat([c.update(plain), c.final()]);
+  return Buffer.concat([nonce, body, c.getAuthTag()]).toString('base64');
+}
+
+/** Throws (GCM authentication) when the key or the AAD is not the one that sealed the blob. */
+function openWith(key: Buffer, aad: Buffer, sealed: string): Buffer {
+  const blob = Buffer.from(sealed, 'base64');
+  const d = createDecipheriv('aes-256-gcm', key, blob.subarray(0, NONCE));
+  d.setAAD(aad);
+  d.setAuthTag(blob.subarray(blob.length - TAG));
+  return Buffer.concat([d.update(blob.subarray(NONCE, blob.length - TAG)), d.final()]);
+}
+
+const RECOVERY_KEY_AAD = Buffer.from('strongroom-recovery-key');
 
 const FORMAT = 'strongroom-keyring-v2';
 // v1 sealed the keys but not `active`; still read so existing development data directories keep working.
@@ -35,8 +67,18 @@ export class Keyring {
     private readonly keys: Map<number, Buffer>,
     private activeVersion: number,
     readonly file: string,
-    private readonly wrappingKey: Buffer,
+    private wrappingKey: Buffer,
+    private recoveryKey?: Buffer,
+    /** The recovery copy as read, checked by `rewrap`. */
+    private recoverySealed?: string,
   ) {}
+
+  /** Where a development wrapping key lives, when that is where this keyring's key came from. */
+  devKeyFile: string | undefined;
+
+  get hasRecovery(): boolean {
+    return this.recoveryKey !== undefined;
+  }
 
   get active(): number {
     return this.activeVersion;
@@ -80,7 +122,15 @@ export class Keyring {
     const keys = parseKeys(plain);
     plain.fill(0);
     if (!keys.has(doc.active)) throw new KeyringError(`the keyring in ${file} has no key for its active version ${doc.active}`);
-    const keyring = new Keyring(keys, doc.active, file, wrappingKey);
+    let recoveryKey: Buffer | undefined;
+    if (doc.recoveryKey && doc.recovery) {
+      try {
+        recoveryKey = openWith(wrappingKey, RECOVERY_KEY_AAD, doc.recoveryKey);
+      } catch {
+        throw new KeyringError(`the recovery key in ${file} does not open with the wrapping key: the file was altered`);
+      }
+    }
+    const keyring = new Keyring(keys, doc.active, file, wrappingKey, recoveryKey, doc.recovery);
     if (doc.format === FORMAT_V1) keyring.save('replace');
     return keyring;
   }
@@ -110,20 +160,69 @@ export class Keyring {
     return next;
   }
 
+  /**
+   * Gives the keyring a recovery key and returns its five shares (hex), any three of which rebuild it. They are
+   * shown once: only the recovery key sealed under the wrapping key is kept.
+   */
+  async enableRecovery(): Promise<string[]> {
+    const recoveryKey = randomBytes(KEY_BYTES);
+    const shares = await split(new Uint8Array(recoveryKey), SHARES, THRESHOLD);
+    const previous = this.recoveryKey;
+    this.recoveryKey = recoveryKey;
+    try {
+      this.save('replace');
+    } catch (err) {
+      this.recoveryKey = previous;
+      throw err;
+    }
+    return shares.map((sh) => Buffer.from(sh).toString('hex'));
+  }
+
+  /**
+   * Rebuilds the recovery key from three or more shares, checks that the recovery copy holds exactly the running
+   * keys, then re-seals the keyring under a new wrapping key and returns it. On any mismatch nothing changes.
+   */
+  async rewrap(sharesHex: string[]): Promise<Buffer> {
+    if (!this.recoveryKey || !this.recoverySealed) throw new RecoveryError('this keyring has no recovery key');
+    if (sharesHex.length < THRESHOLD) throw new RecoveryError(`at least ${THRESHOLD} shares are needed`);
+    let candidate: Buffer;
+    try {
+      candidate = Buffer.from(await combine(sharesHex.map((h) => new Uint8Array(Buffer.from(h, 'hex')))));
+    } catch {
+      throw new RecoveryError('the shares do not combine');
+    }
+    let recovered: Map<number, Buffer>;
+    try {
+      recovered = parseKeys(openWith(candidate, aadFor(FORMAT, this.activeVersion, this.versions), this.recoverySealed));
+    } catch {
+      throw new RecoveryError('the shares do not rebuild this keyring\'s recovery key');
+    }
+    const same = recovered.size === this.keys.size && [...recovered].every(([v, k]) => this.keys.get(v)?.equals(k));
+    if (!same) throw new RecoveryError('the recovered keys are not the running keys');
+    const previous = this.wrappingKey;
+    const next = randomBytes(KEY_BYTES);
+    this.wrappingKey = next;
+    try {
+      this.save('replace');
+      if (this.devKeyFile) writePrivateFile(this.devKeyFile, `${next.toString('hex')}\n`, 'replace');
+    } catch (err) {
+      this.wrappingKey = previous;
+      this.save('replace');
+      throw err;
+    }
+    return next;
+  }
+
   private save(mode: 'create' | 'replace'): void {
     const versions = this.versions;
+    const aad = aadFor(FORMAT, this.activeVersion, versions);
     const plain = Buffer.from(JSON.stringify(Object.fromEntries(versions.map((v) => [String(v), this.keys.get(v)!.toString('hex')]))));
-    const nonce = randomBytes(NONCE);
-    const c = createCipheriv('aes-256-gcm', this.wrappingKey, nonce);
-    c.setAAD(aadFor(FORMAT, this.activeVersion, versions));
-    const body = Buffer.concat([c.update(plain), c.final()]);
+    const doc: KeyringFile = { format: FORMAT, active: this.activeVersion, versions, sealed: sealWith(this.wrappingKey, aad, plain) };
+    if (this.recoveryKey) {
+      doc.recovery = this.recoverySealed = sealWith(this.recoveryKey, aad, plain);
+      doc.recoveryKey = sealWith(this.wrappingKey, RECOVERY_KEY_AAD, this.recoveryKey);
+    }
     plain.fill(0);
-    const doc: KeyringFile = {
-      format: FORMAT,
-      active: this.activeVersion,
-      versions,
-      sealed: Buffer.concat([nonce, body, c.getAuthTag()]).toString('base64'),
-    };
     writePrivateFile(this.file, `${JSON.stringify(doc, null, 2)}\n`, mode);
   }
 }
@@ -199,12 +298,15 @@ export function loadKeyring(
   const devKeyFile = join(dir, 'wrapping.key');
   privateDir(dir);
   let wrappingKey = config.wrappingKey;
-  if (!wrappingKey && existsSync(devKeyFile)) wrappingKey = parseWrappingKey(readFileSync(devKeyFile, 'utf8'), devKeyFile);
+  const fromDevFile = !wrappingKey && existsSync(devKeyFile);
+  if (fromDevFile) wrappingKey = parseWrappingKey(readFileSync(devKeyFile, 'utf8'), devKeyFile);
   if (existsSync(file)) {
     if (!wrappingKey) {
       throw new KeyringError(`a keyring exists in ${dir} but no wrapping key was given: set STRONGROOM_WRAPPING_KEY or STRONGROOM_WRAPPING_KEY_FILE`);
     }
-    return { keyring: Keyring.open(file, wrappingKey), created: false };
+    const keyring = Keyring.open(file, wrappingKey);
+    if (fromDevFile) keyring.devKeyFile = devKeyFile;
+    return { keyring, created: false };
   }
   let devKeyWritten = false;
   if (!wrappingKey) {
@@ -213,6 +315,7 @@ export function loadKeyring(
     devKeyWritten = true;
   }
   const keyring = Keyring.create(file, wrappingKey);
+  if (devKeyWritten) keyring.devKeyFile = devKeyFile;
   notice(
     devKeyWritten || !config.wrappingKey
       ? `Strongroom tokenizer: created a development keyring in ${dir}. Its wrapping key is in ${devKeyFile}. ` +
@@ -220,4 +323,15 @@ export function loadKeyring(
       : `Strongroom tokenizer: created a new keyring in ${dir}, sealed with the supplied wrapping key.\n`,
   );
   return { keyring, created: true };
+}
+
+/** A keyring without a recovery key gets one now; its shares are shown once, here, and never again. */
+export async function ensureRecovery(keyring: Keyring, notice: (text: string) => void = defaultNotice): Promise<void> {
+  if (keyring.hasRecovery) return;
+  const shares = await keyring.enableRecovery();
+  notice(
+    `Strongroom tokenizer: recovery key shares (any 3 of these 5 rebuild it; they are shown only this once):\n` +
+      shares.map((sh, i) => `  share ${i + 1}: ${sh}\n`).join('') +
+      'Give them to five different people. SystemGenerateWrappingKey takes three of them to issue a new wrapping key.\n',
+  );
 }

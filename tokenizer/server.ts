@@ -10,7 +10,7 @@ import { loadTokenizerPackage, channelOptions, TOKENIZER_SERVICE } from './proto
 import { Subkeys } from './subkeys.js';
 import { runBatch, BadItemError, StoppedError, type BatchRequest } from './batch.js';
 import { HealthService } from './health.js';
-import { loadKeyring, type Keyring } from './keyring.js';
+import { loadKeyring, ensureRecovery, RecoveryError, type Keyring } from './keyring.js';
 import { batchDuration, batchesInFlight, batchItems, serveMetrics } from './metrics.js';
 import type { TokenizerConfig } from './config.js';
 
@@ -28,8 +28,14 @@ function deadlineOf(call: Pick<grpc.ServerUnaryCall<unknown, unknown>, 'getDeadl
   return d instanceof Date ? d.getTime() : d;
 }
 
+/** A request the tokenizer understood and refuses (wrong recovery shares): FAILED_PRECONDITION. */
+class RefusedError extends Error {
+  override name = 'RefusedError';
+}
+
 function codeOf(err: unknown): grpc.status {
   if (err instanceof BadItemError) return grpc.status.INVALID_ARGUMENT;
+  if (err instanceof RefusedError) return grpc.status.FAILED_PRECONDITION;
   if (err instanceof StoppedError) return err.why === 'cancelled' ? grpc.status.CANCELLED : grpc.status.DEADLINE_EXCEEDED;
   return grpc.status.INTERNAL;
 }
@@ -134,6 +140,16 @@ export async function startTokenizerServer(opts: {
       }
     }),
     KeyringInfo: unary(log, 'KeyringInfo', async () => ({ versions: keyring.versions, active: keyring.active })),
+    Rewrap: unary<{ shares: string[] }, { wrapping_key: string }>(log, 'Rewrap', async (call) => {
+      try {
+        const key = await keyring.rewrap(call.request.shares);
+        log.warn('keyring re-sealed under a new wrapping key: set it as STRONGROOM_WRAPPING_KEY before the next restart');
+        return { wrapping_key: key.toString('hex') };
+      } catch (err) {
+        if (err instanceof RecoveryError) throw new RefusedError(err.message);
+        throw err;
+      }
+    }),
   });
   server.addService(pkg.Health.service, health.implementation());
 
@@ -178,6 +194,7 @@ export async function startTokenizer(
 ): Promise<RunningTokenizer & { metricsServer: HttpServer | undefined }> {
   const log = opts.log ?? pino({ level: config.logLevel, base: { component: 'tokenizer' } });
   const { keyring } = loadKeyring(config, opts.notice);
+  await ensureRecovery(keyring, opts.notice);
   const running = await startTokenizerServer({ keyring, socketPath: config.socketPath, tcpAddress: config.tcpAddress, log });
   let metricsServer: HttpServer | undefined;
   try {

@@ -53,6 +53,8 @@ export const Messages = {
   duplicatePolicy: 'The policy record already exists',
   policyNotFound: 'The policy record was not found',
   apiDenied: 'API access denied',
+  masterKeyMismatch: 'Master key mismatch',
+  wrappingKeyRootOnly: 'Only the main tenant admin can generate wrapping keys',
   groupNotFound: 'The group record was not found',
   duplicateGroup: 'The group record already exists',
   notMember: 'The user is not a member of this group',

@@ -30,6 +30,7 @@ import { RoleUpdate } from './roles/RoleUpdate.js';
 import { XTokenCreateForRole } from './roles/XTokenCreateForRole.js';
 import { XTokenCreateForUser } from './roles/XTokenCreateForUser.js';
 import { SystemDeleteUserProfiles } from './system/SystemDeleteUserProfiles.js';
+import { SystemGenerateWrappingKey } from './system/SystemGenerateWrappingKey.js';
 import { SystemGetSystemStats } from './system/SystemGetSystemStats.js';
 import { SystemGetUserProfiles } from './system/SystemGetUserProfiles.js';
 import { SystemRestoreUserProfile } from './system/SystemRestoreUserProfile.js';
@@ -81,6 +82,7 @@ export const operations: readonly OpDefinition[] = [
   RoleLinkPolicy,
   RoleUpdate,
   SystemDeleteUserProfiles,
+  SystemGenerateWrappingKey,
   SystemGetSystemStats,
   SystemGetUserProfiles,
   SystemRestoreUserProfile,

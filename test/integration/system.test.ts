@@ -105,3 +105,27 @@ describe('search and the cross-tenant System operations', () => {
     expect((await vault.call('SystemGetUserProfiles', { unlockuuid, mode: 'email', identity: profile.email })).status).toBe(404);
   });
 });
+
+describe('SystemGenerateWrappingKey', () => {
+  it('issues a new wrapping key for three recovery shares, once, to the root token only', async () => {
+    const shares = [...vault.tokenizerOutput().matchAll(/share \d: ([0-9a-f]+)/g)].map((m) => m[1]!);
+    expect(shares).toHaveLength(5);
+    const user = await vault.call('UserCreate', { profile: buildProfile() });
+    const t = await vault.call('TenantCreate', { tenantname: 'wrapc', tenantorg: 'C' });
+    const denied = await vault.call('SystemGenerateWrappingKey', { key1: shares[0], key2: shares[1], key3: shares[2] }, { 'x-bunker-token': t.body.xtoken });
+    expect(denied.status).toBe(403);
+    const wrong = await vault.call('SystemGenerateWrappingKey', { key1: shares[0], key2: shares[1], key3: 'abcdef' });
+    expect(wrong.body).toEqual({ status: 'error', message: 'Master key mismatch' });
+    expect((await vault.call('SystemGenerateWrappingKey', { key1: shares[0], key2: 'not hex', key3: shares[2] })).body.message).toMatch(/key2/);
+    const res = await vault.call('SystemGenerateWrappingKey', { key1: shares[3], key2: shares[0], key3: shares[4] });
+    expect(res.status).toBe(200);
+    expect(res.body.wrappingkey).toMatch(/^[0-9a-f]{64}$/);
+    // The running keys are the same: everything still opens.
+    expect((await vault.call('UserGet', { mode: 'token', identity: user.body.token })).status).toBe(200);
+    // Nor the key nor a share lands in the audit trail.
+    const unlockuuid = (await vault.call('BulkListUnlock')).body.unlockuuid;
+    const trail = JSON.stringify((await vault.call('BulkListAllAuditEvents', { unlockuuid, limit: 100 })).body);
+    expect(trail).not.toContain(res.body.wrappingkey);
+    for (const s of shares) expect(trail).not.toContain(s);
+  });
+});
