@@ -109,6 +109,8 @@ export async function executeOperation(
     if (!parsed.success) throw badRequest(validationMessage(parsed.error, body));
     if (op.effect === 'write') {
       return await services.db.forTenant(tenantId).transactional(async (tx) => {
+        // Tenant operations run as the tenant's database role; admin and main-tenant ones reach global tables.
+        if (op.access === 'tenant') await services.db.enterTenantRole(tx as EntityManager, tenantId);
         const ctx: OpContext = { services, principal, tenantId, em: tx as EntityManager, inTransaction: true, audit: note, now };
         const result = await op.run({ input: parsed.data, ctx });
         await services.audit.writeInTx(tx as EntityManager, tenantId, [audited('ok')]);

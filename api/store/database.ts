@@ -1,4 +1,5 @@
 // Opens the database (embedded PGlite or a real PostgreSQL), runs migrations, and hands out tenant-scoped managers.
+import { createHash } from 'node:crypto';
 import pg from 'pg';
 import { MikroORM, type EntityManager } from '@mikro-orm/postgresql';
 import { Migrator } from '@mikro-orm/migrations';
@@ -61,7 +62,10 @@ export class Database {
       allowGlobalContext: true,
     });
     const db = new Database(orm, Boolean(server), server, opts.databaseUrl);
-    registerPool(orm.em.getConnection(), (await orm.em.getConnection().getNativeClient()) as pg.Pool);
+    const mainPool = (await orm.em.getConnection().getNativeClient()) as pg.Pool;
+    db.mainPool = mainPool;
+    if (opts.databaseUrl) await db.setUpIsolation(opts.log);
+    registerPool(orm.em.getConnection(), mainPool, db.roleOf ? (tenantId) => db.tenantPool(tenantId) : undefined);
     try {
       await db.migrate(opts.log);
     } catch (err) {
@@ -97,6 +101,7 @@ export class Database {
     await this.global().transactional(async (tx) => {
       await query(tx, `drop schema if exists "${tenantSchema(tenantId)}" cascade`);
       await query(tx, `delete from "${GLOBAL_SCHEMA}".tenants where id = $1`, [tenantId]);
+      await this.dropTenantRole(tx, tenantId);
     });
   }
 
@@ -116,6 +121,7 @@ export class Database {
     const schema = tenantSchema(tenantId);
     await this.orm.em.getConnection().execute(`create schema if not exists "${schema}"`);
     await this.orm.migrator.up({ schema, migrations: tenantMigrations.map((m) => m.name) });
+    await this.grantTenantRole(tenantId);
   }
 
   /** Replicas must not run migrations at the same time: a session advisory lock on a connection of its own. */
@@ -162,7 +168,83 @@ export class Database {
     for (const t of tenants) await this.migrateTenantNow(t.id);
   }
 
+  // The second line of tenant isolation (PostgreSQL only): every tenant has a database role that can use only its
+  // own schema. Plain statements of a tenant run on a small pool whose connections start as that role; write
+  // transactions switch to it with SET LOCAL ROLE. A query that names another tenant's schema fails in PostgreSQL.
+  private mainPool: pg.Pool | undefined;
+  private readonly tenantPools = new Map<number, pg.Pool>();
+  /** The tenant's role name; undefined when isolation is off (embedded database, or no right to create roles). */
+  roleOf: ((tenantId: number) => string) | undefined;
+
+  private async setUpIsolation(log: Logger): Promise<void> {
+    const [me] = await query<{ can: boolean; db: string }>(
+      this.global(),
+      'select (rolsuper or rolcreaterole) as can, current_database() as db from pg_roles where rolname = current_user',
+    );
+    if (!me?.can) {
+      log.warn('the database user may not create roles: tenants are isolated by schema only, without per-tenant roles');
+      return;
+    }
+    // Role names are cluster-wide: the database's name goes into them, so two vaults on one server never share one.
+    const prefix = `sr_${createHash('sha256').update(me.db).digest('hex').slice(0, 10)}_t`;
+    this.roleOf = (tenantId) => `${prefix}${tenantId}`;
+  }
+
+  /** The pool for a tenant's plain statements: at most two connections, each running as the tenant's role. */
+  tenantPool(tenantId: number): pg.Pool | undefined {
+    if (!this.roleOf || !this.databaseUrl) return undefined;
+    let pool = this.tenantPools.get(tenantId);
+    if (!pool) {
+      pool = new pg.Pool({
+        connectionString: this.databaseUrl,
+        max: 2,
+        idleTimeoutMillis: 5_000,
+        options: `-c role=${this.roleOf(tenantId)}`,
+        types: (this.mainPool as unknown as { options: { types?: unknown } } | undefined)?.options.types as pg.CustomTypesConfig | undefined,
+      });
+      pool.on('error', () => undefined);
+      this.tenantPools.set(tenantId, pool);
+    }
+    return pool;
+  }
+
+  /** In a write transaction of a tenant: the rest of the transaction runs as the tenant's role. */
+  async enterTenantRole(tx: EntityManager, tenantId: number): Promise<void> {
+    if (this.roleOf) await query(tx, `set local role "${this.roleOf(tenantId)}"`);
+  }
+
+  /** The tenant's role, created if needed, with rights on its own schema and on the few global tables it reads. */
+  private async grantTenantRole(tenantId: number): Promise<void> {
+    if (!this.roleOf) return;
+    const role = `"${this.roleOf(tenantId)}"`;
+    const schema = `"${tenantSchema(tenantId)}"`;
+    const em = this.global();
+    await query(em, `do $$ begin if not exists (select from pg_roles where rolname = '${this.roleOf(tenantId)}') then create role ${role} nologin; end if; end $$`);
+    await query(em, `grant ${role} to current_user`);
+    for (const sql of [
+      `grant usage on schema ${schema} to ${role}`,
+      `grant select, insert, update, delete on all tables in schema ${schema} to ${role}`,
+      `grant usage, select on all sequences in schema ${schema} to ${role}`,
+      `grant execute on all functions in schema ${schema} to ${role}`,
+      `grant usage on schema "${GLOBAL_SCHEMA}" to ${role}`,
+      `grant select on "${GLOBAL_SCHEMA}".roles, "${GLOBAL_SCHEMA}".unlocks to ${role}`,
+    ]) {
+      await query(em, sql);
+    }
+  }
+
+  private async dropTenantRole(tx: EntityManager, tenantId: number): Promise<void> {
+    if (!this.roleOf) return;
+    const role = `"${this.roleOf(tenantId)}"`;
+    await query(tx, `do $$ begin if exists (select from pg_roles where rolname = '${this.roleOf(tenantId)}') then drop owned by ${role}; drop role ${role}; end if; end $$`);
+    const pool = this.tenantPools.get(tenantId);
+    this.tenantPools.delete(tenantId);
+    await pool?.end().catch(() => undefined);
+  }
+
   async close(): Promise<void> {
+    await Promise.all([...this.tenantPools.values()].map((p) => p.end().catch(() => undefined)));
+    this.tenantPools.clear();
     await this.orm.close(true);
     await this.embeddedServer?.close();
   }

@@ -6,19 +6,27 @@ import type { EntityManager } from '@mikro-orm/postgresql';
 
 // The pg pool behind each ORM connection, registered when the database opens. Statements outside a
 // transaction go straight to it: the hot read path skips the query builder's executor layers.
-const pools = new WeakMap<object, pg.Pool>();
+const pools = new WeakMap<object, { main: pg.Pool; tenant?: ((tenantId: number) => pg.Pool | undefined) | undefined }>();
 
-export function registerPool(connection: object, pool: pg.Pool): void {
-  pools.set(connection, pool);
+/** The main pool, and (with per-tenant roles) the pool for a tenant's plain statements. */
+export function registerPool(connection: object, main: pg.Pool, tenant?: (tenantId: number) => pg.Pool | undefined): void {
+  pools.set(connection, { main, tenant });
 }
+
+const TENANT_SCHEMA = /^tenant_(\d+)$/;
 
 /** `sql` uses $1, $2… placeholders. Runs inside the manager's transaction when it has one. */
 export async function query<T = Record<string, unknown>>(em: EntityManager, sql: string, params: readonly unknown[] = []): Promise<T[]> {
   const tx = em.getTransactionContext();
   if (!tx) {
     const connection = em.getConnection();
-    const pool = pools.get(connection);
-    if (pool) return (await pool.query(sql, params as unknown[])).rows as T[];
+    const registered = pools.get(connection);
+    if (registered) {
+      // A tenant's manager runs its plain statements as the tenant's role, when there is one.
+      const m = TENANT_SCHEMA.exec(em.schema ?? '');
+      const pool = (m && registered.tenant?.(Number(m[1]))) || registered.main;
+      return (await pool.query(sql, params as unknown[])).rows as T[];
+    }
     return (await connection.getClient().executeQuery(CompiledQuery.raw(sql, params as unknown[]))).rows as T[];
   }
   return (await tx.executeQuery(CompiledQuery.raw(sql, params as unknown[]))).rows as T[];

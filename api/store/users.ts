@@ -175,13 +175,13 @@ export class UserStore {
   }
 
   async version(token: string, version: number): Promise<{ profile: Buffer; optime: number } | null> {
-    const row = await this.em.findOne(UserVersion, { token, version }, { schema: this.schema, disableIdentityMap: true });
-    return row ? { profile: row.profile, optime: row.optime } : null;
+    const [row] = await this.exec(`select profile, optime from "${this.schema}".user_versions where token = $1 and version = $2`, [token, version]);
+    return row ? { profile: row.profile as Buffer, optime: Number(row.optime) } : null;
   }
 
   async versions(token: string): Promise<{ version: number; profile: Buffer; optime: number }[]> {
-    const rows = await this.em.find(UserVersion, { token }, { schema: this.schema, orderBy: { version: 'asc' }, disableIdentityMap: true });
-    return rows.map((r) => ({ version: r.version, profile: r.profile, optime: r.optime }));
+    const rows = await this.exec(`select version, profile, optime from "${this.schema}".user_versions where token = $1 order by version`, [token]);
+    return rows.map((r) => ({ version: Number(r.version), profile: r.profile as Buffer, optime: Number(r.optime) }));
   }
 }
 

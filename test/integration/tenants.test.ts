@@ -205,3 +205,31 @@ describe('the connection pool under concurrency', () => {
     }
   });
 });
+
+describe('the second line of isolation (PostgreSQL)', () => {
+  it('runs a tenant’s statements as a role that cannot read another tenant’s schema (none on the embedded database)', async () => {
+    const { db } = vault.api.services;
+    if (!process.env.DATABASE_URL) {
+      // PGlite has one user: schema scoping is the only line there, and the vault says so by having no roles.
+      expect(db.roleOf).toBeUndefined();
+      expect(db.tenantPool(1)).toBeUndefined();
+      return;
+    }
+    const a = await createTenant();
+    const b = await createTenant();
+    await vault.call('UserCreate', { profile: buildProfile() }, { 'x-bunker-token': a.xtoken });
+    // As if the first line (schema scoping) had a bug: tenant B's pool asked for tenant A's rows.
+    const poolB = db.tenantPool(b.id)!;
+    await expect(poolB.query(`select count(*) from "${tenantSchema(a.id)}".users`)).rejects.toMatchObject({ code: '42501' });
+    await expect(poolB.query(`select count(*) from "${tenantSchema(b.id)}".users`)).resolves.toBeDefined();
+    const who = await db.tenantPool(a.id)!.query('select current_user as role');
+    expect(who.rows[0].role).toBe(db.roleOf!(a.id));
+    // Write transactions switch to the role too: inside one, another tenant's schema is out of reach.
+    await expect(
+      db.forTenant(b.id).transactional(async (tx) => {
+        await db.enterTenantRole(tx, b.id);
+        await tx.getConnection().execute(`select count(*) from "${tenantSchema(a.id)}".users`, [], 'all', tx.getTransactionContext());
+      }),
+    ).rejects.toThrow(/permission denied/);
+  });
+});
