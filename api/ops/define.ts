@@ -19,6 +19,8 @@ export interface OpContext {
   em: EntityManager;
   /** True for writes, which run in one transaction with their audit event. */
   inTransaction: boolean;
+  /** For login xtokens: throws unless the caller's group roles let it reach this other person's record. */
+  authoriseOther?: (userToken: string) => Promise<void>;
   /** What the operation tells its audit event: whose record, how it was named, before and after. */
   audit: AuditNote;
   now: number;

@@ -56,6 +56,45 @@ async function authoriseRole(services: Services, principal: Principal, action: s
   return decision.fields;
 }
 
+/**
+ * A login xtoken on another person's record: allowed when a policy of a role the caller holds in a group allows
+ * it (CONTRACT §4.9: parents and managers reading their group's members). The caller's groups and the target's
+ * memberships are the facts `${user_group_id}`, `${target_group_id}` and `${target_group_members…}` refer to.
+ */
+async function authoriseByGroups(
+  services: Services,
+  principal: Principal,
+  tenantId: number,
+  action: string,
+  requestMetadata: unknown,
+  target: string,
+): Promise<FieldGrant> {
+  const store = services.groups.store({ em: services.db.forTenant(tenantId), tenantId });
+  const [mine, theirs] = await Promise.all([store.membershipsOf(principal.userToken!), store.membershipsOf(target)]);
+  const roleNames = new Map<number, string>();
+  for (const id of new Set([...mine, ...theirs].map((m) => m.roleId).filter((id): id is number => id !== null))) {
+    const role = await services.roles.statementsOf(id);
+    if (role) roleNames.set(id, role.rolename);
+  }
+  const metadata = typeof requestMetadata === 'object' && requestMetadata !== null ? (requestMetadata as Record<string, unknown>) : {};
+  const targetGroups = theirs.map((m) => ({ groupId: m.groupId, role: m.roleId === null ? null : (roleNames.get(m.roleId) ?? null) }));
+  let all = false;
+  const granted = new Set<string>();
+  for (const roleId of new Set(mine.map((m) => m.roleId).filter((id): id is number => id !== null))) {
+    const role = await services.roles.statementsOf(roleId);
+    if (!role) continue;
+    const caller = mine.filter((m) => m.roleId === roleId).map((m) => m.groupId);
+    const decision = evaluate(role.statements, { action, role: role.rolename, requestMetadata: metadata, groups: { caller, target: targetGroups } });
+    if (!decision.allow) continue;
+    if (decision.fields === '*') all = true;
+    else for (const f of decision.fields) granted.add(f);
+  }
+  if (!all && granted.size === 0) throw forbidden();
+  const fields: FieldGrant = all ? '*' : granted;
+  if (fields !== '*' && !MASKABLE_OPERATIONS.has(action)) throw forbidden();
+  return fields;
+}
+
 /** Operations whose answers carry profiles only as `profile` (or `rows[].profile`), which `masked` handles. */
 const MASKABLE_OPERATIONS = new Set(['UserGet', 'BulkListUsers', 'BulkListAllUsers', 'BulkListGroupUsers', 'UserSearch']);
 
@@ -103,7 +142,14 @@ export async function executeOperation(
       throw badRequest('Invalid API request parameter: request_metadata: expected object');
     }
     // Role xtokens: judged by their role's policies on every call; a partial grant masks the answer.
-    const fields = principal.kind === 'role' ? await authoriseRole(services, principal, op.name, requestMetadata) : '*';
+    let fields: FieldGrant = principal.kind === 'role' ? await authoriseRole(services, principal, op.name, requestMetadata) : '*';
+    // A login xtoken reaching someone else's record: its group roles' policies decide, and may mask the answer.
+    const authoriseOther =
+      principal.kind === 'login'
+        ? async (target: string) => {
+            fields = await authoriseByGroups(services, principal, tenantId, op.name, requestMetadata, target);
+          }
+        : undefined;
     const body = normaliseBody(rawBody);
     const parsed = op.input.safeParse(body);
     if (!parsed.success) throw badRequest(validationMessage(parsed.error, body));
@@ -111,14 +157,14 @@ export async function executeOperation(
       return await services.db.forTenant(tenantId).transactional(async (tx) => {
         // Tenant operations run as the tenant's database role; admin and main-tenant ones reach global tables.
         if (op.access === 'tenant') await services.db.enterTenantRole(tx as EntityManager, tenantId);
-        const ctx: OpContext = { services, principal, tenantId, em: tx as EntityManager, inTransaction: true, audit: note, now };
+        const ctx: OpContext = { services, principal, tenantId, em: tx as EntityManager, inTransaction: true, authoriseOther, audit: note, now };
         const result = await op.run({ input: parsed.data, ctx });
         await services.audit.writeInTx(tx as EntityManager, tenantId, [audited('ok')]);
         return masked(result, fields);
       });
     }
     if (op.effect === 'admin') {
-      const ctx: OpContext = { services, principal, tenantId, em: services.db.forTenant(tenantId), inTransaction: false, audit: note, now };
+      const ctx: OpContext = { services, principal, tenantId, em: services.db.forTenant(tenantId), inTransaction: false, authoriseOther, audit: note, now };
       const result = await op.run({ input: parsed.data, ctx });
       await services.audit.record(tenantId, audited('ok'));
       return masked(result, fields);
@@ -133,6 +179,7 @@ export async function executeOperation(
         return (em ??= services.db.forTenant(tenantId));
       },
       inTransaction: false,
+      authoriseOther,
       audit: note,
       now,
     };

@@ -64,6 +64,11 @@ export class GroupStore {
     return rows.length > 0;
   }
 
+  /** The user's memberships: group and role ids. */
+  async membershipsOf(userToken: string): Promise<{ groupId: number; roleId: number | null }[]> {
+    return query(this.em, `select group_id as "groupId", role_id as "roleId" from ${this.t}.group_members where user_token = $1`, [userToken]);
+  }
+
   async groupsOf(userToken: string): Promise<GroupRow[]> {
     return query<GroupRow>(
       this.em,

@@ -43,6 +43,11 @@ export interface RequestFacts {
   /** The caller's role name. */
   role: string;
   requestMetadata: Record<string, unknown>;
+  /**
+   * For a call on another person's record by a group member: the groups in which the caller holds `role`, and
+   * the target's memberships. Without them, group variables and resources match nothing.
+   */
+  groups?: { caller: number[]; target: { groupId: number; role: string | null }[] };
 }
 
 /** Which profile fields an allowed call may see: all, or only these. */
@@ -68,7 +73,11 @@ function resolve(term: unknown, facts: RequestFacts): unknown {
   if (!m) return term;
   const name = m[1]!;
   if (name.startsWith('request_metadata:')) return facts.requestMetadata[name.slice('request_metadata:'.length)];
-  // Group and user variables need the group model; until a request defines them they match nothing.
+  if (facts.groups) {
+    if (name === 'user_group_id' || name === 'principal_group_id') return facts.groups.caller;
+    if (name === 'target_group_id') return facts.groups.target.map((m) => m.groupId);
+  }
+  // Other variables (user fields, agreements) are not defined by a request yet: they match nothing.
   return undefined;
 }
 
@@ -83,8 +92,10 @@ function conditionHolds(condition: PolicyStatement['Condition'], facts: RequestF
       if (have === undefined || want.some((w) => w === undefined)) return false;
       switch (op) {
         case 'StringEquals': {
-          const h = asText(have);
-          if (h === undefined || !want.some((w) => asText(w) === h)) return false;
+          // A list on either side (group ids) matches when any of its values equals any wanted one.
+          const hs = asList(have).map(asText).filter((h) => h !== undefined);
+          const ws = new Set(want.flatMap(asList).map(asText));
+          if (!hs.some((h) => ws.has(h))) return false;
           break;
         }
         case 'ForAnyValue:ListIntersect': {
@@ -105,8 +116,21 @@ function conditionHolds(condition: PolicyStatement['Condition'], facts: RequestF
   return true;
 }
 
-/** The profile fields a resource pattern names: all, some, or none (resources about other things). */
-function fieldsOf(resource: string): '*' | string | null {
+const GROUP_MEMBERS = /^\$\{target_group_members(?::role\/([^}]+))?\}\.(.+)$/;
+
+/**
+ * The profile fields a resource pattern names: all, some, or none (resources about other things). A
+ * `${target_group_members[:role/X]}.profile…` pattern counts only when the target is in one of the caller's
+ * groups (with role X when named).
+ */
+function fieldsOf(resource: string, facts: RequestFacts): '*' | string | null {
+  const g = GROUP_MEMBERS.exec(resource);
+  if (g) {
+    const groups = facts.groups;
+    const member = groups?.target.some((m) => groups.caller.includes(m.groupId) && (g[1] === undefined || m.role === g[1]));
+    if (!member) return null;
+    return fieldsOf(`users.${g[2]}`, facts);
+  }
   if (resource === '*' || resource === 'users.profile' || resource === 'users.profile.*') return '*';
   if (resource.startsWith('users.profile.')) return resource.slice('users.profile.'.length);
   return null;
@@ -124,7 +148,7 @@ export function evaluate(statements: readonly PolicyStatement[], facts: RequestF
   const denied = new Set<string>();
   for (const s of applicable) {
     const resources = s.Resource === undefined ? ['*'] : list(s.Resource);
-    const fields = resources.map(fieldsOf);
+    const fields = resources.map((r) => fieldsOf(r, facts));
     if (s.Effect === 'Deny') {
       // A Deny of the whole call (no resource, or `*`) wins over everything; a Deny of fields hides them.
       if (fields.includes('*')) return { allow: false };

@@ -23,8 +23,10 @@ export interface Scope {
   now: number;
   /** Known to the caller; when absent it is asked of `em` (which, for a lazily forked manager, forks it). */
   inTransaction?: boolean;
-  /** Who asks: a login xtoken may reach its own record only. */
+  /** Who asks: a login xtoken may reach its own record, and others' only as its group roles' policies allow. */
   principal?: Principal;
+  /** Throws unless the caller may reach this other person's record (set for login xtokens). */
+  authoriseOther?: (userToken: string) => Promise<void>;
 }
 
 export interface Expiry {
@@ -81,8 +83,12 @@ export class Users {
       else if (shared) row = await this.lookups.add(`${scope.tenantId}|${mode}|${scope.now}`, hash);
       else row = await this.store(scope).byIndex(mode, hash, scope.now, forUpdate);
     }
-    // Another person's record, or none: the same 403, so a login xtoken learns nothing about who exists.
-    if (scope.principal?.kind === 'login' && row?.token !== scope.principal.userToken) throw forbidden();
+    // Another person's record, or none: the same 403 unless a group policy allows it, so a login xtoken learns
+    // nothing about who exists.
+    if (scope.principal?.kind === 'login' && row?.token !== scope.principal.userToken) {
+      if (!row || !scope.authoriseOther) throw forbidden();
+      await scope.authoriseOther(row.token);
+    }
     if (!row) throw notFound(Messages.userNotFound);
     return row;
   }

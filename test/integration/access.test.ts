@@ -169,4 +169,48 @@ describe('login xtokens', () => {
     }
     expect((await vault.call('XTokenCreateForUser', { mode: 'token', identity: '00000000-0000-4000-8000-000000000000' })).status).toBe(404);
   });
+
+  it('reach the members of their groups as their group role’s policy allows, masked, and no one else', async () => {
+    const parent = buildProfile();
+    const child = { ...buildProfile(), school: 'Elm Street' };
+    const stranger = buildProfile();
+    const parentRole = unique('parent');
+    const childRole = unique('child');
+    await vault.call('RoleCreate', { rolename: parentRole });
+    await vault.call('RoleCreate', { rolename: childRole });
+    const policy = await vault.call('PolicyCreate', {
+      policyname: unique('family-read'),
+      policy: {
+        Effect: 'Allow',
+        Principal: { Role: parentRole },
+        Action: ['UserGet'],
+        Resource: [`\${target_group_members:role/${childRole}}.profile.name`, `\${target_group_members:role/${childRole}}.profile.email`],
+        Condition: { StringEquals: { '\${user_group_id}': '\${target_group_id}' } },
+      },
+    });
+    await vault.call('RoleLinkPolicy', { rolename: parentRole, policyid: policy.body.policyid });
+    const groupname = unique('family');
+    await vault.call('GroupCreate', { groupname });
+    const p = await vault.call('UserCreate', { profile: parent, groupname, rolename: parentRole });
+    const c = await vault.call('UserCreate', { profile: child, groupname, rolename: childRole });
+    const s = await vault.call('UserCreate', { profile: stranger });
+    const login = async (token: string) => as((await vault.call('XTokenCreateForUser', { mode: 'token', identity: token })).body.xtoken);
+
+    const asParent = await login(p.body.token);
+    const seen = await vault.call('UserGet', { mode: 'token', identity: c.body.token }, asParent);
+    expect(seen.status).toBe(200);
+    const expected: Record<string, unknown> = {};
+    for (const [k, v] of Object.entries(child)) {
+      if (k === 'name' || k === 'email') expected[k] = v;
+      else if (typeof v === 'string') expected[k] = '***';
+    }
+    expect(seen.body.profile).toEqual(expected);
+    // Not a member of the parent's group; and the history of a member is not a masked profile: both refused.
+    expect((await vault.call('UserGet', { mode: 'token', identity: s.body.token }, asParent)).status).toBe(403);
+    expect((await vault.call('UserListVersions', { mode: 'token', identity: c.body.token }, asParent)).status).toBe(403);
+    // The child's role has no policy: the parent's record stays out of reach.
+    const asChild = await login(c.body.token);
+    expect((await vault.call('UserGet', { mode: 'token', identity: p.body.token }, asChild)).body).toEqual({ status: 'error', message: 'Access denied' });
+    expect((await vault.call('UserGet', { mode: 'token', identity: c.body.token }, asChild)).body.profile).toEqual(child);
+  });
 });

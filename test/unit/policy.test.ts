@@ -79,6 +79,28 @@ describe('evaluate', () => {
   });
 });
 
+describe('group facts', () => {
+  const statement: PolicyStatement = {
+    Effect: 'Allow',
+    Principal: { Role: 'manager' },
+    Action: 'UserGet',
+    Resource: ['${target_group_members:role/team-member}.profile.name', '${target_group_members}.profile.phone'],
+    Condition: { StringEquals: { '${user_group_id}': '${target_group_id}' } },
+  };
+  const withGroups = (caller: number[], target: { groupId: number; role: string | null }[]) => facts({ role: 'manager', groups: { caller, target } });
+
+  it('grants the resources of group members only when the target shares a group with the caller', () => {
+    const d = evaluate([statement], withGroups([7, 9], [{ groupId: 9, role: 'team-member' }]));
+    expect(d.allow && d.fields !== '*' && [...d.fields].sort()).toEqual(['name', 'phone']);
+    // Same group, another role: only the role-free resource applies.
+    const other = evaluate([statement], withGroups([9], [{ groupId: 9, role: 'contractor' }]));
+    expect(other.allow && other.fields !== '*' && [...other.fields]).toEqual(['phone']);
+    // No shared group: the condition fails and nothing is granted.
+    expect(evaluate([statement], withGroups([7], [{ groupId: 9, role: 'team-member' }])).allow).toBe(false);
+    expect(evaluate([statement], facts({ role: 'manager' })).allow).toBe(false);
+  });
+});
+
 describe('maskProfile', () => {
   it('shows granted fields, turns other strings into *** and leaves other values out', () => {
     const profile = { name: 'Ada', email: 'ada@example.com', age: 36, tags: ['x'], address: { city: 'London' }, vip: true };
