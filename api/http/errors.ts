@@ -37,6 +37,7 @@ export const Messages = {
   unknownEndpoint: 'endpoint is missing',
   userNotFound: 'The user record was not found',
   userExists: 'The user record already exists',
+  appNotFound: 'The app record was not found',
   badMode: 'The mode parameter has an incorrect format',
   badUuid: 'Bad UUID',
   badBody: 'Failed to decode the request body',

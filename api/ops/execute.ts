@@ -41,7 +41,7 @@ function valueAt(body: unknown, path: readonly PropertyKey[]): unknown {
 }
 
 /** What a login xtoken may call: reads of its own record. Changes go through the *Request operations. */
-const LOGIN_OPERATIONS = new Set(['UserGet', 'UserListVersions', 'AuditListUserEvents']);
+const LOGIN_OPERATIONS = new Set(['UserGet', 'UserListVersions', 'AuditListUserEvents', 'AppdataGet', 'AppdataListUserAppNames', 'AppdataListVersions']);
 
 /** The role's verdict on this call: 403 `API access denied`, or the profile fields it may see. */
 async function authoriseRole(services: Services, principal: Principal, action: string, requestMetadata: unknown): Promise<FieldGrant> {

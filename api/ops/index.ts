@@ -1,5 +1,12 @@
 // The explicit, sorted list of wire operations this vault serves.
 import type { OpDefinition } from './define.js';
+import { AppdataCreate } from './appdata/AppdataCreate.js';
+import { AppdataDelete } from './appdata/AppdataDelete.js';
+import { AppdataGet } from './appdata/AppdataGet.js';
+import { AppdataListAppNames } from './appdata/AppdataListAppNames.js';
+import { AppdataListUserAppNames } from './appdata/AppdataListUserAppNames.js';
+import { AppdataListVersions } from './appdata/AppdataListVersions.js';
+import { AppdataUpdate } from './appdata/AppdataUpdate.js';
 import { AuditGetEvent } from './audit/AuditGetEvent.js';
 import { AuditListUserEvents } from './audit/AuditListUserEvents.js';
 import { BulkDeleteTokens } from './bulk/BulkDeleteTokens.js';
@@ -56,6 +63,13 @@ import { UserSearch } from './users/UserSearch.js';
 import { UserUpdate } from './users/UserUpdate.js';
 
 export const operations: readonly OpDefinition[] = [
+  AppdataCreate,
+  AppdataDelete,
+  AppdataGet,
+  AppdataListAppNames,
+  AppdataListUserAppNames,
+  AppdataListVersions,
+  AppdataUpdate,
   AuditGetEvent,
   AuditListUserEvents,
   BulkDeleteTokens,

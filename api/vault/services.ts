@@ -13,6 +13,7 @@ import { Sweeper } from './sweeper.js';
 import { Roles } from './roles.js';
 import { Groups } from './groups.js';
 import { Logins } from './logins.js';
+import { Appdata } from './appdata.js';
 import { createNotifier } from './notifier.js';
 
 export interface Services {
@@ -31,6 +32,7 @@ export interface Services {
   roles: Roles;
   groups: Groups;
   logins: Logins;
+  appdata: Appdata;
 }
 
 export function buildServices(config: Config, log: Logger, db: Database, tokenizer: TokenizerClient): Services {
@@ -54,5 +56,6 @@ export function buildServices(config: Config, log: Logger, db: Database, tokeniz
     groups: new Groups(roles),
     users,
     logins: new Logins(db, users, credentials, notifier, log),
+    appdata: new Appdata(tokenizer, { versioning: config.versioning, maxVersions: config.maxVersions }),
   };
 }

@@ -6,6 +6,7 @@ import { Tenant0001Users } from './Tenant0001Users.js';
 import { Tenant0002AuditAppend } from './Tenant0002AuditAppend.js';
 import { Tenant0003Tokens } from './Tenant0003Tokens.js';
 import { Tenant0004Groups } from './Tenant0004Groups.js';
+import { Tenant0005Appdata } from './Tenant0005Appdata.js';
 
 export const globalMigrations = [Global0001Init, Global0002Roles, Global0003Login];
-export const tenantMigrations = [Tenant0001Users, Tenant0002AuditAppend, Tenant0003Tokens, Tenant0004Groups];
+export const tenantMigrations = [Tenant0001Users, Tenant0002AuditAppend, Tenant0003Tokens, Tenant0004Groups, Tenant0005Appdata];

@@ -1,0 +1,21 @@
+// POST /v2/AppdataCreate: stores the user's record for an app (replacing one that exists, which becomes a version).
+import { z } from 'zod';
+import { defineOp } from '../define.js';
+import { UserRef } from '../schemas.js';
+import { AppName, AppDataInput } from './schemas.js';
+
+export const AppdataCreate = defineOp({
+  name: 'AppdataCreate',
+  access: 'tenant',
+  effect: 'write',
+  input: z.object({ ...UserRef, appname: AppName, appdata: AppDataInput }),
+  async run({ input, ctx }) {
+    ctx.audit.mode = input.mode;
+    ctx.audit.identity = input.identity;
+    ctx.audit.app = input.appname;
+    const row = await ctx.services.users.findRow(ctx, input.mode, input.identity, true);
+    ctx.audit.record = row.token;
+    await ctx.services.appdata.put(ctx, row.token, input.appname, input.appdata);
+    return {};
+  },
+});

@@ -1,0 +1,22 @@
+// POST /v2/AppdataDelete: removes the user's record for an app with its versions.
+import { z } from 'zod';
+import { defineOp } from '../define.js';
+import { UserRef } from '../schemas.js';
+import { notFound, Messages } from '../../http/errors.js';
+import { AppName } from './schemas.js';
+
+export const AppdataDelete = defineOp({
+  name: 'AppdataDelete',
+  access: 'tenant',
+  effect: 'write',
+  input: z.object({ ...UserRef, appname: AppName }),
+  async run({ input, ctx }) {
+    ctx.audit.mode = input.mode;
+    ctx.audit.identity = input.identity;
+    ctx.audit.app = input.appname;
+    const row = await ctx.services.users.findRow(ctx, input.mode, input.identity, true);
+    ctx.audit.record = row.token;
+    if (!(await ctx.services.appdata.store(ctx).remove(row.token, input.appname))) throw notFound(Messages.appNotFound);
+    return {};
+  },
+});

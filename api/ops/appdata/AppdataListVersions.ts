@@ -1,0 +1,20 @@
+// POST /v2/AppdataListVersions: the versions of a user's record for an app, with the md5 of each.
+import { z } from 'zod';
+import { defineOp } from '../define.js';
+import { UserRef } from '../schemas.js';
+import { AppName } from './schemas.js';
+
+export const AppdataListVersions = defineOp({
+  name: 'AppdataListVersions',
+  access: 'tenant',
+  effect: 'read',
+  input: z.object({ ...UserRef, appname: AppName }),
+  async run({ input, ctx }) {
+    ctx.audit.mode = input.mode;
+    ctx.audit.identity = input.identity;
+    ctx.audit.app = input.appname;
+    const row = await ctx.services.users.findRow(ctx, input.mode, input.identity);
+    ctx.audit.record = row.token;
+    return { versions: await ctx.services.appdata.versions(ctx, row.token, input.appname) };
+  },
+});

@@ -1,0 +1,25 @@
+// POST /v2/AppdataUpdate: RFC 7396 merge into the user's record for an app; null deletes a field.
+import { z } from 'zod';
+import mergePatch from 'json-merge-patch';
+import { defineOp } from '../define.js';
+import { UserRef } from '../schemas.js';
+import { AppName, AppDataInput } from './schemas.js';
+
+export const AppdataUpdate = defineOp({
+  name: 'AppdataUpdate',
+  access: 'tenant',
+  effect: 'write',
+  input: z.object({ ...UserRef, appname: AppName, appdata: AppDataInput }),
+  async run({ input, ctx }) {
+    ctx.audit.mode = input.mode;
+    ctx.audit.identity = input.identity;
+    ctx.audit.app = input.appname;
+    const row = await ctx.services.users.findRow(ctx, input.mode, input.identity, true);
+    ctx.audit.record = row.token;
+    const appdata = ctx.services.appdata;
+    const current = await appdata.get(ctx, row.token, input.appname, true);
+    const next = mergePatch.apply(structuredClone(current.data), input.appdata) as Record<string, unknown>;
+    await appdata.put(ctx, row.token, input.appname, next);
+    return {};
+  },
+});

@@ -1,0 +1,93 @@
+// SQL for per-user app records of one tenant schema and their versions.
+import type { EntityManager } from '@mikro-orm/postgresql';
+import { query } from './sql.js';
+
+export interface AppRow {
+  data: Buffer;
+  version: number;
+  updated: number;
+}
+
+export class AppStore {
+  constructor(
+    private readonly em: EntityManager,
+    private readonly schema: string,
+  ) {}
+
+  private get t(): string {
+    return `"${this.schema}"`;
+  }
+
+  async get(token: string, appname: string, forUpdate = false): Promise<AppRow | null> {
+    const [r] = await query<Record<string, unknown>>(
+      this.em,
+      `select data, version, updated from ${this.t}.app_records where user_token = $1 and appname = $2${forUpdate ? ' for update' : ''}`,
+      [token, appname],
+    );
+    return r ? { data: r.data as Buffer, version: Number(r.version), updated: Number(r.updated) } : null;
+  }
+
+  async insert(token: string, appname: string, data: Buffer, now: number): Promise<void> {
+    await query(this.em, `insert into ${this.t}.app_records (user_token, appname, data, version, created, updated) values ($1, $2, $3, 1, $4, $4)`, [
+      token,
+      appname,
+      data,
+      now,
+    ]);
+  }
+
+  /** Replaces the record; the replaced one is kept as a version when `keep` is above zero. */
+  async replace(token: string, appname: string, old: AppRow, data: Buffer, now: number, keep: number): Promise<void> {
+    if (keep > 0) {
+      await query(this.em, `insert into ${this.t}.app_versions (user_token, appname, version, data, optime) values ($1, $2, $3, $4, $5)`, [
+        token,
+        appname,
+        old.version,
+        old.data,
+        old.updated,
+      ]);
+      await query(this.em, `delete from ${this.t}.app_versions where user_token = $1 and appname = $2 and version <= $3`, [token, appname, old.version - keep]);
+    }
+    await query(this.em, `update ${this.t}.app_records set data = $3, version = $4, updated = $5 where user_token = $1 and appname = $2`, [
+      token,
+      appname,
+      data,
+      old.version + 1,
+      now,
+    ]);
+  }
+
+  async version(token: string, appname: string, version: number): Promise<Buffer | null> {
+    const [r] = await query<{ data: Buffer }>(this.em, `select data from ${this.t}.app_versions where user_token = $1 and appname = $2 and version = $3`, [
+      token,
+      appname,
+      version,
+    ]);
+    return r?.data ?? null;
+  }
+
+  async versions(token: string, appname: string): Promise<{ version: number; data: Buffer; optime: number }[]> {
+    const rows = await query<Record<string, unknown>>(
+      this.em,
+      `select version, data, optime from ${this.t}.app_versions where user_token = $1 and appname = $2 order by version`,
+      [token, appname],
+    );
+    return rows.map((r) => ({ version: Number(r.version), data: r.data as Buffer, optime: Number(r.optime) }));
+  }
+
+  async remove(token: string, appname: string): Promise<boolean> {
+    await query(this.em, `delete from ${this.t}.app_versions where user_token = $1 and appname = $2`, [token, appname]);
+    const rows = await query(this.em, `delete from ${this.t}.app_records where user_token = $1 and appname = $2 returning appname`, [token, appname]);
+    return rows.length > 0;
+  }
+
+  async appNames(): Promise<string[]> {
+    return (await query<{ appname: string }>(this.em, `select distinct appname from ${this.t}.app_records order by appname`)).map((r) => r.appname);
+  }
+
+  async userAppNames(token: string): Promise<string[]> {
+    return (await query<{ appname: string }>(this.em, `select appname from ${this.t}.app_records where user_token = $1 order by appname`, [token])).map(
+      (r) => r.appname,
+    );
+  }
+}
