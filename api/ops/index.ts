@@ -56,6 +56,7 @@ import { TokenGet } from './tokens/TokenGet.js';
 import { UserCreate } from './users/UserCreate.js';
 import { UserCreateBulk } from './users/UserCreateBulk.js';
 import { UserDelete } from './users/UserDelete.js';
+import { UserDeleteBulk } from './users/UserDeleteBulk.js';
 import { UserGet } from './users/UserGet.js';
 import { UserListVersions } from './users/UserListVersions.js';
 import { UserPatch } from './users/UserPatch.js';
@@ -115,6 +116,7 @@ export const operations: readonly OpDefinition[] = [
   UserCreate,
   UserCreateBulk,
   UserDelete,
+  UserDeleteBulk,
   UserGet,
   UserListVersions,
   UserLogin,

@@ -163,6 +163,17 @@ export class UserStore {
     await this.em.nativeDelete(User, { token }, { schema: this.schema });
   }
 
+  /** Removes expired users with their versions, a bounded number at a time; returns how many went. */
+  async sweep(now: number, max: number): Promise<number> {
+    const rows = await this.exec(
+      `delete from "${this.schema}".users where token in (select token from "${this.schema}".users where expires_at <= $1 limit $2) returning token`,
+      [now, max],
+    );
+    const tokens = rows.map((r) => r.token as string);
+    if (tokens.length) await this.exec(`delete from "${this.schema}".user_versions where token = any($1::uuid[])`, [tokens]);
+    return tokens.length;
+  }
+
   /** Removes the live row only: its versions stay, so SystemRestoreUserProfile can bring it back. */
   async removeKeepingVersions(token: string): Promise<void> {
     await this.em.nativeDelete(User, { token }, { schema: this.schema });

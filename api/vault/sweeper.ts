@@ -5,6 +5,7 @@ import type { Database } from '../store/database.js';
 import { tenantSchema } from '../store/database.js';
 import { Tenant } from '../store/entities/global.js';
 import { TokenStore } from '../store/tokens.js';
+import { UserStore } from '../store/users.js';
 import { query } from '../store/sql.js';
 import { nowSeconds } from './durations.js';
 
@@ -45,14 +46,15 @@ export class Sweeper {
     let removed = 0;
     for (const { id } of tenants) {
       for (;;) {
-        const n = await this.db.forTenant(id).transactional(async (tx) => {
+        const [users, tokens] = await this.db.forTenant(id).transactional(async (tx): Promise<[number, number]> => {
           // Transaction-scoped, so the lock can never outlive the sweep or stick to a pooled connection.
           const [lock] = await query<{ locked: boolean }>(tx, 'select pg_try_advisory_xact_lock(hashtext($1)) as locked', [`strongroom:sweep:${id}`]);
-          if (!lock?.locked) return 0;
-          return new TokenStore(tx, tenantSchema(id)).sweep(now, BATCH);
+          if (!lock?.locked) return [0, 0];
+          // Users take their versions, app data and memberships with them (cascades); tokens stand alone.
+          return [await new UserStore(tx, tenantSchema(id)).sweep(now, BATCH), await new TokenStore(tx, tenantSchema(id)).sweep(now, BATCH)];
         });
-        removed += n;
-        if (n < BATCH) break;
+        removed += users + tokens;
+        if (users < BATCH && tokens < BATCH) break;
       }
     }
     if (removed) this.log.info({ removed }, 'expired records removed');

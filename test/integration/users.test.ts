@@ -215,3 +215,38 @@ describe('UserCreateBulk', () => {
     expect(bad.body.message).toMatch(/records\.0\.profile/);
   });
 });
+
+describe('UserDeleteBulk and the sweeper', () => {
+  it('erases the users named, skips unknown ones, and counts what it erased', async () => {
+    const a = buildProfile();
+    const b = buildProfile();
+    const ta = (await vault.call('UserCreate', { profile: a })).body.token;
+    await vault.call('UserCreate', { profile: b });
+    const res = await vault.call('UserDeleteBulk', {
+      users: [
+        { mode: 'token', identity: ta },
+        { mode: 'email', identity: b.email },
+        { mode: 'email', identity: 'nobody-at-all@example.com' },
+        { mode: 'login', identity: a.login },
+      ],
+    });
+    expect(res.body).toEqual({ status: 'ok', deleted_count: 2 });
+    expect((await vault.call('UserGet', { mode: 'email', identity: b.email })).status).toBe(404);
+    expect((await vault.call('UserDeleteBulk', { users: [] })).status).toBe(400);
+    expect((await vault.call('UserDeleteBulk', { users: [{ mode: 'token', identity: 'not-a-uuid' }] })).status).toBe(400);
+  });
+
+  it('sweeps expired users away with their versions and app data', async () => {
+    const profile = buildProfile();
+    const token = (await vault.call('UserCreate', { profile, finaltime: '1h' })).body.token;
+    await vault.call('UserUpdate', { mode: 'token', identity: token, profile: { more: 1 } });
+    await vault.call('AppdataCreate', { mode: 'token', identity: token, appname: 'swept', appdata: { a: 1 } });
+    const removed = await vault.api.services.sweeper.sweepOnce(Math.floor(Date.now() / 1000) + 7_200);
+    expect(removed).toBeGreaterThanOrEqual(1);
+    const left = await vault.api.services.db
+      .global()
+      .getConnection()
+      .execute('select (select count(*) from tenant_1.users where token = ?) as u, (select count(*) from tenant_1.user_versions where token = ?) as v, (select count(*) from tenant_1.app_records where user_token = ?) as a', [token, token, token]);
+    expect(left[0]).toEqual({ u: '0', v: '0', a: '0' });
+  });
+});
