@@ -38,7 +38,7 @@ export class Groups {
   }
 
   async find(scope: GroupScope, by: { groupid?: number | undefined; groupname?: string | undefined }): Promise<GroupRow> {
-    const g = await this.store(scope).find(by.groupid !== undefined ? { id: by.groupid } : { name: by.groupname });
+    const g = await this.store(scope).find({ id: by.groupid, name: by.groupname });
     if (!g) throw notFound(Messages.groupNotFound);
     return g;
   }
@@ -67,7 +67,7 @@ export class Groups {
       return null;
     }
     const group = await this.find(scope, ref);
-    const role = hasRole ? await this.roles.role(scope.em, ref.roleid !== undefined ? { id: ref.roleid } : { name: ref.rolename }) : null;
+    const role = hasRole ? await this.roles.role(scope.em, { id: ref.roleid, name: ref.rolename }) : null;
     return { groupId: group.groupid, roleId: role?.roleid ?? null };
   }
 }

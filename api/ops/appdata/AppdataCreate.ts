@@ -3,6 +3,7 @@ import { z } from 'zod';
 import { defineOp } from '../define.js';
 import { UserRef } from '../schemas.js';
 import { AppName, AppDataInput } from './schemas.js';
+import { subjectRow } from '../subject.js';
 
 export const AppdataCreate = defineOp({
   name: 'AppdataCreate',
@@ -10,11 +11,8 @@ export const AppdataCreate = defineOp({
   effect: 'write',
   input: z.object({ ...UserRef, appname: AppName, appdata: AppDataInput }),
   async run({ input, ctx }) {
-    ctx.audit.mode = input.mode;
-    ctx.audit.identity = input.identity;
     ctx.audit.app = input.appname;
-    const row = await ctx.services.users.findRow(ctx, input.mode, input.identity, true);
-    ctx.audit.record = row.token;
+    const row = await subjectRow(ctx, input, true);
     await ctx.services.appdata.put(ctx, row.token, input.appname, input.appdata);
     return {};
   },

@@ -4,6 +4,7 @@ import { defineOp } from '../define.js';
 import { UserRef } from '../schemas.js';
 import { notFound, Messages } from '../../http/errors.js';
 import { AppName } from './schemas.js';
+import { subjectRow } from '../subject.js';
 
 export const AppdataDelete = defineOp({
   name: 'AppdataDelete',
@@ -11,11 +12,8 @@ export const AppdataDelete = defineOp({
   effect: 'write',
   input: z.object({ ...UserRef, appname: AppName }),
   async run({ input, ctx }) {
-    ctx.audit.mode = input.mode;
-    ctx.audit.identity = input.identity;
     ctx.audit.app = input.appname;
-    const row = await ctx.services.users.findRow(ctx, input.mode, input.identity, true);
-    ctx.audit.record = row.token;
+    const row = await subjectRow(ctx, input, true);
     if (!(await ctx.services.appdata.store(ctx).remove(row.token, input.appname))) throw notFound(Messages.appNotFound);
     return {};
   },

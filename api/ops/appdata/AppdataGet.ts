@@ -3,6 +3,7 @@ import { z } from 'zod';
 import { defineOp } from '../define.js';
 import { UserRef } from '../schemas.js';
 import { AppName } from './schemas.js';
+import { subjectRow } from '../subject.js';
 
 export const AppdataGet = defineOp({
   name: 'AppdataGet',
@@ -10,11 +11,8 @@ export const AppdataGet = defineOp({
   effect: 'read',
   input: z.object({ ...UserRef, appname: AppName, version: z.coerce.number().int().optional() }),
   async run({ input, ctx }) {
-    ctx.audit.mode = input.mode;
-    ctx.audit.identity = input.identity;
     ctx.audit.app = input.appname;
-    const row = await ctx.services.users.findRow(ctx, input.mode, input.identity);
-    ctx.audit.record = row.token;
+    const row = await subjectRow(ctx, input);
     const appdata = ctx.services.appdata;
     if (input.version !== undefined) return { appname: input.appname, version: input.version, appdata: await appdata.at(ctx, row.token, input.appname, input.version) };
     const { row: app, data } = await appdata.get(ctx, row.token, input.appname);

@@ -2,6 +2,7 @@
 import { z } from 'zod';
 import { defineOp } from '../define.js';
 import { UserRef } from '../schemas.js';
+import { subjectRow } from '../subject.js';
 
 export const AppdataListUserAppNames = defineOp({
   name: 'AppdataListUserAppNames',
@@ -9,10 +10,7 @@ export const AppdataListUserAppNames = defineOp({
   effect: 'read',
   input: z.object(UserRef),
   async run({ input, ctx }) {
-    ctx.audit.mode = input.mode;
-    ctx.audit.identity = input.identity;
-    const row = await ctx.services.users.findRow(ctx, input.mode, input.identity);
-    ctx.audit.record = row.token;
+    const row = await subjectRow(ctx, input);
     return { apps: await ctx.services.appdata.store(ctx).userAppNames(row.token) };
   },
 });

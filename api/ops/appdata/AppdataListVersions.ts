@@ -3,6 +3,7 @@ import { z } from 'zod';
 import { defineOp } from '../define.js';
 import { UserRef } from '../schemas.js';
 import { AppName } from './schemas.js';
+import { subjectRow } from '../subject.js';
 
 export const AppdataListVersions = defineOp({
   name: 'AppdataListVersions',
@@ -10,11 +11,8 @@ export const AppdataListVersions = defineOp({
   effect: 'read',
   input: z.object({ ...UserRef, appname: AppName }),
   async run({ input, ctx }) {
-    ctx.audit.mode = input.mode;
-    ctx.audit.identity = input.identity;
     ctx.audit.app = input.appname;
-    const row = await ctx.services.users.findRow(ctx, input.mode, input.identity);
-    ctx.audit.record = row.token;
+    const row = await subjectRow(ctx, input);
     return { versions: await ctx.services.appdata.versions(ctx, row.token, input.appname) };
   },
 });

@@ -4,6 +4,7 @@ import mergePatch from 'json-merge-patch';
 import { defineOp } from '../define.js';
 import { UserRef } from '../schemas.js';
 import { AppName, AppDataInput } from './schemas.js';
+import { subjectRow } from '../subject.js';
 
 export const AppdataUpdate = defineOp({
   name: 'AppdataUpdate',
@@ -11,11 +12,8 @@ export const AppdataUpdate = defineOp({
   effect: 'write',
   input: z.object({ ...UserRef, appname: AppName, appdata: AppDataInput }),
   async run({ input, ctx }) {
-    ctx.audit.mode = input.mode;
-    ctx.audit.identity = input.identity;
     ctx.audit.app = input.appname;
-    const row = await ctx.services.users.findRow(ctx, input.mode, input.identity, true);
-    ctx.audit.record = row.token;
+    const row = await subjectRow(ctx, input, true);
     const appdata = ctx.services.appdata;
     const current = await appdata.get(ctx, row.token, input.appname, true);
     const next = mergePatch.apply(structuredClone(current.data), input.appdata) as Record<string, unknown>;

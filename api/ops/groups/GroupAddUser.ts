@@ -4,6 +4,7 @@ import { defineOp } from '../define.js';
 import { UserRef } from '../schemas.js';
 import { badRequest, Messages } from '../../http/errors.js';
 import { GroupRef } from '../../vault/groups.js';
+import { subjectRow } from '../subject.js';
 
 export const GroupAddUser = defineOp({
   name: 'GroupAddUser',
@@ -12,10 +13,7 @@ export const GroupAddUser = defineOp({
   input: z.object({ ...UserRef, ...GroupRef }),
   async run({ input, ctx }) {
     if (input.groupid === undefined && input.groupname === undefined) throw badRequest(`${Messages.missing}groupid`);
-    ctx.audit.mode = input.mode;
-    ctx.audit.identity = input.identity;
-    const row = await ctx.services.users.findRow(ctx, input.mode, input.identity, true);
-    ctx.audit.record = row.token;
+    const row = await subjectRow(ctx, input, true);
     const m = (await ctx.services.groups.membership(ctx, input))!;
     await ctx.services.groups.store(ctx).addMembers(m.groupId, [row.token], m.roleId);
     ctx.audit.after = { groupid: m.groupId, roleid: m.roleId };

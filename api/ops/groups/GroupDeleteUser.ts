@@ -4,6 +4,7 @@ import { defineOp } from '../define.js';
 import { UserRef } from '../schemas.js';
 import { badRequest, notFound, Messages } from '../../http/errors.js';
 import { GroupPick } from './schemas.js';
+import { subjectRow } from '../subject.js';
 
 export const GroupDeleteUser = defineOp({
   name: 'GroupDeleteUser',
@@ -12,10 +13,7 @@ export const GroupDeleteUser = defineOp({
   input: z.object({ ...UserRef, ...GroupPick }),
   async run({ input, ctx }) {
     if (input.groupid === undefined && input.groupname === undefined) throw badRequest(`${Messages.missing}groupid`);
-    ctx.audit.mode = input.mode;
-    ctx.audit.identity = input.identity;
-    const row = await ctx.services.users.findRow(ctx, input.mode, input.identity, true);
-    ctx.audit.record = row.token;
+    const row = await subjectRow(ctx, input, true);
     const groups = ctx.services.groups;
     const g = await groups.find(ctx, input);
     if (!(await groups.store(ctx).removeMember(g.groupid, row.token))) throw notFound(Messages.notMember);

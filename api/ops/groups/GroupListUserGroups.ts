@@ -2,6 +2,7 @@
 import { z } from 'zod';
 import { defineOp } from '../define.js';
 import { UserRef } from '../schemas.js';
+import { subjectRow } from '../subject.js';
 
 export const GroupListUserGroups = defineOp({
   name: 'GroupListUserGroups',
@@ -9,10 +10,7 @@ export const GroupListUserGroups = defineOp({
   effect: 'read',
   input: z.object(UserRef),
   async run({ input, ctx }) {
-    ctx.audit.mode = input.mode;
-    ctx.audit.identity = input.identity;
-    const row = await ctx.services.users.findRow(ctx, input.mode, input.identity);
-    ctx.audit.record = row.token;
+    const row = await subjectRow(ctx, input);
     const rows = await ctx.services.groups.store(ctx).groupsOf(row.token);
     return { total: rows.length, rows: rows.map(({ groupid, groupname, groupdesc }) => ({ groupid, groupname, groupdesc })) };
   },

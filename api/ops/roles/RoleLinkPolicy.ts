@@ -13,8 +13,8 @@ export const RoleLinkPolicy = defineOp({
     const roles = ctx.services.roles;
     if (input.roleid === undefined && input.rolename === undefined) throw badRequest(`${Messages.missing}roleid`);
     if (input.policyid === undefined && input.policyname === undefined) throw badRequest(`${Messages.missing}policyid`);
-    const role = await roles.role(ctx.em, input.roleid !== undefined ? { id: input.roleid } : { name: input.rolename });
-    const policy = await roles.policy(ctx.em, input.policyid !== undefined ? { id: input.policyid } : { name: input.policyname });
+    const role = await roles.role(ctx.em, { id: input.roleid, name: input.rolename });
+    const policy = await roles.policy(ctx.em, { id: input.policyid, name: input.policyname });
     await roles.link(ctx.em, role.roleid, policy.policyid);
     ctx.audit.after = { roleid: role.roleid, policyid: policy.policyid };
     return { roleid: role.roleid };

@@ -13,7 +13,7 @@ export const RoleUpdate = defineOp({
     const roles = ctx.services.roles;
     // With an id, `rolename` is the new name; without one, the SDKs use it to name the role.
     if (input.roleid === undefined && input.rolename === undefined) throw badRequest(`${Messages.missing}roleid`);
-    const role = await roles.role(ctx.em, input.roleid !== undefined ? { id: input.roleid } : { name: input.rolename });
+    const role = await roles.role(ctx.em, { id: input.roleid, name: input.rolename });
     await roles.updateRole(ctx.em, role.roleid, { name: input.roleid !== undefined ? input.rolename : undefined, desc: input.roledesc });
     ctx.audit.after = { roleid: role.roleid };
     return {};

@@ -13,7 +13,7 @@ export const XTokenCreateForRole = defineOp({
   input: z.object({ ...RoleRef, finaltime: TimeInput.optional(), slidingtime: TimeInput.optional() }),
   async run({ input, ctx }) {
     if (input.roleid === undefined && input.rolename === undefined) throw badRequest(`${Messages.missing}roleid`);
-    const role = await ctx.services.roles.role(ctx.em, input.roleid !== undefined ? { id: input.roleid } : { name: input.rolename });
+    const role = await ctx.services.roles.role(ctx.em, { id: input.roleid, name: input.rolename });
     const expiresAt = xtokenExpiry(input, ctx.now, ctx.services.config.xtokenMaxSeconds);
     const xtoken = await ctx.services.credentials.issue('role', ctx.tenantId, { roleId: role.roleid, expiresAt }, ctx.em);
     ctx.audit.after = { roleid: role.roleid, expires: expiresAt };

@@ -3,6 +3,7 @@ import { z } from 'zod';
 import { defineOp } from '../define.js';
 import { TimeInput, UserRef } from '../schemas.js';
 import { xtokenExpiry } from './xtokens.js';
+import { subjectRow } from '../subject.js';
 
 export const XTokenCreateForUser = defineOp({
   name: 'XTokenCreateForUser',
@@ -10,10 +11,7 @@ export const XTokenCreateForUser = defineOp({
   effect: 'write',
   input: z.object({ ...UserRef, finaltime: TimeInput.optional(), slidingtime: TimeInput.optional() }),
   async run({ input, ctx }) {
-    ctx.audit.mode = input.mode;
-    ctx.audit.identity = input.identity;
-    const row = await ctx.services.users.findRow(ctx, input.mode, input.identity);
-    ctx.audit.record = row.token;
+    const row = await subjectRow(ctx, input);
     const expiresAt = xtokenExpiry(input, ctx.now, ctx.services.config.xtokenMaxSeconds);
     const xtoken = await ctx.services.credentials.issue('login', ctx.tenantId, { userToken: row.token, expiresAt }, ctx.em);
     return { xtoken, token: row.token, expires: expiresAt };

@@ -2,6 +2,7 @@
 import { z } from 'zod';
 import { defineOp } from '../define.js';
 import { UserRef } from '../schemas.js';
+import { subjectRow } from '../subject.js';
 
 export const UserDelete = defineOp({
   name: 'UserDelete',
@@ -9,10 +10,7 @@ export const UserDelete = defineOp({
   effect: 'write',
   input: z.object(UserRef),
   async run({ input, ctx }) {
-    ctx.audit.mode = input.mode;
-    ctx.audit.identity = input.identity;
-    const row = await ctx.services.users.findRow(ctx, input.mode, input.identity, true);
-    ctx.audit.record = row.token;
+    const row = await subjectRow(ctx, input, true);
     await ctx.services.users.remove(ctx, row.token);
     return {};
   },

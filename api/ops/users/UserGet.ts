@@ -3,6 +3,7 @@ import { z } from 'zod';
 import { defineOp } from '../define.js';
 import { UserRef } from '../schemas.js';
 import { presentUser } from '../../vault/users.js';
+import { subjectRow } from '../subject.js';
 
 export const UserGet = defineOp({
   name: 'UserGet',
@@ -11,10 +12,7 @@ export const UserGet = defineOp({
   input: z.object({ ...UserRef, version: z.coerce.number().int().optional() }),
   async run({ input, ctx }) {
     const users = ctx.services.users;
-    ctx.audit.mode = input.mode;
-    ctx.audit.identity = input.identity;
-    const row = await users.findRow(ctx, input.mode, input.identity);
-    ctx.audit.record = row.token;
+    const row = await subjectRow(ctx, input);
     const profile =
       input.version === undefined ? await users.open(ctx.tenantId, row.token, row.profile) : await users.profileAt(ctx, row, input.version);
     await users.touch(ctx, row);
