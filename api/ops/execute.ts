@@ -40,8 +40,32 @@ function valueAt(body: unknown, path: readonly PropertyKey[]): unknown {
   return v;
 }
 
-/** What a login xtoken may call: reads of its own record. Changes go through the *Request operations. */
-const LOGIN_OPERATIONS = new Set(['UserGet', 'UserListVersions', 'AuditListUserEvents', 'AppdataGet', 'AppdataListUserAppNames', 'AppdataListVersions']);
+/**
+ * What a login xtoken may call: reads of its own record, its consent, and the *Request operations through
+ * which it asks for changes (an admin approves them). Operations that name a person check it is the caller.
+ */
+const LOGIN_OPERATIONS = new Set([
+  'UserGet',
+  'UserListVersions',
+  'AuditListUserEvents',
+  'AppdataGet',
+  'AppdataListUserAppNames',
+  'AppdataListVersions',
+  'LegalBasisListAgreements',
+  'AgreementAccept',
+  'AgreementGet',
+  'AgreementListUserAgreements',
+  'AgreementCancelRequest',
+  'UserDeleteRequest',
+  'UserUpdateRequest',
+  'UserPatchRequest',
+  'AppdataUpdateRequest',
+  'UserRequestGet',
+  'UserRequestCancel',
+  'UserRequestListUserRequests',
+  'SessionListUserSessions',
+  'SharedRecordCreate',
+]);
 
 /** The role's verdict on this call: 403 `API access denied`, or the profile fields it may see. */
 async function authoriseRole(services: Services, principal: Principal, action: string, requestMetadata: unknown): Promise<FieldGrant> {
@@ -68,8 +92,9 @@ async function authoriseByGroups(
   action: string,
   requestMetadata: unknown,
   target: string,
+  em: EntityManager,
 ): Promise<FieldGrant> {
-  const store = services.groups.store({ em: services.db.forTenant(tenantId), tenantId });
+  const store = services.groups.store({ em, tenantId });
   const [mine, theirs] = await Promise.all([store.membershipsOf(principal.userToken!), store.membershipsOf(target)]);
   const roleNames = new Map<number, string>();
   for (const id of new Set([...mine, ...theirs].map((m) => m.roleId).filter((id): id is number => id !== null))) {
@@ -144,10 +169,12 @@ export async function executeOperation(
     // Role xtokens: judged by their role's policies on every call; a partial grant masks the answer.
     let fields: FieldGrant = principal.kind === 'role' ? await authoriseRole(services, principal, op.name, requestMetadata) : '*';
     // A login xtoken reaching someone else's record: its group roles' policies decide, and may mask the answer.
+    // Inside a write the memberships are read on the transaction's connection (the embedded database has one).
+    let txEm: EntityManager | undefined;
     const authoriseOther =
       principal.kind === 'login'
         ? async (target: string) => {
-            fields = await authoriseByGroups(services, principal, tenantId, op.name, requestMetadata, target);
+            fields = await authoriseByGroups(services, principal, tenantId, op.name, requestMetadata, target, txEm ?? services.db.forTenant(tenantId));
           }
         : undefined;
     const body = normaliseBody(rawBody);
@@ -157,6 +184,7 @@ export async function executeOperation(
       return await services.db.forTenant(tenantId).transactional(async (tx) => {
         // Tenant operations run as the tenant's database role; admin and main-tenant ones reach global tables.
         if (op.access === 'tenant') await services.db.enterTenantRole(tx as EntityManager, tenantId);
+        txEm = tx as EntityManager;
         const ctx: OpContext = { services, principal, tenantId, em: tx as EntityManager, inTransaction: true, authoriseOther, audit: note, now };
         const result = await op.run({ input: parsed.data, ctx });
         await services.audit.writeInTx(tx as EntityManager, tenantId, [audited('ok')]);

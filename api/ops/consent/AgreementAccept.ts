@@ -1,0 +1,52 @@
+// POST /v2/AgreementAccept: records (or replaces) a person's agreement to a legal basis.
+import { z } from 'zod';
+import { defineOp } from '../define.js';
+import { UserRef, TimeInput } from '../schemas.js';
+import { Brief } from './schemas.js';
+import { subjectRow } from '../subject.js';
+import { parseTimeValue, toDeadline } from '../../vault/durations.js';
+import { parseAgreementStatus } from '../../vault/consent.js';
+import { badRequest } from '../../http/errors.js';
+
+const Text = z.union([z.string().max(1024), z.number().transform(String)]);
+
+export const AgreementAccept = defineOp({
+  name: 'AgreementAccept',
+  access: 'tenant',
+  effect: 'write',
+  input: z.object({
+    ...UserRef,
+    brief: Brief,
+    agreementmethod: Text.optional(),
+    referencecode: Text.optional(),
+    lastmodifiedby: Text.optional(),
+    status: z.union([z.string(), z.boolean(), z.number().transform(String)]).transform(String).optional(),
+    starttime: TimeInput.optional(),
+    finaltime: TimeInput.optional(),
+  }),
+  async run({ input, ctx }) {
+    const row = await subjectRow(ctx, input, true);
+    const starttime = timeField(input.starttime, 'starttime', ctx.now) ?? ctx.now;
+    const endtime = timeField(input.finaltime, 'finaltime', ctx.now) ?? 0;
+    if (endtime && endtime <= starttime) throw badRequest('Invalid API request parameter: finaltime must be after starttime');
+    const status = parseAgreementStatus(input.status, starttime, ctx.now);
+    const details = {
+      agreementmethod: input.agreementmethod ?? 'api',
+      referencecode: input.referencecode ?? '',
+      lastmodifiedby: input.lastmodifiedby ?? '',
+      mode: input.mode,
+      who: input.identity,
+    };
+    await ctx.services.consent.accept(ctx, row.token, input.brief, { status, starttime, endtime, details });
+    ctx.audit.after = { brief: input.brief, status, starttime, endtime };
+    return {};
+  },
+});
+
+/** A point in time in any accepted form: a duration counts from now. */
+export function timeField(value: string | number | undefined, field: string, now: number): number | undefined {
+  if (value === undefined || value === '') return undefined;
+  const parsed = parseTimeValue(value, now);
+  if (!parsed) throw badRequest(`Invalid API request parameter: ${field}: not a time value (30d, 1y, a Unix time or an ISO-8601 date)`);
+  return toDeadline(parsed, now) ?? now;
+}

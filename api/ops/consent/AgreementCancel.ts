@@ -1,0 +1,20 @@
+// POST /v2/AgreementCancel: withdraws a person's consent to a legal basis.
+import { z } from 'zod';
+import { defineOp } from '../define.js';
+import { UserRef } from '../schemas.js';
+import { Brief } from './schemas.js';
+import { subjectRow } from '../subject.js';
+
+export const AgreementCancel = defineOp({
+  name: 'AgreementCancel',
+  access: 'tenant',
+  effect: 'write',
+  input: z.object({ ...UserRef, brief: Brief }),
+  async run({ input, ctx }) {
+    const row = await subjectRow(ctx, input, true);
+    const before = await ctx.services.consent.cancel(ctx, row.token, input.brief);
+    ctx.audit.before = { brief: input.brief, status: before };
+    ctx.audit.after = { brief: input.brief, status: 'canceled' };
+    return {};
+  },
+});

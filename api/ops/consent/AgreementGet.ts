@@ -1,0 +1,17 @@
+// POST /v2/AgreementGet: one person's agreement to one legal basis.
+import { z } from 'zod';
+import { defineOp } from '../define.js';
+import { UserRef } from '../schemas.js';
+import { Brief } from './schemas.js';
+import { subjectRow } from '../subject.js';
+
+export const AgreementGet = defineOp({
+  name: 'AgreementGet',
+  access: 'tenant',
+  effect: 'read',
+  input: z.object({ ...UserRef, brief: Brief }),
+  async run({ input, ctx }) {
+    const row = await subjectRow(ctx, input);
+    return { agreement: await ctx.services.consent.agreement(ctx, row.token, input.brief) };
+  },
+});

@@ -1,0 +1,17 @@
+// POST /v2/AgreementListUserAgreements: every agreement of one person.
+import { z } from 'zod';
+import { defineOp } from '../define.js';
+import { UserRef } from '../schemas.js';
+import { subjectRow } from '../subject.js';
+
+export const AgreementListUserAgreements = defineOp({
+  name: 'AgreementListUserAgreements',
+  access: 'tenant',
+  effect: 'read',
+  input: z.object(UserRef),
+  async run({ input, ctx }) {
+    const row = await subjectRow(ctx, input);
+    const rows = await ctx.services.consent.agreementsOf(ctx, row.token);
+    return { total: rows.length, rows };
+  },
+});

@@ -1,0 +1,17 @@
+// POST /v2/AgreementRevokeAll: revokes every agreement in force (or pending) to a legal basis, for everyone.
+import { z } from 'zod';
+import { defineOp } from '../define.js';
+import { Brief } from './schemas.js';
+
+export const AgreementRevokeAll = defineOp({
+  name: 'AgreementRevokeAll',
+  access: 'tenant',
+  effect: 'write',
+  input: z.object({ brief: Brief }),
+  async run({ input, ctx }) {
+    await ctx.services.consent.basis(ctx, input.brief, true);
+    const revoked = await ctx.services.consent.store(ctx).revokeAll(input.brief, ctx.now);
+    ctx.audit.after = { brief: input.brief, revoked };
+    return { revoked };
+  },
+});

@@ -1,0 +1,17 @@
+// POST /v2/LegalBasisCreate: a legal basis people can agree to; a brief already in use is a 409.
+import { z } from 'zod';
+import { defineOp } from '../define.js';
+import { Brief, BasisFields } from './schemas.js';
+
+export const LegalBasisCreate = defineOp({
+  name: 'LegalBasisCreate',
+  access: 'tenant',
+  effect: 'write',
+  input: z.object({ brief: Brief, ...BasisFields }),
+  async run({ input, ctx }) {
+    const { brief, ...fields } = input;
+    ctx.audit.after = input;
+    await ctx.services.consent.createBasis(ctx, brief, fields);
+    return {};
+  },
+});

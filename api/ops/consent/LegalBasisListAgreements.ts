@@ -1,0 +1,14 @@
+// POST /v2/LegalBasisListAgreements: despite the name, the tenant's legal bases (CONTRACT §2.5).
+import { z } from 'zod';
+import { defineOp } from '../define.js';
+
+export const LegalBasisListAgreements = defineOp({
+  name: 'LegalBasisListAgreements',
+  access: 'tenant',
+  effect: 'read',
+  input: z.object({}),
+  async run({ ctx }) {
+    const rows = await ctx.services.consent.store(ctx).bases();
+    return { total: rows.length, rows };
+  },
+});

@@ -1,0 +1,18 @@
+// POST /v2/LegalBasisUpdate: changes the fields sent; `newbrief` renames (agreements and links follow).
+import { z } from 'zod';
+import { defineOp } from '../define.js';
+import { Brief, BasisFields } from './schemas.js';
+
+export const LegalBasisUpdate = defineOp({
+  name: 'LegalBasisUpdate',
+  access: 'tenant',
+  effect: 'write',
+  input: z.object({ brief: Brief, newbrief: Brief.optional(), ...BasisFields }),
+  async run({ input, ctx }) {
+    const { brief, newbrief, ...fields } = input;
+    const before = await ctx.services.consent.updateBasis(ctx, brief, { ...fields, brief: newbrief });
+    ctx.audit.before = before;
+    ctx.audit.after = input;
+    return {};
+  },
+});

@@ -1,0 +1,17 @@
+// POST /v2/ProcessingActivityDelete: removes an activity and its links to legal bases.
+import { z } from 'zod';
+import { defineOp } from '../define.js';
+import { Activity } from './schemas.js';
+import { notFound, Messages } from '../../http/errors.js';
+
+export const ProcessingActivityDelete = defineOp({
+  name: 'ProcessingActivityDelete',
+  access: 'tenant',
+  effect: 'write',
+  input: z.object({ activity: Activity }),
+  async run({ input, ctx }) {
+    if (!(await ctx.services.consent.store(ctx).deleteActivity(input.activity))) throw notFound(Messages.activityNotFound);
+    ctx.audit.before = { activity: input.activity };
+    return {};
+  },
+});

@@ -1,0 +1,19 @@
+// POST /v2/ProcessingActivityLinkLegalBasis: names a legal basis the activity relies on; linking again is a no-op.
+import { z } from 'zod';
+import { defineOp } from '../define.js';
+import { Activity, Brief } from './schemas.js';
+
+export const ProcessingActivityLinkLegalBasis = defineOp({
+  name: 'ProcessingActivityLinkLegalBasis',
+  access: 'tenant',
+  effect: 'write',
+  input: z.object({ activity: Activity, brief: Brief }),
+  async run({ input, ctx }) {
+    const consent = ctx.services.consent;
+    await consent.activity(ctx, input.activity, true);
+    await consent.basis(ctx, input.brief);
+    await consent.store(ctx).link(input.activity, input.brief);
+    ctx.audit.after = input;
+    return {};
+  },
+});

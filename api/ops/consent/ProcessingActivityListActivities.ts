@@ -1,0 +1,14 @@
+// POST /v2/ProcessingActivityListActivities: every activity with the legal bases it relies on.
+import { z } from 'zod';
+import { defineOp } from '../define.js';
+
+export const ProcessingActivityListActivities = defineOp({
+  name: 'ProcessingActivityListActivities',
+  access: 'tenant',
+  effect: 'read',
+  input: z.object({}),
+  async run({ ctx }) {
+    const rows = await ctx.services.consent.store(ctx).activities();
+    return { total: rows.length, rows };
+  },
+});

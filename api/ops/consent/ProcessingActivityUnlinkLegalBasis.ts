@@ -1,0 +1,19 @@
+// POST /v2/ProcessingActivityUnlinkLegalBasis: the activity no longer relies on the legal basis.
+import { z } from 'zod';
+import { defineOp } from '../define.js';
+import { Activity, Brief } from './schemas.js';
+
+export const ProcessingActivityUnlinkLegalBasis = defineOp({
+  name: 'ProcessingActivityUnlinkLegalBasis',
+  access: 'tenant',
+  effect: 'write',
+  input: z.object({ activity: Activity, brief: Brief }),
+  async run({ input, ctx }) {
+    const consent = ctx.services.consent;
+    await consent.activity(ctx, input.activity, true);
+    await consent.basis(ctx, input.brief);
+    await consent.store(ctx).unlink(input.activity, input.brief);
+    ctx.audit.before = input;
+    return {};
+  },
+});

@@ -1,0 +1,17 @@
+// POST /v2/ProcessingActivityUpdate: changes the fields sent; `newactivity` renames.
+import { z } from 'zod';
+import { defineOp } from '../define.js';
+import { Activity, ActivityFields } from './schemas.js';
+
+export const ProcessingActivityUpdate = defineOp({
+  name: 'ProcessingActivityUpdate',
+  access: 'tenant',
+  effect: 'write',
+  input: z.object({ activity: Activity, newactivity: Activity.optional(), ...ActivityFields }),
+  async run({ input, ctx }) {
+    const { activity, newactivity, ...fields } = input;
+    await ctx.services.consent.updateActivity(ctx, activity, { ...fields, activity: newactivity });
+    ctx.audit.after = input;
+    return {};
+  },
+});

@@ -1,0 +1,258 @@
+// SQL for one tenant schema's legal bases, agreements and processing activities.
+import type { EntityManager } from '@mikro-orm/postgresql';
+import { query } from './sql.js';
+
+export interface LegalBasisRow {
+  brief: string;
+  status: string;
+  module: string | null;
+  shortdesc: string | null;
+  fulldesc: string | null;
+  basistype: string;
+  requiredmsg: string | null;
+  requiredflag: boolean;
+  usercontrol: boolean;
+  creationtime: number;
+}
+
+export type LegalBasisFields = Partial<Omit<LegalBasisRow, 'brief' | 'creationtime'>>;
+
+export interface AgreementRow {
+  user_token: string;
+  brief: string;
+  status: string;
+  details: Buffer;
+  starttime: number;
+  endtime: number;
+  creationtime: number;
+  updated: number;
+}
+
+export interface ActivityRow {
+  activity: string;
+  title: string | null;
+  script: string | null;
+  fulldesc: string | null;
+  applicableto: string | null;
+  creationtime: number;
+  legalbasis: string[];
+}
+
+export type ActivityFields = Partial<Pick<ActivityRow, 'title' | 'script' | 'fulldesc' | 'applicableto'>>;
+
+const BASIS_COLUMNS = ['status', 'module', 'shortdesc', 'fulldesc', 'basistype', 'requiredmsg', 'requiredflag', 'usercontrol'] as const;
+const ACTIVITY_COLUMNS = ['title', 'script', 'fulldesc', 'applicableto'] as const;
+
+const num = (v: unknown) => Number(v);
+
+function basisOf(r: Record<string, unknown>): LegalBasisRow {
+  const b = r as unknown as LegalBasisRow;
+  return {
+    brief: b.brief,
+    status: b.status,
+    module: b.module,
+    shortdesc: b.shortdesc,
+    fulldesc: b.fulldesc,
+    basistype: b.basistype,
+    requiredmsg: b.requiredmsg,
+    requiredflag: b.requiredflag,
+    usercontrol: b.usercontrol,
+    creationtime: num(r.creationtime),
+  };
+}
+
+function agreementOf(r: Record<string, unknown>): AgreementRow {
+  return {
+    ...(r as unknown as AgreementRow),
+    starttime: num(r.starttime),
+    endtime: num(r.endtime),
+    creationtime: num(r.creationtime),
+    updated: num(r.updated),
+  };
+}
+
+function activityOf(r: Record<string, unknown>): ActivityRow {
+  const a = r as unknown as ActivityRow;
+  const legalbasis = (r.legalbasis as string[] | undefined) ?? [];
+  return { activity: a.activity, title: a.title, script: a.script, fulldesc: a.fulldesc, applicableto: a.applicableto, legalbasis, creationtime: num(r.creationtime) };
+}
+
+/** `set a = $n, …` for the defined fields, with their values appended to `params`. */
+function assignments(fields: Record<string, unknown>, columns: readonly string[], params: unknown[]): string[] {
+  const out: string[] = [];
+  for (const c of columns) {
+    if (fields[c] === undefined) continue;
+    params.push(fields[c]);
+    out.push(`${c} = $${params.length}`);
+  }
+  return out;
+}
+
+export class ConsentStore {
+  constructor(
+    private readonly em: EntityManager,
+    private readonly schema: string,
+  ) {}
+
+  private get t(): string {
+    return `"${this.schema}"`;
+  }
+
+  // Legal bases
+
+  async basis(brief: string, forUpdate = false): Promise<LegalBasisRow | null> {
+    const [r] = await query(this.em, `select * from ${this.t}.legal_bases where brief = $1${forUpdate ? ' for update' : ''}`, [brief]);
+    return r ? basisOf(r) : null;
+  }
+
+  async bases(): Promise<LegalBasisRow[]> {
+    return (await query(this.em, `select * from ${this.t}.legal_bases where status <> 'deleted' order by brief`)).map(basisOf);
+  }
+
+  /** Inserts a basis, or revives a deleted one under the same brief; false when a live one exists. */
+  async createBasis(brief: string, fields: Required<LegalBasisFields>, now: number): Promise<boolean> {
+    const rows = await query(
+      this.em,
+      `insert into ${this.t}.legal_bases (brief, status, module, shortdesc, fulldesc, basistype, requiredmsg, requiredflag, usercontrol, creationtime, updated)
+       values ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $10)
+       on conflict (brief) do update set status = excluded.status, module = excluded.module, shortdesc = excluded.shortdesc,
+         fulldesc = excluded.fulldesc, basistype = excluded.basistype, requiredmsg = excluded.requiredmsg,
+         requiredflag = excluded.requiredflag, usercontrol = excluded.usercontrol, creationtime = excluded.creationtime, updated = excluded.updated
+       where ${this.t}.legal_bases.status = 'deleted'
+       returning brief`,
+      [brief, fields.status, fields.module, fields.shortdesc, fields.fulldesc, fields.basistype, fields.requiredmsg, fields.requiredflag, fields.usercontrol, now],
+    );
+    return rows.length > 0;
+  }
+
+  async updateBasis(brief: string, fields: LegalBasisFields & { brief?: string | undefined }, now: number): Promise<void> {
+    const params: unknown[] = [brief, now];
+    const sets = assignments(fields, BASIS_COLUMNS, params);
+    if (fields.brief !== undefined && fields.brief !== brief) {
+      params.push(fields.brief);
+      sets.push(`brief = $${params.length}`);
+    }
+    await query(this.em, `update ${this.t}.legal_bases set ${[...sets, 'updated = $2'].join(', ')} where brief = $1`, params);
+  }
+
+  async hasAgreements(brief: string): Promise<boolean> {
+    const [r] = await query(this.em, `select 1 from ${this.t}.agreements where brief = $1 limit 1`, [brief]);
+    return r !== undefined;
+  }
+
+  async deleteBasis(brief: string): Promise<void> {
+    await query(this.em, `delete from ${this.t}.legal_bases where brief = $1`, [brief]);
+  }
+
+  // Agreements
+
+  async agreement(token: string, brief: string, forUpdate = false): Promise<AgreementRow | null> {
+    const [r] = await query(this.em, `select * from ${this.t}.agreements where user_token = $1 and brief = $2${forUpdate ? ' for update' : ''}`, [
+      token,
+      brief,
+    ]);
+    return r ? agreementOf(r) : null;
+  }
+
+  async agreementsOf(token: string): Promise<AgreementRow[]> {
+    return (await query(this.em, `select * from ${this.t}.agreements where user_token = $1 order by brief`, [token])).map(agreementOf);
+  }
+
+  async upsertAgreement(a: Omit<AgreementRow, 'creationtime' | 'updated'>, now: number): Promise<void> {
+    await query(
+      this.em,
+      `insert into ${this.t}.agreements (user_token, brief, status, details, starttime, endtime, creationtime, updated)
+       values ($1, $2, $3, $4, $5, $6, $7, $7)
+       on conflict (user_token, brief) do update set status = excluded.status, details = excluded.details,
+         starttime = excluded.starttime, endtime = excluded.endtime, updated = excluded.updated`,
+      [a.user_token, a.brief, a.status, a.details, a.starttime, a.endtime, now],
+    );
+  }
+
+  async setAgreementStatus(token: string, brief: string, status: string, endtime: number, now: number): Promise<void> {
+    await query(this.em, `update ${this.t}.agreements set status = $3, endtime = $4, updated = $5 where user_token = $1 and brief = $2`, [
+      token,
+      brief,
+      status,
+      endtime,
+      now,
+    ]);
+  }
+
+  /** Every agreement of a brief that is in force or pending becomes `revoked`; returns how many. */
+  async revokeAll(brief: string, now: number): Promise<number> {
+    const rows = await query(
+      this.em,
+      `update ${this.t}.agreements set status = 'revoked', updated = $2 where brief = $1 and status in ('active', 'pending') returning 1`,
+      [brief, now],
+    );
+    return rows.length;
+  }
+
+  /** The sweeper's pass: pending agreements whose start has come begin; those past their end expire. */
+  async sweep(now: number, batch: number): Promise<number> {
+    const started = await query(
+      this.em,
+      `update ${this.t}.agreements set status = 'active', updated = $1 where ctid in (
+         select ctid from ${this.t}.agreements where status = 'pending' and starttime > creationtime and starttime <= $1 limit $2) returning 1`,
+      [now, batch],
+    );
+    const ended = await query(
+      this.em,
+      `update ${this.t}.agreements set status = 'expired', updated = $1 where ctid in (
+         select ctid from ${this.t}.agreements where endtime > 0 and endtime <= $1 and status in ('active', 'pending') limit $2) returning 1`,
+      [now, batch],
+    );
+    return started.length + ended.length;
+  }
+
+  // Processing activities
+
+  async activity(activity: string, forUpdate = false): Promise<ActivityRow | null> {
+    const [r] = await query(this.em, `select * from ${this.t}.processing_activities where activity = $1${forUpdate ? ' for update' : ''}`, [activity]);
+    return r ? activityOf(r) : null;
+  }
+
+  async activities(): Promise<ActivityRow[]> {
+    const rows = await query(
+      this.em,
+      `select a.*, coalesce(array_agg(l.brief order by l.brief) filter (where l.brief is not null), '{}') as legalbasis
+       from ${this.t}.processing_activities a left join ${this.t}.activity_legal_bases l using (activity)
+       group by a.activity order by a.activity`,
+    );
+    return rows.map(activityOf);
+  }
+
+  /** False when the activity already exists. */
+  async createActivity(activity: string, fields: ActivityFields, now: number): Promise<boolean> {
+    const rows = await query(
+      this.em,
+      `insert into ${this.t}.processing_activities (activity, title, script, fulldesc, applicableto, creationtime, updated)
+       values ($1, $2, $3, $4, $5, $6, $6) on conflict (activity) do nothing returning activity`,
+      [activity, fields.title ?? null, fields.script ?? null, fields.fulldesc ?? null, fields.applicableto ?? null, now],
+    );
+    return rows.length > 0;
+  }
+
+  async updateActivity(activity: string, fields: ActivityFields & { activity?: string | undefined }, now: number): Promise<void> {
+    const params: unknown[] = [activity, now];
+    const sets = assignments(fields, ACTIVITY_COLUMNS, params);
+    if (fields.activity !== undefined && fields.activity !== activity) {
+      params.push(fields.activity);
+      sets.push(`activity = $${params.length}`);
+    }
+    await query(this.em, `update ${this.t}.processing_activities set ${[...sets, 'updated = $2'].join(', ')} where activity = $1`, params);
+  }
+
+  async deleteActivity(activity: string): Promise<boolean> {
+    return (await query(this.em, `delete from ${this.t}.processing_activities where activity = $1 returning 1`, [activity])).length > 0;
+  }
+
+  async link(activity: string, brief: string): Promise<void> {
+    await query(this.em, `insert into ${this.t}.activity_legal_bases (activity, brief) values ($1, $2) on conflict do nothing`, [activity, brief]);
+  }
+
+  async unlink(activity: string, brief: string): Promise<void> {
+    await query(this.em, `delete from ${this.t}.activity_legal_bases where activity = $1 and brief = $2`, [activity, brief]);
+  }
+}

@@ -1,0 +1,29 @@
+// JSON values sealed through the tokenizer, bound by their AAD to a table and a row so a blob moved elsewhere
+// does not open. Small calls from concurrent requests travel together (the client coalesces them).
+import type { TokenizerClient } from '../tokenizer-client.js';
+
+export class Sealer {
+  constructor(private readonly tokenizer: TokenizerClient) {}
+
+  async seal(tenantId: number, table: string, rowId: string, value: unknown): Promise<Buffer> {
+    const { sealed } = await this.tokenizer.run(tenantId, { seal: [{ table, rowId, plaintext: Buffer.from(JSON.stringify(value)) }] });
+    return sealed[0]!;
+  }
+
+  async open<T>(tenantId: number, table: string, rowId: string, blob: Buffer): Promise<T> {
+    const [value] = await this.openMany<T>(tenantId, table, [{ rowId, blob }]);
+    return value!;
+  }
+
+  async openMany<T>(tenantId: number, table: string, items: { rowId: string; blob: Buffer }[]): Promise<T[]> {
+    if (!items.length) return [];
+    const { opened } = await this.tokenizer.run(tenantId, { open: items.map((i) => ({ table, rowId: i.rowId, ciphertext: i.blob })) });
+    return opened.map((b) => JSON.parse(b.toString('utf8')) as T);
+  }
+
+  /** A keyed hash (the tenant's dedupe key): equal inputs match without the value being stored or guessable. */
+  async fingerprint(tenantId: number, value: string): Promise<string> {
+    const { hash } = await this.tokenizer.run(tenantId, { hash: [{ kind: 'DEDUPE', value }] });
+    return hash[0]!.toString('base64url');
+  }
+}
