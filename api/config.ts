@@ -34,6 +34,8 @@ const Env = z.object({
   STRONGROOM_BULK_MAX_RECORDS: z.coerce.number().int().min(1).default(10_000),
   STRONGROOM_SWEEP_SECONDS: z.coerce.number().int().min(0).default(60),
   STRONGROOM_XTOKEN_MAX_SECONDS: z.coerce.number().int().min(60).default(86_400),
+  STRONGROOM_SESSION_MAX_SECONDS: z.coerce.number().int().min(60).default(3600),
+  STRONGROOM_SHARE_MAX_SECONDS: z.coerce.number().int().min(60).default(31 * 86_400),
   STRONGROOM_SMTP_URL: z.string().regex(/^smtps?:\/\//, 'must be an smtp:// or smtps:// URL').optional(),
   STRONGROOM_SMTP_FROM: z.string().default('Strongroom <no-reply@localhost>'),
   STRONGROOM_LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
@@ -72,6 +74,10 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env) {
     sweepSeconds: e.STRONGROOM_SWEEP_SECONDS,
     /** The longest an xtoken may live (`max_xtoken_retention_period`); 10 minutes when the call sets none. */
     xtokenMaxSeconds: e.STRONGROOM_XTOKEN_MAX_SECONDS,
+    /** The longest a session lives (`max_session_retention_period`), and how long one without times lives. */
+    sessionMaxSeconds: e.STRONGROOM_SESSION_MAX_SECONDS,
+    /** The longest a shared record lives (`max_shareable_record_retention_period`), and its default. */
+    shareMaxSeconds: e.STRONGROOM_SHARE_MAX_SECONDS,
     smtp: { url: e.STRONGROOM_SMTP_URL, from: e.STRONGROOM_SMTP_FROM },
     logLevel: e.STRONGROOM_LOG_LEVEL,
   };

@@ -62,8 +62,45 @@ import { UserListVersions } from './users/UserListVersions.js';
 import { UserPatch } from './users/UserPatch.js';
 import { UserSearch } from './users/UserSearch.js';
 import { UserUpdate } from './users/UserUpdate.js';
+import { LegalBasisCreate } from './consent/LegalBasisCreate.js';
+import { LegalBasisUpdate } from './consent/LegalBasisUpdate.js';
+import { LegalBasisDelete } from './consent/LegalBasisDelete.js';
+import { LegalBasisListAgreements } from './consent/LegalBasisListAgreements.js';
+import { AgreementAccept } from './consent/AgreementAccept.js';
+import { AgreementGet } from './consent/AgreementGet.js';
+import { AgreementListUserAgreements } from './consent/AgreementListUserAgreements.js';
+import { AgreementCancel } from './consent/AgreementCancel.js';
+import { AgreementRevokeAll } from './consent/AgreementRevokeAll.js';
+import { ProcessingActivityCreate } from './consent/ProcessingActivityCreate.js';
+import { ProcessingActivityUpdate } from './consent/ProcessingActivityUpdate.js';
+import { ProcessingActivityDelete } from './consent/ProcessingActivityDelete.js';
+import { ProcessingActivityLinkLegalBasis } from './consent/ProcessingActivityLinkLegalBasis.js';
+import { ProcessingActivityUnlinkLegalBasis } from './consent/ProcessingActivityUnlinkLegalBasis.js';
+import { ProcessingActivityListActivities } from './consent/ProcessingActivityListActivities.js';
+import { SessionUpsert } from './sessions/SessionUpsert.js';
+import { SessionGet } from './sessions/SessionGet.js';
+import { SessionDelete } from './sessions/SessionDelete.js';
+import { SessionListUserSessions } from './sessions/SessionListUserSessions.js';
+import { SharedRecordCreate } from './shared/SharedRecordCreate.js';
+import { SharedRecordGet } from './shared/SharedRecordGet.js';
+import { UserDeleteRequest } from './requests/UserDeleteRequest.js';
+import { UserUpdateRequest } from './requests/UserUpdateRequest.js';
+import { UserPatchRequest } from './requests/UserPatchRequest.js';
+import { AppdataUpdateRequest } from './requests/AppdataUpdateRequest.js';
+import { AgreementCancelRequest } from './requests/AgreementCancelRequest.js';
+import { UserRequestGet } from './requests/UserRequestGet.js';
+import { UserRequestApprove } from './requests/UserRequestApprove.js';
+import { UserRequestCancel } from './requests/UserRequestCancel.js';
+import { UserRequestListUserRequests } from './requests/UserRequestListUserRequests.js';
+import { BulkListAllUserRequests } from './requests/BulkListAllUserRequests.js';
 
 export const operations: readonly OpDefinition[] = [
+  AgreementAccept,
+  AgreementCancel,
+  AgreementCancelRequest,
+  AgreementGet,
+  AgreementListUserAgreements,
+  AgreementRevokeAll,
   AppdataCreate,
   AppdataDelete,
   AppdataGet,
@@ -71,10 +108,12 @@ export const operations: readonly OpDefinition[] = [
   AppdataListUserAppNames,
   AppdataListVersions,
   AppdataUpdate,
+  AppdataUpdateRequest,
   AuditGetEvent,
   AuditListUserEvents,
   BulkDeleteTokens,
   BulkListAllAuditEvents,
+  BulkListAllUserRequests,
   BulkListAllUsers,
   BulkListGroupUsers,
   BulkListTokens,
@@ -89,13 +128,29 @@ export const operations: readonly OpDefinition[] = [
   GroupListAllGroups,
   GroupListUserGroups,
   GroupUpdate,
+  LegalBasisCreate,
+  LegalBasisDelete,
+  LegalBasisListAgreements,
+  LegalBasisUpdate,
   PolicyCreate,
   PolicyGet,
   PolicyListAllPolicies,
   PolicyUpdate,
+  ProcessingActivityCreate,
+  ProcessingActivityDelete,
+  ProcessingActivityLinkLegalBasis,
+  ProcessingActivityListActivities,
+  ProcessingActivityUnlinkLegalBasis,
+  ProcessingActivityUpdate,
   RoleCreate,
   RoleLinkPolicy,
   RoleUpdate,
+  SessionDelete,
+  SessionGet,
+  SessionListUserSessions,
+  SessionUpsert,
+  SharedRecordCreate,
+  SharedRecordGet,
   SystemDeleteUserProfiles,
   SystemGenerateWrappingKey,
   SystemGetSystemStats,
@@ -117,13 +172,20 @@ export const operations: readonly OpDefinition[] = [
   UserCreateBulk,
   UserDelete,
   UserDeleteBulk,
+  UserDeleteRequest,
   UserGet,
   UserListVersions,
   UserLogin,
   UserPatch,
+  UserPatchRequest,
   UserPrelogin,
+  UserRequestApprove,
+  UserRequestCancel,
+  UserRequestGet,
+  UserRequestListUserRequests,
   UserSearch,
   UserUpdate,
+  UserUpdateRequest,
   XTokenCreateForRole,
   XTokenCreateForUser,
 ] as unknown as OpDefinition[];

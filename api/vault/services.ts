@@ -15,6 +15,11 @@ import { Groups } from './groups.js';
 import { Logins } from './logins.js';
 import { Appdata } from './appdata.js';
 import { createNotifier } from './notifier.js';
+import { Sealer } from './sealed.js';
+import { Consent } from './consent.js';
+import { Sessions } from './sessions.js';
+import { SharedRecords } from './shared.js';
+import { UserRequests } from './requests.js';
 
 export interface Services {
   config: Config;
@@ -33,12 +38,19 @@ export interface Services {
   groups: Groups;
   logins: Logins;
   appdata: Appdata;
+  consent: Consent;
+  sessions: Sessions;
+  shared: SharedRecords;
+  requests: UserRequests;
 }
 
 export function buildServices(config: Config, log: Logger, db: Database, tokenizer: TokenizerClient): Services {
   const roles = new Roles(db);
   const credentials = new Credentials(db);
   const users = new Users(tokenizer, db, { versioning: config.versioning, maxVersions: config.maxVersions });
+  const appdata = new Appdata(tokenizer, { versioning: config.versioning, maxVersions: config.maxVersions });
+  const sealer = new Sealer(tokenizer);
+  const consent = new Consent(sealer);
   const notifier = createNotifier({ smtpUrl: config.smtp.url, from: config.smtp.from, log });
   return {
     config,
@@ -56,6 +68,10 @@ export function buildServices(config: Config, log: Logger, db: Database, tokeniz
     groups: new Groups(roles),
     users,
     logins: new Logins(db, users, credentials, notifier, log),
-    appdata: new Appdata(tokenizer, { versioning: config.versioning, maxVersions: config.maxVersions }),
+    appdata,
+    consent,
+    sessions: new Sessions(sealer, config.sessionMaxSeconds),
+    shared: new SharedRecords(users, appdata, config.shareMaxSeconds),
+    requests: new UserRequests(sealer, users, appdata, consent),
   };
 }

@@ -6,11 +6,28 @@ import { tenantSchema } from '../store/database.js';
 import { Tenant } from '../store/entities/global.js';
 import { TokenStore } from '../store/tokens.js';
 import { UserStore } from '../store/users.js';
+import { ConsentStore } from '../store/consent.js';
+import { SessionStore } from '../store/sessions.js';
+import { SharedStore } from '../store/shared.js';
+import type { EntityManager } from '@mikro-orm/postgresql';
 import { query } from '../store/sql.js';
 import { nowSeconds } from './durations.js';
 
 // Rows per statement: a long backlog is cleared over several statements, never in one huge transaction.
 const BATCH = 5_000;
+
+/**
+ * One tenant's expiry steps, each doing at most BATCH rows. Users take their versions, app data, agreements,
+ * sessions, shared records, requests and memberships with them (cascades); the rest expire on their own.
+ */
+const SWEEPS: ((tx: EntityManager, schema: string, now: number) => Promise<number>)[] = [
+  (tx, schema, now) => new UserStore(tx, schema).sweep(now, BATCH),
+  (tx, schema, now) => new TokenStore(tx, schema).sweep(now, BATCH),
+  (tx, schema, now) => new SessionStore(tx, schema).sweep(now, BATCH),
+  (tx, schema, now) => new SharedStore(tx, schema).sweep(now, BATCH),
+  // Agreements are not removed: past their end they become `expired`, and pending ones begin at their start.
+  (tx, schema, now) => new ConsentStore(tx, schema).sweep(now, BATCH),
+];
 
 export class Sweeper {
   private timer: NodeJS.Timeout | undefined;
@@ -46,15 +63,16 @@ export class Sweeper {
     let removed = 0;
     for (const { id } of tenants) {
       for (;;) {
-        const [users, tokens] = await this.db.forTenant(id).transactional(async (tx): Promise<[number, number]> => {
+        const counts = await this.db.forTenant(id).transactional(async (tx): Promise<number[]> => {
           // Transaction-scoped, so the lock can never outlive the sweep or stick to a pooled connection.
           const [lock] = await query<{ locked: boolean }>(tx, 'select pg_try_advisory_xact_lock(hashtext($1)) as locked', [`strongroom:sweep:${id}`]);
-          if (!lock?.locked) return [0, 0];
-          // Users take their versions, app data and memberships with them (cascades); tokens stand alone.
-          return [await new UserStore(tx, tenantSchema(id)).sweep(now, BATCH), await new TokenStore(tx, tenantSchema(id)).sweep(now, BATCH)];
+          if (!lock?.locked) return [];
+          const counts: number[] = [];
+          for (const step of SWEEPS) counts.push(await step(tx as EntityManager, tenantSchema(id), now));
+          return counts;
         });
-        removed += users + tokens;
-        if (users < BATCH && tokens < BATCH) break;
+        removed += counts.reduce((a, b) => a + b, 0);
+        if (counts.every((n) => n < BATCH)) break;
       }
     }
     if (removed) this.log.info({ removed }, 'expired records removed');

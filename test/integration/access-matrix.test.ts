@@ -11,7 +11,28 @@ const headers: Record<string, Record<string, string>> = {};
 
 type Who = 'none' | 'garbage' | 'expired' | 'login' | 'roleWithoutPolicy' | 'roleUserGetOnly' | 'adminOfOtherTenant' | 'tenantAdmin' | 'root';
 
-const LOGIN_OPS = new Set(['UserGet', 'UserListVersions', 'AuditListUserEvents', 'AppdataGet', 'AppdataListUserAppNames', 'AppdataListVersions']);
+const LOGIN_OPS = new Set([
+  'UserGet',
+  'UserListVersions',
+  'AuditListUserEvents',
+  'AppdataGet',
+  'AppdataListUserAppNames',
+  'AppdataListVersions',
+  'LegalBasisListAgreements',
+  'AgreementAccept',
+  'AgreementGet',
+  'AgreementListUserAgreements',
+  'AgreementCancelRequest',
+  'UserDeleteRequest',
+  'UserUpdateRequest',
+  'UserPatchRequest',
+  'AppdataUpdateRequest',
+  'UserRequestGet',
+  'UserRequestCancel',
+  'UserRequestListUserRequests',
+  'SessionListUserSessions',
+  'SharedRecordCreate',
+]);
 
 /** The expected outcome for a caller and an operation. */
 function expected(who: Who, op: OpDefinition): 'through' | 'denied' {

@@ -5,7 +5,7 @@ import { defineOp } from '../define.js';
 import { UserRef } from '../schemas.js';
 import { badRequest } from '../../http/errors.js';
 
-const Operation = z.object({
+export const PatchOperation = z.object({
   op: z.enum(['add', 'remove', 'replace', 'move', 'copy', 'test']),
   path: z.string(),
   value: z.unknown().optional(),
@@ -16,7 +16,7 @@ export const UserPatch = defineOp({
   name: 'UserPatch',
   access: 'tenant',
   effect: 'write',
-  input: z.object({ ...UserRef, patch: z.array(Operation).min(1) }),
+  input: z.object({ ...UserRef, patch: z.array(PatchOperation).min(1) }),
   async run({ input, ctx }) {
     const users = ctx.services.users;
     ctx.audit.mode = input.mode;

@@ -1,0 +1,22 @@
+// POST /v2/AgreementCancelRequest: asks for consent to a legal basis to be withdrawn (`agreement-withdraw`).
+import { z } from 'zod';
+import { defineOp } from '../define.js';
+import { UserRef } from '../schemas.js';
+import { Brief } from '../consent/schemas.js';
+import { subjectRow } from '../subject.js';
+import { notFound, Messages } from '../../http/errors.js';
+
+export const AgreementCancelRequest = defineOp({
+  name: 'AgreementCancelRequest',
+  access: 'tenant',
+  effect: 'write',
+  input: z.object({ ...UserRef, brief: Brief }),
+  async run({ input, ctx }) {
+    const row = await subjectRow(ctx, input, true);
+    const consent = ctx.services.consent;
+    await consent.basis(ctx, input.brief);
+    if (!(await consent.store(ctx).agreement(row.token, input.brief))) throw notFound(Messages.agreementNotFound);
+    const { requestuuid, existed } = await ctx.services.requests.open(ctx, row.token, 'agreement-withdraw', { brief: input.brief }, null);
+    return { requestuuid, ...(existed ? { result: 'request-exists' } : {}) };
+  },
+});

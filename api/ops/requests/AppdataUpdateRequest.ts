@@ -1,0 +1,21 @@
+// POST /v2/AppdataUpdateRequest: proposes a merge into one of the person's app records (`change-app-data`).
+import { z } from 'zod';
+import { defineOp } from '../define.js';
+import { UserRef } from '../schemas.js';
+import { AppName, AppDataInput } from '../appdata/schemas.js';
+import { subjectRow } from '../subject.js';
+
+export const AppdataUpdateRequest = defineOp({
+  name: 'AppdataUpdateRequest',
+  access: 'tenant',
+  effect: 'write',
+  input: z.object({ ...UserRef, appname: AppName, appdata: AppDataInput }),
+  async run({ input, ctx }) {
+    ctx.audit.app = input.appname;
+    const row = await subjectRow(ctx, input, true);
+    const requests = ctx.services.requests;
+    const { requestuuid, existed } = await requests.open(ctx, row.token, 'change-app-data', { appname: input.appname }, { appdata: input.appdata });
+    ctx.audit.after = input.appdata;
+    return { requestuuid, ...(existed ? { result: 'request-exists' } : {}) };
+  },
+});

@@ -1,0 +1,17 @@
+// POST /v2/UserDeleteRequest: asks for the person's record to be erased (`forget-me`), pending approval.
+import { z } from 'zod';
+import { defineOp } from '../define.js';
+import { UserRef } from '../schemas.js';
+import { subjectRow } from '../subject.js';
+
+export const UserDeleteRequest = defineOp({
+  name: 'UserDeleteRequest',
+  access: 'tenant',
+  effect: 'write',
+  input: z.object(UserRef),
+  async run({ input, ctx }) {
+    const row = await subjectRow(ctx, input, true);
+    const { requestuuid, existed } = await ctx.services.requests.open(ctx, row.token, 'forget-me', {}, null);
+    return { requestuuid, ...(existed ? { result: 'request-exists' } : {}) };
+  },
+});

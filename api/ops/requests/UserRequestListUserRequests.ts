@@ -1,0 +1,19 @@
+// POST /v2/UserRequestListUserRequests: one person's requests, newest first, paginated.
+import { z } from 'zod';
+import { defineOp } from '../define.js';
+import { UserRef, Offset, Limit, pageOf } from '../schemas.js';
+import { subjectRow } from '../subject.js';
+import { presentRequest } from '../../vault/requests.js';
+
+export const UserRequestListUserRequests = defineOp({
+  name: 'UserRequestListUserRequests',
+  access: 'tenant',
+  effect: 'read',
+  input: z.object({ ...UserRef, offset: Offset, limit: Limit }),
+  async run({ input, ctx }) {
+    const row = await subjectRow(ctx, input);
+    const { offset, limit } = pageOf(input, ctx.services.config.limitCap);
+    const page = await ctx.services.requests.store(ctx).ofUser(row.token, offset, limit);
+    return { total: page.total, rows: page.rows.map(presentRequest) };
+  },
+});

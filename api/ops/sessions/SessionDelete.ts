@@ -1,0 +1,16 @@
+// POST /v2/SessionDelete: ends a session.
+import { z } from 'zod';
+import { defineOp } from '../define.js';
+import { Uuid } from '../schemas.js';
+import { notFound, Messages } from '../../http/errors.js';
+
+export const SessionDelete = defineOp({
+  name: 'SessionDelete',
+  access: 'tenant',
+  effect: 'write',
+  input: z.object({ sessionuuid: Uuid }),
+  async run({ input, ctx }) {
+    if (!(await ctx.services.sessions.store(ctx).remove(input.sessionuuid.toLowerCase(), ctx.now))) throw notFound(Messages.sessionNotFound);
+    return {};
+  },
+});

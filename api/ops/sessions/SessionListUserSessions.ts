@@ -1,0 +1,18 @@
+// POST /v2/SessionListUserSessions: a person's live sessions.
+import { z } from 'zod';
+import { defineOp } from '../define.js';
+import { UserRef } from '../schemas.js';
+import { subjectRow } from '../subject.js';
+
+export const SessionListUserSessions = defineOp({
+  name: 'SessionListUserSessions',
+  access: 'tenant',
+  effect: 'read',
+  input: z.object(UserRef),
+  async run({ input, ctx }) {
+    const row = await subjectRow(ctx, input);
+    const sessions = await ctx.services.sessions.ofUser(ctx, row.token);
+    const rows = sessions.map((s) => ({ sessionuuid: s.row.sessionuuid, sessiondata: s.data, when: s.row.updated, expirationtime: s.row.expires }));
+    return { total: rows.length, rows };
+  },
+});

@@ -1,0 +1,134 @@
+// The approval workflow (CONTRACT §4.7): a person (or a service for them) asks for a change; an admin approves
+// it, which carries the stored change out, or either side cancels it. Proposed changes are sealed.
+import { randomUUID } from 'node:crypto';
+import mergePatch from 'json-merge-patch';
+import type jsonPatch from 'fast-json-patch';
+import type { Sealer } from './sealed.js';
+import type { Scope, Users } from './users.js';
+import type { Appdata } from './appdata.js';
+import type { Consent } from './consent.js';
+import { tenantSchema } from '../store/database.js';
+import { RequestStore, type RequestRow } from '../store/requests.js';
+import { conflict, forbidden, notFound, Messages } from '../http/errors.js';
+import { applyProfilePatch } from '../ops/users/UserPatch.js';
+
+export type RequestType = 'forget-me' | 'change-profile' | 'change-app-data' | 'agreement-withdraw';
+
+/** What approving does: merge a profile or app record, patch a profile, or nothing beyond the type itself. */
+export type Change = { profile: Record<string, unknown> } | { patch: jsonPatch.Operation[] } | { appdata: Record<string, unknown> } | null;
+
+const REQUESTS_TABLE = 'user_requests';
+
+/** JSON with object keys sorted, so equal changes have equal text. */
+function canonical(value: unknown): string {
+  if (Array.isArray(value)) return `[${value.map(canonical).join(',')}]`;
+  if (value && typeof value === 'object') {
+    const o = value as Record<string, unknown>;
+    return `{${Object.keys(o)
+      .sort()
+      .map((k) => `${JSON.stringify(k)}:${canonical(o[k])}`)
+      .join(',')}}`;
+  }
+  return JSON.stringify(value) ?? 'null';
+}
+
+export class UserRequests {
+  constructor(
+    private readonly sealer: Sealer,
+    private readonly users: Users,
+    private readonly appdata: Appdata,
+    private readonly consent: Consent,
+  ) {}
+
+  store(scope: Scope): RequestStore {
+    return new RequestStore(scope.em, tenantSchema(scope.tenantId));
+  }
+
+  /** Opens a request, or answers the identical open one (same person, type, app, brief and change). */
+  async open(
+    scope: Scope,
+    token: string,
+    type: RequestType,
+    target: { appname?: string | undefined; brief?: string | undefined },
+    change: Change,
+  ): Promise<{ requestuuid: string; existed: boolean }> {
+    const appname = target.appname ?? null;
+    const brief = target.brief ?? null;
+    const requestuuid = randomUUID();
+    const [fingerprint, sealed] = await Promise.all([
+      this.sealer.fingerprint(scope.tenantId, `request\0${token}\0${type}\0${appname ?? ''}\0${brief ?? ''}\0${canonical(change)}`),
+      change === null ? Promise.resolve(null) : this.sealer.seal(scope.tenantId, REQUESTS_TABLE, requestuuid, change),
+    ]);
+    return this.store(scope).open({ requestuuid, user_token: token, requesttype: type, appname, brief, change: sealed, fingerprint, creationtime: scope.now });
+  }
+
+  /** The request, or 404; a login xtoken sees only its own person's requests. */
+  async get(scope: Scope, uuid: string, forUpdate = false): Promise<RequestRow> {
+    const row = await this.store(scope).get(uuid.toLowerCase(), forUpdate);
+    if (!row) throw notFound(Messages.requestNotFound);
+    if (scope.principal?.kind === 'login' && row.user_token !== scope.principal.userToken) throw forbidden();
+    return row;
+  }
+
+  async change(scope: Scope, row: RequestRow): Promise<Change> {
+    return row.change ? this.sealer.open<Change>(scope.tenantId, REQUESTS_TABLE, row.requestuuid, row.change) : null;
+  }
+
+  /** Carries out the stored change in the caller's transaction, then closes the request as approved. */
+  async approve(scope: Scope, uuid: string, reason: string): Promise<RequestRow> {
+    const row = await this.get(scope, uuid, true);
+    if (row.status !== 'open') throw conflict(Messages.requestClosed);
+    const change = await this.change(scope, row);
+    switch (row.requesttype as RequestType) {
+      case 'forget-me':
+        // The request goes with the person (the audit trail keeps the approval); nothing is left to close.
+        await this.users.remove(scope, row.user_token);
+        return { ...row, status: 'approved', reason };
+      case 'change-profile': {
+        const user = await this.users.find(scope, 'token', row.user_token, true);
+        const next =
+          change && 'patch' in change
+            ? applyProfilePatch(user.profile, change.patch)
+            : (mergePatch.apply(structuredClone(user.profile), change && 'profile' in change ? change.profile : {}) as Record<string, unknown>);
+        await this.users.replace(scope, user, next);
+        break;
+      }
+      case 'change-app-data': {
+        const patch = change && 'appdata' in change ? change.appdata : {};
+        const current = await this.appdata.get(scope, row.user_token, row.appname!, true).catch((err: unknown) => {
+          if ((err as { status?: number }).status === 404) return null;
+          throw err;
+        });
+        await this.appdata.put(scope, row.user_token, row.appname!, mergePatch.apply(structuredClone(current?.data ?? {}), patch) as Record<string, unknown>);
+        break;
+      }
+      case 'agreement-withdraw':
+        await this.consent.cancel(scope, row.user_token, row.brief!);
+        break;
+    }
+    await this.store(scope).close(row.requestuuid, 'approved', reason, scope.now);
+    return { ...row, status: 'approved', reason };
+  }
+
+  async cancel(scope: Scope, uuid: string, reason: string): Promise<RequestRow> {
+    const row = await this.get(scope, uuid, true);
+    if (row.status !== 'open') throw conflict(Messages.requestClosed);
+    await this.store(scope).close(row.requestuuid, 'canceled', reason, scope.now);
+    return { ...row, status: 'canceled', reason };
+  }
+}
+
+/** A request as lists show it. */
+export function presentRequest(r: RequestRow) {
+  return {
+    requestuuid: r.requestuuid,
+    requesttype: r.requesttype,
+    status: r.status,
+    token: r.user_token,
+    ...(r.appname !== null ? { appname: r.appname } : {}),
+    ...(r.brief !== null ? { brief: r.brief } : {}),
+    ...(r.reason !== null ? { reason: r.reason } : {}),
+    creationtime: r.creationtime,
+    when: r.updated,
+  };
+}

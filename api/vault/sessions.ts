@@ -1,0 +1,59 @@
+// Sessions: a client-chosen uuid holding sealed JSON, linked to the person it names, with sliding and final
+// expiry capped by the configured maximum lifetime (CONTRACT §4.13).
+import type { Sealer } from './sealed.js';
+import type { Scope } from './users.js';
+import { tenantSchema } from '../store/database.js';
+import { SessionStore, type SessionRow } from '../store/sessions.js';
+import { notFound, Messages } from '../http/errors.js';
+
+const SESSIONS_TABLE = 'sessions';
+export type SessionData = Record<string, unknown>;
+
+export class Sessions {
+  constructor(
+    private readonly sealer: Sealer,
+    /** The longest a session may live, and how long one without times lives. */
+    private readonly maxSeconds: number,
+  ) {}
+
+  store(scope: Scope): SessionStore {
+    return new SessionStore(scope.em, tenantSchema(scope.tenantId));
+  }
+
+  async upsert(
+    scope: Scope,
+    uuid: string,
+    userToken: string | null,
+    data: SessionData,
+    times: { finaltime: number | null; slidingtime: number | null },
+  ): Promise<number> {
+    const cap = scope.now + this.maxSeconds;
+    const finaltime = times.finaltime === null ? null : Math.min(times.finaltime, cap);
+    const slidingtime = times.slidingtime === null ? null : Math.min(times.slidingtime, this.maxSeconds);
+    const expires = Math.min(finaltime ?? cap, slidingtime === null ? cap : scope.now + slidingtime);
+    const sealed = await this.sealer.seal(scope.tenantId, SESSIONS_TABLE, uuid, data);
+    await this.store(scope).upsert({ sessionuuid: uuid, user_token: userToken, data: sealed, finaltime, slidingtime, expires }, scope.now);
+    return expires;
+  }
+
+  /** The live session, or 404; a read restarts a sliding session's window. */
+  async get(scope: Scope, uuid: string): Promise<{ row: SessionRow; data: SessionData }> {
+    const store = this.store(scope);
+    const row = await store.get(uuid, scope.now);
+    if (!row) throw notFound(Messages.sessionNotFound);
+    if (row.slidingtime !== null) {
+      const next = Math.min(row.finaltime ?? Infinity, row.created + this.maxSeconds, scope.now + row.slidingtime);
+      if (next > row.expires) await store.touch(uuid, next);
+    }
+    return { row, data: await this.sealer.open<SessionData>(scope.tenantId, SESSIONS_TABLE, uuid, row.data) };
+  }
+
+  async ofUser(scope: Scope, token: string): Promise<{ row: SessionRow; data: SessionData }[]> {
+    const rows = await this.store(scope).ofUser(token, scope.now);
+    const data = await this.sealer.openMany<SessionData>(scope.tenantId, SESSIONS_TABLE, rows.map((r) => ({ rowId: r.sessionuuid, blob: r.data })));
+    return rows.map((row, i) => ({ row, data: data[i]! }));
+  }
+}
+
+/** The index fields a session's data may name its person by, in the order they are tried. */
+export const SESSION_LINK_FIELDS = ['token', 'login', 'email', 'phone', 'custom'] as const;

@@ -1,0 +1,73 @@
+// Shared records (CONTRACT §4.6): a uuid a partner can read without a token until it expires, showing only
+// the chosen fields (dotted paths reach inside objects) of a person's profile or of one of their app records.
+import { randomUUID } from 'node:crypto';
+import type { Scope, Users } from './users.js';
+import type { Appdata } from './appdata.js';
+import { tenantSchema } from '../store/database.js';
+import { SharedStore, type SharedRow } from '../store/shared.js';
+import { notFound, Messages } from '../http/errors.js';
+
+export class SharedRecords {
+  constructor(
+    private readonly users: Users,
+    private readonly appdata: Appdata,
+    /** The longest a shared record may live, and how long one without a final time lives. */
+    private readonly maxSeconds: number,
+  ) {}
+
+  store(scope: Scope): SharedStore {
+    return new SharedStore(scope.em, tenantSchema(scope.tenantId));
+  }
+
+  async create(scope: Scope, token: string, share: { fields: string[] | null; appname: string | null; partner: string | null; finaltime: number | null }) {
+    // The app record must exist now (OSS); it is read again, as it then is, at every retrieval.
+    if (share.appname !== null) await this.appdata.get(scope, token, share.appname);
+    const expires = Math.min(share.finaltime ?? Infinity, scope.now + this.maxSeconds);
+    const row: SharedRow = { recorduuid: randomUUID(), user_token: token, fields: share.fields, appname: share.appname, partner: share.partner, created: scope.now, expires };
+    await this.store(scope).insert(row);
+    return row;
+  }
+
+  /** The shared view, or 404 when the record, its person or its app record no longer exists. */
+  async read(scope: Scope, uuid: string): Promise<{ row: SharedRow; data: Record<string, unknown> }> {
+    const row = await this.store(scope).get(uuid, scope.now);
+    if (!row) throw notFound(Messages.sharedRecordNotFound);
+    let source: Record<string, unknown>;
+    if (row.appname !== null) {
+      source = (await this.appdata.get(scope, row.user_token, row.appname)).data;
+    } else {
+      const user = await this.users.find(scope, 'token', row.user_token);
+      source = user.profile;
+    }
+    return { row, data: project(source, row.fields, row.user_token) };
+  }
+}
+
+/** Only the listed paths of `source`, in its own shape; `token` is the person's token; missing paths are left out. */
+export function project(source: Record<string, unknown>, fields: string[] | null, token: string): Record<string, unknown> {
+  if (!fields) return source;
+  const out: Record<string, unknown> = {};
+  for (const field of fields) {
+    if (field === 'token') {
+      out.token = token;
+      continue;
+    }
+    const path = field.split('.');
+    let v: unknown = source;
+    for (const key of path) {
+      if (typeof v !== 'object' || v === null || Array.isArray(v) || !Object.hasOwn(v, key)) {
+        v = undefined;
+        break;
+      }
+      v = (v as Record<string, unknown>)[key];
+    }
+    if (v === undefined) continue;
+    let at = out;
+    for (const key of path.slice(0, -1)) {
+      const next = at[key];
+      at = (at[key] = typeof next === 'object' && next !== null && !Array.isArray(next) ? next : {}) as Record<string, unknown>;
+    }
+    at[path[path.length - 1]!] = structuredClone(v);
+  }
+  return out;
+}
