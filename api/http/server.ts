@@ -7,6 +7,7 @@ import type { Services } from '../vault/services.js';
 import { envelope } from './envelope.js';
 import { metricsMiddleware, registry } from './metrics.js';
 import { v2Handler } from './v2.js';
+import { v1Handlers } from './v1.js';
 
 export function createApp(services: Services): Koa {
   const app = new Koa({ proxy: false });
@@ -29,18 +30,18 @@ export function createApp(services: Services): Koa {
     ctx.type = registry.contentType;
     ctx.body = await registry.metrics();
   });
-  router.post(
-    '/v2/:op',
-    koaBody({
-      json: true,
-      jsonStrict: true,
-      jsonLimit: services.config.bodyLimit,
-      urlencoded: false,
-      text: false,
-      multipart: false,
-    }),
-    v2Handler(services),
-  );
+  const parseBody = (jsonLimit: number) => koaBody({ json: true, jsonStrict: true, jsonLimit, urlencoded: false, text: false, multipart: false });
+  const parseJson = parseBody(services.config.bodyLimit);
+  // FileCreate alone carries a whole file (as base64): its own, larger limit (STRONGROOM_FILE_MAX_BYTES).
+  const parseFileJson = parseBody(services.config.files.bodyLimit);
+  router.post('/v2/:op', (ctx, next) => (ctx.params.op === 'FileCreate' ? parseFileJson : parseJson)(ctx, next), v2Handler(services));
+
+  // v1 clients send JSON or form-encoded records.
+  const v1 = v1Handlers(services);
+  const v1Body = koaBody({ json: true, jsonStrict: true, jsonLimit: '1mb', urlencoded: true, formLimit: '1mb', text: false, multipart: false });
+  router.post('/v1/consent/:mode/:identity/:brief', v1Body, v1.consent);
+  router.post('/v1/userapp/:mode/:identity/:appname', v1Body, v1.userapp);
+  router.get('/v1/session/session/:session', v1.session);
 
   app.use(metricsMiddleware());
   app.use(async (ctx, next) => {

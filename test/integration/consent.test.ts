@@ -33,7 +33,7 @@ describe('legal bases', () => {
     const row = list.body.rows.find((r: { brief: string }) => r.brief === brief);
     expect(row).toMatchObject({ brief, status: 'active', module: 'marketing', basistype: 'legitimate-interest', requiredflag: true, requiredmsg: 'needed' });
     expect(list.body.total).toBe(list.body.rows.length);
-    expect(row.creationtime).toBeGreaterThan(0);
+    expect(row!.creationtime).toBeGreaterThan(0);
 
     const dup = await vault.call('LegalBasisCreate', { brief: brief.toUpperCase() });
     expect(dup.status).toBe(409);
@@ -185,7 +185,7 @@ describe('agreements', () => {
     expect((await vault.call('AgreementGet', { ...ref, brief })).body.agreement.status).toBe('expired');
     await vault.api.services.sweeper.sweepOnce();
     const [row] = await db.execute('select status from tenant_1.agreements where user_token = ? and brief = ?', [u.token, brief]);
-    expect(row.status).toBe('expired');
+    expect(row!.status).toBe('expired');
     expect((await vault.call('AgreementGet', { ...ref, brief })).body.agreement.status).toBe('expired');
   });
 
@@ -201,7 +201,7 @@ describe('agreements', () => {
     expect((await vault.call('AgreementRevokeAll', { brief: 'no-such-basis' })).status).toBe(404);
     await vault.call('UserDelete', { mode: 'token', identity: a.token });
     const [count] = await vault.api.services.db.global().getConnection().execute('select count(*)::int as n from tenant_1.agreements where user_token = ?', [a.token]);
-    expect(count.n).toBe(0);
+    expect(count!.n).toBe(0);
   });
 
   it('keep their free-text details sealed in the database', async () => {
@@ -209,7 +209,7 @@ describe('agreements', () => {
     const brief = await basis();
     await vault.call('AgreementAccept', { mode: 'token', identity: u.token, brief, referencecode: 'VISIBLE-REFERENCE-42' });
     const [row] = await vault.api.services.db.global().getConnection().execute('select details from tenant_1.agreements where user_token = ?', [u.token]);
-    expect(Buffer.from(row.details).toString('latin1')).not.toContain('VISIBLE-REFERENCE-42');
+    expect(Buffer.from(row!.details).toString('latin1')).not.toContain('VISIBLE-REFERENCE-42');
   });
 
   it('are given and read by the person’s own login xtoken, but withdrawn only through a request', async () => {

@@ -161,6 +161,6 @@ describe('user requests', () => {
     const u = await user();
     const res = await vault.call('UserUpdateRequest', { ...u.ref, profile: { secret: 'VISIBLE-PROPOSED-VALUE' } });
     const [row] = await vault.api.services.db.global().getConnection().execute('select change from tenant_1.user_requests where requestuuid = ?', [res.body.requestuuid]);
-    expect(Buffer.from(row.change).toString('latin1')).not.toContain('VISIBLE-PROPOSED-VALUE');
+    expect(Buffer.from(row!.change).toString('latin1')).not.toContain('VISIBLE-PROPOSED-VALUE');
   });
 });

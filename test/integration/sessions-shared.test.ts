@@ -77,7 +77,7 @@ describe('sessions', () => {
     expect((await vault.call('SessionGet', { sessionuuid })).status).toBe(404);
     await vault.api.services.sweeper.sweepOnce();
     const [row] = await db().execute('select count(*)::int as n from tenant_1.sessions where sessionuuid = ?', [sessionuuid]);
-    expect(row.n).toBe(0);
+    expect(row!.n).toBe(0);
   });
 
   it('with a sliding time live on from their last read', async () => {
@@ -86,14 +86,14 @@ describe('sessions', () => {
     await db().execute('update tenant_1.sessions set expires = ? where sessionuuid = ?', [nowSeconds() + 60, sessionuuid]);
     expect((await vault.call('SessionGet', { sessionuuid })).status).toBe(200);
     const [row] = await db().execute('select expires from tenant_1.sessions where sessionuuid = ?', [sessionuuid]);
-    expect(Number(row.expires)).toBeGreaterThan(nowSeconds() + 3000);
+    expect(Number(row!.expires)).toBeGreaterThan(nowSeconds() + 3000);
   });
 
   it('keep their data sealed in the database', async () => {
     const sessionuuid = randomUUID();
     await vault.call('SessionUpsert', { sessionuuid, sessiondata: { secret: 'VISIBLE-SESSION-SECRET' } });
     const [row] = await db().execute('select data from tenant_1.sessions where sessionuuid = ?', [sessionuuid]);
-    expect(Buffer.from(row.data).toString('latin1')).not.toContain('VISIBLE-SESSION-SECRET');
+    expect(Buffer.from(row!.data).toString('latin1')).not.toContain('VISIBLE-SESSION-SECRET');
   });
 });
 
@@ -137,7 +137,7 @@ describe('shared records', () => {
     expect(expired.body.message).toBe('The shared record was not found');
     await vault.api.services.sweeper.sweepOnce();
     const [row] = await db().execute('select count(*)::int as n from tenant_1.shared_records where recorduuid = ?', [created.body.recorduuid]);
-    expect(row.n).toBe(0);
+    expect(row!.n).toBe(0);
     await vault.call('UserDelete', { mode: 'token', identity: u.token });
     expect((await vault.call('SharedRecordGet', { recorduuid: capped.body.recorduuid })).status).toBe(404);
   });
