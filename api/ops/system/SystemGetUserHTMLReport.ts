@@ -1,0 +1,17 @@
+// POST /v2/SystemGetUserHTMLReport: the same report as a readable, self-contained HTML page, every value escaped.
+import { z } from 'zod';
+import { defineOp } from '../define.js';
+import { UserRef } from '../schemas.js';
+import { subjectRow } from '../subject.js';
+import { reportHtml, userReport } from '../../vault/report.js';
+
+export const SystemGetUserHTMLReport = defineOp({
+  name: 'SystemGetUserHTMLReport',
+  access: 'tenant',
+  effect: 'read',
+  input: z.object(UserRef),
+  async run({ input, ctx }) {
+    const row = await subjectRow(ctx, input);
+    return { html: reportHtml(await userReport(ctx.services, ctx, row)) };
+  },
+});
