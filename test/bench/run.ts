@@ -12,6 +12,7 @@ import { startSupervisor, type Supervised } from '../fixtures/processes.js';
 import { benchProfile } from './profiles.js';
 import { percentile, printTable, type Row } from './stats.js';
 import { measureFf1 } from './ff1.js';
+import { measureSubjects } from './subjects.js';
 
 const QUICK = process.env.BENCH_QUICK === '1';
 const BATCHES = QUICK ? 4 : 20;
@@ -243,6 +244,9 @@ async function main() {
     const tokenLoad = await load(base, rootToken, tokenGet, cards.bases);
     if (tokenLoad.non2xx) fail(`TokenGet under load answered ${tokenLoad.non2xx} errors`, vault);
 
+    console.log(`AppdataUpdate and AgreementAccept at 16 connections (${LOAD_SECONDS} s each)…`);
+    const subjects = await measureSubjects(base, rootToken, (op, body) => post(base, rootToken, op, body), tokens, LOAD_SECONDS);
+
     const best = Math.max(seq.perSecond, par.perSecond);
     const rows: Row[] = [
       { metric: 'raw multi-row INSERT (pg)', value: raw, unit: 'rows/s' },
@@ -266,6 +270,7 @@ async function main() {
       { metric: 'TokenGet by tokenbase p99 (1 conn)', value: tokenLatency.p99, unit: 'ms' },
       { metric: 'TokenGet (16 conns)', value: tokenLoad.rps, unit: 'req/s' },
       { metric: 'TokenGet p50/p99 (16)', value: tokenLoad.p50, unit: `ms / ${tokenLoad.p99} ms` },
+      ...subjects,
     ];
     console.log('');
     printTable(rows);

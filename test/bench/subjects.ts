@@ -1,0 +1,63 @@
+// Writes about one person under load: AppdataUpdate (a sealed merge, a version kept) and AgreementAccept (a
+// sealed upsert), each at 16 connections over distinct people, with their audit events in the same transaction.
+import autocannon from 'autocannon';
+import type { Row } from './stats.js';
+
+type Post = (op: string, body: unknown) => Promise<{ status: number; body: any }>;
+
+const CONNECTIONS = 16;
+
+async function hammer(base: string, token: string, op: string, seconds: number, body: (i: number) => unknown) {
+  let n = 0;
+  const result = await autocannon({
+    url: base,
+    connections: CONNECTIONS,
+    duration: seconds,
+    requests: [
+      {
+        method: 'POST',
+        path: `/v2/${op}`,
+        headers: { 'content-type': 'application/json', 'x-bunker-token': token },
+        setupRequest: (req: any) => ({ ...req, body: JSON.stringify(body(n++)) }),
+      },
+    ],
+  });
+  return { rps: result.requests.average, p50: result.latency.p50, p99: result.latency.p99, errors: result.non2xx + result.errors };
+}
+
+/** Measures both over `tokens` (existing people); fails loudly on any error answer. */
+export async function measureSubjects(base: string, token: string, post: Post, tokens: string[], seconds: number): Promise<Row[]> {
+  // Every person gets an app record first, so each update merges into one that exists.
+  const people = tokens.slice(0, 4000);
+  for (let i = 0; i < people.length; i += 64) {
+    const answers = await Promise.all(
+      people.slice(i, i + 64).map((t) => post('AppdataCreate', { mode: 'token', identity: t, appname: 'bench', appdata: { plan: 'basic', visits: 0 } })),
+    );
+    const bad = answers.find((a) => a.status !== 200);
+    if (bad) throw new Error(`AppdataCreate failed: ${bad.status} ${JSON.stringify(bad.body)}`);
+  }
+  const basis = await post('LegalBasisCreate', { brief: 'bench-marketing', basistype: 'consent' });
+  if (basis.status !== 200) throw new Error(`LegalBasisCreate failed: ${JSON.stringify(basis.body)}`);
+
+  const updates = await hammer(base, token, 'AppdataUpdate', seconds, (i) => ({
+    mode: 'token',
+    identity: people[i % people.length],
+    appname: 'bench',
+    appdata: { visits: i, last: `page-${i % 97}` },
+  }));
+  const accepts = await hammer(base, token, 'AgreementAccept', seconds, (i) => ({
+    mode: 'token',
+    identity: people[i % people.length],
+    brief: 'bench-marketing',
+    agreementmethod: 'web-form',
+    referencecode: `ref-${i}`,
+    finaltime: '1y',
+  }));
+  if (updates.errors || accepts.errors) throw new Error(`errors under load: AppdataUpdate ${updates.errors}, AgreementAccept ${accepts.errors}`);
+  return [
+    { metric: `AppdataUpdate (${CONNECTIONS} conns)`, value: updates.rps, unit: 'req/s' },
+    { metric: `AppdataUpdate p50/p99 (${CONNECTIONS})`, value: updates.p50, unit: `ms / ${updates.p99} ms` },
+    { metric: `AgreementAccept (${CONNECTIONS} conns)`, value: accepts.rps, unit: 'req/s' },
+    { metric: `AgreementAccept p50/p99 (${CONNECTIONS})`, value: accepts.p50, unit: `ms / ${accepts.p99} ms` },
+  ];
+}
