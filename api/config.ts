@@ -39,6 +39,14 @@ const Env = z.object({
   STRONGROOM_SMTP_URL: z.string().regex(/^smtps?:\/\//, 'must be an smtp:// or smtps:// URL').optional(),
   STRONGROOM_SMTP_FROM: z.string().default('Strongroom <no-reply@localhost>'),
   STRONGROOM_LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+  STRONGROOM_FILE_STORE: z.enum(['local', 's3']).default('local'),
+  STRONGROOM_FILE_DIR: z.string().optional(),
+  STRONGROOM_FILE_MAX_BYTES: size.default(32 * 1024 * 1024),
+  STRONGROOM_FILE_ORPHAN_SECONDS: z.coerce.number().int().min(0).default(86_400),
+  STRONGROOM_S3_BUCKET: z.string().min(1).optional(),
+  STRONGROOM_S3_REGION: z.string().min(1).optional(),
+  STRONGROOM_S3_ENDPOINT: z.url('must be a URL').optional(),
+  STRONGROOM_S3_FORCE_PATH_STYLE: bool.default(false),
 });
 
 export type Config = ReturnType<typeof loadConfig>;
@@ -51,6 +59,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env) {
   }
   const e = parsed.data;
   const dataDir = resolve(e.STRONGROOM_DATA_DIR);
+  if (e.STRONGROOM_FILE_STORE === 's3' && !e.STRONGROOM_S3_BUCKET) {
+    throw new Error('invalid configuration:\n  STRONGROOM_S3_BUCKET: required when STRONGROOM_FILE_STORE is s3');
+  }
   return {
     port: e.PORT,
     host: e.HOST,
@@ -80,5 +91,27 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env) {
     shareMaxSeconds: e.STRONGROOM_SHARE_MAX_SECONDS,
     smtp: { url: e.STRONGROOM_SMTP_URL, from: e.STRONGROOM_SMTP_FROM },
     logLevel: e.STRONGROOM_LOG_LEVEL,
+    files: {
+      /** Largest file content; FileCreate alone accepts a body that large (as base64, plus room for the rest). */
+      maxBytes: e.STRONGROOM_FILE_MAX_BYTES,
+      bodyLimit: Math.max(e.STRONGROOM_BODY_LIMIT, Math.ceil(e.STRONGROOM_FILE_MAX_BYTES / 3) * 4 + 1024 * 1024),
+      /** How often objects that no file names (a crash mid-upload, a removed tenant) are looked for; 0: never. */
+      orphanSeconds: e.STRONGROOM_FILE_ORPHAN_SECONDS,
+      store:
+        e.STRONGROOM_FILE_STORE === 's3'
+          ? {
+              store: 's3' as const,
+              bucket: e.STRONGROOM_S3_BUCKET!,
+              region: e.STRONGROOM_S3_REGION ?? env.AWS_REGION ?? 'us-east-1',
+              endpoint: e.STRONGROOM_S3_ENDPOINT,
+              forcePathStyle: e.STRONGROOM_S3_FORCE_PATH_STYLE,
+              // Keys given in this environment are used as such; otherwise the SDK's provider chain finds them.
+              credentials:
+                env.AWS_ACCESS_KEY_ID && env.AWS_SECRET_ACCESS_KEY
+                  ? { accessKeyId: env.AWS_ACCESS_KEY_ID, secretAccessKey: env.AWS_SECRET_ACCESS_KEY, sessionToken: env.AWS_SESSION_TOKEN }
+                  : undefined,
+            }
+          : { store: 'local' as const, dir: resolve(e.STRONGROOM_FILE_DIR ?? join(dataDir, 'files')) },
+    },
   };
 }

@@ -5,6 +5,7 @@ import { operations } from '../ops/index.js';
 import { executeOperation, executePublicOperation } from '../ops/execute.js';
 import { operationDuration } from './metrics.js';
 import { badRequest, notFound, forbidden, Messages, VaultError } from './errors.js';
+import { rawHeaders, rawOf } from './raw.js';
 
 const byName = new Map(operations.map((op) => [op.name, op]));
 
@@ -29,6 +30,13 @@ export function v2Handler(services: Services) {
       const tenantId = await services.tenants.resolve(principal, ctx.get('x-bunker-tenant') || undefined, ctx.host);
       const result = await executeOperation(services, op, principal, tenantId, body);
       ctx.status = 200;
+      // FileGet with `raw`: the file's bytes with download headers, and no JSON.
+      const raw = rawOf(result);
+      if (raw) {
+        ctx.set(rawHeaders(raw));
+        ctx.body = raw.body;
+        return;
+      }
       ctx.body = { status: 'ok', ...result };
     } catch (err) {
       status = err instanceof VaultError && err.status < 500 ? 'client_error' : 'server_error';

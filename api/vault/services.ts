@@ -20,6 +20,8 @@ import { Consent } from './consent.js';
 import { Sessions } from './sessions.js';
 import { SharedRecords } from './shared.js';
 import { UserRequests } from './requests.js';
+import { Files } from './files.js';
+import { createBlobStore } from '../store/blobs/index.js';
 
 export interface Services {
   config: Config;
@@ -42,6 +44,7 @@ export interface Services {
   sessions: Sessions;
   shared: SharedRecords;
   requests: UserRequests;
+  files: Files;
 }
 
 export function buildServices(config: Config, log: Logger, db: Database, tokenizer: TokenizerClient): Services {
@@ -51,6 +54,9 @@ export function buildServices(config: Config, log: Logger, db: Database, tokeniz
   const appdata = new Appdata(tokenizer, { versioning: config.versioning, maxVersions: config.maxVersions });
   const sealer = new Sealer(tokenizer);
   const consent = new Consent(sealer);
+  const files = new Files(tokenizer, db, createBlobStore(config.files.store), log, { orphanSeconds: config.files.orphanSeconds });
+  // A user's removal takes the rows of their files with it (cascade); their objects go once that commits.
+  users.onRemove = (scope) => files.reapAfterCommit(scope);
   const notifier = createNotifier({ smtpUrl: config.smtp.url, from: config.smtp.from, log });
   return {
     config,
@@ -63,7 +69,7 @@ export function buildServices(config: Config, log: Logger, db: Database, tokeniz
     tenants: new Tenants(db),
     unlocks: new Unlocks(db, config.unlockSeconds),
     tokens: new Tokens(tokenizer, db),
-    sweeper: new Sweeper(db, log, config.sweepSeconds),
+    sweeper: new Sweeper(db, log, config.sweepSeconds, files),
     roles,
     groups: new Groups(roles),
     users,
@@ -73,5 +79,6 @@ export function buildServices(config: Config, log: Logger, db: Database, tokeniz
     sessions: new Sessions(sealer, config.sessionMaxSeconds),
     shared: new SharedRecords(users, appdata, config.shareMaxSeconds),
     requests: new UserRequests(sealer, users, appdata, consent),
+    files,
   };
 }

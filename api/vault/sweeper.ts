@@ -9,6 +9,8 @@ import { UserStore } from '../store/users.js';
 import { ConsentStore } from '../store/consent.js';
 import { SessionStore } from '../store/sessions.js';
 import { SharedStore } from '../store/shared.js';
+import { FileStore } from '../store/files.js';
+import type { Files } from './files.js';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { query } from '../store/sql.js';
 import { nowSeconds } from './durations.js';
@@ -27,6 +29,8 @@ const SWEEPS: ((tx: EntityManager, schema: string, now: number) => Promise<numbe
   (tx, schema, now) => new SharedStore(tx, schema).sweep(now, BATCH),
   // Agreements are not removed: past their end they become `expired`, and pending ones begin at their start.
   (tx, schema, now) => new ConsentStore(tx, schema).sweep(now, BATCH),
+  // Files' rows go here (their objects are trashed by a trigger); Files deletes the objects after the commit.
+  (tx, schema, now) => new FileStore(tx, schema).sweep(now, BATCH),
 ];
 
 export class Sweeper {
@@ -37,6 +41,7 @@ export class Sweeper {
     private readonly db: Database,
     private readonly log: Logger,
     private readonly seconds: number,
+    private readonly files?: Pick<Files, 'sweep' | 'sweepOrphans'>,
   ) {}
 
   start(): void {
@@ -74,7 +79,9 @@ export class Sweeper {
         removed += counts.reduce((a, b) => a + b, 0);
         if (counts.every((n) => n < BATCH)) break;
       }
+      await this.files?.sweep(id);
     }
+    await this.files?.sweepOrphans(now);
     if (removed) this.log.info({ removed }, 'expired records removed');
     return removed;
   }

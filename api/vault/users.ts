@@ -289,11 +289,16 @@ export class Users {
     const store = this.store(scope);
     await store.keepVersion(row.token, row.version, row.profile, scope.now, Number.MAX_SAFE_INTEGER);
     await store.removeKeepingVersions(row.token);
+    this.onRemove?.(scope);
   }
 
   async remove(scope: Scope, token: string): Promise<void> {
     await this.store(scope).remove(token);
+    this.onRemove?.(scope);
   }
+
+  /** Told, in the removing transaction, that users went (their files' objects are deleted once it commits). */
+  onRemove: ((scope: Scope) => void) | undefined;
 
   /** Restarts a sliding window on use; skipped when it would move by less than a minute, to spare writes. */
   async touch(scope: Scope, row: UserRow): Promise<void> {

@@ -1,0 +1,20 @@
+// POST /v2/BulkListFilesByTag: every live file of the tenant with a tag, with its owner's token, paginated.
+import { z } from 'zod';
+import { defineOp } from '../define.js';
+import { Limit, Offset, pageOf } from '../schemas.js';
+import { Tag } from './schemas.js';
+
+export const BulkListFilesByTag = defineOp({
+  name: 'BulkListFilesByTag',
+  access: 'tenant',
+  effect: 'read',
+  input: z.object({ unlockuuid: z.string(), tag: Tag, offset: Offset, limit: Limit }),
+  async run({ input, ctx }) {
+    await ctx.services.unlocks.check(input.unlockuuid, ctx.principal, ctx.tenantId, ctx.now);
+    const { offset, limit } = pageOf(input, ctx.services.config.limitCap);
+    const files = ctx.services.files;
+    const page = await files.store(ctx).pageByTag(input.tag, offset, limit, ctx.now);
+    const infos = await files.present(ctx.tenantId, page.rows);
+    return { total: page.total, rows: page.rows.map((r, i) => ({ token: r.userToken, ...infos[i]! })) };
+  },
+});

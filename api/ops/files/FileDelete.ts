@@ -1,0 +1,19 @@
+// POST /v2/FileDelete: removes a user's file: its metadata now, its stored object as soon as that commits.
+import { z } from 'zod';
+import { defineOp } from '../define.js';
+import { UserRef } from '../schemas.js';
+import { subjectRow } from '../subject.js';
+import { FileUuid } from './schemas.js';
+
+export const FileDelete = defineOp({
+  name: 'FileDelete',
+  access: 'tenant',
+  effect: 'write',
+  input: z.object({ ...UserRef, fileuuid: FileUuid }),
+  async run({ input, ctx }) {
+    const row = await subjectRow(ctx, input, true);
+    ctx.audit.before = { fileuuid: input.fileuuid.toLowerCase() };
+    await ctx.services.files.remove(ctx, row.token, input.fileuuid);
+    return { token: row.token };
+  },
+});

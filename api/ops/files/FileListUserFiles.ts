@@ -1,0 +1,19 @@
+// POST /v2/FileListUserFiles: the metadata of a user's files, all of them or those with one tag; no content.
+import { z } from 'zod';
+import { defineOp } from '../define.js';
+import { UserRef } from '../schemas.js';
+import { subjectRow } from '../subject.js';
+import { Tag } from './schemas.js';
+
+export const FileListUserFiles = defineOp({
+  name: 'FileListUserFiles',
+  access: 'tenant',
+  effect: 'read',
+  input: z.object({ ...UserRef, tag: Tag.optional() }),
+  async run({ input, ctx }) {
+    const row = await subjectRow(ctx, input);
+    const files = ctx.services.files;
+    const rows = await files.store(ctx).ofUser(row.token, input.tag, ctx.now);
+    return { token: row.token, total: rows.length, files: await files.present(ctx.tenantId, rows) };
+  },
+});

@@ -1,0 +1,19 @@
+// POST /v2/FileReplaceTags: replaces the whole tag set of a user's file with the normalised new one.
+import { z } from 'zod';
+import { defineOp } from '../define.js';
+import { UserRef } from '../schemas.js';
+import { subjectRow } from '../subject.js';
+import { FileUuid, Tags } from './schemas.js';
+
+export const FileReplaceTags = defineOp({
+  name: 'FileReplaceTags',
+  access: 'tenant',
+  effect: 'write',
+  input: z.object({ ...UserRef, fileuuid: FileUuid, tags: Tags }),
+  async run({ input, ctx }) {
+    const row = await subjectRow(ctx, input, true);
+    await ctx.services.files.replaceTags(ctx, row.token, input.fileuuid, input.tags);
+    ctx.audit.after = { fileuuid: input.fileuuid.toLowerCase(), tags: input.tags };
+    return { token: row.token, fileuuid: input.fileuuid.toLowerCase(), tags: input.tags };
+  },
+});
