@@ -1,0 +1,50 @@
+// Strict base64, mimetype sniffing and the download header: the parsers of the file operations.
+import { describe, expect, it } from 'vitest';
+import fc from 'fast-check';
+import { decodeBase64, sniffMimetype } from '../../api/vault/file-content.js';
+import { contentDisposition } from '../../api/http/raw.js';
+
+describe('decodeBase64', () => {
+  it('gives back any bytes in standard or URL-safe form, padded or not, with line breaks', () => {
+    fc.assert(
+      fc.property(fc.uint8Array({ maxLength: 300 }), (bytes) => {
+        const buf = Buffer.from(bytes);
+        const std = buf.toString('base64');
+        expect(decodeBase64(std)?.equals(buf)).toBe(true);
+        expect(decodeBase64(std.replace(/=+$/, ''))?.equals(buf)).toBe(true);
+        expect(decodeBase64(buf.toString('base64url'))?.equals(buf)).toBe(true);
+        expect(decodeBase64(std.replace(/(.{76})/g, '$1\r\n'))?.equals(buf)).toBe(true);
+      }),
+    );
+  });
+
+  it('refuses characters outside the alphabet, mixed alphabets and impossible lengths', () => {
+    for (const bad of ['a', 'abcde', 'ab=c', 'ab===', 'a+b_', '****', 'QQ==QQ==', 'é', 'ab c!']) expect(decodeBase64(bad), bad).toBeUndefined();
+  });
+});
+
+describe('sniffMimetype', () => {
+  it('never calls binary content text, and never guesses markup', () => {
+    expect(sniffMimetype(Buffer.from('<html><script>x</script></html>'))).toBe('text/plain; charset=utf-8');
+    expect(sniffMimetype(Buffer.from('<svg xmlns="http://www.w3.org/2000/svg"/>'))).toBe('text/plain; charset=utf-8');
+    expect(sniffMimetype(Buffer.alloc(0))).toBe('application/octet-stream');
+    expect(sniffMimetype(Buffer.from([0x68, 0x69, 0x00]))).toBe('application/octet-stream');
+    // JSON judged by both ends even past the sample size.
+    expect(sniffMimetype(Buffer.from(`[${'1,'.repeat(70_000)}1]`))).toBe('application/json');
+    expect(sniffMimetype(Buffer.from(`{"a": "${'é'.repeat(40_000)}"} `))).toBe('application/json');
+  });
+});
+
+describe('contentDisposition', () => {
+  it('is always a single-line ASCII header whose filename* decodes to the name with path separators replaced', () => {
+    fc.assert(
+      fc.property(fc.string({ unit: 'grapheme', minLength: 1, maxLength: 80 }), (name) => {
+        const header = contentDisposition(name);
+        expect(header).toMatch(/^[\x20-\x7e]+$/);
+        const m = /^attachment; filename="([^"]*)"; filename\*=UTF-8''(.+)$/.exec(header);
+        expect(m).not.toBeNull();
+        expect(decodeURIComponent(m![2]!)).toBe(name.replace(/[/\\]/g, '_'));
+      }),
+    );
+  });
+});
