@@ -4,6 +4,7 @@ import type { EntityManager } from '@mikro-orm/postgresql';
 import type { Services } from '../vault/services.js';
 import type { Principal } from '../vault/credentials.js';
 import type { AuditNote } from '../vault/audit.js';
+import type { UserRow } from '../store/users.js';
 
 /**
  * public: no token; tenant: any credential of the resolved tenant (role xtokens as their policies allow);
@@ -21,6 +22,11 @@ export interface OpContext {
   inTransaction: boolean;
   /** For login xtokens: throws unless the caller's group roles let it reach this other person's record. */
   authoriseOther?: (userToken: string) => Promise<void>;
+  /**
+   * For role xtokens whose policies ask about the person (`${user:FIELD}`, `${agreement:BRIEF}`): judges the
+   * call again once that person is found (or not: null), and throws 403 when the policy refuses.
+   */
+  authoriseSubject?: ((row: UserRow | null, em: EntityManager) => Promise<void>) | undefined;
   /** What the operation tells its audit event: whose record, how it was named, before and after. */
   audit: AuditNote;
   now: number;

@@ -8,7 +8,11 @@ import { draftEvent, type AuditNote } from '../vault/audit.js';
 import { nowSeconds } from '../vault/durations.js';
 import { MAIN_TENANT_ID } from '../store/database.js';
 import { VaultError, badRequest, forbidden, Messages } from '../http/errors.js';
-import { evaluate, maskProfile, type FieldGrant } from '../vault/policy.js';
+import { evaluate, maskProfile, subjectVariables, type FieldGrant, type RequestFacts } from '../vault/policy.js';
+import { ConsentStore } from '../store/consent.js';
+import { effectiveStatus } from '../vault/consent.js';
+import { tenantSchema } from '../store/database.js';
+import type { UserRow } from '../store/users.js';
 
 /** `null` means absent; numeric strings are accepted for every `*id` field (the SDKs send both). */
 export function normaliseBody(body: Record<string, unknown>): Record<string, unknown> {
@@ -67,17 +71,43 @@ const LOGIN_OPERATIONS = new Set([
   'SharedRecordCreate',
 ]);
 
-/** The role's verdict on this call: 403 `API access denied`, or the profile fields it may see. */
-async function authoriseRole(services: Services, principal: Principal, action: string, requestMetadata: unknown): Promise<FieldGrant> {
+/**
+ * The role's verdict on this call: 403 `API access denied`, or the profile fields it may see. When the role's
+ * conditions ask about the person the call is about (`${user:FIELD}`, `${agreement:BRIEF}`), the verdict is
+ * judged again once that person is found (`judgeSubject`); `grant` is then the verdict without them.
+ */
+async function authoriseRole(
+  services: Services,
+  principal: Principal,
+  action: string,
+  requestMetadata: unknown,
+): Promise<{ grant: FieldGrant | null; judgeSubject?: (subject: NonNullable<RequestFacts['subject']>) => FieldGrant; needs?: { profile: boolean; agreements: boolean } }> {
   const role = principal.roleId === null ? null : await services.roles.statementsOf(principal.roleId);
   if (!role) throw forbidden(Messages.apiDenied);
   const metadata = typeof requestMetadata === 'object' && requestMetadata !== null ? (requestMetadata as Record<string, unknown>) : {};
-  const decision = evaluate(role.statements, { action, role: role.rolename, requestMetadata: metadata });
-  if (!decision.allow) throw forbidden(Messages.apiDenied);
-  // A grant of some fields can be honoured only where the answer is profiles this layer masks; elsewhere
-  // (audit details, reports) personal data takes other shapes, so a partial grant is no grant.
-  if (decision.fields !== '*' && !MASKABLE_OPERATIONS.has(action)) throw forbidden(Messages.apiDenied);
-  return decision.fields;
+  const judge = (subject?: RequestFacts['subject']): FieldGrant | null => {
+    const decision = evaluate(role.statements, { action, role: role.rolename, requestMetadata: metadata, ...(subject ? { subject } : {}) });
+    if (!decision.allow) return null;
+    // A grant of some fields can be honoured only where the answer is profiles this layer masks; elsewhere
+    // (audit details, reports) personal data takes other shapes, so a partial grant is no grant.
+    if (decision.fields !== '*' && !MASKABLE_OPERATIONS.has(action)) return null;
+    return decision.fields;
+  };
+  const grant = judge();
+  const needs = subjectVariables(role.statements);
+  if (!needs.profile && !needs.agreements) {
+    if (grant === null) throw forbidden(Messages.apiDenied);
+    return { grant };
+  }
+  return {
+    grant,
+    needs,
+    judgeSubject: (subject) => {
+      const fields = judge(subject);
+      if (fields === null) throw forbidden(Messages.apiDenied);
+      return fields;
+    },
+  };
 }
 
 /**
@@ -134,6 +164,25 @@ function masked(result: Record<string, unknown>, fields: FieldGrant): Record<str
   return Array.isArray(out.rows) ? { ...out, rows: out.rows.map(maskOne) } : out;
 }
 
+/** What a role's conditions may ask about the person a call is about: their profile, their agreements' status. */
+async function subjectFacts(
+  services: Services,
+  tenantId: number,
+  em: EntityManager,
+  row: UserRow,
+  needs: { profile: boolean; agreements: boolean },
+): Promise<NonNullable<RequestFacts['subject']>> {
+  const now = nowSeconds();
+  const [profile, agreements] = await Promise.all([
+    needs.profile ? services.users.open(tenantId, row.token, row.profile) : undefined,
+    needs.agreements ? new ConsentStore(em, tenantSchema(tenantId)).agreementsOf(row.token) : undefined,
+  ]);
+  return {
+    ...(profile ? { profile } : {}),
+    ...(agreements ? { agreements: Object.fromEntries(agreements.map((a) => [a.brief, effectiveStatus(a, now)])) } : {}),
+  };
+}
+
 /** Public operations: no credential, no audit event (the contract's portal endpoints); input rules as usual. */
 export async function executePublicOperation(services: Services, op: OpDefinition, tenantId: number, rawBody: Record<string, unknown>) {
   const body = normaliseBody(rawBody);
@@ -167,7 +216,30 @@ export async function executeOperation(
       throw badRequest('Invalid API request parameter: request_metadata: expected object');
     }
     // Role xtokens: judged by their role's policies on every call; a partial grant masks the answer.
-    let fields: FieldGrant = principal.kind === 'role' ? await authoriseRole(services, principal, op.name, requestMetadata) : '*';
+    let fields: FieldGrant = '*';
+    let authoriseSubject: OpContext['authoriseSubject'];
+    // With conditions about the person, a call that never finds one stands on the verdict without them.
+    let deniedUnlessSubject = false;
+    if (principal.kind === 'role') {
+      const verdict = await authoriseRole(services, principal, op.name, requestMetadata);
+      if (verdict.grant !== null) fields = verdict.grant;
+      if (verdict.judgeSubject) {
+        const { judgeSubject, needs } = verdict;
+        deniedUnlessSubject = verdict.grant === null;
+        authoriseSubject = async (row: UserRow | null, em: EntityManager) => {
+          // No such person: denied like any refusal, so a caller the policy would refuse learns nothing.
+          if (!row) {
+            if (deniedUnlessSubject) throw forbidden(Messages.apiDenied);
+            return;
+          }
+          fields = judgeSubject(await subjectFacts(services, tenantId, em, row, needs!));
+          deniedUnlessSubject = false;
+        };
+      }
+    }
+    const judged = () => {
+      if (deniedUnlessSubject) throw forbidden(Messages.apiDenied);
+    };
     // A login xtoken reaching someone else's record: its group roles' policies decide, and may mask the answer.
     // Inside a write the memberships are read on the transaction's connection (the embedded database has one).
     let txEm: EntityManager | undefined;
@@ -185,15 +257,17 @@ export async function executeOperation(
         // Tenant operations run as the tenant's database role; admin and main-tenant ones reach global tables.
         if (op.access === 'tenant') await services.db.enterTenantRole(tx as EntityManager, tenantId);
         txEm = tx as EntityManager;
-        const ctx: OpContext = { services, principal, tenantId, em: tx as EntityManager, inTransaction: true, authoriseOther, audit: note, now };
+        const ctx: OpContext = { services, principal, tenantId, em: tx as EntityManager, inTransaction: true, authoriseOther, authoriseSubject, audit: note, now };
         const result = await op.run({ input: parsed.data, ctx });
+        judged();
         await services.audit.writeInTx(tx as EntityManager, tenantId, [audited('ok')]);
         return masked(result, fields);
       });
     }
     if (op.effect === 'admin') {
-      const ctx: OpContext = { services, principal, tenantId, em: services.db.forTenant(tenantId), inTransaction: false, authoriseOther, audit: note, now };
+      const ctx: OpContext = { services, principal, tenantId, em: services.db.forTenant(tenantId), inTransaction: false, authoriseOther, authoriseSubject, audit: note, now };
       const result = await op.run({ input: parsed.data, ctx });
+      judged();
       await services.audit.record(tenantId, audited('ok'));
       return masked(result, fields);
     }
@@ -208,10 +282,12 @@ export async function executeOperation(
       },
       inTransaction: false,
       authoriseOther,
+      authoriseSubject,
       audit: note,
       now,
     };
     const result = await op.run({ input: parsed.data, ctx });
+    judged();
     await services.audit.record(tenantId, audited('ok'));
     return masked(result, fields);
   } catch (err) {

@@ -48,6 +48,11 @@ export interface RequestFacts {
    * the target's memberships. Without them, group variables and resources match nothing.
    */
   groups?: { caller: number[]; target: { groupId: number; role: string | null }[] };
+  /**
+   * The person the call is about, once found: their profile (for `${user:FIELD}`) and the status of each of
+   * their agreements (for `${agreement:BRIEF}`). Without it those variables match nothing.
+   */
+  subject?: { profile?: Record<string, unknown>; agreements?: Record<string, string> };
 }
 
 /** Which profile fields an allowed call may see: all, or only these. */
@@ -77,9 +82,38 @@ function resolve(term: unknown, facts: RequestFacts): unknown {
     if (name === 'user_group_id' || name === 'principal_group_id') return facts.groups.caller;
     if (name === 'target_group_id') return facts.groups.target.map((m) => m.groupId);
   }
-  // Other variables (user fields, agreements) are not defined by a request yet: they match nothing.
+  if (name.startsWith('user:') && facts.subject?.profile) return valueAtPath(facts.subject.profile, name.slice('user:'.length));
+  if (name.startsWith('agreement:') && facts.subject?.agreements) return facts.subject.agreements[name.slice('agreement:'.length)] ?? 'none';
+  // Anything else is not defined by this request: it matches nothing.
   return undefined;
 }
+
+/** `a.b.c` inside an object; undefined when any step is missing. */
+function valueAtPath(source: Record<string, unknown>, path: string): unknown {
+  let v: unknown = source;
+  for (const key of path.split('.')) {
+    if (typeof v !== 'object' || v === null || Array.isArray(v) || !Object.hasOwn(v, key)) return undefined;
+    v = (v as Record<string, unknown>)[key];
+  }
+  return v;
+}
+
+/** What a policy's conditions need to know about the person a call is about, before they can be judged. */
+export function subjectVariables(statements: readonly PolicyStatement[]): { profile: boolean; agreements: boolean } {
+  const text = JSON.stringify(statements.map((s) => s.Condition ?? {}));
+  return { profile: text.includes('${user:'), agreements: text.includes('${agreement:') };
+}
+
+/** The kinds of a person's data an operation touches, which `.appdata`, `.agreement`/`.consent` and `.group` name. */
+function kindsOf(action: string): Set<string> {
+  const kinds = new Set<string>();
+  if (action.startsWith('Appdata') && action !== 'AppdataListAppNames') kinds.add('appdata');
+  if (action.startsWith('Agreement')) kinds.add('agreement');
+  if (action === 'GroupListUserGroups' || action === 'GroupAddUser' || action === 'GroupDeleteUser' || action === 'BulkListGroupUsers') kinds.add('group');
+  return kinds;
+}
+
+const KIND_RESOURCE = /^users\.(appdata|agreement|consent|group)(\.\*)?$/;
 
 const asList = (v: unknown): unknown[] => (Array.isArray(v) ? v : v === undefined ? [] : [v]);
 const asText = (v: unknown): string | undefined => (typeof v === 'string' ? v : typeof v === 'number' || typeof v === 'boolean' ? String(v) : undefined);
@@ -132,6 +166,9 @@ function fieldsOf(resource: string, facts: RequestFacts): '*' | string | null {
     return fieldsOf(`users.${g[2]}`, facts);
   }
   if (resource === '*' || resource === 'users.profile' || resource === 'users.profile.*') return '*';
+  // A kind of data other than the profile: the whole call, for operations on that kind.
+  const k = KIND_RESOURCE.exec(resource);
+  if (k) return kindsOf(facts.action).has(k[1] === 'consent' ? 'agreement' : k[1]!) ? '*' : null;
   if (resource.startsWith('users.profile.')) return resource.slice('users.profile.'.length);
   return null;
 }

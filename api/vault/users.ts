@@ -27,6 +27,8 @@ export interface Scope {
   principal?: Principal;
   /** Throws unless the caller may reach this other person's record (set for login xtokens). */
   authoriseOther?: (userToken: string) => Promise<void>;
+  /** Judges a role's conditions about the person once found (set for roles whose policies have them). */
+  authoriseSubject?: ((row: UserRow | null, em: EntityManager) => Promise<void>) | undefined;
 }
 
 export interface Expiry {
@@ -83,6 +85,8 @@ export class Users {
       else if (shared) row = await this.lookups.add(`${scope.tenantId}|${mode}|${scope.now}`, hash);
       else row = await this.store(scope).byIndex(mode, hash, scope.now, forUpdate);
     }
+    // A role whose policy asks about the person judges the call now that it knows who (or that nobody) it is.
+    if (scope.authoriseSubject) await scope.authoriseSubject(row, scope.em);
     // Another person's record, or none: the same 403 unless a group policy allows it, so a login xtoken learns
     // nothing about who exists.
     if (scope.principal?.kind === 'login' && row?.token !== scope.principal.userToken) {
