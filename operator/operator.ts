@@ -1,0 +1,148 @@
+// The operator as one object: informers for Tenants and Roles feeding two controllers, run only while this instance
+// holds the leader Lease, an HTTP server for metrics and probes, and a stop that finishes in-flight reconciles and
+// hands the Lease over. main.ts builds it from the environment; tests build it directly.
+import type { Logger } from 'pino';
+import type { Registry } from 'prom-client';
+import type { ReconcileDeps } from './deps.js';
+import type { Kube } from './kube.js';
+import { Controller } from './runtime/controller.js';
+import { CustomResources } from './runtime/custom-resources.js';
+import { EventRecorder } from './runtime/events.js';
+import { startHttp } from './runtime/http.js';
+import type { Informer } from './runtime/informer.js';
+import { LeaderElector, type LeaderElectionOptions } from './runtime/leader-election.js';
+import { createMetrics } from './runtime/metrics.js';
+import { OwnedSecrets } from './runtime/secrets.js';
+import { roleReconciler } from './role/reconcile.js';
+import { tenantReconciler } from './tenant/reconcile.js';
+import type { Resource, Role, RoleSpec, RoleStatus, TenantStatus } from './types/resources.js';
+import { VaultClient } from './vault-client.js';
+
+export interface OperatorOptions {
+  kube: Kube;
+  vault: { url: string; publicUrl?: string; rootToken: () => string; timeoutMs?: number };
+  /** Only this namespace; undefined: all namespaces. */
+  watchNamespace?: string;
+  /** undefined: no election, this instance always reconciles. */
+  leaderElection?: LeaderElectionOptions;
+  identity: string;
+  workers?: number;
+  resyncMs?: number;
+  backoff?: { baseDelayMs?: number; maxDelayMs?: number };
+  /** Serve /metrics, /healthz, /readyz; port 0 picks a free one. */
+  http?: { port: number; host: string };
+  defaultMetrics?: boolean;
+  log: Logger;
+}
+
+export interface Operator {
+  identity: string;
+  isLeader(): boolean;
+  registry: Registry;
+  httpPort: number | undefined;
+  stop(): Promise<void>;
+}
+
+type AnyResource = Resource<TenantStatus> | Resource<RoleStatus>;
+
+export async function startOperator(opts: OperatorOptions): Promise<Operator> {
+  const { kube, log } = opts;
+  const metrics = createMetrics({ defaultMetrics: opts.defaultMetrics });
+  const vault = new VaultClient({
+    url: opts.vault.url,
+    rootToken: opts.vault.rootToken,
+    timeoutMs: opts.vault.timeoutMs,
+    observe: (operation, status) => metrics.vaultRequests.inc({ operation, status: String(status) }),
+  });
+  const tenants = new CustomResources<TenantStatus>(kube, 'Tenant', 'tenants');
+  const roles = new CustomResources<RoleStatus>(kube, 'Role', 'roles');
+  const events = new EventRecorder(kube, opts.identity, log);
+  const restarted = (resource: string) => () => metrics.informerRestarts.inc({ resource });
+
+  let tenantInformer: Informer<Resource<TenantStatus>> | undefined;
+  let roleInformer: Informer<Resource<RoleStatus>> | undefined;
+  const deps: ReconcileDeps = {
+    vault,
+    secrets: new OwnedSecrets(kube),
+    events,
+    metrics,
+    log,
+    publicUrl: (opts.vault.publicUrl ?? opts.vault.url).replace(/\/+$/, ''),
+    tenants,
+    roles,
+    cachedTenants: () => tenantInformer?.list() ?? [],
+    cachedRoles: () => roleInformer?.list() ?? [],
+  };
+  const controllerOptions = { events, metrics, log, workers: opts.workers ?? 2, resyncMs: opts.resyncMs ?? 600_000, backoff: opts.backoff };
+
+  let running: { tenant: Controller<TenantStatus>; role: Controller<RoleStatus> } | undefined;
+
+  async function startControllers(): Promise<void> {
+    const tenant = new Controller(tenantReconciler(deps), controllerOptions);
+    const role = new Controller(roleReconciler(deps), controllerOptions);
+    tenantInformer = tenants.informer(opts.watchNamespace, log, restarted('tenants.strongroom.dev'));
+    roleInformer = roles.informer(opts.watchNamespace, log, restarted('roles.strongroom.dev'));
+    const wire = (informer: Informer<AnyResource>, controller: Controller<any>) => {
+      for (const ev of ['add', 'update', 'delete'] as const) informer.on(ev, (obj) => controller.enqueue(obj));
+    };
+    wire(tenantInformer, tenant);
+    wire(roleInformer, role);
+    // A Tenant that changes (becomes ready, gets an id, goes away) wakes the Roles that refer to it.
+    const wakeRoles = (t: AnyResource) => {
+      for (const r of roleInformer?.list(t.metadata.namespace) ?? []) {
+        if ((r.spec as Partial<RoleSpec>).tenantRef?.name === t.metadata.name) role.enqueue(r);
+      }
+    };
+    for (const ev of ['add', 'update', 'delete'] as const) tenantInformer.on(ev, wakeRoles);
+    running = { tenant, role };
+    await Promise.all([tenantInformer.start(), roleInformer.start()]);
+    tenant.start();
+    role.start();
+    metrics.leader.set(1);
+    log.info({ namespace: opts.watchNamespace ?? '(all)' }, 'reconciling');
+  }
+
+  async function stopControllers(): Promise<void> {
+    metrics.leader.set(0);
+    const r = running;
+    running = undefined;
+    await Promise.all([tenantInformer?.stop(), roleInformer?.stop()]);
+    if (r) await Promise.all([r.tenant.stop(), r.role.stop()]);
+  }
+
+  const elector = opts.leaderElection
+    ? new LeaderElector(kube, opts.leaderElection, { onStartedLeading: startControllers, onStoppedLeading: stopControllers }, log)
+    : undefined;
+  const http = opts.http
+    ? await startHttp(
+        {
+          registry: metrics.registry,
+          ready: () => {
+            const leader = elector ? elector.isLeader() : running !== undefined;
+            const synced = Boolean(tenantInformer?.hasSynced() && roleInformer?.hasSynced());
+            return { leader, ready: leader ? synced : true };
+          },
+        },
+        opts.http.port,
+        opts.http.host,
+      )
+    : undefined;
+
+  if (elector) elector.run();
+  else await startControllers();
+
+  let stopping: Promise<void> | undefined;
+  return {
+    identity: opts.identity,
+    isLeader: () => (elector ? elector.isLeader() : running !== undefined),
+    registry: metrics.registry,
+    httpPort: http?.port,
+    stop: () =>
+      (stopping ??= (async () => {
+        if (elector) await elector.stop();
+        else await stopControllers();
+        if (http) await new Promise<void>((resolve) => http.server.close(() => resolve()));
+        log.info('operator stopped');
+      })()),
+  };
+}

@@ -1,0 +1,57 @@
+// A Role's xtoken: made in the Role's tenant by XTokenCreateForRole, written to its Secret, and replaced before it
+// expires. The old token stays valid until its own expiry, so applications that reread the Secret never see a gap.
+import type { ReconcileDeps } from '../deps.js';
+import { durationSeconds, type Role, type RoleSpec } from '../types/resources.js';
+
+const iso = (unixSeconds: number) => new Date(unixSeconds * 1000).toISOString().replace(/\.\d+Z$/, 'Z');
+
+/**
+ * When to replace a token: `rotateBefore` ahead of its expiry, but never in the first half of its life, so a
+ * margin larger than the lifetime (or a lifetime the vault capped) cannot make the operator replace it at once.
+ */
+export function rotateAt(issued: number, expires: number, marginSeconds: number): number {
+  return expires - Math.min(marginSeconds, (expires - issued) / 2);
+}
+
+export interface XTokenState {
+  expires: number;
+  rotateAt: number;
+}
+
+export async function ensureXToken(deps: ReconcileDeps, obj: Role, spec: RoleSpec, tenant: { id: number; name: string }, previousSecret: string | undefined): Promise<XTokenState> {
+  const secretName = spec.xtoken.secretName;
+  const margin = durationSeconds(spec.xtoken.rotateBefore);
+  const now = Date.now() / 1000;
+  const current = await deps.secrets.read(obj, secretName);
+  const issued = Number(current?.issued);
+  const expires = Number(current?.expires);
+  const usable =
+    current?.xtoken && current.tenantId === String(tenant.id) && current.roleName === spec.roleName && issued > 0 && expires > 0 && now < rotateAt(issued, expires, margin);
+  let state: { xtoken: string; issued: number; expires: number };
+  if (usable) {
+    state = { xtoken: current.xtoken!, issued, expires };
+  } else {
+    const made = await deps.vault.xtokenCreateForRole(spec.roleName, tenant.name, durationSeconds(spec.xtoken.lifetime));
+    state = { xtoken: made.xtoken, issued: Math.floor(now), expires: made.expires };
+  }
+  const data = {
+    xtoken: state.xtoken,
+    expires: String(state.expires),
+    expiresAt: iso(state.expires),
+    issued: String(state.issued),
+    roleName: spec.roleName,
+    tenantName: tenant.name,
+    tenantId: String(tenant.id),
+    url: deps.publicUrl,
+  };
+  await deps.secrets.write(obj, secretName, data);
+  if (!usable) {
+    const rotation = Boolean(current?.xtoken);
+    deps.metrics.xtokenIssued.inc({ reason: rotation ? 'rotation' : 'new' });
+    await deps.events.emit(obj, 'Normal', rotation ? 'XTokenRotated' : 'XTokenIssued', `a new xtoken for role ${spec.roleName} in tenant ${tenant.name} is in Secret ${secretName}, valid until ${data.expiresAt}`);
+  }
+  if (previousSecret && previousSecret !== secretName) await deps.secrets.remove(obj, previousSecret);
+  return { expires: state.expires, rotateAt: rotateAt(state.issued, state.expires, margin) };
+}
+
+export { iso };

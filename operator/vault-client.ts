@@ -1,0 +1,156 @@
+// The operator's client of the vault's own HTTP API (POST /v2/<Operation>), acting with the root token.
+// The operator never touches the database: everything it does to the vault goes through here.
+
+/** The vault answered with an error: its HTTP status and the contract's message (never a token). */
+export class VaultError extends Error {
+  override name = 'VaultError';
+  constructor(
+    readonly operation: string,
+    readonly status: number,
+    message: string,
+  ) {
+    super(`${operation}: ${status} ${message}`);
+  }
+}
+
+/** The vault could not be reached or did not answer in time. */
+export class VaultUnavailableError extends Error {
+  override name = 'VaultUnavailableError';
+  constructor(
+    readonly operation: string,
+    cause: unknown,
+  ) {
+    super(`${operation}: the vault is unreachable (${(cause as Error).name === 'TimeoutError' ? 'timeout' : ((cause as Error).message ?? 'error')})`);
+  }
+}
+
+export interface TenantInfo {
+  tenantid: number;
+  tenantname: string;
+  tenantorg: string;
+  email: string | null;
+}
+
+export interface PolicyInfo {
+  policyid: number;
+  policyname: string;
+  policydesc: string;
+  policy: unknown;
+}
+
+export interface VaultClientOptions {
+  url: string;
+  rootToken: () => string;
+  timeoutMs?: number;
+  /** Called once per call with the operation and its HTTP status (0 when unreachable), for metrics. */
+  observe?: (operation: string, status: number) => void;
+}
+
+export class VaultClient {
+  constructor(private readonly opts: VaultClientOptions) {}
+
+  /** One operation; `token` and `tenant` default to the root token in its own (main) tenant. */
+  async call<T = Record<string, unknown>>(operation: string, body: object = {}, as: { token?: string; tenant?: string } = {}): Promise<T> {
+    const headers: Record<string, string> = { 'content-type': 'application/json', 'x-bunker-token': as.token ?? this.opts.rootToken() };
+    if (as.tenant) headers['x-bunker-tenant'] = as.tenant;
+    let res: Response;
+    try {
+      res = await fetch(`${this.opts.url}/v2/${operation}`, {
+        method: 'POST',
+        headers,
+        body: JSON.stringify(body),
+        signal: AbortSignal.timeout(this.opts.timeoutMs ?? 10_000),
+      });
+    } catch (err) {
+      this.opts.observe?.(operation, 0);
+      throw new VaultUnavailableError(operation, err);
+    }
+    this.opts.observe?.(operation, res.status);
+    let answer: Record<string, unknown>;
+    try {
+      answer = (await res.json()) as Record<string, unknown>;
+    } catch (err) {
+      throw res.ok ? new VaultUnavailableError(operation, err) : new VaultError(operation, res.status, res.statusText);
+    }
+    if (!res.ok || answer.status !== 'ok') throw new VaultError(operation, res.status, String(answer.message ?? 'error'));
+    return answer as T;
+  }
+
+  tenantCreate(input: { tenantname: string; tenantorg: string; email?: string }) {
+    return this.call<{ tenantid: number; xtoken: string }>('TenantCreate', input);
+  }
+
+  /** undefined when the vault has no such tenant. */
+  async tenantGet(tenantid: number): Promise<TenantInfo | undefined> {
+    return this.call<TenantInfo>('TenantGet', { tenantid }).catch(notFoundAs(undefined));
+  }
+
+  async tenantByName(name: string): Promise<TenantInfo | undefined> {
+    for (let offset = 0; ; offset += 100) {
+      const page = await this.call<{ total: number; rows: Omit<TenantInfo, 'email'>[] }>('TenantListTenants', { offset, limit: 100 });
+      const hit = page.rows.find((r) => r.tenantname === name);
+      if (hit) return this.tenantGet(hit.tenantid);
+      if (page.rows.length === 0 || offset + page.rows.length >= page.total) return undefined;
+    }
+  }
+
+  tenantUpdate(input: { tenantid: number; tenantorg: string; email: string }) {
+    return this.call('TenantUpdate', input);
+  }
+
+  /** true when it was deleted now, false when the vault had no such tenant. */
+  async tenantDelete(tenantid: number): Promise<boolean> {
+    return this.call('TenantDelete', { tenantid }).then(() => true, notFoundAs(false));
+  }
+
+  /** Whether `token` is the admin token of this tenant: it may read its own tenant. */
+  async isTenantAdminToken(tenantid: number, token: string): Promise<boolean> {
+    return this.call('TenantGet', { tenantid }, { token }).then(
+      () => true,
+      (err: unknown) => {
+        if (err instanceof VaultError && (err.status === 403 || err.status === 404)) return false;
+        throw err;
+      },
+    );
+  }
+
+  roleCreate(input: { rolename: string; roledesc: string }) {
+    return this.call<{ roleid: number }>('RoleCreate', input);
+  }
+
+  roleUpdate(input: { rolename: string; roledesc: string }) {
+    return this.call('RoleUpdate', input);
+  }
+
+  async policyGet(policyname: string): Promise<PolicyInfo | undefined> {
+    return this.call<PolicyInfo>('PolicyGet', { policyname }).catch(notFoundAs(undefined));
+  }
+
+  async policyList(): Promise<Omit<PolicyInfo, 'policy'>[]> {
+    return (await this.call<{ rows: Omit<PolicyInfo, 'policy'>[] }>('PolicyListAllPolicies')).rows;
+  }
+
+  policyCreate(input: { policyname: string; policydesc: string; policy: unknown }) {
+    return this.call<{ policyid: number }>('PolicyCreate', input);
+  }
+
+  policyUpdate(input: { policyid: number; policydesc: string; policy: unknown }) {
+    return this.call('PolicyUpdate', input);
+  }
+
+  roleLinkPolicy(input: { rolename: string; policyid: number }) {
+    return this.call<{ roleid: number }>('RoleLinkPolicy', input);
+  }
+
+  /** A role xtoken made in `tenant` (by name), living `seconds` unless the vault caps it. */
+  xtokenCreateForRole(rolename: string, tenant: string, seconds: number) {
+    return this.call<{ xtoken: string; expires: number }>('XTokenCreateForRole', { rolename, finaltime: `${seconds}s` }, { tenant });
+  }
+}
+
+function notFoundAs<T>(value: T) {
+  return (err: unknown): T => {
+    if (err instanceof VaultError && err.status === 404) return value;
+    throw err;
+  };
+}
