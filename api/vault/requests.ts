@@ -10,7 +10,7 @@ import type { Consent } from './consent.js';
 import { tenantSchema } from '../store/database.js';
 import { RequestStore, type RequestRow } from '../store/requests.js';
 import { conflict, forbidden, notFound, Messages } from '../http/errors.js';
-import { applyProfilePatch } from '../ops/users/UserPatch.js';
+import { applyProfilePatch } from './profile-patch.js';
 
 export type RequestType = 'forget-me' | 'change-profile' | 'change-app-data' | 'agreement-withdraw';
 

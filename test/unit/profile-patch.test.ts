@@ -2,7 +2,7 @@
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
 import mergePatch from 'json-merge-patch';
-import { applyProfilePatch } from '../../api/ops/users/UserPatch.js';
+import { applyProfilePatch } from '../../api/vault/profile-patch.js';
 import { BadRequestError } from '../../api/http/errors.js';
 
 describe('merge patch (UserUpdate)', () => {

@@ -3,7 +3,8 @@ import { z } from 'zod';
 import type jsonPatch from 'fast-json-patch';
 import { defineOp } from '../define.js';
 import { UserRef } from '../schemas.js';
-import { PatchOperation, applyProfilePatch } from '../users/UserPatch.js';
+import { PatchOperation } from '../users/UserPatch.js';
+import { applyProfilePatch } from '../../vault/profile-patch.js';
 import { subjectRow } from '../subject.js';
 
 export const UserPatchRequest = defineOp({

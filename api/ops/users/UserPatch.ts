@@ -3,7 +3,7 @@ import { z } from 'zod';
 import jsonPatch from 'fast-json-patch';
 import { defineOp } from '../define.js';
 import { UserRef } from '../schemas.js';
-import { badRequest } from '../../http/errors.js';
+import { applyProfilePatch } from '../../vault/profile-patch.js';
 
 export const PatchOperation = z.object({
   op: z.enum(['add', 'remove', 'replace', 'move', 'copy', 'test']),
@@ -30,19 +30,3 @@ export const UserPatch = defineOp({
     return {};
   },
 });
-
-/** Applies the patch to a copy; a failing operation or a non-object result is the client's 400. */
-export function applyProfilePatch(profile: Record<string, unknown>, patch: jsonPatch.Operation[]): Record<string, unknown> {
-  let next: unknown;
-  try {
-    next = jsonPatch.applyPatch(structuredClone(profile), patch, true, true, true).newDocument;
-  } catch (err) {
-    const e = err as { name?: string; index?: number };
-    const where = e.index === undefined ? '' : ` at patch[${e.index}]`;
-    throw badRequest(`Invalid API request parameter: patch${where}: ${e.name ?? 'cannot be applied'}`);
-  }
-  if (typeof next !== 'object' || next === null || Array.isArray(next)) {
-    throw badRequest('Invalid API request parameter: patch: the profile must remain a JSON object');
-  }
-  return next as Record<string, unknown>;
-}
