@@ -6,10 +6,12 @@
  */
 export function decodeBase64(text: string): Buffer | undefined {
   const s = /\s/.test(text) ? text.replace(/\s+/g, '') : text;
-  const urlSafe = /[-_]/.test(s);
-  if (!(urlSafe ? /^[A-Za-z0-9_-]*={0,2}$/ : /^[A-Za-z0-9+/]*={0,2}$/).test(s)) return undefined;
-  const padded = s.endsWith('=');
-  if (padded ? s.length % 4 !== 0 : s.length % 4 === 1) return undefined;
+  // Searching for one bad character is several times faster than matching the whole text (a 32 MiB upload).
+  const urlSafe = /[^A-Za-z0-9+/=]/.test(s);
+  if (urlSafe && /[^A-Za-z0-9_=-]/.test(s)) return undefined;
+  const pad = s.indexOf('=');
+  if (pad !== -1 && (s.length - pad > 2 || s.at(-1) !== '=' || s.length % 4 !== 0)) return undefined;
+  if (pad === -1 && s.length % 4 === 1) return undefined;
   return Buffer.from(s, urlSafe ? 'base64url' : 'base64');
 }
 

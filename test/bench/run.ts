@@ -13,6 +13,7 @@ import { benchProfile } from './profiles.js';
 import { percentile, printTable, type Row } from './stats.js';
 import { measureFf1 } from './ff1.js';
 import { measureSubjects } from './subjects.js';
+import { measureFiles } from './files.js';
 
 const QUICK = process.env.BENCH_QUICK === '1';
 const BATCHES = QUICK ? 4 : 20;
@@ -246,6 +247,8 @@ async function main() {
 
     console.log(`AppdataUpdate and AgreementAccept at 16 connections (${LOAD_SECONDS} s each)…`);
     const subjects = await measureSubjects(base, rootToken, (op, body) => post(base, rootToken, op, body), tokens, LOAD_SECONDS);
+    console.log('FileCreate and FileGet of 1 MiB files, one at a time…');
+    const files = await measureFiles(base, rootToken, tokens, QUICK);
 
     const best = Math.max(seq.perSecond, par.perSecond);
     const rows: Row[] = [
@@ -271,6 +274,7 @@ async function main() {
       { metric: 'TokenGet (16 conns)', value: tokenLoad.rps, unit: 'req/s' },
       { metric: 'TokenGet p50/p99 (16)', value: tokenLoad.p50, unit: `ms / ${tokenLoad.p99} ms` },
       ...subjects,
+      ...files,
     ];
     console.log('');
     printTable(rows);
