@@ -62,8 +62,8 @@ export function loadOperatorConfig(env: NodeJS.ProcessEnv = process.env) {
     leaderElection: {
       enabled: e.STRONGROOM_OPERATOR_LEADER_ELECT,
       name: e.STRONGROOM_OPERATOR_LEASE_NAME,
-      /** undefined: the pod's namespace, else the watched one, else the kubeconfig context's. */
-      namespace: e.STRONGROOM_OPERATOR_LEASE_NAMESPACE ?? e.POD_NAMESPACE ?? e.WATCH_NAMESPACE,
+      /** undefined: the namespace of the kubeconfig's context (in a pod: the pod's own). */
+      namespace: e.STRONGROOM_OPERATOR_LEASE_NAMESPACE ?? e.POD_NAMESPACE,
       identity: `${e.POD_NAME ?? hostname()}_${randomBytes(4).toString('hex')}`,
       leaseDurationMs: e.STRONGROOM_OPERATOR_LEASE_SECONDS * 1000,
       renewDeadlineMs: e.STRONGROOM_OPERATOR_RENEW_DEADLINE_SECONDS * 1000,

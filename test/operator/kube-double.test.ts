@@ -161,7 +161,7 @@ describe('the Kubernetes API double', () => {
   it('lists and watches from a resourceVersion, resumes after a closed stream and relists after 410 Expired', async () => {
     const path = `/apis/${GROUP}/${VERSION}/namespaces/watched/tenants`;
     const listFn = () => custom.listNamespacedCustomObject({ group: GROUP, version: VERSION, namespace: 'watched', plural: 'tenants' });
-    const informer = k8s.makeInformer(kc, path, listFn as never);
+    const informer = new k8s.ListWatch(path, new k8s.Watch(kc), listFn as never, false);
     const seen: string[] = [];
     informer.on('add', (o) => seen.push(`add ${o.metadata!.name}`));
     informer.on('update', (o) => seen.push(`update ${o.metadata!.name}`));

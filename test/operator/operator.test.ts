@@ -1,0 +1,197 @@
+// The operator end to end: Tenant and Role resources on the Kubernetes API double become tenants, roles, policies
+// and xtokens in a real Strongroom, with working tokens in Secrets, under the RBAC the chart grants.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { GROUP, startHarness, until, type Harness } from './harness.js';
+import type { Operator } from '../../operator/operator.js';
+import { RETIRED_DESC } from '../../operator/role/policies.js';
+
+let h: Harness;
+let operator: Operator;
+
+beforeAll(async () => {
+  h = await startHarness();
+  operator = await h.startOperator('operator-a');
+  await until(() => operator.isLeader(), 10_000, 'operator-a to lead');
+});
+afterAll(async () => {
+  await h?.stop();
+});
+
+const tenantSpec = (name: string, extra: object = {}) => ({ tenantName: name, organisation: `${name} Ltd`, email: `it@${name}.example`, adminTokenSecretName: `${name}-admin`, ...extra });
+
+const readPolicy = { Effect: 'Allow', Action: ['UserGet'], Resource: ['users.profile.name'] };
+const createPolicy = { Effect: 'Allow', Action: ['UserCreate'] };
+
+function roleSpec(tenant: string, roleName: string, extra: object = {}) {
+  return {
+    tenantRef: { name: tenant },
+    roleName,
+    description: 'reads names',
+    policies: [
+      { name: 'read', description: 'names only', document: readPolicy },
+      { name: 'create', document: createPolicy },
+    ],
+    xtoken: { secretName: `${roleName}-xtoken`, lifetime: '1h', rotateBefore: '10m' },
+    ...extra,
+  };
+}
+
+function eventsFor(namespace: string, name: string): string[] {
+  return h.kube.store
+    .list(h.kube.type('events'), namespace, { matches: () => true })
+    .filter((e) => e.involvedObject.name === name)
+    .map((e) => e.reason as string);
+}
+
+describe('the operator', () => {
+  it('turns a Tenant and a Role into a vault tenant, role and policies, with working tokens in owned Secrets', async () => {
+    await h.create('tenants', 'team-a', 'acme', tenantSpec('acme', { deletionPolicy: 'Delete' }));
+    const tenant = await h.ready('tenants', 'team-a', 'acme');
+    expect(tenant.metadata.finalizers).toEqual(['strongroom.dev/cleanup']);
+    expect(tenant.status).toMatchObject({ observedGeneration: 1, tenantName: 'acme', adminTokenSecretName: 'acme-admin' });
+    const tenantId = tenant.status.tenantId as number;
+    expect(tenantId).toBeGreaterThan(1);
+
+    const admin = h.secret('team-a', 'acme-admin')!;
+    expect(admin).toMatchObject({ tenantName: 'acme', tenantId: String(tenantId), url: h.vaultUrl });
+    const adminSecret = h.kube.get('secrets', 'team-a', 'acme-admin')!;
+    expect(adminSecret.metadata.ownerReferences).toEqual([expect.objectContaining({ kind: 'Tenant', name: 'acme', uid: tenant.metadata.uid, controller: true })]);
+    // The admin token really is acme's: it creates a user there, and it is refused in the main tenant.
+    const user = await h.call('UserCreate', { profile: { login: 'ada', name: 'Ada', email: 'ada@acme.example' } }, { token: admin.token });
+    expect(user.status).toBe(200);
+    expect((await h.call('TenantGet', {}, { token: admin.token })).body).toMatchObject({ tenantid: tenantId, tenantname: 'acme', tenantorg: 'acme Ltd' });
+    expect((await h.call('UserGet', { mode: 'login', identity: 'ada' }, { token: admin.token, tenant: 'main' })).status).toBe(403);
+
+    await h.create('roles', 'team-a', 'reader', roleSpec('acme', 'reader', { deletionPolicy: 'Delete' }));
+    const role = await h.ready('roles', 'team-a', 'reader');
+    const x = h.secret('team-a', 'reader-xtoken')!;
+    expect(x).toMatchObject({ roleName: 'reader', tenantName: 'acme', tenantId: String(tenantId) });
+    expect(role.status).toMatchObject({ tenantId, xtoken: { secretName: 'reader-xtoken', expiresAt: x.expiresAt } });
+    expect(role.status.policies.map((p: { name: string }) => p.name)).toEqual(['read', 'create']);
+    expect(Number(x.expires) - Date.now() / 1000).toBeGreaterThan(3500);
+
+    // The xtoken acts as the role in acme: names only, other text masked; what no policy allows is refused.
+    const got = await h.call('UserGet', { mode: 'login', identity: 'ada' }, { token: x.xtoken });
+    expect(got.status).toBe(200);
+    expect(got.body.profile).toMatchObject({ name: 'Ada', email: '***' });
+    expect((await h.call('UserDelete', { mode: 'login', identity: 'ada' }, { token: x.xtoken })).body.message).toBe('API access denied');
+    const stored = await h.call('PolicyGet', { policyname: 'reader.read' });
+    expect(stored.body).toMatchObject({ policydesc: 'names only', policy: readPolicy });
+
+    expect(eventsFor('team-a', 'acme')).toEqual(expect.arrayContaining(['TenantCreated', 'SecretWritten', 'Reconciled']));
+    expect(eventsFor('team-a', 'reader')).toEqual(expect.arrayContaining(['RoleCreated', 'PolicyCreated', 'XTokenIssued']));
+    const metrics = await operator.registry.metrics();
+    expect(metrics).toMatch(/strongroom_operator_reconcile_total\{kind="Tenant",result="success"\} [1-9]/);
+    expect(metrics).toMatch(/strongroom_operator_reconcile_duration_seconds_count\{kind="Role"\} [1-9]/);
+    expect(metrics).toMatch(/strongroom_operator_queue_depth\{kind="Tenant"\} \d/);
+  });
+
+  it('applies a changed policy in the vault and retires a removed one', async () => {
+    const spec = roleSpec('acme', 'reader', { deletionPolicy: 'Delete' });
+    const token = h.secret('team-a', 'reader-xtoken')!.xtoken;
+    // Now the role reads emails instead of names, and may no longer create users.
+    const emailPolicy = { Effect: 'Allow', Action: ['UserGet'], Resource: ['users.profile.email'] };
+    const changed = await h.patchSpec('roles', 'team-a', 'reader', { ...spec, policies: [{ name: 'read', description: 'emails only', document: emailPolicy }] });
+    expect(changed.metadata.generation).toBe(2);
+    await h.ready('roles', 'team-a', 'reader', 2);
+    expect((await h.call('PolicyGet', { policyname: 'reader.read' })).body).toMatchObject({ policydesc: 'emails only', policy: emailPolicy });
+    expect((await h.call('PolicyGet', { policyname: 'reader.create' })).body.policydesc).toBe(RETIRED_DESC);
+    const got = await h.call('UserGet', { mode: 'login', identity: 'ada' }, { token });
+    expect(got.body.profile).toMatchObject({ name: '***', email: 'ada@acme.example' });
+    expect((await h.call('UserCreate', { profile: { login: 'bob' } }, { token })).status).toBe(403);
+    expect(eventsFor('team-a', 'reader')).toEqual(expect.arrayContaining(['PolicyUpdated', 'PolicyRetired']));
+    // The same token: a spec change does not replace a live xtoken.
+    expect(h.secret('team-a', 'reader-xtoken')!.xtoken).toBe(token);
+  });
+
+  it('reports a policy the vault refuses as InvalidSpec and recovers when it is fixed', async () => {
+    await h.create('roles', 'team-a', 'broken', roleSpec('acme', 'broken', { policies: [{ name: 'bad', document: { Effect: 'Perhaps', Action: 'UserGet' } }] }));
+    const failed = await until(() => {
+      const o = h.get('roles', 'team-a', 'broken');
+      const c = o?.status?.conditions?.find((x: { type: string }) => x.type === 'Ready');
+      return c?.status === 'False' && c.reason === 'InvalidSpec' ? c : undefined;
+    });
+    expect(failed.message).toContain('Effect');
+    expect(h.secret('team-a', 'broken-xtoken')).toBeUndefined();
+    await h.patchSpec('roles', 'team-a', 'broken', { policies: [{ name: 'bad', document: readPolicy }] });
+    await h.ready('roles', 'team-a', 'broken', 2);
+    expect(h.secret('team-a', 'broken-xtoken')!.xtoken).toMatch(/^[0-9a-f-]{36}$/);
+  });
+
+  it('waits for the Tenant a Role refers to, and goes on when it is ready', async () => {
+    await h.create('roles', 'team-b', 'early', roleSpec('late', 'early'));
+    await until(() => h.get('roles', 'team-b', 'early')?.status?.conditions?.[0]?.reason === 'TenantNotReady');
+    await h.create('tenants', 'team-b', 'late', tenantSpec('late'));
+    await h.ready('tenants', 'team-b', 'late');
+    // The Tenant's change wakes the Role at once, long before its 30 s retry.
+    await h.ready('roles', 'team-b', 'early');
+  });
+
+  it('rotates a role xtoken before it expires, and the new one works', async () => {
+    await h.create('roles', 'team-b', 'short', roleSpec('late', 'short', { xtoken: { secretName: 'short-xtoken', lifetime: '4s', rotateBefore: '2s' } }));
+    await h.ready('roles', 'team-b', 'short');
+    const first = h.secret('team-b', 'short-xtoken')!;
+    expect(Number(first.expires) - Number(first.issued)).toBeLessThanOrEqual(4);
+    const second = await until(() => {
+      const s = h.secret('team-b', 'short-xtoken');
+      return s && s.xtoken !== first.xtoken ? s : undefined;
+    }, 10_000, 'a rotated xtoken');
+    // Rotated ahead of expiry: the old token still works until then, so readers of the Secret see no gap.
+    expect(Date.now() / 1000).toBeLessThan(Number(first.expires));
+    expect(Number(second.expires)).toBeGreaterThan(Number(first.expires));
+    for (const token of [first.xtoken, second.xtoken]) {
+      expect((await h.call('UserCreate', { profile: { login: `u${token.slice(0, 8)}` } }, { token })).status).toBe(200);
+    }
+    await until(() => h.get('roles', 'team-b', 'short')?.status?.xtoken?.expiresAt === second.expiresAt);
+    expect(eventsFor('team-b', 'short')).toContain('XTokenRotated');
+    expect(await operator.registry.metrics()).toMatch(/strongroom_operator_xtokens_issued_total\{reason="rotation"\} [1-9]/);
+    await h.remove('roles', 'team-b', 'short');
+  });
+
+  it('resumes after its watch streams are cut or its resourceVersion is compacted away', async () => {
+    const watching = () => h.kube.openWatches().filter((w) => w.user.includes('operator-a') && w.attributes.group === GROUP);
+    await until(() => watching().length === 2, 5000, 'two watches');
+    // Cut: client-node's informer stops on the error; the operator starts it again from its resourceVersion.
+    const lastRv = watching().map((w) => w.query.resourceVersion);
+    expect(h.kube.killWatches('destroy', (w) => watching().includes(w))).toBe(2);
+    await h.create('tenants', 'team-c', 'after-cut', tenantSpec('aftercut'));
+    await h.ready('tenants', 'team-c', 'after-cut');
+    expect(await operator.registry.metrics()).toMatch(/strongroom_operator_informer_restarts_total\{resource="tenants.strongroom.dev"\} [1-9]/);
+    const resumed = h.kube.requests.filter((r) => r.user.includes('operator-a') && r.verb === 'watch' && r.resource === 'tenants').at(-1)!;
+    expect(Number(resumed.query.resourceVersion)).toBeGreaterThanOrEqual(Number(lastRv[0]));
+
+    // Ended cleanly while history is compacted: the watch gets 410 Expired, the operator lists again.
+    const lists = () => h.kube.requests.filter((r) => r.user.includes('operator-a') && r.verb === 'list' && r.resource === 'tenants').length;
+    const before = lists();
+    await until(() => watching().length === 2, 5000, 'two watches again');
+    h.kube.killWatches('end', (w) => watching().includes(w) && w.attributes.resource === 'tenants');
+    h.kube.compact();
+    await h.create('tenants', 'team-c', 'after-gone', tenantSpec('aftergone'));
+    await h.ready('tenants', 'team-c', 'after-gone');
+    await until(() => lists() > before, 5000, 'a relist');
+  });
+
+  it('under deletionPolicy Retain keeps the vault tenant; under Delete removes it, and revokes a Role', async () => {
+    await h.remove('tenants', 'team-c', 'after-cut');
+    await until(() => h.get('tenants', 'team-c', 'after-cut') === undefined, 10_000, 'the Retain tenant to go');
+    const kept = await h.call('TenantListTenants', { limit: 100 });
+    expect(kept.body.rows.map((r: { tenantname: string }) => r.tenantname)).toContain('aftercut');
+    await until(() => h.kube.get('secrets', 'team-c', 'after-cut-admin') === undefined, 5000, 'the owned Secret to be collected');
+    expect(eventsFor('team-c', 'after-cut')).toContain('TenantRetained');
+
+    // Role under Delete: the vault has no RoleDelete, so its policies deny everything and its xtoken stops working.
+    const roleToken = h.secret('team-a', 'reader-xtoken')!.xtoken;
+    expect((await h.call('UserGet', { mode: 'login', identity: 'ada' }, { token: roleToken })).status).toBe(200);
+    await h.remove('roles', 'team-a', 'reader');
+    await until(() => h.get('roles', 'team-a', 'reader') === undefined, 10_000, 'the Role to go');
+    expect((await h.call('UserGet', { mode: 'login', identity: 'ada' }, { token: roleToken })).status).toBe(403);
+
+    const tenantId = h.get('tenants', 'team-a', 'acme')!.status.tenantId;
+    const adminToken = h.secret('team-a', 'acme-admin')!.token;
+    await h.remove('tenants', 'team-a', 'acme');
+    // The finalizer holds the resource until the vault tenant is gone.
+    await until(() => h.get('tenants', 'team-a', 'acme') === undefined, 10_000, 'the Delete tenant to go');
+    expect((await h.call('TenantGet', { tenantid: tenantId })).status).toBe(404);
+    expect((await h.call('UserGet', { mode: 'login', identity: 'ada' }, { token: adminToken })).status).toBe(403);
+  });
+});
