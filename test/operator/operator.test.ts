@@ -139,7 +139,7 @@ describe('the operator', () => {
     // Rotated ahead of expiry: the old token still works until then, so readers of the Secret see no gap.
     expect(Date.now() / 1000).toBeLessThan(Number(first.expires));
     expect(Number(second.expires)).toBeGreaterThan(Number(first.expires));
-    for (const token of [first.xtoken, second.xtoken]) {
+    for (const token of [first.xtoken!, second.xtoken!]) {
       expect((await h.call('UserCreate', { profile: { login: `u${token.slice(0, 8)}` } }, { token })).status).toBe(200);
     }
     await until(() => h.get('roles', 'team-b', 'short')?.status?.xtoken?.expiresAt === second.expiresAt);
