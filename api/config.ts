@@ -62,6 +62,10 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env) {
   if (e.STRONGROOM_FILE_STORE === 's3' && !e.STRONGROOM_S3_BUCKET) {
     throw new Error('invalid configuration:\n  STRONGROOM_S3_BUCKET: required when STRONGROOM_FILE_STORE is s3');
   }
+  // A file is sealed and opened in one tokenizer message, and those may be 256 MiB (tokenizer/proto.ts).
+  if (e.STRONGROOM_FILE_MAX_BYTES > 200 * 1024 * 1024) {
+    throw new Error('invalid configuration:\n  STRONGROOM_FILE_MAX_BYTES: at most 200mb');
+  }
   return {
     port: e.PORT,
     host: e.HOST,

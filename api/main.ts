@@ -42,6 +42,7 @@ export async function startApi(env: NodeJS.ProcessEnv = process.env) {
         setTimeout(() => server.closeAllConnections(), 10_000).unref();
       });
       await services.sweeper.stop();
+      services.files.close();
       tokenizer.close();
       await db.close();
       log.info('api stopped');

@@ -159,6 +159,20 @@ describe('FileCreate and FileGet', () => {
     expect(Buffer.from(await raw.arrayBuffer()).equals(content)).toBe(true);
   });
 
+  it('seals and opens a file of tens of MiB, just under the default limit', async () => {
+    const { ref } = await user();
+    const content = randomBytes(32 * 1024 * 1024 - 1024);
+    const created = await vault.call('FileCreate', { ...ref, filename: 'scan.tiff', filedata: b64(content) });
+    expect(created.status).toBe(200);
+    const raw = await fetch(`${vault.url}/v2/FileGet`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', 'x-bunker-token': vault.rootToken },
+      body: JSON.stringify({ ...ref, fileuuid: created.body.fileuuid, raw: true }),
+    });
+    expect(raw.status).toBe(200);
+    expect(Buffer.from(await raw.arrayBuffer()).equals(content)).toBe(true);
+  });
+
   it('leaves an audit event for every call, failures included', async () => {
     const { ref } = await user();
     const created = await vault.call('FileCreate', { ...ref, filename: 'a.txt', filedata: b64(Buffer.from('audited')) });
