@@ -69,6 +69,8 @@ const LOGIN_OPERATIONS = new Set([
   'UserRequestListUserRequests',
   'SessionListUserSessions',
   'SharedRecordCreate',
+  'FileGet',
+  'FileListUserFiles',
 ]);
 
 /**

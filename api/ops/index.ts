@@ -93,6 +93,14 @@ import { UserRequestApprove } from './requests/UserRequestApprove.js';
 import { UserRequestCancel } from './requests/UserRequestCancel.js';
 import { UserRequestListUserRequests } from './requests/UserRequestListUserRequests.js';
 import { BulkListAllUserRequests } from './requests/BulkListAllUserRequests.js';
+import { BulkListFilesByTag } from './files/BulkListFilesByTag.js';
+import { FileCreate } from './files/FileCreate.js';
+import { FileDelete } from './files/FileDelete.js';
+import { FileGet } from './files/FileGet.js';
+import { FileListUserFiles } from './files/FileListUserFiles.js';
+import { FileReplaceTags } from './files/FileReplaceTags.js';
+import { SystemGetUserReport } from './system/SystemGetUserReport.js';
+import { SystemGetUserHTMLReport } from './system/SystemGetUserHTMLReport.js';
 
 export const operations: readonly OpDefinition[] = [
   AgreementAccept,
@@ -115,11 +123,17 @@ export const operations: readonly OpDefinition[] = [
   BulkListAllAuditEvents,
   BulkListAllUserRequests,
   BulkListAllUsers,
+  BulkListFilesByTag,
   BulkListGroupUsers,
   BulkListTokens,
   BulkListUnlock,
   BulkListUsers,
   CaptchaCreate,
+  FileCreate,
+  FileDelete,
+  FileGet,
+  FileListUserFiles,
+  FileReplaceTags,
   GroupAddUser,
   GroupCreate,
   GroupDelete,
@@ -154,7 +168,9 @@ export const operations: readonly OpDefinition[] = [
   SystemDeleteUserProfiles,
   SystemGenerateWrappingKey,
   SystemGetSystemStats,
+  SystemGetUserHTMLReport,
   SystemGetUserProfiles,
+  SystemGetUserReport,
   SystemRestoreUserProfile,
   SystemSearchUserProfiles,
   SystemSetLicenseKey,

@@ -32,6 +32,8 @@ const LOGIN_OPS = new Set([
   'UserRequestListUserRequests',
   'SessionListUserSessions',
   'SharedRecordCreate',
+  'FileGet',
+  'FileListUserFiles',
 ]);
 
 /** The expected outcome for a caller and an operation. */

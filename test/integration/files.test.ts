@@ -492,3 +492,19 @@ describe('size limits', () => {
     expect(big.status).toBe(413);
   });
 });
+
+describe('login xtokens', () => {
+  it('read their own person’s files, never someone else’s, and change none', async () => {
+    const mine = await user();
+    const theirs = await user();
+    const file = (await vault.call('FileCreate', { ...mine.ref, filename: 'cv.txt', filedata: b64(Buffer.from('my cv')) })).body.fileuuid;
+    const other = (await vault.call('FileCreate', { ...theirs.ref, filename: 'cv.txt', filedata: b64(Buffer.from('their cv')) })).body.fileuuid;
+    const login = { 'x-bunker-token': (await vault.call('XTokenCreateForUser', mine.ref)).body.xtoken as string };
+    expect((await vault.call('FileListUserFiles', mine.ref, login)).body.files.map((f: { fileuuid: string }) => f.fileuuid)).toEqual([file]);
+    expect(Buffer.from((await vault.call('FileGet', { ...mine.ref, fileuuid: file }, login)).body.filedata, 'base64').toString()).toBe('my cv');
+    expect((await vault.call('FileGet', { ...theirs.ref, fileuuid: other }, login)).status).toBe(403);
+    expect((await vault.call('FileListUserFiles', theirs.ref, login)).status).toBe(403);
+    expect((await vault.call('FileDelete', { ...mine.ref, fileuuid: file }, login)).status).toBe(403);
+    expect((await vault.call('FileCreate', { ...mine.ref, filename: 'x.txt', filedata: b64(Buffer.from('x')) }, login)).status).toBe(403);
+  });
+});
