@@ -11,7 +11,7 @@ const bool = z
 const seconds = (fallback: number) => z.coerce.number().positive().default(fallback);
 
 const Env = z.object({
-  STRONGROOM_URL: z.url({ protocol: /^https?$/, error: 'must be the vault\'s http:// or https:// URL' }),
+  STRONGROOM_URL: z.url({ protocol: /^https?$/, error: (iss) => (iss.input === undefined ? 'required: the vault\'s URL' : 'must be an http:// or https:// URL') }),
   STRONGROOM_ROOT_TOKEN: z.string().min(1).optional(),
   STRONGROOM_ROOT_TOKEN_FILE: z.string().min(1).optional(),
   /** Written into the Secrets for applications; defaults to STRONGROOM_URL. */

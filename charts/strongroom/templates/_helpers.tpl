@@ -120,3 +120,75 @@ The leader election Lease, in the release namespace. Same rule as above: no temp
   resourceNames: [{{ include "strongroom.leaseName" . }}]
   verbs: [get, update]
 {{- end }}
+
+{{/*
+Where things live inside the api pod.
+*/}}
+{{- define "strongroom.paths.run" -}}/run/strongroom{{- end -}}
+{{- define "strongroom.paths.data" -}}/var/lib/strongroom{{- end -}}
+{{- define "strongroom.paths.files" -}}/var/lib/strongroom-files{{- end -}}
+{{- define "strongroom.paths.wrappingKey" -}}/var/run/secrets/strongroom/wrapping-key{{- end -}}
+{{- define "strongroom.paths.rootToken" -}}/var/run/secrets/strongroom/root-token{{- end -}}
+
+{{/*
+Settings that cannot be expressed in values.schema.json: combinations that would leave pods stuck or data split.
+*/}}
+{{- define "strongroom.validate" -}}
+{{- $many := or (gt (int .Values.api.replicas) 1) .Values.api.autoscaling.enabled -}}
+{{- if and .Values.database.embedded $many -}}
+{{- fail "database.embedded runs PGlite inside one pod: set api.replicas to 1 and api.autoscaling.enabled to false, or use an external PostgreSQL" -}}
+{{- end -}}
+{{- if and .Values.database.embedded (ne .Values.keyring.source "persistentVolume") -}}
+{{- fail "database.embedded keeps its data on the keyring volume: set keyring.source to persistentVolume" -}}
+{{- end -}}
+{{- if and (not .Values.database.embedded) (not .Values.database.url) (not .Values.database.existingSecret) -}}
+{{- fail "set database.url or database.existingSecret (PostgreSQL 15+), or database.embedded: true to try Strongroom out" -}}
+{{- end -}}
+{{- if and $many (eq .Values.keyring.source "persistentVolume") (not .Values.keyring.persistence.existingClaim) (not (has "ReadWriteMany" .Values.keyring.persistence.accessModes)) -}}
+{{- fail "more than one api pod shares one keyring: give keyring.persistence.accessModes ReadWriteMany, or use keyring.source secret" -}}
+{{- end -}}
+{{- if and $many (eq .Values.files.store "local") (not .Values.files.local.persistence.existingClaim) (not (has "ReadWriteMany" .Values.files.local.persistence.accessModes)) -}}
+{{- fail "more than one api pod shares the file store: give files.local.persistence.accessModes ReadWriteMany, or use files.store s3" -}}
+{{- end -}}
+{{- if and (eq .Values.keyring.source "secret") (not .Values.keyring.existingSecret) -}}
+{{- fail "keyring.source secret needs keyring.existingSecret" -}}
+{{- end -}}
+{{- if and (eq .Values.files.store "s3") (not .Values.files.s3.bucket) -}}
+{{- fail "files.store s3 needs files.s3.bucket" -}}
+{{- end -}}
+{{- end -}}
+
+{{/*
+The tokenizer container: the only holder of key material, beside the api in every api pod.
+*/}}
+{{- define "strongroom.tokenizer.container" -}}
+- name: tokenizer
+  image: {{ include "strongroom.image" . }}
+  imagePullPolicy: {{ .Values.image.pullPolicy }}
+  command: [node, dist/tokenizer/main.js]
+  ports:
+    - { name: tok-metrics, containerPort: {{ .Values.tokenizer.metricsPort }}, protocol: TCP }
+  env:
+    - { name: STRONGROOM_DATA_DIR, value: {{ include "strongroom.paths.data" . | quote }} }
+    - { name: STRONGROOM_TOKENIZER_SOCKET, value: {{ printf "%s/tokenizer.sock" (include "strongroom.paths.run" .) | quote }} }
+    - { name: STRONGROOM_WRAPPING_KEY_FILE, value: {{ printf "%s/key" (include "strongroom.paths.wrappingKey" .) | quote }} }
+    - { name: STRONGROOM_TOKENIZER_METRICS_PORT, value: {{ .Values.tokenizer.metricsPort | quote }} }
+    - { name: STRONGROOM_LOG_LEVEL, value: {{ .Values.tokenizer.logLevel | quote }} }
+  startupProbe:
+    httpGet: { path: /metrics, port: tok-metrics }
+    periodSeconds: 1
+    failureThreshold: 60
+  livenessProbe:
+    httpGet: { path: /metrics, port: tok-metrics }
+    periodSeconds: 10
+    failureThreshold: 3
+  resources:
+    {{- toYaml .Values.tokenizer.resources | nindent 4 }}
+  securityContext:
+    {{- include "strongroom.containerSecurityContext" . | nindent 4 }}
+  volumeMounts:
+    - { name: run, mountPath: {{ include "strongroom.paths.run" . }} }
+    - { name: tmp, mountPath: /tmp }
+    - { name: data, mountPath: {{ include "strongroom.paths.data" . }} }
+    - { name: wrapping-key, mountPath: {{ include "strongroom.paths.wrappingKey" . }}, readOnly: true }
+{{- end -}}
