@@ -141,10 +141,13 @@ export class Controller<S extends CommonStatus> {
     return outcome.requeueAfterMs;
   }
 
-  /** Ready=False with the reason, whatever the reconcile learned before it failed, and a Warning event. */
+  /**
+   * Ready=False with the reason, whatever the reconcile learned before it failed, and a Warning event. The
+   * status's observedGeneration stays: this generation has not been applied yet (the condition says which one
+   * failed), and reconcilers use it to tell what still needs writing.
+   */
   private async failed(obj: Resource<S>, status: S, e: ReconcileError): Promise<void> {
     const generation = obj.metadata.generation;
-    status.observedGeneration = generation;
     status.conditions = setCondition(status.conditions, { type: 'Ready', status: 'False', observedGeneration: generation, reason: e.reason, message: e.message }, new Date());
     try {
       await this.r.resources.writeStatus(obj, status);

@@ -17,8 +17,11 @@ export const GROUP = 'strongroom.dev';
 export const VERSION = 'v1alpha1';
 export const LEASE_NAMESPACE = 'strongroom-system';
 export const LEASE_NAME = 'strongroom-operator';
-/** Fast enough for tests, in the same proportions as the defaults (15 s, 10 s, 2 s). */
-export const FAST_LEASE = { leaseDurationMs: 2000, renewDeadlineMs: 1500, retryPeriodMs: 200 };
+/**
+ * Candidates retry quickly; the Lease lasts long enough that a takeover within a few seconds can only come from a
+ * released Lease, never from an expired one.
+ */
+export const FAST_LEASE = { leaseDurationMs: 10_000, renewDeadlineMs: 5000, retryPeriodMs: 200 };
 
 export interface Answer {
   status: number;
