@@ -1,5 +1,6 @@
 // What the Tenant and Role reconcilers work with, built once by the operator.
 import type { Logger } from 'pino';
+import type { z } from 'zod';
 import type { CustomResources } from './runtime/custom-resources.js';
 import type { EventRecorder } from './runtime/events.js';
 import type { OperatorMetrics } from './runtime/metrics.js';
@@ -7,7 +8,6 @@ import { ReconcileError } from './runtime/reconcile-error.js';
 import type { OwnedSecrets } from './runtime/secrets.js';
 import type { Resource, Role, RoleStatus, Tenant, TenantStatus } from './types/resources.js';
 import type { VaultClient } from './vault-client.js';
-import type { z } from 'zod';
 
 export interface ReconcileDeps {
   vault: VaultClient;
@@ -33,14 +33,21 @@ export function parseSpec<S extends z.ZodType>(schema: S, spec: unknown): z.infe
 }
 
 /**
- * Another live resource that claims the same vault object: one that already manages it (has an id in its status),
- * or, when neither does yet, one created earlier. The first claimant keeps the name; the other waits.
+ * Vault tenants and roles are global, so one vault name belongs to one resource: the one that already manages it
+ * (has an id in its status), or, when none does yet, the one created first. Any other gets `reason` and waits.
  */
-export function rivalOf<R extends Resource>(obj: R, others: readonly R[], sameName: (o: R) => boolean, managed: (o: R) => boolean): R | undefined {
+export function claimVaultName<R extends Resource>(obj: R, others: readonly R[], claim: { name: string; nameOf(o: R): unknown; managed(o: R): boolean; reason: string }): void {
   // Custom objects arrive as plain JSON: the timestamp is the server's RFC 3339 string, whatever the type says.
   const time = (o: R) => Date.parse(String(o.metadata.creationTimestamp ?? '')) || 0;
   const earlier = (a: R, b: R) => time(a) < time(b) || (time(a) === time(b) && `${a.metadata.namespace}/${a.metadata.name}` < `${b.metadata.namespace}/${b.metadata.name}`);
-  return others.find(
-    (o) => o.metadata.uid !== obj.metadata.uid && !o.metadata.deletionTimestamp && sameName(o) && (managed(o) || (!managed(obj) && earlier(o, obj))),
+  const rival = others.find(
+    (o) =>
+      o.metadata.uid !== obj.metadata.uid &&
+      !o.metadata.deletionTimestamp &&
+      claim.nameOf(o) === claim.name &&
+      (claim.managed(o) || (!claim.managed(obj) && earlier(o, obj))),
   );
+  if (rival) {
+    throw new ReconcileError(claim.reason, `${rival.kind} ${rival.metadata.namespace}/${rival.metadata.name} already manages vault ${rival.kind.toLowerCase()} ${claim.name}`, { retryAfterMs: 60_000 });
+  }
 }

@@ -82,7 +82,7 @@ export async function startOperator(opts: OperatorOptions): Promise<Operator> {
     const role = new Controller(roleReconciler(deps), controllerOptions);
     tenantInformer = tenants.informer(opts.watchNamespace, log, restarted('tenants.strongroom.dev'));
     roleInformer = roles.informer(opts.watchNamespace, log, restarted('roles.strongroom.dev'));
-    const wire = (informer: Informer<AnyResource>, controller: Controller<any>) => {
+    const wire = (informer: Informer<AnyResource>, controller: { enqueue(obj: AnyResource): void }) => {
       for (const ev of ['add', 'update', 'delete'] as const) informer.on(ev, (obj) => controller.enqueue(obj));
     };
     wire(tenantInformer, tenant);

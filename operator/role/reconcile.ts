@@ -1,6 +1,6 @@
 // Reconciles a Role: the vault role exists with the spec's description, its policies match the spec and are linked
 // to it, and a live xtoken for the referenced Tenant sits in the spec's Secret, replaced before it expires.
-import { parseSpec, rivalOf, type ReconcileDeps } from '../deps.js';
+import { claimVaultName, parseSpec, type ReconcileDeps } from '../deps.js';
 import type { ReconcileOutcome, Reconciler } from '../runtime/controller.js';
 import { ReconcileError } from '../runtime/reconcile-error.js';
 import { RoleSpec, type RoleStatus } from '../types/resources.js';
@@ -20,15 +20,12 @@ export function roleReconciler(deps: ReconcileDeps): Reconciler<RoleStatus> {
 
     async reconcile(obj, status): Promise<ReconcileOutcome> {
       const spec = parseSpec(RoleSpec, obj.spec);
-      const rival = rivalOf(
-        obj,
-        deps.cachedRoles(),
-        (o) => (o.spec as Partial<RoleSpec>).roleName === spec.roleName,
-        (o) => o.status?.roleId !== undefined,
-      );
-      if (rival) {
-        throw new ReconcileError('RoleNameTaken', `Role ${rival.metadata.namespace}/${rival.metadata.name} already manages vault role ${spec.roleName}`, { retryAfterMs: 60_000 });
-      }
+      claimVaultName(obj, deps.cachedRoles(), {
+        name: spec.roleName,
+        nameOf: (o) => (o.spec as Partial<RoleSpec>).roleName,
+        managed: (o) => o.status?.roleId !== undefined,
+        reason: 'RoleNameTaken',
+      });
       const tenant = await deps.tenants.get(obj.metadata.namespace, spec.tenantRef.name);
       const ready = tenant?.status?.conditions?.find((c) => c.type === 'Ready')?.status === 'True';
       const tenantId = tenant?.status?.tenantId;

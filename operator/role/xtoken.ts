@@ -3,7 +3,8 @@
 import type { ReconcileDeps } from '../deps.js';
 import { durationSeconds, type Role, type RoleSpec } from '../types/resources.js';
 
-const iso = (unixSeconds: number) => new Date(unixSeconds * 1000).toISOString().replace(/\.\d+Z$/, 'Z');
+/** A Unix time as RFC 3339 (seconds), as status and Secrets show it. */
+export const iso = (unixSeconds: number) => new Date(unixSeconds * 1000).toISOString().replace(/\.\d+Z$/, 'Z');
 
 /**
  * When to replace a token: `rotateBefore` ahead of its expiry, but never in the first half of its life, so a
@@ -54,4 +55,3 @@ export async function ensureXToken(deps: ReconcileDeps, obj: Role, spec: RoleSpe
   return { expires: state.expires, rotateAt: rotateAt(state.issued, state.expires, margin) };
 }
 
-export { iso };

@@ -2,7 +2,7 @@
 // the Secret the spec names. The vault shows an admin token only once (TenantCreate), so the operator keeps it from
 // the moment it is made until it is in the Secret, and adopts an existing vault tenant only when its own Secret
 // already holds a token that works for it.
-import { parseSpec, rivalOf, type ReconcileDeps } from '../deps.js';
+import { claimVaultName, parseSpec, type ReconcileDeps } from '../deps.js';
 import type { ReconcileOutcome, Reconciler } from '../runtime/controller.js';
 import { ReconcileError } from '../runtime/reconcile-error.js';
 import { TenantSpec, type Tenant, type TenantStatus } from '../types/resources.js';
@@ -51,15 +51,12 @@ export function tenantReconciler(deps: ReconcileDeps): Reconciler<TenantStatus> 
 
     async reconcile(obj, status): Promise<ReconcileOutcome> {
       const spec = parseSpec(TenantSpec, obj.spec);
-      const rival = rivalOf(
-        obj,
-        deps.cachedTenants(),
-        (o) => (o.spec as Partial<TenantSpec>).tenantName === spec.tenantName,
-        (o) => o.status?.tenantId !== undefined,
-      );
-      if (rival) {
-        throw new ReconcileError('TenantNameTaken', `Tenant ${rival.metadata.namespace}/${rival.metadata.name} already manages vault tenant ${spec.tenantName}`, { retryAfterMs: 60_000 });
-      }
+      claimVaultName(obj, deps.cachedTenants(), {
+        name: spec.tenantName,
+        nameOf: (o) => (o.spec as Partial<TenantSpec>).tenantName,
+        managed: (o) => o.status?.tenantId !== undefined,
+        reason: 'TenantNameTaken',
+      });
 
       let tenantId = status.tenantId;
       let token: string | undefined;

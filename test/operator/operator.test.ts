@@ -137,6 +137,21 @@ describe('the operator', () => {
     await h.ready('roles', 'team-b', 'early');
   });
 
+  it('lets one resource own a vault name: a second Tenant naming it waits, and deleting that one deletes nothing', async () => {
+    await h.create('tenants', 'team-d', 'copycat', tenantSpec('late', { adminTokenSecretName: 'copycat-admin', deletionPolicy: 'Delete' }));
+    const refused = await until(() => {
+      const c = h.get('tenants', 'team-d', 'copycat')?.status?.conditions?.[0];
+      return c?.reason === 'TenantNameTaken' ? c : undefined;
+    });
+    expect(refused.message).toBe('Tenant team-b/late already manages vault tenant late');
+    expect(h.secret('team-d', 'copycat-admin')).toBeUndefined();
+    await h.remove('tenants', 'team-d', 'copycat');
+    await until(() => h.get('tenants', 'team-d', 'copycat') === undefined, 10_000, 'the copycat to go');
+    const owner = h.get('tenants', 'team-b', 'late')!;
+    expect((await h.call('TenantGet', { tenantid: owner.status.tenantId })).body.tenantname).toBe('late');
+    expect((await h.call('TenantGet', {}, { token: h.secret('team-b', 'late-admin')!.token })).status).toBe(200);
+  });
+
   it('rotates a role xtoken before it expires, and the new one works', async () => {
     await h.create('roles', 'team-b', 'short', roleSpec('late', 'short', { xtoken: { secretName: 'short-xtoken', lifetime: '6s', rotateBefore: '3s' } }));
     await h.ready('roles', 'team-b', 'short');
