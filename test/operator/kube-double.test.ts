@@ -185,9 +185,12 @@ describe('the Kubernetes API double', () => {
     expect(lists()).toBe(listsBefore);
 
     // History compacted while the stream is down: the watch gets 410 Expired, the informer lists again.
+    const down = kube.holdWatches((a) => a.namespace === 'watched');
     kube.killWatches('end', (w) => w.attributes.namespace === 'watched');
+    await until(() => down.waiting() === 1);
     await createIn('three');
     kube.compact();
+    down.release();
     await until(() => seen.includes('add three'));
     expect(lists()).toBe(listsBefore + 1);
     const watchRequests = kube.requests.filter((r) => r.verb === 'watch' && r.namespace === 'watched');

@@ -189,11 +189,14 @@ describe('the operator', () => {
     const lists = () => h.kube.requests.filter((r) => r.user.includes('operator-a') && r.verb === 'list' && r.resource === 'tenants').length;
     const before = lists();
     await until(() => watching().length === 2, 5000, 'two watches again');
+    const down = h.kube.holdWatches((a) => a.resource === 'tenants' && a.verb === 'watch');
     h.kube.killWatches('end', (w) => watching().includes(w) && w.attributes.resource === 'tenants');
-    h.kube.compact();
+    await until(() => down.waiting() === 1, 5000, 'the operator to watch again');
     await h.create('tenants', 'team-c', 'after-gone', tenantSpec('aftergone'));
+    h.kube.compact();
+    down.release();
     await h.ready('tenants', 'team-c', 'after-gone');
-    await until(() => lists() > before, 5000, 'a relist');
+    expect(lists()).toBe(before + 1);
   });
 
   it('under deletionPolicy Retain keeps the vault tenant; under Delete removes it, and revokes a Role', async () => {

@@ -12,12 +12,12 @@ import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { AddressInfo } from 'node:net';
 import YAML from 'yaml';
-import type { PolicyRule, User } from './authz.js';
+import type { PolicyRule, RequestAttributes, User } from './authz.js';
 import { defaultTypes, type KObject, type ResourceType } from './resources.js';
-import { createDoubleServer, type OpenWatch, type RequestRecord } from './server.js';
+import { createDoubleServer, type OpenWatch, type RequestRecord, type WatchHold } from './server.js';
 import { Store } from './store.js';
 
-export type { KObject, PolicyRule, RequestRecord, User };
+export type { KObject, PolicyRule, RequestAttributes, RequestRecord, User };
 
 export interface KubeDouble {
   url: string;
@@ -34,6 +34,11 @@ export interface KubeDouble {
   openWatches(): OpenWatch[];
   /** Ends open watch streams: `end` closes them cleanly, `destroy` cuts the connection. Returns how many. */
   killWatches(how?: 'end' | 'destroy', filter?: (w: OpenWatch) => boolean): number;
+  /**
+   * Holds new watch requests that match (they get no answer yet), until `release`: the stream stays down while
+   * the test changes things. `waiting` counts the requests held.
+   */
+  holdWatches(matches: (request: RequestAttributes) => boolean): { waiting(): number; release(): void };
   /** Forgets the event history, so a watch from an older resourceVersion is answered 410 Expired. */
   compact(): void;
   /** The stored object, or undefined. */
@@ -45,8 +50,9 @@ export async function startKubeDouble(opts: { types?: ResourceType[]; users?: Ma
   const store = new Store(opts.types ?? defaultTypes());
   const requests: RequestRecord[] = [];
   const watches = new Set<OpenWatch>();
+  const holds = new Set<WatchHold>();
   const users = opts.users;
-  const server = createDoubleServer({ store, users, log: requests, watches });
+  const server = createDoubleServer({ store, users, log: requests, watches, holds });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
 
@@ -87,9 +93,22 @@ export async function startKubeDouble(opts: { types?: ResourceType[]; users?: Ma
       }
       return chosen.length;
     },
+    holdWatches(matches) {
+      const hold: WatchHold = { matches, waiting: [] };
+      holds.add(hold);
+      return {
+        waiting: () => hold.waiting.length,
+        release() {
+          holds.delete(hold);
+          for (const go of hold.waiting.splice(0)) go();
+        },
+      };
+    },
     compact: () => store.compact(),
     get: (plural, namespace, name, group) => store.find(type(plural, group), namespace, name),
     async close() {
+      for (const h of holds) for (const go of h.waiting.splice(0)) go();
+      holds.clear();
       for (const w of watches) w.response.destroy();
       server.closeAllConnections();
       await new Promise<void>((resolve) => server.close(() => resolve()));

@@ -24,12 +24,19 @@ export interface OpenWatch {
   response: ServerResponse;
 }
 
+/** New watches that match wait, unanswered, until the hold is released: a stream that is down for a while. */
+export interface WatchHold {
+  matches(attributes: RequestAttributes): boolean;
+  waiting: (() => void)[];
+}
+
 export interface ServerOptions {
   store: Store;
   /** Bearer token to user; undefined: every request is an unrestricted anonymous admin. */
   users?: Map<string, User>;
   log: RequestRecord[];
   watches: Set<OpenWatch>;
+  holds: Set<WatchHold>;
 }
 
 const JSON_TYPE = 'application/json';
@@ -183,8 +190,11 @@ async function serve(opts: ServerOptions, req: IncomingMessage, res: ServerRespo
       const more = limit > 0 && start + limit < items.length;
       return send(res, 200, listBody(r.type, page, store.currentVersion(), more ? Buffer.from(String(start + limit)).toString('base64url') : undefined));
     }
-    case 'watch':
+    case 'watch': {
+      const hold = [...opts.holds].find((h) => h.matches(attributes));
+      if (hold) await new Promise<void>((resolve) => hold.waiting.push(resolve));
       return startWatch(opts, r, attributes, user, query, url, res);
+    }
     case 'create': {
       if (mediaType(req) !== JSON_TYPE) throw unsupported();
       const body = parseJson(await readBody(req));
