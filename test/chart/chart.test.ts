@@ -10,6 +10,7 @@ import { describe, expect, it } from 'vitest';
 import { allows, type PolicyRule } from '../operator/kube-double/authz.js';
 import { loadCrdTypes } from '../operator/kube-double/resources.js';
 import { chartOperatorRules } from '../operator/chart-rbac.js';
+import { RoleSpec, TenantSpec } from '../../operator/types/resources.js';
 
 const root = fileURLToPath(new URL('../../', import.meta.url));
 const chart = join(root, 'charts/strongroom');
@@ -177,6 +178,34 @@ describe('custom resources', () => {
     const broken = YAML.parse(read('charts/strongroom/examples/role.yaml'));
     broken.spec.xtoken.lifetime = '12 hours';
     expect(types.find((t) => t.kind === 'Role')!.admit!(broken, undefined).join()).toContain('spec.xtoken.lifetime');
+  });
+});
+
+describe('the operator and the CRDs', () => {
+  it('agree on what a valid spec is', () => {
+    const types = loadCrdTypes();
+    const examples = Object.fromEntries(['tenant.yaml', 'role.yaml'].map((f) => [f, YAML.parse(read(`charts/strongroom/examples/${f}`))]));
+    const cases: [string, string, (spec: any) => void][] = [
+      ['tenant.yaml', 'a good tenant', () => {}],
+      ['tenant.yaml', 'an upper-case tenantName', (s) => (s.tenantName = 'Acme')],
+      ['tenant.yaml', 'no organisation', (s) => delete s.organisation],
+      ['tenant.yaml', 'a Secret name with a slash', (s) => (s.adminTokenSecretName = 'a/b')],
+      ['tenant.yaml', 'an unknown deletionPolicy', (s) => (s.deletionPolicy = 'Orphan')],
+      ['role.yaml', 'a good role', () => {}],
+      ['role.yaml', 'an upper-case roleName', (s) => (s.roleName = 'Support')],
+      ['role.yaml', 'no policies', (s) => (s.policies = [])],
+      ['role.yaml', 'two policies of one name', (s) => (s.policies = [s.policies[0], s.policies[0]])],
+      ['role.yaml', 'a lifetime in words', (s) => (s.xtoken.lifetime = '1 hour')],
+      ['role.yaml', 'no xtoken Secret', (s) => delete s.xtoken.secretName],
+    ];
+    for (const [file, what, change] of cases) {
+      const doc = structuredClone(examples[file]);
+      change(doc.spec);
+      const crdSays = types.find((t) => t.kind === doc.kind)!.admit!(doc, undefined).length === 0;
+      const operatorSays = (doc.kind === 'Tenant' ? TenantSpec : RoleSpec).safeParse(doc.spec).success;
+      expect(operatorSays, what).toBe(crdSays);
+      expect(crdSays, what).toBe(what.startsWith('a good'));
+    }
   });
 });
 
