@@ -22,6 +22,11 @@ export class KeyringError extends Error {
   override name = 'KeyringError';
 }
 
+/** Another process created the keyring first (two first starts on a shared volume): open theirs. */
+export class KeyringExistsError extends KeyringError {
+  override name = 'KeyringExistsError';
+}
+
 /** The shares given do not rebuild the recovery key of this keyring, or it has none. */
 export class RecoveryError extends Error {
   override name = 'RecoveryError';
@@ -93,8 +98,9 @@ export class Keyring {
   }
 
   /** Creates a keyring with a first key; refuses if one appeared meanwhile, so a keyring is never replaced. */
-  static create(file: string, wrappingKey: Buffer): Keyring {
-    const keyring = new Keyring(new Map([[1, randomBytes(KEY_BYTES)]]), 1, file, wrappingKey);
+  /** A first key, and with `recoveryKey` its recovery copy, written together in one exclusive create. */
+  static create(file: string, wrappingKey: Buffer, recoveryKey?: Buffer): Keyring {
+    const keyring = new Keyring(new Map([[1, randomBytes(KEY_BYTES)]]), 1, file, wrappingKey, recoveryKey);
     keyring.save('create');
     return keyring;
   }
@@ -265,7 +271,7 @@ export function writePrivateFile(file: string, text: string, mode: 'create' | 'r
       try {
         linkSync(tmp, file);
       } catch (err) {
-        if ((err as NodeJS.ErrnoException).code === 'EEXIST') throw new KeyringError(`${file} already exists: not overwriting it`);
+        if ((err as NodeJS.ErrnoException).code === 'EEXIST') throw new KeyringExistsError(`${file} already exists: not overwriting it`);
         throw err;
       }
     } else {
@@ -292,6 +298,8 @@ const defaultNotice = (text: string) => void process.stderr.write(text);
 export function loadKeyring(
   config: Pick<TokenizerConfig, 'dataDir' | 'wrappingKey'>,
   notice: (text: string) => void = defaultNotice,
+  /** For a keyring created now: its recovery key, sealed into the very write that creates it. */
+  recoveryKey?: Buffer,
 ): { keyring: Keyring; created: boolean } {
   const dir = join(config.dataDir, 'tokenizer');
   const file = join(dir, 'keyring.json');
@@ -314,7 +322,7 @@ export function loadKeyring(
     writePrivateFile(devKeyFile, `${wrappingKey.toString('hex')}\n`, 'create');
     devKeyWritten = true;
   }
-  const keyring = Keyring.create(file, wrappingKey);
+  const keyring = Keyring.create(file, wrappingKey, recoveryKey);
   if (devKeyWritten) keyring.devKeyFile = devKeyFile;
   notice(
     devKeyWritten || !config.wrappingKey
@@ -325,13 +333,40 @@ export function loadKeyring(
   return { keyring, created: true };
 }
 
+/**
+ * The tokenizer's start: open the keyring, or create it together with its recovery key in one exclusive write,
+ * so that of two tokenizers starting at once on a shared volume exactly one creates it and shows shares, and
+ * the other opens that keyring (a recovery key added in a second write could be overwritten by the other's).
+ */
+export async function openKeyring(
+  config: Pick<TokenizerConfig, 'dataDir' | 'wrappingKey'>,
+  notice: (text: string) => void = defaultNotice,
+): Promise<Keyring> {
+  const recoveryKey = randomBytes(KEY_BYTES);
+  const shares = await split(new Uint8Array(recoveryKey), SHARES, THRESHOLD);
+  let loaded: { keyring: Keyring; created: boolean };
+  try {
+    loaded = loadKeyring(config, notice, recoveryKey);
+  } catch (err) {
+    if (!(err instanceof KeyringExistsError)) throw err;
+    loaded = loadKeyring(config, notice);
+  }
+  if (loaded.created) notice(sharesNotice(shares.map((sh) => Buffer.from(sh).toString('hex'))));
+  // A keyring made before recovery keys existed gets one now.
+  else await ensureRecovery(loaded.keyring, notice);
+  return loaded.keyring;
+}
+
+function sharesNotice(shares: string[]): string {
+  return (
+    `Strongroom tokenizer: recovery key shares (any 3 of these 5 rebuild it; they are shown only this once):\n` +
+    shares.map((sh, i) => `  share ${i + 1}: ${sh}\n`).join('') +
+    'Give them to five different people. SystemGenerateWrappingKey takes three of them to issue a new wrapping key.\n'
+  );
+}
+
 /** A keyring without a recovery key gets one now; its shares are shown once, here, and never again. */
 export async function ensureRecovery(keyring: Keyring, notice: (text: string) => void = defaultNotice): Promise<void> {
   if (keyring.hasRecovery) return;
-  const shares = await keyring.enableRecovery();
-  notice(
-    `Strongroom tokenizer: recovery key shares (any 3 of these 5 rebuild it; they are shown only this once):\n` +
-      shares.map((sh, i) => `  share ${i + 1}: ${sh}\n`).join('') +
-      'Give them to five different people. SystemGenerateWrappingKey takes three of them to issue a new wrapping key.\n',
-  );
+  notice(sharesNotice(await keyring.enableRecovery()));
 }

@@ -10,7 +10,7 @@ import { loadTokenizerPackage, channelOptions, TOKENIZER_SERVICE } from './proto
 import { Subkeys } from './subkeys.js';
 import { runBatch, BadItemError, StoppedError, type BatchRequest } from './batch.js';
 import { HealthService } from './health.js';
-import { loadKeyring, ensureRecovery, RecoveryError, type Keyring } from './keyring.js';
+import { openKeyring, RecoveryError, type Keyring } from './keyring.js';
 import { batchDuration, batchesInFlight, batchItems, serveMetrics } from './metrics.js';
 import type { TokenizerConfig } from './config.js';
 
@@ -193,8 +193,7 @@ export async function startTokenizer(
   opts: { log?: Logger; notice?: (text: string) => void } = {},
 ): Promise<RunningTokenizer & { metricsServer: HttpServer | undefined }> {
   const log = opts.log ?? pino({ level: config.logLevel, base: { component: 'tokenizer' } });
-  const { keyring } = loadKeyring(config, opts.notice);
-  await ensureRecovery(keyring, opts.notice);
+  const keyring = await openKeyring(config, opts.notice);
   const running = await startTokenizerServer({ keyring, socketPath: config.socketPath, tcpAddress: config.tcpAddress, log });
   let metricsServer: HttpServer | undefined;
   try {
