@@ -1,4 +1,5 @@
 // Every api setting, read from the environment once, validated and typed.
+import { readFileSync } from 'node:fs';
 import { resolve, join } from 'node:path';
 import { z } from 'zod';
 
@@ -20,6 +21,7 @@ const Env = z.object({
   HOST: z.string().default('0.0.0.0'),
   STRONGROOM_DATA_DIR: z.string().default('./data'),
   STRONGROOM_ROOT_TOKEN: z.uuid('must be a UUID').optional(),
+  STRONGROOM_ROOT_TOKEN_FILE: z.string().min(1).optional(),
   DATABASE_URL: z.string().regex(/^postgres(ql)?:\/\//, 'must be a postgres:// URL').optional(),
   STRONGROOM_DB_POOL_MAX: z.coerce.number().int().min(1).max(200).default(10),
   STRONGROOM_TOKENIZER_SOCKET: z.string().optional(),
@@ -70,7 +72,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env) {
     port: e.PORT,
     host: e.HOST,
     dataDir,
-    rootToken: e.STRONGROOM_ROOT_TOKEN,
+    rootToken: rootTokenOf(e.STRONGROOM_ROOT_TOKEN, e.STRONGROOM_ROOT_TOKEN_FILE),
     databaseUrl: e.DATABASE_URL,
     dbPoolMax: e.STRONGROOM_DB_POOL_MAX,
     tokenizer: {
@@ -118,4 +120,18 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env) {
           : { store: 'local' as const, dir: resolve(e.STRONGROOM_FILE_DIR ?? join(dataDir, 'files')) },
     },
   };
+}
+
+/** The root token from the environment, or from a file (a mounted Secret), never both. */
+function rootTokenOf(inline: string | undefined, file: string | undefined): string | undefined {
+  if (!file) return inline;
+  if (inline) throw new Error('invalid configuration:\n  set STRONGROOM_ROOT_TOKEN or STRONGROOM_ROOT_TOKEN_FILE, not both');
+  let text: string;
+  try {
+    text = readFileSync(file, 'utf8').trim();
+  } catch (err) {
+    throw new Error(`invalid configuration:\n  STRONGROOM_ROOT_TOKEN_FILE (${file}) cannot be read: ${(err as NodeJS.ErrnoException).code ?? 'error'}`);
+  }
+  if (!z.uuid().safeParse(text).success) throw new Error(`invalid configuration:\n  STRONGROOM_ROOT_TOKEN_FILE (${file}): must hold a UUID`);
+  return text;
 }

@@ -1,0 +1,28 @@
+// The api's settings: the root token from the environment or from a mounted file, and the errors naming them.
+import { randomUUID } from 'node:crypto';
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { loadConfig } from '../../api/config.js';
+
+describe('the root token', () => {
+  const file = (text: string) => {
+    const path = join(mkdtempSync(join(tmpdir(), 'sr-cfg-')), 'token');
+    writeFileSync(path, text);
+    return path;
+  };
+
+  it('is read from STRONGROOM_ROOT_TOKEN_FILE, trimmed, as a Secret mounts it', () => {
+    const token = randomUUID();
+    expect(loadConfig({ STRONGROOM_ROOT_TOKEN_FILE: file(`${token}\n`) }).rootToken).toBe(token);
+    expect(loadConfig({ STRONGROOM_ROOT_TOKEN: token }).rootToken).toBe(token);
+    expect(loadConfig({}).rootToken).toBeUndefined();
+  });
+
+  it('is refused, naming the setting, when unreadable, not a UUID, or given twice', () => {
+    expect(() => loadConfig({ STRONGROOM_ROOT_TOKEN_FILE: '/nonexistent/token' })).toThrow(/STRONGROOM_ROOT_TOKEN_FILE .* cannot be read: ENOENT/);
+    expect(() => loadConfig({ STRONGROOM_ROOT_TOKEN_FILE: file('not-a-token') })).toThrow(/STRONGROOM_ROOT_TOKEN_FILE .*must hold a UUID/);
+    expect(() => loadConfig({ STRONGROOM_ROOT_TOKEN: randomUUID(), STRONGROOM_ROOT_TOKEN_FILE: file(randomUUID()) })).toThrow(/not both/);
+  });
+});
