@@ -96,7 +96,7 @@ const V1UserappPut = defineOp({
       throw err;
     });
     const next = mergePatch.apply(structuredClone(current?.data ?? {}), input.appdata) as Record<string, unknown>;
-    await appdata.put(ctx, row.token, input.appname, next);
+    await appdata.put(ctx, row.token, input.appname, next, current?.row ?? null);
     return { token: row.token };
   },
 });

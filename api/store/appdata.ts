@@ -36,25 +36,24 @@ export class AppStore {
     ]);
   }
 
-  /** Replaces the record; the replaced one is kept as a version when `keep` is above zero. */
+  /** Replaces the record; the replaced one is kept as a version when `keep` is above zero. One statement. */
   async replace(token: string, appname: string, old: AppRow, data: Buffer, now: number, keep: number): Promise<void> {
-    if (keep > 0) {
-      await query(this.em, `insert into ${this.t}.app_versions (user_token, appname, version, data, optime) values ($1, $2, $3, $4, $5)`, [
-        token,
-        appname,
-        old.version,
-        old.data,
-        old.updated,
-      ]);
-      await query(this.em, `delete from ${this.t}.app_versions where user_token = $1 and appname = $2 and version <= $3`, [token, appname, old.version - keep]);
+    const update = `update ${this.t}.app_records set data = $3, version = $4, updated = $5 where user_token = $1 and appname = $2`;
+    if (keep <= 0) {
+      await query(this.em, update, [token, appname, data, old.version + 1, now]);
+      return;
     }
-    await query(this.em, `update ${this.t}.app_records set data = $3, version = $4, updated = $5 where user_token = $1 and appname = $2`, [
-      token,
-      appname,
-      data,
-      old.version + 1,
-      now,
-    ]);
+    // The old record becomes a version, versions beyond `keep` go, and the record is replaced: one round trip.
+    await query(
+      this.em,
+      `with kept as (
+         insert into ${this.t}.app_versions (user_token, appname, version, data, optime) values ($1, $2, $6, $7, $8)
+       ), trimmed as (
+         delete from ${this.t}.app_versions where user_token = $1 and appname = $2 and version <= $9
+       )
+       ${update}`,
+      [token, appname, data, old.version + 1, now, old.version, old.data, old.updated, old.version - keep],
+    );
   }
 
   async version(token: string, appname: string, version: number): Promise<Buffer | null> {

@@ -35,11 +35,14 @@ export class Appdata {
     return opened;
   }
 
-  /** Creates the user's record for the app, or replaces it (the old one becomes a version). */
-  async put(scope: Scope, token: string, appname: string, data: AppData): Promise<void> {
+  /**
+   * Creates the user's record for the app, or replaces it (the old one becomes a version). `current` is the
+   * record as the caller already read and locked it (null: it has none), saving a second read.
+   */
+  async put(scope: Scope, token: string, appname: string, data: AppData, current?: AppRow | null): Promise<void> {
     const store = this.store(scope);
     const sealed = await this.seal(scope.tenantId, token, appname, data);
-    const old = await store.get(token, appname, true);
+    const old = current !== undefined ? current : await store.get(token, appname, true);
     if (old) await store.replace(token, appname, old, sealed, scope.now, this.keep);
     else await store.insert(token, appname, sealed, scope.now);
   }

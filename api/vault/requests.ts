@@ -99,7 +99,8 @@ export class UserRequests {
           if ((err as { status?: number }).status === 404) return null;
           throw err;
         });
-        await this.appdata.put(scope, row.user_token, row.appname!, mergePatch.apply(structuredClone(current?.data ?? {}), patch) as Record<string, unknown>);
+        const next = mergePatch.apply(structuredClone(current?.data ?? {}), patch) as Record<string, unknown>;
+        await this.appdata.put(scope, row.user_token, row.appname!, next, current?.row ?? null);
         break;
       }
       case 'agreement-withdraw':

@@ -37,6 +37,18 @@ describe('app data', () => {
     expect((await vault.call('AppdataDelete', { ...ref, appname: 'games' })).status).toBe(404);
   });
 
+  it('keeps the last ten earlier versions besides the current one', async () => {
+    const token = await user();
+    const ref = { mode: 'token', identity: token, appname: 'counter' };
+    await vault.call('AppdataCreate', { ...ref, appdata: { n: 0 } });
+    for (let n = 1; n <= 12; n++) expect((await vault.call('AppdataUpdate', { ...ref, appdata: { n } })).status).toBe(200);
+    const versions = (await vault.call('AppdataListVersions', ref)).body.versions.map((v: { version: number }) => v.version);
+    expect(versions).toEqual([3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13]);
+    expect((await vault.call('AppdataGet', { ...ref, version: 3 })).body.appdata).toEqual({ n: 2 });
+    expect((await vault.call('AppdataGet', { ...ref, version: 2 })).status).toBe(404);
+    expect((await vault.call('AppdataGet', ref)).body).toMatchObject({ version: 13, appdata: { n: 12 } });
+  });
+
   it('answers 404 for an unknown user or app and 400 for bad input, and goes with the user', async () => {
     const token = await user();
     const ref = { mode: 'token', identity: token };

@@ -17,7 +17,7 @@ export const AppdataUpdate = defineOp({
     const appdata = ctx.services.appdata;
     const current = await appdata.get(ctx, row.token, input.appname, true);
     const next = mergePatch.apply(structuredClone(current.data), input.appdata) as Record<string, unknown>;
-    await appdata.put(ctx, row.token, input.appname, next);
+    await appdata.put(ctx, row.token, input.appname, next, current.row);
     return {};
   },
 });
