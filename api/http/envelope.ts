@@ -1,7 +1,7 @@
 // The edge of the API: every answer is a JSON envelope, and foreign errors become the contract's own.
 import type { Context, Next } from 'koa';
 import type { Logger } from 'pino';
-import { VaultError, Messages } from './errors.js';
+import { VaultError, Messages, fromDatabaseError } from './errors.js';
 
 interface HttpishError {
   status?: number;
@@ -11,7 +11,8 @@ interface HttpishError {
 }
 
 /** Maps any thrown value to (status, message) without ever leaking internals. */
-export function toEnvelope(err: unknown): { status: number; message: string } {
+export function toEnvelope(caught: unknown): { status: number; message: string } {
+  const err = fromDatabaseError(caught);
   if (err instanceof VaultError) return { status: err.status, message: err.message };
   const e = (err ?? {}) as HttpishError;
   const status = e.status ?? e.statusCode;

@@ -30,6 +30,16 @@ export const forbidden = (message = 'Access denied') => new ForbiddenError(messa
 export const notFound = (message: string) => new NotFoundError(message);
 export const conflict = (message: string) => new ConflictError(message);
 
+/**
+ * A database refusal caused by the request's own text (a NUL character, which PostgreSQL text cannot hold, or
+ * bytes it cannot encode) is the client's 400; anything else stays what it was.
+ */
+export function fromDatabaseError(err: unknown): unknown {
+  const code = (err as { code?: unknown })?.code;
+  if (code === '22021' || code === '22P05') return badRequest('Invalid API request parameter: text values must not contain NUL characters');
+  return err;
+}
+
 /** Messages the contract fixes word for word. */
 export const Messages = {
   accessDenied: 'Access denied',

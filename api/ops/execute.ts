@@ -7,7 +7,7 @@ import type { Principal } from '../vault/credentials.js';
 import { draftEvent, type AuditNote } from '../vault/audit.js';
 import { nowSeconds } from '../vault/durations.js';
 import { MAIN_TENANT_ID } from '../store/database.js';
-import { VaultError, badRequest, forbidden, Messages } from '../http/errors.js';
+import { VaultError, badRequest, forbidden, fromDatabaseError, Messages } from '../http/errors.js';
 import { evaluate, maskProfile, subjectVariables, type FieldGrant, type RequestFacts } from '../vault/policy.js';
 import { ConsentStore } from '../store/consent.js';
 import { effectiveStatus } from '../vault/consent.js';
@@ -19,6 +19,8 @@ export function normaliseBody(body: Record<string, unknown>): Record<string, unk
   const out: Record<string, unknown> = {};
   for (const [key, value] of Object.entries(body)) {
     if (value === null) continue;
+    // Top-level strings are names, ids and lookups, stored as text: PostgreSQL text cannot hold a NUL.
+    if (typeof value === 'string' && value.includes('\u0000')) throw badRequest(`Invalid API request parameter: ${key} must not contain NUL characters`);
     out[key] = key.endsWith('id') && typeof value === 'string' && /^\d{1,15}$/.test(value) ? Number(value) : value;
   }
   return out;
@@ -292,7 +294,8 @@ export async function executeOperation(
     judged();
     await services.audit.record(tenantId, audited('ok'));
     return masked(result, fields);
-  } catch (err) {
+  } catch (caught) {
+    const err = fromDatabaseError(caught);
     // Failed calls are audited too; a failure to audit them must not hide the original error.
     const msg = err instanceof VaultError ? err.message : Messages.internal;
     await services.audit.record(tenantId, audited('error', msg)).catch((auditErr: unknown) => {

@@ -14,6 +14,9 @@ export const Identity = z.union([z.string().min(1), z.number().transform(String)
 /** `mode` + `identity`, the way every per-user operation names its user. */
 export const UserRef = { mode: Mode, identity: Identity };
 
+/** A record id (role, policy, group, tenant): a positive 32-bit integer, as the database stores it. */
+export const RecordId = z.number().int().min(1).max(2_147_483_647, { error: 'must be at most 2147483647' });
+
 /** A time value in any accepted form; parsed later against the request's clock. */
 export const TimeInput = z.union([z.string().min(1), z.number().int().nonnegative()]);
 
@@ -27,7 +30,7 @@ export const Uuid = z.string().regex(/^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a
 });
 
 /** The pagination rules: offset from 0, limit 10 by default, values outside 1..cap served as the cap. */
-export const Offset = z.coerce.number().int().min(0).default(0);
+export const Offset = z.coerce.number().int().min(0).max(2_147_483_647).default(0);
 export const Limit = z.coerce.number().int().optional();
 
 export function pageOf(input: { offset: number; limit?: number | undefined }, cap: number) {

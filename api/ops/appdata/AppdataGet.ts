@@ -9,7 +9,7 @@ export const AppdataGet = defineOp({
   name: 'AppdataGet',
   access: 'tenant',
   effect: 'read',
-  input: z.object({ ...UserRef, appname: AppName, version: z.coerce.number().int().optional() }),
+  input: z.object({ ...UserRef, appname: AppName, version: z.coerce.number().int().min(0).max(2_147_483_647).optional() }),
   async run({ input, ctx }) {
     ctx.audit.app = input.appname;
     const row = await subjectRow(ctx, input);

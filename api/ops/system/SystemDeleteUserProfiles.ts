@@ -2,7 +2,7 @@
 // so SystemRestoreUserProfile can bring them back; main tenant only, behind the unlock UUID.
 import { z } from 'zod';
 import { defineOp } from '../define.js';
-import { Identity, Mode } from '../schemas.js';
+import { Identity, Mode, RecordId } from '../schemas.js';
 import { badRequest, notFound, Messages } from '../../http/errors.js';
 import { isUuid } from '../../vault/identities.js';
 import { findInTenant, tenantsNamed } from '../../vault/search.js';
@@ -13,7 +13,7 @@ export const SystemDeleteUserProfiles = defineOp({
   name: 'SystemDeleteUserProfiles',
   access: 'mainTenant',
   effect: 'write',
-  input: z.object({ unlockuuid: z.string(), mode: Mode, identity: Identity, tenantid: z.number().int().optional(), tenantname: z.string().optional() }),
+  input: z.object({ unlockuuid: z.string(), mode: Mode, identity: Identity, tenantid: RecordId.optional(), tenantname: z.string().optional() }),
   async run({ input, ctx }) {
     await ctx.services.unlocks.check(input.unlockuuid, ctx.principal, ctx.tenantId, ctx.now, ctx.em);
     if (input.mode === 'token' && input.tenantid === undefined && input.tenantname === undefined) {

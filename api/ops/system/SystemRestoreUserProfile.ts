@@ -1,7 +1,7 @@
 // POST /v2/SystemRestoreUserProfile: brings back a removed record from its newest kept version; main tenant only.
 import { z } from 'zod';
 import { defineOp } from '../define.js';
-import { Uuid } from '../schemas.js';
+import { Uuid, RecordId } from '../schemas.js';
 import { badRequest, notFound, Messages } from '../../http/errors.js';
 import { tenantsNamed } from '../../vault/search.js';
 
@@ -9,7 +9,7 @@ export const SystemRestoreUserProfile = defineOp({
   name: 'SystemRestoreUserProfile',
   access: 'mainTenant',
   effect: 'write',
-  input: z.object({ unlockuuid: z.string(), token: Uuid, tenantid: z.number().int().optional(), tenantname: z.string().optional() }),
+  input: z.object({ unlockuuid: z.string(), token: Uuid, tenantid: RecordId.optional(), tenantname: z.string().optional() }),
   async run({ input, ctx }) {
     await ctx.services.unlocks.check(input.unlockuuid, ctx.principal, ctx.tenantId, ctx.now, ctx.em);
     if (input.tenantid === undefined && input.tenantname === undefined) throw badRequest(`${Messages.missing}tenantid`);

@@ -4,11 +4,12 @@ import { TENANT_NAME } from '../../vault/tenants.js';
 import { forbidden } from '../../http/errors.js';
 import { MAIN_TENANT_ID } from '../../store/database.js';
 import type { Principal } from '../../vault/credentials.js';
+import { RecordId } from '../schemas.js';
 
 export const TenantName = z.string().max(63).regex(TENANT_NAME, { error: 'Invalid API request parameter: tenantname: lowercase letters and digits only' });
 export const TenantOrg = z.string().min(1).max(256);
 export const TenantEmail = z.string().max(256);
-export const TenantId = z.number().int().min(1);
+export const TenantId = RecordId;
 
 /**
  * The main tenant's root and admins may name any tenant; anyone else only their own. The answer for another

@@ -9,7 +9,7 @@ export const UserGet = defineOp({
   name: 'UserGet',
   access: 'tenant',
   effect: 'read',
-  input: z.object({ ...UserRef, version: z.coerce.number().int().optional() }),
+  input: z.object({ ...UserRef, version: z.coerce.number().int().min(0).max(2_147_483_647).optional() }),
   async run({ input, ctx }) {
     const users = ctx.services.users;
     const row = await subjectRow(ctx, input);
