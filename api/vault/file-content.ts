@@ -1,4 +1,5 @@
 // What a file's bytes are: strict base64 decoding of `filedata`, and its mimetype from magic bytes when none is given.
+import { fileTypeFromBuffer } from 'file-type';
 
 /**
  * The bytes of standard or URL-safe base64, padded or not, line breaks allowed (MIME style); undefined for
@@ -20,43 +21,21 @@ export function base64Capacity(length: number): number {
   return Math.floor((length * 3) / 4);
 }
 
-interface Signature {
-  type: string;
-  at: number;
-  bytes: number[];
-  /** A second signature that must also match (RIFF containers). */
-  and?: { at: number; bytes: number[] };
-}
-
-const ascii = (s: string) => [...s].map((c) => c.charCodeAt(0));
-
-// Binary formats by their magic bytes. Text types are never guessed beyond plain text and JSON: a browser must
-// not be told an upload is HTML or SVG because it looks like one.
-const SIGNATURES: Signature[] = [
-  { type: 'image/png', at: 0, bytes: [0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a] },
-  { type: 'image/jpeg', at: 0, bytes: [0xff, 0xd8, 0xff] },
-  { type: 'image/gif', at: 0, bytes: ascii('GIF87a') },
-  { type: 'image/gif', at: 0, bytes: ascii('GIF89a') },
-  { type: 'image/webp', at: 0, bytes: ascii('RIFF'), and: { at: 8, bytes: ascii('WEBP') } },
-  { type: 'application/pdf', at: 0, bytes: ascii('%PDF-') },
-  { type: 'application/zip', at: 0, bytes: [0x50, 0x4b, 0x03, 0x04] },
-  { type: 'application/zip', at: 0, bytes: [0x50, 0x4b, 0x05, 0x06] },
-  { type: 'application/zip', at: 0, bytes: [0x50, 0x4b, 0x07, 0x08] },
-  { type: 'application/gzip', at: 0, bytes: [0x1f, 0x8b] },
-];
-
-const matches = (data: Buffer, at: number, bytes: number[]) => data.length >= at + bytes.length && bytes.every((b, i) => data[at + i] === b);
+// Markup is never guessed: a browser must not be told an upload is HTML, SVG or XML because it looks like one.
+const MARKUP = /(^text\/|xml|html)/;
 
 /** How much of a file decides whether it is text: enough for any real text, little enough for a 32 MiB upload. */
 const TEXT_SAMPLE = 64 * 1024;
 
 export const OCTET_STREAM = 'application/octet-stream';
 
-/** The mimetype of content by its magic bytes; JSON or plain text for UTF-8 text; application/octet-stream otherwise. */
-export function sniffMimetype(data: Buffer): string {
-  for (const sig of SIGNATURES) {
-    if (matches(data, sig.at, sig.bytes) && (!sig.and || matches(data, sig.and.at, sig.and.bytes))) return sig.type;
-  }
+/**
+ * The mimetype of content by its magic bytes (file-type knows some hundred binary formats); JSON or plain text
+ * for UTF-8 text; application/octet-stream otherwise.
+ */
+export async function sniffMimetype(data: Buffer): Promise<string> {
+  const detected = await fileTypeFromBuffer(data);
+  if (detected && !MARKUP.test(detected.mime)) return detected.mime;
   const text = sampleText(data);
   if (text === undefined) return OCTET_STREAM;
   const first = text.trimStart()[0];
@@ -69,7 +48,7 @@ export function sniffMimetype(data: Buffer): string {
 function sampleText(data: Buffer): string | undefined {
   if (!data.length) return undefined;
   let sample = data.subarray(0, TEXT_SAMPLE);
-  if (matches(sample, 0, [0xef, 0xbb, 0xbf])) sample = sample.subarray(3);
+  if (sample[0] === 0xef && sample[1] === 0xbb && sample[2] === 0xbf) sample = sample.subarray(3);
   let text: string;
   try {
     // stream: a character cut in two at the end of the sample is not an error.

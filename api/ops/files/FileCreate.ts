@@ -33,7 +33,7 @@ export const FileCreate = defineOp({
     const file = await ctx.services.files.create(ctx, row.token, {
       filename: input.filename,
       content,
-      mimetype: input.mimetype ?? sniffMimetype(content),
+      mimetype: input.mimetype ?? (await sniffMimetype(content)),
       tags: input.tags ?? [],
       expiry,
     });
