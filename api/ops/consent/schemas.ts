@@ -1,4 +1,4 @@
-// Input pieces shared by the legal basis, agreement and processing activity operations.
+// Input pieces shared by the legal basis and agreement operations (and the activities that link to bases).
 import { z } from 'zod';
 import { basisType } from '../../vault/consent.js';
 
@@ -8,13 +8,7 @@ export const Brief = z
   .transform((s) => s.trim().toLowerCase())
   .pipe(z.string().regex(/^[a-z0-9-]{1,64}$/, { error: 'Invalid API request parameter: brief: letters, digits and - only, at most 64' }));
 
-/** A processing activity id, by the same rule. */
-export const Activity = z
-  .string()
-  .transform((s) => s.trim().toLowerCase())
-  .pipe(z.string().regex(/^[a-z0-9_-]{1,64}$/, { error: 'Invalid API request parameter: activity: letters, digits, - and _ only, at most 64' }));
-
-const Text = (max: number) => z.string().max(max);
+export const Text = (max: number) => z.string().max(max);
 
 /** `status` of a legal basis: active or inactive (OSS's `disabled` means inactive). */
 const BasisStatus = z
@@ -48,11 +42,4 @@ export const BasisFields = {
   requiredmsg: Text(1024).optional(),
   requiredflag: Flag.optional(),
   usercontrol: Flag.optional(),
-};
-
-export const ActivityFields = {
-  title: Text(256).optional(),
-  script: Text(16 * 1024).optional(),
-  fulldesc: Text(16 * 1024).optional(),
-  applicableto: Text(1024).optional(),
 };

@@ -1,7 +1,8 @@
 // POST /v2/ProcessingActivityLinkLegalBasis: names a legal basis the activity relies on; linking again is a no-op.
 import { z } from 'zod';
 import { defineOp } from '../define.js';
-import { Activity, Brief } from './schemas.js';
+import { Activity } from './schemas.js';
+import { Brief } from '../consent/schemas.js';
 
 export const ProcessingActivityLinkLegalBasis = defineOp({
   name: 'ProcessingActivityLinkLegalBasis',

@@ -1,7 +1,8 @@
 // POST /v2/ProcessingActivityUnlinkLegalBasis: the activity no longer relies on the legal basis.
 import { z } from 'zod';
 import { defineOp } from '../define.js';
-import { Activity, Brief } from './schemas.js';
+import { Activity } from './schemas.js';
+import { Brief } from '../consent/schemas.js';
 
 export const ProcessingActivityUnlinkLegalBasis = defineOp({
   name: 'ProcessingActivityUnlinkLegalBasis',

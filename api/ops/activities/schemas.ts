@@ -1,0 +1,16 @@
+// Input pieces shared by the processing activity operations.
+import { z } from 'zod';
+import { Text } from '../consent/schemas.js';
+
+/** A processing activity id: lowercased letters, digits, - and _, at most 64. */
+export const Activity = z
+  .string()
+  .transform((s) => s.trim().toLowerCase())
+  .pipe(z.string().regex(/^[a-z0-9_-]{1,64}$/, { error: 'Invalid API request parameter: activity: letters, digits, - and _ only, at most 64' }));
+
+export const ActivityFields = {
+  title: Text(256).optional(),
+  script: Text(16 * 1024).optional(),
+  fulldesc: Text(16 * 1024).optional(),
+  applicableto: Text(1024).optional(),
+};
