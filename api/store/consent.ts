@@ -194,7 +194,7 @@ export class ConsentStore {
     const started = await query(
       this.em,
       `update ${this.t}.agreements set status = 'active', updated = $1 where ctid in (
-         select ctid from ${this.t}.agreements where status = 'pending' and starttime > creationtime and starttime <= $1 limit $2) returning 1`,
+         select ctid from ${this.t}.agreements where status = 'pending' and starttime > updated and starttime <= $1 limit $2) returning 1`,
       [now, batch],
     );
     const ended = await query(

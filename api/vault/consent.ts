@@ -208,9 +208,10 @@ export class Consent {
 }
 
 /** The status an agreement has at `now`. */
-export function effectiveStatus(r: Pick<AgreementRow, 'status' | 'starttime' | 'endtime' | 'creationtime'>, now: number): string {
+export function effectiveStatus(r: Pick<AgreementRow, 'status' | 'starttime' | 'endtime' | 'updated'>, now: number): string {
   let status = r.status;
-  if (status === 'pending' && r.starttime > r.creationtime && r.starttime <= now) status = 'active';
+  // Pending until a start that lay ahead when it was given; a pending given with no such start stays pending.
+  if (status === 'pending' && r.starttime > r.updated && r.starttime <= now) status = 'active';
   if ((status === 'active' || status === 'pending') && r.endtime > 0 && r.endtime <= now) status = 'expired';
   return status;
 }

@@ -189,6 +189,25 @@ describe('agreements', () => {
     expect((await vault.call('AgreementGet', { ...ref, brief })).body.agreement.status).toBe('expired');
   });
 
+  it('begin at a start that lay ahead, while a pending given without one stays pending', async () => {
+    const db = vault.api.services.db.global().getConnection();
+    const scheduled = await user();
+    const held = await user();
+    const brief = await basis();
+    await vault.call('AgreementAccept', { mode: 'token', identity: scheduled.token, brief, starttime: '1d' });
+    await vault.call('AgreementAccept', { mode: 'token', identity: held.token, brief, status: 'pending' });
+    // A day passes for both: every stored time moves back instead of the test sleeping.
+    await db.execute('update tenant_1.agreements set starttime = starttime - 86400 - 5, updated = updated - 86400 - 5, creationtime = creationtime - 86400 - 5 where brief = ?', [brief]);
+    expect((await vault.call('AgreementGet', { mode: 'token', identity: scheduled.token, brief })).body.agreement.status).toBe('active');
+    expect((await vault.call('AgreementGet', { mode: 'token', identity: held.token, brief })).body.agreement.status).toBe('pending');
+    await vault.api.services.sweeper.sweepOnce();
+    const rows = await db.execute('select user_token, status from tenant_1.agreements where brief = ? order by status', [brief]);
+    expect(rows.map((r: { user_token: string; status: string }) => [r.user_token, r.status])).toEqual([
+      [scheduled.token, 'active'],
+      [held.token, 'pending'],
+    ]);
+  });
+
   it('are all revoked for one brief by AgreementRevokeAll, and go with their user', async () => {
     const brief = await basis();
     const a = await user();
