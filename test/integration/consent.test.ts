@@ -202,7 +202,7 @@ describe('agreements', () => {
     expect((await vault.call('AgreementGet', { mode: 'token', identity: held.token, brief })).body.agreement.status).toBe('pending');
     await vault.api.services.sweeper.sweepOnce();
     const rows = await db.execute('select user_token, status from tenant_1.agreements where brief = ? order by status', [brief]);
-    expect(rows.map((r: { user_token: string; status: string }) => [r.user_token, r.status])).toEqual([
+    expect(rows.map((r) => [r.user_token, r.status])).toEqual([
       [scheduled.token, 'active'],
       [held.token, 'pending'],
     ]);

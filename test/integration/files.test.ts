@@ -15,8 +15,11 @@ afterAll(async () => {
   await vault?.stop();
 });
 
-// The PNG signature and the start of an IHDR chunk (what a real PNG begins with), then arbitrary bytes.
-const PNG = Buffer.concat([Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 0, 0, 0, 13]), Buffer.from('IHDR'), randomBytes(200)]);
+// A real 1×1 PNG, then arbitrary bytes after its end (so each run's file is new content).
+const PNG = Buffer.concat([
+  Buffer.from('iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAQAAAC1HAwCAAAAC0lEQVR42mNkYAAAAAYAAjCB0C8AAAAASUVORK5CYII=', 'base64'),
+  randomBytes(200),
+]);
 const b64 = (b: Buffer) => b.toString('base64');
 const sql = (text: string, params: unknown[] = []) => vault.api.services.db.global().getConnection().execute(text, params);
 
