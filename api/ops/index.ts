@@ -101,6 +101,9 @@ import { FileListUserFiles } from './files/FileListUserFiles.js';
 import { FileReplaceTags } from './files/FileReplaceTags.js';
 import { SystemGetUserReport } from './system/SystemGetUserReport.js';
 import { SystemGetUserHTMLReport } from './system/SystemGetUserHTMLReport.js';
+import { RoleDelete } from './roles/RoleDelete.js';
+import { PolicyDelete } from './roles/PolicyDelete.js';
+import { RoleUnlinkPolicy } from './roles/RoleUnlinkPolicy.js';
 
 export const operations: readonly OpDefinition[] = [
   AgreementAccept,
@@ -147,6 +150,7 @@ export const operations: readonly OpDefinition[] = [
   LegalBasisListAgreements,
   LegalBasisUpdate,
   PolicyCreate,
+  PolicyDelete,
   PolicyGet,
   PolicyListAllPolicies,
   PolicyUpdate,
@@ -157,7 +161,9 @@ export const operations: readonly OpDefinition[] = [
   ProcessingActivityUnlinkLegalBasis,
   ProcessingActivityUpdate,
   RoleCreate,
+  RoleDelete,
   RoleLinkPolicy,
+  RoleUnlinkPolicy,
   RoleUpdate,
   SessionDelete,
   SessionGet,

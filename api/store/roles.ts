@@ -73,6 +73,20 @@ export class RoleStore {
     await query(this.em, `insert into ${S}.role_policies (role_id, policy_id) values ($1, $2) on conflict do nothing`, [roleId, policyId]);
   }
 
+  async unlink(roleId: number, policyId: number): Promise<void> {
+    await query(this.em, `delete from ${S}.role_policies where role_id = $1 and policy_id = $2`, [roleId, policyId]);
+  }
+
+  /** Removes the role; its links and its xtokens (credentials) go with it (cascades). */
+  async deleteRole(id: number): Promise<void> {
+    await query(this.em, `delete from ${S}.roles where id = $1`, [id]);
+  }
+
+  /** Removes the policy; its links go with it. */
+  async deletePolicy(id: number): Promise<void> {
+    await query(this.em, `delete from ${S}.policies where id = $1`, [id]);
+  }
+
   /** The role's name and the documents of every policy linked to it. */
   async documentsOf(roleId: number): Promise<{ rolename: string; documents: unknown[] } | null> {
     const rows = await query<{ rolename: string; document: unknown }>(

@@ -74,6 +74,11 @@ export class Credentials {
     return token;
   }
 
+  /** Drops this process's cached principals of a role at once (other replicas let them lapse within the TTL). */
+  forgetRole(roleId: number): void {
+    for (const [hash, principal] of this.cache.entries()) if (principal.roleId === roleId) this.cache.delete(hash);
+  }
+
   /** Drops this process's cached principals of a tenant at once (other replicas let them lapse within the TTL). */
   forgetTenant(tenantId: number): void {
     for (const [hash, principal] of this.cache.entries()) if (principal.tenantId === tenantId) this.cache.delete(hash);

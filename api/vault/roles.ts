@@ -81,6 +81,22 @@ export class Roles {
     this.statements.clear();
   }
 
+  async unlink(em: EntityManager, roleId: number, policyId: number): Promise<void> {
+    await this.store(em).unlink(roleId, policyId);
+    this.statements.clear();
+  }
+
+  /** The role goes with its links and xtokens; group memberships that named it keep no role. */
+  async deleteRole(em: EntityManager, roleId: number): Promise<void> {
+    await this.store(em).deleteRole(roleId);
+    this.statements.clear();
+  }
+
+  async deletePolicy(em: EntityManager, policyId: number): Promise<void> {
+    await this.store(em).deletePolicy(policyId);
+    this.statements.clear();
+  }
+
   /** The role's name and the statements of its policies; null when the role is gone. */
   async statementsOf(roleId: number): Promise<{ rolename: string; statements: PolicyStatement[] } | null> {
     const hit = this.statements.get(roleId);

@@ -53,6 +53,34 @@ describe('roles and policies', () => {
     expect((await vault.call('XTokenCreateForRole', { rolename: 'nosuchrole' })).status).toBe(404);
   });
 
+  it('unlinks and deletes them: a deleted role takes its xtokens along, an unlinked or deleted policy stops applying', async () => {
+    const user = (await vault.call('UserCreate', { profile: buildProfile() })).body.token as string;
+    const ref = { mode: 'token', identity: user };
+    const r = await roleWith({ Effect: 'Allow', Action: 'UserGet' }, { Effect: 'Allow', Action: 'AuditListUserEvents' });
+    expect((await vault.call('UserGet', ref, as(r.xtoken))).status).toBe(200);
+    expect((await vault.call('AuditListUserEvents', ref, as(r.xtoken))).status).toBe(200);
+    const [first, second] = (await vault.call('PolicyListAllPolicies')).body.rows.slice(-2) as { policyid: number; policyname: string }[];
+
+    // Unlinking the UserGet policy ends that grant at once; unlinking again is no error.
+    expect((await vault.call('RoleUnlinkPolicy', { rolename: r.rolename, policyid: first!.policyid })).body).toEqual({ status: 'ok', roleid: r.roleid });
+    expect((await vault.call('RoleUnlinkPolicy', { rolename: r.rolename, policyid: first!.policyid })).status).toBe(200);
+    expect((await vault.call('UserGet', ref, as(r.xtoken))).status).toBe(403);
+    expect((await vault.call('AuditListUserEvents', ref, as(r.xtoken))).status).toBe(200);
+
+    // A deleted policy is gone from every role that held it.
+    expect((await vault.call('PolicyDelete', { policyname: second!.policyname })).body).toEqual({ status: 'ok', policyid: second!.policyid });
+    expect((await vault.call('PolicyGet', { policyid: second!.policyid })).status).toBe(404);
+    expect((await vault.call('AuditListUserEvents', ref, as(r.xtoken))).status).toBe(403);
+    expect((await vault.call('PolicyDelete', { policyid: second!.policyid })).body.message).toBe('The policy record was not found');
+
+    // A deleted role's xtokens stop at once: the credential is gone, not merely powerless.
+    expect((await vault.call('RoleDelete', { roleid: r.roleid })).status).toBe(200);
+    expect((await vault.call('UserGet', ref, as(r.xtoken))).body).toEqual({ status: 'error', message: 'Access denied' });
+    expect((await vault.call('RoleDelete', { rolename: r.rolename })).body.message).toBe('The role record was not found');
+    expect((await vault.call('RoleDelete', {})).body.message).toBe('Missing API request parameters: roleid');
+    expect((await vault.call('RoleUnlinkPolicy', { rolename: r.rolename })).status).toBe(400);
+  });
+
   it('refuses a malformed policy document with a 400 naming what is wrong', async () => {
     const bad = await vault.call('PolicyCreate', { policyname: unique('bad'), policy: { Effect: 'Perhaps', Action: 'UserGet' } });
     expect(bad.status).toBe(400);
