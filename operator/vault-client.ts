@@ -142,6 +142,16 @@ export class VaultClient {
     return this.call<{ roleid: number }>('RoleLinkPolicy', input);
   }
 
+  /** true when it was deleted now, false when the vault had no such role (its xtokens go with it). */
+  async roleDelete(rolename: string): Promise<boolean> {
+    return this.call('RoleDelete', { rolename }).then(() => true, notFoundAs(false));
+  }
+
+  /** true when it was deleted now, false when the vault had no such policy (its links go with it). */
+  async policyDelete(policyid: number): Promise<boolean> {
+    return this.call('PolicyDelete', { policyid }).then(() => true, notFoundAs(false));
+  }
+
   /** A role xtoken made in `tenant` (by name), living `seconds` unless the vault caps it. */
   xtokenCreateForRole(rolename: string, tenant: string, seconds: number) {
     return this.call<{ xtoken: string; expires: number }>('XTokenCreateForRole', { rolename, finaltime: `${seconds}s` }, { tenant });

@@ -1,16 +1,8 @@
 // A Role's policies in the vault: each spec policy is the vault policy "<roleName>.<name>", created or updated to
-// match and linked to the role. The vault has no way to unlink or delete a policy, so one that left the spec is
-// retired (its document can no longer match any action), and deleting under deletionPolicy Delete revokes them all.
+// match and linked to the role. One that left the spec is deleted (its links go with it).
 import type { ReconcileDeps } from '../deps.js';
 import { sameJson } from '../runtime/custom-resources.js';
 import type { Role, RoleSpec, RoleStatus } from '../types/resources.js';
-
-/** A statement that matches no operation: the policy stays linked but grants and denies nothing. */
-export const RETIRED = { Effect: 'Deny', Action: 'x-strongroom-retired' };
-export const RETIRED_DESC = 'retired by the Strongroom operator: no longer in its Role';
-/** Denies every operation: a Deny wins over every Allow, so the role's xtokens can do nothing. */
-export const REVOKED = { Effect: 'Deny', Action: '*' };
-export const REVOKED_DESC = 'revoked by the Strongroom operator: its Role was deleted under deletionPolicy Delete';
 
 export const policyName = (roleName: string, name: string) => `${roleName}.${name}`;
 
@@ -32,7 +24,7 @@ export async function syncPolicies(deps: ReconcileDeps, obj: Role, spec: RoleSpe
         await deps.events.emit(obj, 'Normal', 'PolicyUpdated', `updated vault policy ${policyname}`);
       }
     }
-    // Links cannot be read back from the vault, but neither can they be undone: linking once is enough.
+    // Links cannot be read back from the vault: link when the policy is new to this role or the role is new.
     if (linked.get(p.name) !== policyId || roleId === undefined) {
       roleId = (await deps.vault.roleLinkPolicy({ rolename: spec.roleName, policyid: policyId })).roleid;
     }
@@ -45,21 +37,22 @@ export async function syncPolicies(deps: ReconcileDeps, obj: Role, spec: RoleSpe
 /** Policies named after the role that the spec no longer has. */
 async function retire(deps: ReconcileDeps, obj: Role, spec: RoleSpec): Promise<void> {
   const wanted = new Set(spec.policies.map((p) => policyName(spec.roleName, p.name)));
-  const prefix = `${spec.roleName}.`;
-  for (const row of await deps.vault.policyList()) {
-    if (!row.policyname.startsWith(prefix) || wanted.has(row.policyname) || row.policydesc === RETIRED_DESC) continue;
-    await deps.vault.policyUpdate({ policyid: row.policyid, policydesc: RETIRED_DESC, policy: RETIRED });
-    await deps.events.emit(obj, 'Normal', 'PolicyRetired', `vault policy ${row.policyname} left the spec: it no longer grants or denies anything`);
+  for (const row of await policiesOf(deps, spec.roleName)) {
+    if (wanted.has(row.policyname)) continue;
+    if (await deps.vault.policyDelete(row.policyid)) {
+      await deps.events.emit(obj, 'Normal', 'PolicyDeleted', `vault policy ${row.policyname} left the spec: deleted`);
+    }
   }
 }
 
-/** Every policy of the role denies everything. */
-export async function revokeAll(deps: ReconcileDeps, roleName: string): Promise<number> {
-  let revoked = 0;
-  for (const row of await deps.vault.policyList()) {
-    if (!row.policyname.startsWith(`${roleName}.`) || row.policydesc === REVOKED_DESC) continue;
-    await deps.vault.policyUpdate({ policyid: row.policyid, policydesc: REVOKED_DESC, policy: REVOKED });
-    revoked++;
-  }
-  return revoked;
+/** The vault policies named after the role. */
+async function policiesOf(deps: ReconcileDeps, roleName: string) {
+  return (await deps.vault.policyList()).filter((row) => row.policyname.startsWith(`${roleName}.`));
+}
+
+/** Deletes the role's policies; returns how many went. */
+export async function deletePolicies(deps: ReconcileDeps, roleName: string): Promise<number> {
+  let deleted = 0;
+  for (const row of await policiesOf(deps, roleName)) if (await deps.vault.policyDelete(row.policyid)) deleted++;
+  return deleted;
 }

@@ -9,7 +9,6 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { freePort } from '../fixtures/processes.js';
 import { GROUP, LEASE_NAME, LEASE_NAMESPACE, startHarness, until, type Harness } from './harness.js';
 import type { Operator } from '../../operator/operator.js';
-import { RETIRED_DESC } from '../../operator/role/policies.js';
 
 const root = fileURLToPath(new URL('../../', import.meta.url));
 let h: Harness;
@@ -96,7 +95,7 @@ describe('the operator', () => {
     expect(metrics).toMatch(/strongroom_operator_queue_depth\{kind="Tenant"\} \d/);
   });
 
-  it('applies a changed policy in the vault and retires a removed one', async () => {
+  it('applies a changed policy in the vault and deletes a removed one', async () => {
     const spec = roleSpec('acme', 'reader', { deletionPolicy: 'Delete' });
     const token = h.secret('team-a', 'reader-xtoken')!.xtoken;
     // Now the role reads emails instead of names, and may no longer create users.
@@ -105,11 +104,11 @@ describe('the operator', () => {
     expect(changed.metadata.generation).toBe(2);
     await h.ready('roles', 'team-a', 'reader', 2);
     expect((await h.call('PolicyGet', { policyname: 'reader.read' })).body).toMatchObject({ policydesc: 'emails only', policy: emailPolicy });
-    expect((await h.call('PolicyGet', { policyname: 'reader.create' })).body.policydesc).toBe(RETIRED_DESC);
+    expect((await h.call('PolicyGet', { policyname: 'reader.create' })).status).toBe(404);
     const got = await h.call('UserGet', { mode: 'login', identity: 'ada' }, { token });
     expect(got.body.profile).toMatchObject({ name: '***', email: 'ada@acme.example' });
     expect((await h.call('UserCreate', { profile: { login: 'bob' } }, { token })).status).toBe(403);
-    expect(eventsFor('team-a', 'reader')).toEqual(expect.arrayContaining(['PolicyUpdated', 'PolicyRetired']));
+    expect(eventsFor('team-a', 'reader')).toEqual(expect.arrayContaining(['PolicyUpdated', 'PolicyDeleted']));
     // The same token: a spec change does not replace a live xtoken.
     expect(h.secret('team-a', 'reader-xtoken')!.xtoken).toBe(token);
   });
@@ -199,7 +198,7 @@ describe('the operator', () => {
     expect(lists()).toBe(before + 1);
   });
 
-  it('under deletionPolicy Retain keeps the vault tenant; under Delete removes it, and revokes a Role', async () => {
+  it('under deletionPolicy Retain keeps the vault tenant; under Delete removes it, and deletes a Role', async () => {
     await h.remove('tenants', 'team-c', 'after-cut');
     await until(() => h.get('tenants', 'team-c', 'after-cut') === undefined, 10_000, 'the Retain tenant to go');
     const kept = await h.call('TenantListTenants', { limit: 100 });
@@ -207,12 +206,14 @@ describe('the operator', () => {
     await until(() => h.kube.get('secrets', 'team-c', 'after-cut-admin') === undefined, 5000, 'the owned Secret to be collected');
     expect(eventsFor('team-c', 'after-cut')).toContain('TenantRetained');
 
-    // Role under Delete: the vault has no RoleDelete, so its policies deny everything and its xtoken stops working.
+    // Role under Delete: the vault role and its policies go, and with the role its xtoken.
     const roleToken = h.secret('team-a', 'reader-xtoken')!.xtoken;
     expect((await h.call('UserGet', { mode: 'login', identity: 'ada' }, { token: roleToken })).status).toBe(200);
     await h.remove('roles', 'team-a', 'reader');
     await until(() => h.get('roles', 'team-a', 'reader') === undefined, 10_000, 'the Role to go');
-    expect((await h.call('UserGet', { mode: 'login', identity: 'ada' }, { token: roleToken })).status).toBe(403);
+    expect((await h.call('UserGet', { mode: 'login', identity: 'ada' }, { token: roleToken })).body).toEqual({ status: 'error', message: 'Access denied' });
+    expect((await h.call('PolicyGet', { policyname: 'reader.read' })).status).toBe(404);
+    expect((await h.call('RoleDelete', { rolename: 'reader' })).status).toBe(404);
 
     const tenantId = h.get('tenants', 'team-a', 'acme')!.status.tenantId;
     const adminToken = h.secret('team-a', 'acme-admin')!.token;
