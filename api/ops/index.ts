@@ -104,6 +104,7 @@ import { SystemGetUserHTMLReport } from './system/SystemGetUserHTMLReport.js';
 import { RoleDelete } from './roles/RoleDelete.js';
 import { PolicyDelete } from './roles/PolicyDelete.js';
 import { RoleUnlinkPolicy } from './roles/RoleUnlinkPolicy.js';
+import { TenantRotateAdminToken } from './tenants/TenantRotateAdminToken.js';
 
 export const operations: readonly OpDefinition[] = [
   AgreementAccept,
@@ -185,6 +186,7 @@ export const operations: readonly OpDefinition[] = [
   TenantGet,
   TenantGetUIConf,
   TenantListTenants,
+  TenantRotateAdminToken,
   TenantUpdate,
   TokenCreate,
   TokenCreateBulk,

@@ -74,6 +74,13 @@ export class Credentials {
     return token;
   }
 
+  /** Removes every admin token of the tenant (a new one is issued beside it by the caller). */
+  async revokeTenantAdmins(tenantId: number, em: EntityManager = this.db.global()): Promise<number> {
+    const removed = await em.nativeDelete(Credential, { kind: 'tenant-admin', tenantId });
+    this.forgetTenant(tenantId);
+    return removed;
+  }
+
   /** Drops this process's cached principals of a role at once (other replicas let them lapse within the TTL). */
   forgetRole(roleId: number): void {
     for (const [hash, principal] of this.cache.entries()) if (principal.roleId === roleId) this.cache.delete(hash);

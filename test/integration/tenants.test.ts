@@ -69,6 +69,30 @@ describe('TenantCreate', () => {
   });
 });
 
+describe('TenantRotateAdminToken', () => {
+  it('issues a new admin token once and retires every earlier one at once', async () => {
+    const t = await createTenant();
+    const admin = (xtoken: string) => ({ 'x-bunker-token': xtoken, 'x-bunker-tenant': t.name });
+    expect((await vault.call('TenantGet', { tenantid: t.id }, admin(t.xtoken))).status).toBe(200);
+    const rotated = await vault.call('TenantRotateAdminToken', { tenantid: t.id });
+    expect(rotated.body).toEqual({ status: 'ok', tenantid: t.id, xtoken: expect.stringMatching(/^[0-9a-f-]{36}$/), revoked: 1 });
+    expect((await vault.call('TenantGet', { tenantid: t.id }, admin(t.xtoken))).body).toEqual({ status: 'error', message: 'Access denied' });
+    expect((await vault.call('TenantGet', { tenantid: t.id }, admin(rotated.body.xtoken))).status).toBe(200);
+    // The tenant's data stays; its new admin works with it.
+    expect((await vault.call('UserCreate', { profile: buildProfile() }, admin(rotated.body.xtoken))).status).toBe(200);
+  });
+
+  it('is for the main tenant only, and answers 404 for an unknown tenant', async () => {
+    const t = await createTenant();
+    const own = await vault.call('TenantRotateAdminToken', { tenantid: t.id }, { 'x-bunker-token': t.xtoken, 'x-bunker-tenant': t.name });
+    expect(own.status).toBe(403);
+    const missing = await vault.call('TenantRotateAdminToken', { tenantid: 999_999 });
+    expect(missing.status).toBe(404);
+    expect(missing.body.message).toBe('The tenant record was not found');
+    expect((await vault.call('TenantRotateAdminToken', {})).body.message).toBe('Missing API request parameters: tenantid');
+  });
+});
+
 describe('tenant resolution and isolation', () => {
   it('keeps each tenant to its own data, by header, by subdomain and by the token’s own tenant', async () => {
     const a = await createTenant();

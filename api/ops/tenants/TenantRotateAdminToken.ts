@@ -1,0 +1,25 @@
+// POST /v2/TenantRotateAdminToken: a new admin token for a tenant, shown once; every earlier one stops working.
+// Main tenant only, beyond the DatabunkerPro contract: TenantCreate shows the only other one, once, so a lost
+// token would otherwise leave the tenant without an administrator.
+import { z } from 'zod';
+import { defineOp } from '../define.js';
+import { TenantId } from './schemas.js';
+
+export const TenantRotateAdminToken = defineOp({
+  name: 'TenantRotateAdminToken',
+  access: 'mainTenant',
+  effect: 'admin',
+  input: z.object({ tenantid: TenantId }),
+  async run({ input, ctx }) {
+    const tenant = await ctx.services.tenants.get(input.tenantid);
+    const credentials = ctx.services.credentials;
+    // One transaction: the old tokens never outlive the new one's creation, and a failure keeps them.
+    const { xtoken, revoked } = await ctx.services.db.global().transactional(async (tx) => {
+      const revoked = await credentials.revokeTenantAdmins(tenant.tenantid, tx);
+      return { revoked, xtoken: await credentials.issue('tenant-admin', tenant.tenantid, {}, tx) };
+    });
+    credentials.forgetTenant(tenant.tenantid);
+    ctx.audit.after = { tenantid: tenant.tenantid, revoked };
+    return { tenantid: tenant.tenantid, xtoken, revoked };
+  },
+});
