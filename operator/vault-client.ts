@@ -103,6 +103,11 @@ export class VaultClient {
     return this.call('TenantDelete', { tenantid }).then(() => true, notFoundAs(false));
   }
 
+  /** A new admin token for the tenant; every earlier one stops working. */
+  tenantRotateAdminToken(tenantid: number) {
+    return this.call<{ tenantid: number; xtoken: string }>('TenantRotateAdminToken', { tenantid });
+  }
+
   /** Whether `token` is the admin token of this tenant: it may read its own tenant. */
   async isTenantAdminToken(tenantid: number, token: string): Promise<boolean> {
     return this.call('TenantGet', { tenantid }, { token }).then(

@@ -28,8 +28,12 @@ export function tenantReconciler(deps: ReconcileDeps): Reconciler<TenantStatus> 
     return { tenantId: found.tenantid, token };
   }
 
-  /** The admin token from the Secret, or from the Secret the spec named before (it is moving). */
-  async function storedToken(obj: Tenant, spec: TenantSpec, status: TenantStatus): Promise<string> {
+  /**
+   * The admin token from the Secret, or from the Secret the spec named before (it is moving). When both are gone
+   * (deleted by hand, lost with a namespace restore), the tenant this resource manages gets a new admin token and
+   * the lost one stops working.
+   */
+  async function storedToken(obj: Tenant, spec: TenantSpec, status: TenantStatus, tenantId: number): Promise<string> {
     const token = (await deps.secrets.read(obj, spec.adminTokenSecretName))?.token;
     if (token) return token;
     const previous = status.adminTokenSecretName;
@@ -37,11 +41,14 @@ export function tenantReconciler(deps: ReconcileDeps): Reconciler<TenantStatus> 
       const moving = (await deps.secrets.read(obj, previous))?.token;
       if (moving) return moving;
     }
-    throw new ReconcileError(
-      'AdminTokenLost',
-      `Secret ${spec.adminTokenSecretName} with the tenant admin token is gone, and the vault shows that token only once: restore the Secret, or delete and re-create the tenant`,
-      { retryAfterMs: 300_000 },
+    const rotated = await deps.vault.tenantRotateAdminToken(tenantId);
+    await deps.events.emit(
+      obj,
+      'Warning',
+      'AdminTokenRotated',
+      `Secret ${spec.adminTokenSecretName} with the tenant admin token was gone: vault tenant ${spec.tenantName} has a new admin token, and the lost one no longer works`,
     );
+    return rotated.xtoken;
   }
 
   return {
@@ -93,7 +100,7 @@ export function tenantReconciler(deps: ReconcileDeps): Reconciler<TenantStatus> 
         await deps.events.emit(obj, 'Normal', 'TenantUpdated', `updated the organisation and email of vault tenant ${spec.tenantName}`);
       }
 
-      token ??= await storedToken(obj, spec, status);
+      token ??= await storedToken(obj, spec, status, tenantId);
       const data = { token, tenantName: spec.tenantName, tenantId: String(tenantId), url: deps.publicUrl };
       if (await deps.secrets.write(obj, spec.adminTokenSecretName, data)) {
         await deps.events.emit(obj, 'Normal', 'SecretWritten', `the tenant admin token is in Secret ${spec.adminTokenSecretName}`);

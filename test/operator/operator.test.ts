@@ -95,6 +95,20 @@ describe('the operator', () => {
     expect(metrics).toMatch(/strongroom_operator_queue_depth\{kind="Tenant"\} \d/);
   });
 
+  it('gives a tenant whose admin Secret was lost a new admin token, and the lost one stops working', async () => {
+    const lost = h.secret('team-a', 'acme-admin')!.token;
+    h.kube.store.delete(h.kube.type('secrets'), 'team-a', 'acme-admin');
+    // A spec change wakes the reconcile at once (the periodic resync would, later).
+    const before = h.get('tenants', 'team-a', 'acme')!;
+    await h.patchSpec('tenants', 'team-a', 'acme', { ...before.spec, email: 'security@acme.example' });
+    await h.ready('tenants', 'team-a', 'acme', before.metadata.generation + 1);
+    const fresh = h.secret('team-a', 'acme-admin')!.token;
+    expect(fresh).not.toBe(lost);
+    expect((await h.call('TenantGet', {}, { token: fresh })).body).toMatchObject({ tenantname: 'acme', email: 'security@acme.example' });
+    expect((await h.call('TenantGet', {}, { token: lost })).status).toBe(403);
+    expect(eventsFor('team-a', 'acme')).toContain('AdminTokenRotated');
+  });
+
   it('applies a changed policy in the vault and deletes a removed one', async () => {
     const spec = roleSpec('acme', 'reader', { deletionPolicy: 'Delete' });
     const token = h.secret('team-a', 'reader-xtoken')!.xtoken;
