@@ -9,10 +9,9 @@ import { defineOp, type OpDefinition } from '../ops/define.js';
 import { executeOperation } from '../ops/execute.js';
 import { subjectRow } from '../ops/subject.js';
 import { timeField } from '../ops/consent/AgreementAccept.js';
-import { MODES, type Mode } from '../vault/identities.js';
+import { MODES, isUuid, type Mode } from '../vault/identities.js';
 import { agreementStatus, basisType, parseAgreementStatus } from '../vault/consent.js';
-import { BadRequestError, ForbiddenError, NotFoundError, VaultError, badRequest, Messages } from './errors.js';
-import { isUuid } from '../vault/identities.js';
+import { NotFoundError, VaultError, badRequest, Messages } from './errors.js';
 
 /** v1's own words for the errors its clients know. */
 const V1_MESSAGES: Record<string, string> = {
@@ -126,7 +125,7 @@ export function v1Handlers(services: Services) {
       ctx.body = { status: 'ok', ...result };
     } catch (err) {
       if (err instanceof V1Error) throw err;
-      if (err instanceof BadRequestError || err instanceof ForbiddenError || err instanceof NotFoundError || err instanceof VaultError) {
+      if (err instanceof VaultError) {
         throw new V1Error(err.status, V1_MESSAGES[err.message] ?? err.message.charAt(0).toLowerCase() + err.message.slice(1));
       }
       throw err;
