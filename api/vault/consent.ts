@@ -199,6 +199,14 @@ export class Consent {
     return row;
   }
 
+  /** Links (or unlinks) an activity and a legal basis: 404 when either is unknown. */
+  async setLink(scope: Scope, activity: string, brief: string, linked: boolean): Promise<void> {
+    await this.activity(scope, activity, true);
+    await this.basis(scope, brief);
+    const store = this.store(scope);
+    await (linked ? store.link(activity, brief) : store.unlink(activity, brief));
+  }
+
   async updateActivity(scope: Scope, activity: string, fields: ActivityFields & { activity?: string | undefined }): Promise<void> {
     const store = this.store(scope);
     await this.activity(scope, activity, true);

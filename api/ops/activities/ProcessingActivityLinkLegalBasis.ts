@@ -10,10 +10,7 @@ export const ProcessingActivityLinkLegalBasis = defineOp({
   effect: 'write',
   input: z.object({ activity: Activity, brief: Brief }),
   async run({ input, ctx }) {
-    const consent = ctx.services.consent;
-    await consent.activity(ctx, input.activity, true);
-    await consent.basis(ctx, input.brief);
-    await consent.store(ctx).link(input.activity, input.brief);
+    await ctx.services.consent.setLink(ctx, input.activity, input.brief, true);
     ctx.audit.after = input;
     return {};
   },

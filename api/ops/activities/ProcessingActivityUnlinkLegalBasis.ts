@@ -10,10 +10,7 @@ export const ProcessingActivityUnlinkLegalBasis = defineOp({
   effect: 'write',
   input: z.object({ activity: Activity, brief: Brief }),
   async run({ input, ctx }) {
-    const consent = ctx.services.consent;
-    await consent.activity(ctx, input.activity, true);
-    await consent.basis(ctx, input.brief);
-    await consent.store(ctx).unlink(input.activity, input.brief);
+    await ctx.services.consent.setLink(ctx, input.activity, input.brief, false);
     ctx.audit.before = input;
     return {};
   },

@@ -1,8 +1,7 @@
 // POST /v2/RoleLinkPolicy: links a policy to a role (idempotent); main tenant only.
 import { z } from 'zod';
 import { defineOp } from '../define.js';
-import { badRequest, Messages } from '../../http/errors.js';
-import { RoleRef, PolicyRef } from './schemas.js';
+import { RoleRef, PolicyRef, roleAndPolicy } from './schemas.js';
 
 export const RoleLinkPolicy = defineOp({
   name: 'RoleLinkPolicy',
@@ -10,12 +9,8 @@ export const RoleLinkPolicy = defineOp({
   effect: 'write',
   input: z.object({ ...RoleRef, ...PolicyRef }),
   async run({ input, ctx }) {
-    const roles = ctx.services.roles;
-    if (input.roleid === undefined && input.rolename === undefined) throw badRequest(`${Messages.missing}roleid`);
-    if (input.policyid === undefined && input.policyname === undefined) throw badRequest(`${Messages.missing}policyid`);
-    const role = await roles.role(ctx.em, { id: input.roleid, name: input.rolename });
-    const policy = await roles.policy(ctx.em, { id: input.policyid, name: input.policyname });
-    await roles.link(ctx.em, role.roleid, policy.policyid);
+    const { role, policy } = await roleAndPolicy(ctx, input);
+    await ctx.services.roles.link(ctx.em, role.roleid, policy.policyid);
     ctx.audit.after = { roleid: role.roleid, policyid: policy.policyid };
     return { roleid: role.roleid };
   },

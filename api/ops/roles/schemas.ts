@@ -1,6 +1,8 @@
 // Input pieces shared by the role, policy and xtoken operations.
 import { z } from 'zod';
 import { RecordId } from '../schemas.js';
+import type { OpContext } from '../define.js';
+import { badRequest, Messages } from '../../http/errors.js';
 
 export const Name = z.string().min(1).max(128);
 export const Description = z.string().max(1024);
@@ -11,3 +13,16 @@ export const PolicyDocument = z.custom<object>((v) => typeof v === 'object' && v
 /** `roleid` or `rolename` (the SDKs send the name in place of the id when given one). */
 export const RoleRef = { roleid: Id.optional(), rolename: Name.optional() };
 export const PolicyRef = { policyid: Id.optional(), policyname: Name.optional() };
+
+/** The role and the policy a link operation names, each by id or name: 400 when one is not named, 404 when unknown. */
+export async function roleAndPolicy(
+  ctx: OpContext,
+  input: { roleid?: number | undefined; rolename?: string | undefined; policyid?: number | undefined; policyname?: string | undefined },
+) {
+  const roles = ctx.services.roles;
+  if (input.roleid === undefined && input.rolename === undefined) throw badRequest(`${Messages.missing}roleid`);
+  if (input.policyid === undefined && input.policyname === undefined) throw badRequest(`${Messages.missing}policyid`);
+  const role = await roles.role(ctx.em, { id: input.roleid, name: input.rolename });
+  const policy = await roles.policy(ctx.em, { id: input.policyid, name: input.policyname });
+  return { role, policy };
+}
