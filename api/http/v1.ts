@@ -3,15 +3,14 @@
 // with v1's lowercase messages in the same JSON envelope.
 import type { Context } from 'koa';
 import { z } from 'zod';
-import mergePatch from 'json-merge-patch';
 import type { Services } from '../vault/services.js';
 import { defineOp, type OpDefinition } from '../ops/define.js';
 import { executeOperation } from '../ops/execute.js';
 import { subjectRow } from '../ops/subject.js';
-import { timeField } from '../ops/consent/AgreementAccept.js';
+import { recordAgreement } from '../ops/consent/AgreementAccept.js';
 import { MODES, isUuid, type Mode } from '../vault/identities.js';
-import { agreementStatus, basisType, parseAgreementStatus } from '../vault/consent.js';
-import { NotFoundError, VaultError, badRequest, Messages } from './errors.js';
+import { agreementStatus, basisType } from '../vault/consent.js';
+import { VaultError, badRequest, Messages } from './errors.js';
 
 /** v1's own words for the errors its clients know. */
 const V1_MESSAGES: Record<string, string> = {
@@ -62,20 +61,9 @@ const V1ConsentAccept = defineOp({
     const consent = ctx.services.consent;
     const type = input.lawfulbasis === undefined ? 'consent' : basisType(input.lawfulbasis);
     if (!type) throw badRequest('bad lawfulbasis value');
-    if (!(await consent.store(ctx).basis(input.brief))) await consent.createBasis(ctx, input.brief, { basistype: type });
-    const starttime = timeField(input.starttime, 'starttime', ctx.now) ?? ctx.now;
-    const endtime = timeField(input.expiration ?? input.finaltime, 'expiration', ctx.now) ?? 0;
     if (input.status !== undefined && !agreementStatus(input.status)) throw badRequest('bad status value');
-    const status = parseAgreementStatus(input.status, starttime, ctx.now);
-    const details = {
-      agreementmethod: input.consentmethod ?? input.agreementmethod ?? 'api',
-      referencecode: input.referencecode ?? '',
-      lastmodifiedby: input.lastmodifiedby ?? '',
-      mode: input.mode,
-      who: input.identity,
-    };
-    await consent.accept(ctx, row.token, input.brief, { status, starttime, endtime, details });
-    ctx.audit.after = { brief: input.brief, status, starttime, endtime };
+    if (!(await consent.store(ctx).basis(input.brief))) await consent.createBasis(ctx, input.brief, { basistype: type });
+    await recordAgreement(ctx, row.token, { ...input, agreementmethod: input.consentmethod ?? input.agreementmethod, finaltime: input.expiration ?? input.finaltime }, 'expiration');
     return {};
   },
 });
@@ -89,13 +77,7 @@ const V1UserappPut = defineOp({
   async run({ input, ctx }) {
     ctx.audit.app = input.appname;
     const row = await subjectRow(ctx, input, true);
-    const appdata = ctx.services.appdata;
-    const current = await appdata.get(ctx, row.token, input.appname, true).catch((err: unknown) => {
-      if (err instanceof NotFoundError) return null;
-      throw err;
-    });
-    const next = mergePatch.apply(structuredClone(current?.data ?? {}), input.appdata) as Record<string, unknown>;
-    await appdata.put(ctx, row.token, input.appname, next, current?.row ?? null);
+    await ctx.services.appdata.merge(ctx, row.token, input.appname, input.appdata, { create: true });
     return { token: row.token };
   },
 });

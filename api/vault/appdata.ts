@@ -1,9 +1,10 @@
 // Per-user app data: a JSON object per (user, app), sealed through the tokenizer, with earlier versions kept.
 import { createHash } from 'node:crypto';
-import type { TokenizerClient } from '../tokenizer-client.js';
+import mergePatch from 'json-merge-patch';
+import type { Sealer } from './sealed.js';
 import { tenantSchema } from '../store/database.js';
 import { AppStore, type AppRow } from '../store/appdata.js';
-import { notFound, Messages } from '../http/errors.js';
+import { NotFoundError, notFound, Messages } from '../http/errors.js';
 import type { Scope } from './users.js';
 
 const APP_TABLE = 'app_records';
@@ -11,7 +12,7 @@ export type AppData = Record<string, unknown>;
 
 export class Appdata {
   constructor(
-    private readonly tokenizer: TokenizerClient,
+    private readonly sealer: Sealer,
     private readonly opts: { versioning: boolean; maxVersions: number },
   ) {}
 
@@ -24,15 +25,8 @@ export class Appdata {
     return `${token}:${appname}`;
   }
 
-  private async seal(tenantId: number, token: string, appname: string, data: AppData): Promise<Buffer> {
-    const { sealed } = await this.tokenizer.run(tenantId, { seal: [{ table: APP_TABLE, rowId: this.rowId(token, appname), plaintext: Buffer.from(JSON.stringify(data)) }] });
-    return sealed[0]!;
-  }
-
-  private async openMany(tenantId: number, token: string, appname: string, blobs: Buffer[]): Promise<Buffer[]> {
-    if (!blobs.length) return [];
-    const { opened } = await this.tokenizer.run(tenantId, { open: blobs.map((ciphertext) => ({ table: APP_TABLE, rowId: this.rowId(token, appname), ciphertext })) });
-    return opened;
+  private openMany(tenantId: number, token: string, appname: string, blobs: Buffer[]): Promise<Buffer[]> {
+    return this.sealer.openBytes(tenantId, APP_TABLE, blobs.map((blob) => ({ rowId: this.rowId(token, appname), blob })));
   }
 
   /**
@@ -41,10 +35,23 @@ export class Appdata {
    */
   async put(scope: Scope, token: string, appname: string, data: AppData, current?: AppRow | null): Promise<void> {
     const store = this.store(scope);
-    const sealed = await this.seal(scope.tenantId, token, appname, data);
+    const sealed = await this.sealer.seal(scope.tenantId, APP_TABLE, this.rowId(token, appname), data);
     const old = current !== undefined ? current : await store.get(token, appname, true);
     if (old) await store.replace(token, appname, old, sealed, scope.now, this.keep);
     else await store.insert(token, appname, sealed, scope.now);
+  }
+
+  /**
+   * RFC 7396 merge into the user's record for the app (null deletes a field), creating it from the patch when
+   * there is none and `create` allows; otherwise 404.
+   */
+  async merge(scope: Scope, token: string, appname: string, patch: AppData, opts: { create: boolean }): Promise<void> {
+    const current = await this.get(scope, token, appname, true).catch((err: unknown) => {
+      if (opts.create && err instanceof NotFoundError) return null;
+      throw err;
+    });
+    const next = mergePatch.apply(structuredClone(current?.data ?? {}), patch) as AppData;
+    await this.put(scope, token, appname, next, current?.row ?? null);
   }
 
   private get keep(): number {

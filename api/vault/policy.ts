@@ -1,6 +1,7 @@
 // The policy engine for role xtokens: IAM-like statements (CONTRACT §4.9). Default deny; an explicit Deny wins;
 // an Allow may grant only some profile fields, and the answer is then masked.
 import { z } from 'zod';
+import { valueAtPath } from './dotted-path.js';
 
 const OneOrMany = z.union([z.string().min(1), z.array(z.string().min(1)).min(1)]);
 
@@ -86,16 +87,6 @@ function resolve(term: unknown, facts: RequestFacts): unknown {
   if (name.startsWith('agreement:') && facts.subject?.agreements) return facts.subject.agreements[name.slice('agreement:'.length)] ?? 'none';
   // Anything else is not defined by this request: it matches nothing.
   return undefined;
-}
-
-/** `a.b.c` inside an object; undefined when any step is missing. */
-function valueAtPath(source: Record<string, unknown>, path: string): unknown {
-  let v: unknown = source;
-  for (const key of path.split('.')) {
-    if (typeof v !== 'object' || v === null || Array.isArray(v) || !Object.hasOwn(v, key)) return undefined;
-    v = (v as Record<string, unknown>)[key];
-  }
-  return v;
 }
 
 /** What a policy's conditions need to know about the person a call is about, before they can be judged. */

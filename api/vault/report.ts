@@ -11,8 +11,8 @@ const AUDIT_EVENTS = 100;
 
 export async function userReport(services: Services, scope: Scope, row: UserRow): Promise<Record<string, unknown>> {
   const token = row.token;
-  const [user, appnames, agreements, sessions, shared, requests, groups, files, audit] = await Promise.all([
-    services.users.find(scope, 'token', token),
+  const [profile, appnames, agreements, sessions, shared, requests, groups, files, audit] = await Promise.all([
+    services.users.open(scope.tenantId, token, row.profile),
     services.appdata.store(scope).userAppNames(token),
     services.consent.agreementsOf(scope, token),
     services.sessions.ofUser(scope, token),
@@ -31,7 +31,7 @@ export async function userReport(services: Services, scope: Scope, row: UserRow)
   const openedRequests = await Promise.all(requests.rows.map(async (r) => ({ ...presentRequest(r), change: await services.requests.change(scope, r) })));
   return {
     generated: scope.now,
-    ...presentUser(user.row, user.profile),
+    ...presentUser(row, profile),
     appdata,
     agreements,
     sessions: sessions.map((s) => ({ sessionuuid: s.row.sessionuuid, sessiondata: s.data, when: s.row.updated, expirationtime: s.row.expires })),

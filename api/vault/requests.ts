@@ -93,16 +93,9 @@ export class UserRequests {
         await this.users.replace(scope, user, next);
         break;
       }
-      case 'change-app-data': {
-        const patch = change && 'appdata' in change ? change.appdata : {};
-        const current = await this.appdata.get(scope, row.user_token, row.appname!, true).catch((err: unknown) => {
-          if ((err as { status?: number }).status === 404) return null;
-          throw err;
-        });
-        const next = mergePatch.apply(structuredClone(current?.data ?? {}), patch) as Record<string, unknown>;
-        await this.appdata.put(scope, row.user_token, row.appname!, next, current?.row ?? null);
+      case 'change-app-data':
+        await this.appdata.merge(scope, row.user_token, row.appname!, change && 'appdata' in change ? change.appdata : {}, { create: true });
         break;
-      }
       case 'agreement-withdraw':
         await this.consent.cancel(scope, row.user_token, row.brief!);
         break;

@@ -16,9 +16,14 @@ export class Sealer {
   }
 
   async openMany<T>(tenantId: number, table: string, items: { rowId: string; blob: Buffer }[]): Promise<T[]> {
+    return (await this.openBytes(tenantId, table, items)).map((b) => JSON.parse(b.toString('utf8')) as T);
+  }
+
+  /** The plaintexts as stored (JSON text), for callers that hash them. */
+  async openBytes(tenantId: number, table: string, items: { rowId: string; blob: Buffer }[]): Promise<Buffer[]> {
     if (!items.length) return [];
     const { opened } = await this.tokenizer.run(tenantId, { open: items.map((i) => ({ table, rowId: i.rowId, ciphertext: i.blob })) });
-    return opened.map((b) => JSON.parse(b.toString('utf8')) as T);
+    return opened;
   }
 
   /** A keyed hash (the tenant's dedupe key): equal inputs match without the value being stored or guessable. */

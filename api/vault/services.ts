@@ -51,8 +51,8 @@ export function buildServices(config: Config, log: Logger, db: Database, tokeniz
   const roles = new Roles(db);
   const credentials = new Credentials(db);
   const users = new Users(tokenizer, db, { versioning: config.versioning, maxVersions: config.maxVersions });
-  const appdata = new Appdata(tokenizer, { versioning: config.versioning, maxVersions: config.maxVersions });
   const sealer = new Sealer(tokenizer);
+  const appdata = new Appdata(sealer, { versioning: config.versioning, maxVersions: config.maxVersions });
   const consent = new Consent(sealer);
   const files = new Files(tokenizer, db, createBlobStore(config.files.store), log, { orphanSeconds: config.files.orphanSeconds });
   // A user's removal takes the rows of their files with it (cascade); their objects go once that commits.

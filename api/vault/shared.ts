@@ -6,6 +6,7 @@ import type { Appdata } from './appdata.js';
 import { tenantSchema } from '../store/database.js';
 import { SharedStore, type SharedRow } from '../store/shared.js';
 import { notFound, Messages } from '../http/errors.js';
+import { valueAtPath } from './dotted-path.js';
 
 export class SharedRecords {
   constructor(
@@ -52,16 +53,9 @@ export function project(source: Record<string, unknown>, fields: string[] | null
       out.token = token;
       continue;
     }
-    const path = field.split('.');
-    let v: unknown = source;
-    for (const key of path) {
-      if (typeof v !== 'object' || v === null || Array.isArray(v) || !Object.hasOwn(v, key)) {
-        v = undefined;
-        break;
-      }
-      v = (v as Record<string, unknown>)[key];
-    }
+    const v = valueAtPath(source, field);
     if (v === undefined) continue;
+    const path = field.split('.');
     let at = out;
     for (const key of path.slice(0, -1)) {
       const next = at[key];

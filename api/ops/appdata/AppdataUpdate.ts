@@ -1,6 +1,5 @@
 // POST /v2/AppdataUpdate: RFC 7396 merge into the user's record for an app; null deletes a field.
 import { z } from 'zod';
-import mergePatch from 'json-merge-patch';
 import { defineOp } from '../define.js';
 import { UserRef } from '../schemas.js';
 import { AppName, AppDataInput } from './schemas.js';
@@ -14,10 +13,7 @@ export const AppdataUpdate = defineOp({
   async run({ input, ctx }) {
     ctx.audit.app = input.appname;
     const row = await subjectRow(ctx, input, true);
-    const appdata = ctx.services.appdata;
-    const current = await appdata.get(ctx, row.token, input.appname, true);
-    const next = mergePatch.apply(structuredClone(current.data), input.appdata) as Record<string, unknown>;
-    await appdata.put(ctx, row.token, input.appname, next, current.row);
+    await ctx.services.appdata.merge(ctx, row.token, input.appname, input.appdata, { create: false });
     return {};
   },
 });

@@ -1,6 +1,6 @@
 // POST /v2/AgreementAccept: records (or replaces) a person's agreement to a legal basis.
 import { z } from 'zod';
-import { defineOp } from '../define.js';
+import { defineOp, type OpContext } from '../define.js';
 import { UserRef, TimeInput } from '../schemas.js';
 import { Brief } from './schemas.js';
 import { subjectRow } from '../subject.js';
@@ -26,22 +26,42 @@ export const AgreementAccept = defineOp({
   }),
   async run({ input, ctx }) {
     const row = await subjectRow(ctx, input, true);
-    const starttime = timeField(input.starttime, 'starttime', ctx.now) ?? ctx.now;
-    const endtime = timeField(input.finaltime, 'finaltime', ctx.now) ?? 0;
-    if (endtime && endtime <= starttime) throw badRequest('Invalid API request parameter: finaltime must be after starttime');
-    const status = parseAgreementStatus(input.status, starttime, ctx.now);
-    const details = {
-      agreementmethod: input.agreementmethod ?? 'api',
-      referencecode: input.referencecode ?? '',
-      lastmodifiedby: input.lastmodifiedby ?? '',
-      mode: input.mode,
-      who: input.identity,
-    };
-    await ctx.services.consent.accept(ctx, row.token, input.brief, { status, starttime, endtime, details });
-    ctx.audit.after = { brief: input.brief, status, starttime, endtime };
+    await recordAgreement(ctx, row.token, input);
     return {};
   },
 });
+
+/** AgreementAccept's work once the person is found: times, status and sealed details, audited. v1 consent shares it. */
+export async function recordAgreement(
+  ctx: OpContext,
+  token: string,
+  input: {
+    mode: string;
+    identity: string;
+    brief: string;
+    agreementmethod?: string | undefined;
+    referencecode?: string | undefined;
+    lastmodifiedby?: string | undefined;
+    status?: string | undefined;
+    starttime?: string | number | undefined;
+    finaltime?: string | number | undefined;
+  },
+  finaltimeField = 'finaltime',
+): Promise<void> {
+  const starttime = timeField(input.starttime, 'starttime', ctx.now) ?? ctx.now;
+  const endtime = timeField(input.finaltime, finaltimeField, ctx.now) ?? 0;
+  if (endtime && endtime <= starttime) throw badRequest(`Invalid API request parameter: ${finaltimeField} must be after starttime`);
+  const status = parseAgreementStatus(input.status, starttime, ctx.now);
+  const details = {
+    agreementmethod: input.agreementmethod ?? 'api',
+    referencecode: input.referencecode ?? '',
+    lastmodifiedby: input.lastmodifiedby ?? '',
+    mode: input.mode,
+    who: input.identity,
+  };
+  await ctx.services.consent.accept(ctx, token, input.brief, { status, starttime, endtime, details });
+  ctx.audit.after = { brief: input.brief, status, starttime, endtime };
+}
 
 /** A point in time in any accepted form: a duration counts from now. */
 export function timeField(value: string | number | undefined, field: string, now: number): number | undefined {
