@@ -6,7 +6,7 @@ import { Database } from './store/database.js';
 import { TokenizerClient } from './tokenizer-client.js';
 import { buildServices } from './vault/services.js';
 import { createApp } from './http/server.js';
-import { registerPoolGauge } from './http/metrics.js';
+import { registerPoolGauge } from './metrics.js';
 
 export async function startApi(env: NodeJS.ProcessEnv = process.env) {
   const config = loadConfig(env);

@@ -4,8 +4,8 @@ import { performance } from 'node:perf_hooks';
 import * as grpc from '@grpc/grpc-js';
 import * as protoLoader from '@grpc/proto-loader';
 import { PROTO_PATH, loaderOptions, channelOptions } from '../tokenizer/proto.js';
-import { UnavailableError } from './http/errors.js';
-import { tokenizerDuration } from './http/metrics.js';
+import { UnavailableError } from './errors.js';
+import { tokenizerDuration } from './metrics.js';
 import { Coalescer } from './coalesce.js';
 
 export type IndexKind = 'LOGIN' | 'EMAIL' | 'PHONE' | 'CUSTOM' | 'DEDUPE';

@@ -1,7 +1,8 @@
 // The edge of the API: every answer is a JSON envelope, and foreign errors become the contract's own.
 import type { Context, Next } from 'koa';
 import type { Logger } from 'pino';
-import { VaultError, Messages, fromDatabaseError } from './errors.js';
+import { VaultError, Messages } from '../errors.js';
+import { fromDatabaseError } from '../store/errors.js';
 
 interface HttpishError {
   status?: number;

@@ -1,57 +1,6 @@
-// Prometheus metrics of the api: request counts and durations, tokenizer latency, database pool use.
+// The Koa middleware that counts every answer in `http_requests_total` (the metrics themselves: api/metrics.ts).
 import type { Context, Next } from 'koa';
-import client from 'prom-client';
-
-export const registry = new client.Registry();
-client.collectDefaultMetrics({ register: registry });
-
-export const httpRequests = new client.Counter({
-  name: 'http_requests_total',
-  help: 'HTTP requests by method, route template and status (the official SDKs read this name).',
-  labelNames: ['method', 'path', 'status'] as const,
-  registers: [registry],
-});
-
-export const operationDuration = new client.Histogram({
-  name: 'strongroom_api_operation_duration_seconds',
-  help: 'Time to serve one v2 operation, by operation and outcome.',
-  labelNames: ['operation', 'status'] as const,
-  buckets: [0.0005, 0.001, 0.002, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10],
-  registers: [registry],
-});
-
-export const tokenizerDuration = new client.Histogram({
-  name: 'strongroom_api_tokenizer_call_duration_seconds',
-  help: 'Latency of gRPC calls from the api to the tokenizer.',
-  labelNames: ['method', 'code'] as const,
-  buckets: [0.0001, 0.00025, 0.0005, 0.001, 0.002, 0.005, 0.01, 0.05, 0.1, 0.5, 1],
-  registers: [registry],
-});
-
-export const auditBatchSize = new client.Histogram({
-  name: 'strongroom_api_audit_batch_events',
-  help: 'Audit events committed per batched statement.',
-  buckets: [1, 2, 4, 8, 16, 32, 64, 128, 256],
-  registers: [registry],
-});
-
-/** Reports pool use from a sampler registered by the composition root. */
-export function registerPoolGauge(sample: () => { total: number; idle: number; waiting: number }) {
-  // One pool per process; a second api in the same process (tests) takes the gauge over.
-  registry.removeSingleMetric('strongroom_api_db_pool_connections');
-  new client.Gauge({
-    name: 'strongroom_api_db_pool_connections',
-    help: 'Database pool connections by state.',
-    labelNames: ['state'] as const,
-    registers: [registry],
-    collect() {
-      const s = sample();
-      this.set({ state: 'total' }, s.total);
-      this.set({ state: 'idle' }, s.idle);
-      this.set({ state: 'waiting' }, s.waiting);
-    },
-  });
-}
+import { httpRequests } from '../metrics.js';
 
 /** Outermost middleware, so errors are counted with the status the client saw. Labels use route templates. */
 export function metricsMiddleware() {

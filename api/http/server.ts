@@ -5,7 +5,8 @@ import Router from '@koa/router';
 import { koaBody } from 'koa-body';
 import type { Services } from '../vault/services.js';
 import { envelope } from './envelope.js';
-import { metricsMiddleware, registry } from './metrics.js';
+import { metricsMiddleware } from './metrics.js';
+import { registry } from '../metrics.js';
 import { v2Handler } from './v2.js';
 import { v1Handlers } from './v1.js';
 

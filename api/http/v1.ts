@@ -10,7 +10,7 @@ import { subjectRow } from '../ops/subject.js';
 import { recordAgreement } from '../ops/consent/AgreementAccept.js';
 import { MODES, isUuid, type Mode } from '../vault/identities.js';
 import { agreementStatus, basisType } from '../vault/consent.js';
-import { VaultError, badRequest, Messages } from './errors.js';
+import { VaultError, badRequest, Messages } from '../errors.js';
 
 /** v1's own words for the errors its clients know. */
 const V1_MESSAGES: Record<string, string> = {

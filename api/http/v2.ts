@@ -3,8 +3,8 @@ import type { Context } from 'koa';
 import type { Services } from '../vault/services.js';
 import { operations } from '../ops/index.js';
 import { executeOperation, executePublicOperation } from '../ops/execute.js';
-import { operationDuration } from './metrics.js';
-import { badRequest, notFound, forbidden, Messages, VaultError } from './errors.js';
+import { operationDuration } from '../metrics.js';
+import { badRequest, notFound, forbidden, Messages, VaultError } from '../errors.js';
 import { rawHeaders, rawOf } from './raw.js';
 
 const byName = new Map(operations.map((op) => [op.name, op]));

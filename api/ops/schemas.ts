@@ -1,7 +1,7 @@
 // Input schema pieces shared by many operations, with the contract's own error messages.
 import { z } from 'zod';
 import { MODES } from '../vault/identities.js';
-import { Messages } from '../http/errors.js';
+import { Messages } from '../errors.js';
 
 export const Mode = z.enum(MODES, {
   error: (iss) => (iss.input === undefined ? undefined : Messages.badMode),

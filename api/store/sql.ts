@@ -31,9 +31,3 @@ export async function query<T = Record<string, unknown>>(em: EntityManager, sql:
   }
   return (await tx.executeQuery(CompiledQuery.raw(sql, params as unknown[]))).rows as T[];
 }
-
-/** A unique-constraint violation, whether pg or the ORM reports it. */
-export function isUniqueViolation(err: unknown): boolean {
-  const e = err as { code?: string; name?: string };
-  return e.code === '23505' || e.name === 'UniqueConstraintViolationException';
-}

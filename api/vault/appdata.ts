@@ -4,7 +4,7 @@ import mergePatch from 'json-merge-patch';
 import type { Sealer } from './sealed.js';
 import { tenantSchema } from '../store/database.js';
 import { AppStore, type AppRow } from '../store/appdata.js';
-import { NotFoundError, notFound, Messages } from '../http/errors.js';
+import { NotFoundError, notFound, Messages } from '../errors.js';
 import type { Scope } from './users.js';
 
 const APP_TABLE = 'app_records';

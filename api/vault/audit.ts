@@ -7,7 +7,7 @@ import { tenantSchema } from '../store/database.js';
 import { AuditEvent } from '../store/entities/tenant.js';
 import { query } from '../store/sql.js';
 import type { TokenizerClient } from '../tokenizer-client.js';
-import { auditBatchSize } from '../http/metrics.js';
+import { auditBatchSize } from '../metrics.js';
 import type { Principal } from './credentials.js';
 
 /** What an operation tells its event. `identity`, `before` and `after` are PII and are sealed. */

@@ -4,7 +4,7 @@ import type { Sealer } from './sealed.js';
 import type { Scope } from './users.js';
 import { tenantSchema } from '../store/database.js';
 import { ConsentStore, type AgreementRow, type LegalBasisRow, type LegalBasisFields, type ActivityFields } from '../store/consent.js';
-import { badRequest, conflict, notFound, Messages } from '../http/errors.js';
+import { badRequest, conflict, notFound, Messages } from '../errors.js';
 
 export const AGREEMENT_STATUSES = ['active', 'pending', 'expired', 'canceled', 'revoked'] as const;
 export type AgreementStatus = (typeof AGREEMENT_STATUSES)[number];

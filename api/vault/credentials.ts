@@ -5,7 +5,7 @@ import type { EntityManager } from '@mikro-orm/postgresql';
 import type { Database } from '../store/database.js';
 import { MAIN_TENANT_ID } from '../store/database.js';
 import { Credential } from '../store/entities/global.js';
-import { forbidden } from '../http/errors.js';
+import { forbidden } from '../errors.js';
 import { nowSeconds } from './durations.js';
 
 export type CredentialKind = 'root' | 'tenant-admin' | 'role' | 'login';

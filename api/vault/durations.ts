@@ -1,5 +1,5 @@
 // Time values of the contract: `Ns`, `Nh`, `Nd`, `Nm` (31-day month), `Ny` (365 days), bare integers, ISO-8601 dates.
-import { BadRequestError } from '../http/errors.js';
+import { BadRequestError } from '../errors.js';
 export type TimeValue = { kind: 'relative'; seconds: number } | { kind: 'absolute'; at: number };
 
 const UNIT_SECONDS: Record<string, number> = { s: 1, h: 3600, d: 86_400, m: 31 * 86_400, y: 365 * 86_400 };

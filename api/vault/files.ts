@@ -12,7 +12,7 @@ import { GLOBAL_SCHEMA } from '../store/entities/global.js';
 import { FileStore, type FileRow } from '../store/files.js';
 import { query } from '../store/sql.js';
 import { newObjectKey, tenantOfKey, type BlobStore } from '../store/blobs/index.js';
-import { notFound, UnavailableError } from '../http/errors.js';
+import { notFound, UnavailableError } from '../errors.js';
 import { expiresAt } from './durations.js';
 import type { Expiry, Scope } from './users.js';
 

@@ -3,9 +3,9 @@ import { z } from 'zod';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { tenantSchema } from '../store/database.js';
 import { GroupStore, type GroupRow } from '../store/groups.js';
-import { conflict, notFound, Messages } from '../http/errors.js';
+import { conflict, notFound, Messages } from '../errors.js';
 import type { Roles } from './roles.js';
-import { isUniqueViolation } from '../store/sql.js';
+import { isUniqueViolation } from '../store/errors.js';
 
 /** `groupname`/`groupid` and `rolename`/`roleid`, as UserCreate, UserCreateBulk and GroupAddUser take them. */
 export const GroupRef = {

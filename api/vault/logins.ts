@@ -6,7 +6,7 @@ import type { Logger } from 'pino';
 import type { Database } from '../store/database.js';
 import { GLOBAL_SCHEMA } from '../store/entities/global.js';
 import { query } from '../store/sql.js';
-import { VaultError } from '../http/errors.js';
+import { VaultError } from '../errors.js';
 import type { Credentials } from './credentials.js';
 import type { Notifier } from './notifier.js';
 import type { Users } from './users.js';

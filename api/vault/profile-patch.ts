@@ -1,6 +1,6 @@
 // RFC 6902 JSON Patch of a profile, as UserPatch applies it and an approved UserPatchRequest replays it.
 import jsonPatch from 'fast-json-patch';
-import { badRequest } from '../http/errors.js';
+import { badRequest } from '../errors.js';
 
 /** Applies the patch to a copy; a failing operation or a non-object result is the client's 400. */
 export function applyProfilePatch(profile: Record<string, unknown>, patch: jsonPatch.Operation[]): Record<string, unknown> {

@@ -9,7 +9,7 @@ import type { Appdata } from './appdata.js';
 import type { Consent } from './consent.js';
 import { tenantSchema } from '../store/database.js';
 import { RequestStore, type RequestRow } from '../store/requests.js';
-import { conflict, forbidden, notFound, Messages } from '../http/errors.js';
+import { conflict, forbidden, notFound, Messages } from '../errors.js';
 import { applyProfilePatch } from './profile-patch.js';
 
 export type RequestType = 'forget-me' | 'change-profile' | 'change-app-data' | 'agreement-withdraw';

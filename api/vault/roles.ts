@@ -3,9 +3,9 @@ import { LRUCache } from 'lru-cache';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { Database } from '../store/database.js';
 import { RoleStore, type PolicyRow, type RoleRow } from '../store/roles.js';
-import { badRequest, conflict, notFound, Messages } from '../http/errors.js';
+import { badRequest, conflict, notFound, Messages } from '../errors.js';
 import { parsePolicy, type PolicyStatement } from './policy.js';
-import { isUniqueViolation } from '../store/sql.js';
+import { isUniqueViolation } from '../store/errors.js';
 
 
 /** A policy document as PolicyCreate and PolicyUpdate accept it, or a 400 naming what is wrong. */

@@ -4,7 +4,7 @@ import type { Sealer } from './sealed.js';
 import type { Scope } from './users.js';
 import { tenantSchema } from '../store/database.js';
 import { SessionStore, type SessionRow } from '../store/sessions.js';
-import { notFound, Messages } from '../http/errors.js';
+import { notFound, Messages } from '../errors.js';
 
 const SESSIONS_TABLE = 'sessions';
 export type SessionData = Record<string, unknown>;

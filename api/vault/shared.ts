@@ -5,7 +5,7 @@ import type { Scope, Users } from './users.js';
 import type { Appdata } from './appdata.js';
 import { tenantSchema } from '../store/database.js';
 import { SharedStore, type SharedRow } from '../store/shared.js';
-import { notFound, Messages } from '../http/errors.js';
+import { notFound, Messages } from '../errors.js';
 import { valueAtPath } from './dotted-path.js';
 
 export class SharedRecords {

@@ -3,10 +3,10 @@ import { LRUCache } from 'lru-cache';
 import type { Database } from '../store/database.js';
 import { MAIN_TENANT_ID } from '../store/database.js';
 import { Tenant } from '../store/entities/global.js';
-import { conflict, forbidden, notFound, Messages } from '../http/errors.js';
+import { conflict, forbidden, notFound, Messages } from '../errors.js';
 import type { Principal } from './credentials.js';
 import { nowSeconds } from './durations.js';
-import { isUniqueViolation } from '../store/sql.js';
+import { isUniqueViolation } from '../store/errors.js';
 
 export const TENANT_NAME = /^[a-z0-9]+$/;
 

@@ -5,7 +5,7 @@ import { LRUCache } from 'lru-cache';
 import type { TokenizerClient, TokenFormat } from '../tokenizer-client.js';
 import { tenantSchema } from '../store/database.js';
 import { TokenStore, type TokenRow } from '../store/tokens.js';
-import { notFound, Messages } from '../http/errors.js';
+import { notFound, Messages } from '../errors.js';
 import { expiresAt } from './durations.js';
 import { isUuid } from './identities.js';
 import type { Expiry, Scope } from './users.js';

@@ -3,7 +3,7 @@ import { randomUUID } from 'node:crypto';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { Database } from '../store/database.js';
 import { Unlock } from '../store/entities/global.js';
-import { forbidden, Messages } from '../http/errors.js';
+import { forbidden, Messages } from '../errors.js';
 import { isUuid } from './identities.js';
 import type { Principal } from './credentials.js';
 

@@ -6,7 +6,7 @@ import type { TokenizerClient } from '../tokenizer-client.js';
 import type { Database } from '../store/database.js';
 import { tenantSchema } from '../store/database.js';
 import { UserStore, type UserRow, INDEX_COLUMN, duplicateField } from '../store/users.js';
-import { badRequest, conflict, forbidden, notFound, Messages } from '../http/errors.js';
+import { badRequest, conflict, forbidden, notFound, Messages } from '../errors.js';
 import type { Principal } from './credentials.js';
 import { INDEX_FIELDS, INDEX_KIND, indexValues, isUuid, type IndexMode, type Mode } from './identities.js';
 import { expiresAt } from './durations.js';

@@ -2,7 +2,7 @@
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
 import { parseTimeValue, toDeadline, toPeriod, expiresAt, expiryFrom } from '../../api/vault/durations.js';
-import { BadRequestError } from '../../api/http/errors.js';
+import { BadRequestError } from '../../api/errors.js';
 
 const NOW = 1_800_000_000;
 

@@ -5,7 +5,7 @@ import { normaliseBody, validationMessage } from '../../api/ops/execute.js';
 import { Mode, UserRef, Uuid, pageOf, Limit, Offset } from '../../api/ops/schemas.js';
 import { subdomainOf } from '../../api/vault/tenants.js';
 import { toEnvelope } from '../../api/http/envelope.js';
-import { conflict } from '../../api/http/errors.js';
+import { conflict } from '../../api/errors.js';
 
 function messageFor(schema: z.ZodType, body: Record<string, unknown>): string {
   const normalised = normaliseBody(body);

@@ -2,7 +2,7 @@
 import { z } from 'zod';
 import { defineOp } from '../define.js';
 import { Activity } from './schemas.js';
-import { notFound, Messages } from '../../http/errors.js';
+import { notFound, Messages } from '../../errors.js';
 
 export const ProcessingActivityDelete = defineOp({
   name: 'ProcessingActivityDelete',

@@ -2,7 +2,7 @@
 import { z } from 'zod';
 import { defineOp } from '../define.js';
 import { UserRef } from '../schemas.js';
-import { notFound, Messages } from '../../http/errors.js';
+import { notFound, Messages } from '../../errors.js';
 import { AppName } from './schemas.js';
 import { subjectRow } from '../subject.js';
 

@@ -2,7 +2,7 @@
 import { z } from 'zod';
 import { defineOp } from '../define.js';
 import { Limit, Offset, pageOf } from '../schemas.js';
-import { forbidden, Messages } from '../../http/errors.js';
+import { forbidden, Messages } from '../../errors.js';
 import { presentUser } from '../../vault/users.js';
 
 export const BulkListAllUsers = defineOp({

@@ -2,7 +2,7 @@
 import { z } from 'zod';
 import { defineOp } from '../define.js';
 import { Offset, Limit, pageOf } from '../schemas.js';
-import { badRequest, Messages } from '../../http/errors.js';
+import { badRequest, Messages } from '../../errors.js';
 import { presentUser } from '../../vault/users.js';
 import { GroupPick } from '../groups/schemas.js';
 

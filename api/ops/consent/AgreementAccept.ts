@@ -6,7 +6,7 @@ import { Brief } from './schemas.js';
 import { subjectRow } from '../subject.js';
 import { parseTimeValue, toDeadline } from '../../vault/durations.js';
 import { parseAgreementStatus } from '../../vault/consent.js';
-import { badRequest } from '../../http/errors.js';
+import { badRequest } from '../../errors.js';
 
 const Text = z.union([z.string().max(1024), z.number().transform(String)]);
 

@@ -3,7 +3,7 @@ import { z } from 'zod';
 import { defineOp } from '../define.js';
 import { TimeInput, UserRef } from '../schemas.js';
 import { subjectRow } from '../subject.js';
-import { badRequest, PayloadTooLargeError } from '../../http/errors.js';
+import { badRequest, PayloadTooLargeError } from '../../errors.js';
 import { expiryFrom } from '../../vault/durations.js';
 import { base64Capacity, decodeBase64, sniffMimetype } from '../../vault/file-content.js';
 import { BAD_BASE64, FileData, FileName, Mimetype, Tags } from './schemas.js';

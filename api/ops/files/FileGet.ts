@@ -3,7 +3,7 @@ import { z } from 'zod';
 import { defineOp } from '../define.js';
 import { UserRef } from '../schemas.js';
 import { subjectRow } from '../subject.js';
-import { badRequest, Messages } from '../../http/errors.js';
+import { badRequest, Messages } from '../../errors.js';
 import { rawAnswer } from '../../http/raw.js';
 import { FileName, FileUuid, Raw } from './schemas.js';
 

@@ -1,7 +1,7 @@
 // POST /v2/GroupDelete: removes a group and its memberships (never its users).
 import { z } from 'zod';
 import { defineOp } from '../define.js';
-import { badRequest, Messages } from '../../http/errors.js';
+import { badRequest, Messages } from '../../errors.js';
 import { GroupPick } from './schemas.js';
 
 export const GroupDelete = defineOp({

@@ -2,7 +2,7 @@
 import { z } from 'zod';
 import { defineOp } from '../define.js';
 import { UserRef } from '../schemas.js';
-import { badRequest, notFound, Messages } from '../../http/errors.js';
+import { badRequest, notFound, Messages } from '../../errors.js';
 import { GroupPick } from './schemas.js';
 import { subjectRow } from '../subject.js';
 

@@ -1,7 +1,7 @@
 // POST /v2/GroupGet: one group by id or name.
 import { z } from 'zod';
 import { defineOp } from '../define.js';
-import { badRequest, Messages } from '../../http/errors.js';
+import { badRequest, Messages } from '../../errors.js';
 import { GroupPick } from './schemas.js';
 
 export const GroupGet = defineOp({

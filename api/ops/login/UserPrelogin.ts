@@ -2,7 +2,7 @@
 import { z } from 'zod';
 import { defineOp } from '../define.js';
 import { Identity } from '../schemas.js';
-import { Messages } from '../../http/errors.js';
+import { Messages } from '../../errors.js';
 
 export const LoginMode = z.enum(['email', 'phone'], { error: (iss) => (iss.input === undefined ? undefined : Messages.badMode) });
 

@@ -4,7 +4,7 @@ import { defineOp } from '../define.js';
 import { UserRef } from '../schemas.js';
 import { Brief } from '../consent/schemas.js';
 import { subjectRow } from '../subject.js';
-import { notFound, Messages } from '../../http/errors.js';
+import { notFound, Messages } from '../../errors.js';
 
 export const AgreementCancelRequest = defineOp({
   name: 'AgreementCancelRequest',

@@ -2,7 +2,7 @@
 // contract, like RoleDelete and RoleUnlinkPolicy.
 import { z } from 'zod';
 import { defineOp } from '../define.js';
-import { badRequest, Messages } from '../../http/errors.js';
+import { badRequest, Messages } from '../../errors.js';
 import { PolicyRef } from './schemas.js';
 
 export const PolicyDelete = defineOp({

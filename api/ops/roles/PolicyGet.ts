@@ -1,7 +1,7 @@
 // POST /v2/PolicyGet: one policy by id or name.
 import { z } from 'zod';
 import { defineOp } from '../define.js';
-import { badRequest, Messages } from '../../http/errors.js';
+import { badRequest, Messages } from '../../errors.js';
 import { PolicyRef } from './schemas.js';
 
 export const PolicyGet = defineOp({

@@ -1,7 +1,7 @@
 // POST /v2/PolicyUpdate: changes a policy's name, description or document; main tenant only.
 import { z } from 'zod';
 import { defineOp } from '../define.js';
-import { badRequest, Messages } from '../../http/errors.js';
+import { badRequest, Messages } from '../../errors.js';
 import { Id, Name, Description, PolicyDocument } from './schemas.js';
 
 export const PolicyUpdate = defineOp({

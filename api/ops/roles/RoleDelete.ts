@@ -2,7 +2,7 @@
 // Beyond the DatabunkerPro contract: without it a role could only be disarmed, never removed.
 import { z } from 'zod';
 import { defineOp } from '../define.js';
-import { badRequest, Messages } from '../../http/errors.js';
+import { badRequest, Messages } from '../../errors.js';
 import { RoleRef } from './schemas.js';
 
 export const RoleDelete = defineOp({

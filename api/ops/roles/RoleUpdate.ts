@@ -1,7 +1,7 @@
 // POST /v2/RoleUpdate: renames a role or changes its description; main tenant only.
 import { z } from 'zod';
 import { defineOp } from '../define.js';
-import { badRequest, Messages } from '../../http/errors.js';
+import { badRequest, Messages } from '../../errors.js';
 import { Id, Name, Description } from './schemas.js';
 
 export const RoleUpdate = defineOp({

@@ -1,7 +1,7 @@
 // POST /v2/XTokenCreateForRole: a token that acts as the role in this tenant, judged by the role's policies.
 import { z } from 'zod';
 import { defineOp } from '../define.js';
-import { badRequest, Messages } from '../../http/errors.js';
+import { badRequest, Messages } from '../../errors.js';
 import { TimeInput } from '../schemas.js';
 import { RoleRef } from './schemas.js';
 import { xtokenExpiry } from './xtokens.js';

@@ -2,7 +2,7 @@
 import { z } from 'zod';
 import { RecordId } from '../schemas.js';
 import type { OpContext } from '../define.js';
-import { badRequest, Messages } from '../../http/errors.js';
+import { badRequest, Messages } from '../../errors.js';
 
 export const Name = z.string().min(1).max(128);
 export const Description = z.string().max(1024);

@@ -3,7 +3,7 @@
 import { z } from 'zod';
 import { defineOp } from '../define.js';
 import { Identity, Mode, RecordId } from '../schemas.js';
-import { badRequest, notFound, Messages } from '../../http/errors.js';
+import { badRequest, notFound, Messages } from '../../errors.js';
 import { isUuid } from '../../vault/identities.js';
 import { findInTenant, tenantsNamed } from '../../vault/search.js';
 import { tenantSchema } from '../../store/database.js';

@@ -1,7 +1,7 @@
 // POST /v2/SystemGenerateWrappingKey: three recovery shares for a new wrapping key, shown once; main tenant only.
 import { z } from 'zod';
 import { defineOp } from '../define.js';
-import { forbidden, Messages } from '../../http/errors.js';
+import { forbidden, Messages } from '../../errors.js';
 import { TokenizerRejectedError } from '../../tokenizer-client.js';
 
 const Share = (field: string) =>

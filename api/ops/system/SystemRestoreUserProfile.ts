@@ -2,7 +2,7 @@
 import { z } from 'zod';
 import { defineOp } from '../define.js';
 import { Uuid, RecordId } from '../schemas.js';
-import { badRequest, notFound, Messages } from '../../http/errors.js';
+import { badRequest, notFound, Messages } from '../../errors.js';
 import { tenantsNamed } from '../../vault/search.js';
 
 export const SystemRestoreUserProfile = defineOp({

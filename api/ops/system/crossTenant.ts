@@ -2,7 +2,7 @@
 import type { OpContext } from '../define.js';
 import type { IndexMode } from '../../vault/identities.js';
 import { findInTenant, tenantsNamed } from '../../vault/search.js';
-import { notFound, Messages } from '../../http/errors.js';
+import { notFound, Messages } from '../../errors.js';
 
 export async function profilesEverywhere(ctx: OpContext, modes: IndexMode[], identity: string) {
   const out: { token: string; profile: Record<string, unknown>; tenantid: number; tenantname: string }[] = [];

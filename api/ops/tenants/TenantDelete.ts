@@ -2,7 +2,7 @@
 import { z } from 'zod';
 import { defineOp } from '../define.js';
 import { MAIN_TENANT_ID } from '../../store/database.js';
-import { badRequest } from '../../http/errors.js';
+import { badRequest } from '../../errors.js';
 import { TenantId } from './schemas.js';
 
 export const TenantDelete = defineOp({

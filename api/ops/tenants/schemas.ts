@@ -1,7 +1,7 @@
 // Input pieces shared by the tenant operations.
 import { z } from 'zod';
 import { TENANT_NAME } from '../../vault/tenants.js';
-import { forbidden } from '../../http/errors.js';
+import { forbidden } from '../../errors.js';
 import { MAIN_TENANT_ID } from '../../store/database.js';
 import type { Principal } from '../../vault/credentials.js';
 import { RecordId } from '../schemas.js';

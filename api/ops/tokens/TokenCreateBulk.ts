@@ -3,7 +3,7 @@ import { z } from 'zod';
 import { defineOp } from '../define.js';
 import { TimeInput } from '../schemas.js';
 import { expiryFrom } from '../../vault/durations.js';
-import { badRequest } from '../../http/errors.js';
+import { badRequest } from '../../errors.js';
 import { TokenTypeInput, RecordInput, checkedRecord } from './schemas.js';
 
 export const TokenCreateBulk = defineOp({

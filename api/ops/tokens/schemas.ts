@@ -1,7 +1,7 @@
 // Input pieces shared by the token operations.
 import { z } from 'zod';
 import { TOKEN_TYPES, normaliseRecord, type TokenType } from '../../vault/tokens.js';
-import { badRequest } from '../../http/errors.js';
+import { badRequest } from '../../errors.js';
 
 export const TokenTypeInput = z.enum(TOKEN_TYPES, {
   error: (iss) =>

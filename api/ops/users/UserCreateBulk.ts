@@ -4,7 +4,7 @@ import { defineOp } from '../define.js';
 import { Profile, TimeInput } from '../schemas.js';
 import { expiryFrom } from '../../vault/durations.js';
 import { GroupRef } from '../../vault/groups.js';
-import { badRequest } from '../../http/errors.js';
+import { badRequest } from '../../errors.js';
 
 export const UserCreateBulk = defineOp({
   name: 'UserCreateBulk',

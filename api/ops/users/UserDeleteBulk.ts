@@ -2,7 +2,7 @@
 import { z } from 'zod';
 import { defineOp } from '../define.js';
 import { UserRef } from '../schemas.js';
-import { VaultError } from '../../http/errors.js';
+import { VaultError } from '../../errors.js';
 
 export const UserDeleteBulk = defineOp({
   name: 'UserDeleteBulk',

@@ -1,8 +1,9 @@
-// The vault's error catalogue: each error has a fixed HTTP status and a message that is safe to show.
+// The vault's error catalogue, usable from every layer: each error has a fixed HTTP status and a message that is
+// safe to show. The HTTP edge (http/envelope.ts) only maps them to answers.
+// Every VaultError is meant for the client: its message is the contract's words and safe to show. Anything
+// else thrown is an internal failure, which the HTTP edge answers as `Internal error` and logs.
 export abstract class VaultError extends Error {
   abstract readonly status: number;
-  /** Only exposed errors reach the client with their message; the rest become `Internal error`. */
-  readonly expose: boolean = true;
 }
 
 export class BadRequestError extends VaultError {
@@ -29,16 +30,6 @@ export const badRequest = (message: string) => new BadRequestError(message);
 export const forbidden = (message = 'Access denied') => new ForbiddenError(message);
 export const notFound = (message: string) => new NotFoundError(message);
 export const conflict = (message: string) => new ConflictError(message);
-
-/**
- * A database refusal caused by the request's own text (a NUL character, which PostgreSQL text cannot hold, or
- * bytes it cannot encode) is the client's 400; anything else stays what it was.
- */
-export function fromDatabaseError(err: unknown): unknown {
-  const code = (err as { code?: unknown })?.code;
-  if (code === '22021' || code === '22P05') return badRequest('Invalid API request parameter: text values must not contain NUL characters');
-  return err;
-}
 
 /** Messages the contract fixes word for word. */
 export const Messages = {
