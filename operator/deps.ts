@@ -1,6 +1,7 @@
 // What the Tenant and Role reconcilers work with, built once by the operator.
 import type { Logger } from 'pino';
 import type { z } from 'zod';
+import type { Clock } from './runtime/clock.js';
 import type { CustomResources } from './runtime/custom-resources.js';
 import type { EventRecorder } from './runtime/events.js';
 import type { OperatorMetrics } from './runtime/metrics.js';
@@ -15,6 +16,8 @@ export interface ReconcileDeps {
   events: EventRecorder;
   metrics: OperatorMetrics;
   log: Logger;
+  /** The time that xtoken expiry and rotation are judged by. */
+  clock: Clock;
   /** The vault's address as applications should use it, written into the Secrets. */
   publicUrl: string;
   tenants: CustomResources<TenantStatus>;

@@ -4,6 +4,7 @@ import pino from 'pino';
 import { loadOperatorConfig, type OperatorConfig } from './config.js';
 import { loadKube } from './kube.js';
 import { startOperator } from './operator.js';
+import { systemClock } from './runtime/clock.js';
 
 /** Reconciles in flight get this long after SIGTERM; Kubernetes' default grace period is 30 s. */
 const SHUTDOWN_GRACE_MS = 20_000;
@@ -30,6 +31,7 @@ async function main(): Promise<void> {
     http: config.http,
     defaultMetrics: true,
     log,
+    clock: systemClock,
   });
   log.info(
     {

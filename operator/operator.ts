@@ -5,6 +5,7 @@ import type { Logger } from 'pino';
 import type { Registry } from 'prom-client';
 import type { ReconcileDeps } from './deps.js';
 import type { Kube } from './kube.js';
+import type { Clock } from './runtime/clock.js';
 import { Controller } from './runtime/controller.js';
 import { CustomResources } from './runtime/custom-resources.js';
 import { EventRecorder } from './runtime/events.js';
@@ -33,6 +34,8 @@ export interface OperatorOptions {
   http?: { port: number; host: string };
   defaultMetrics?: boolean;
   log: Logger;
+  /** What every time-dependent decision reads; main.ts gives the system clock. */
+  clock: Clock;
 }
 
 export interface Operator {
@@ -46,7 +49,7 @@ export interface Operator {
 type AnyResource = Resource<TenantStatus> | Resource<RoleStatus>;
 
 export async function startOperator(opts: OperatorOptions): Promise<Operator> {
-  const { kube, log } = opts;
+  const { kube, log, clock } = opts;
   const metrics = createMetrics({ defaultMetrics: opts.defaultMetrics });
   const vault = new VaultClient({
     url: opts.vault.url,
@@ -56,7 +59,7 @@ export async function startOperator(opts: OperatorOptions): Promise<Operator> {
   });
   const tenants = new CustomResources<TenantStatus>(kube, 'Tenant', 'tenants');
   const roles = new CustomResources<RoleStatus>(kube, 'Role', 'roles');
-  const events = new EventRecorder(kube, opts.identity, log);
+  const events = new EventRecorder(kube, opts.identity, log, clock);
   const restarted = (resource: string) => () => metrics.informerRestarts.inc({ resource });
 
   let tenantInformer: Informer<Resource<TenantStatus>> | undefined;
@@ -67,13 +70,14 @@ export async function startOperator(opts: OperatorOptions): Promise<Operator> {
     events,
     metrics,
     log,
+    clock,
     publicUrl: (opts.vault.publicUrl ?? opts.vault.url).replace(/\/+$/, ''),
     tenants,
     roles,
     cachedTenants: () => tenantInformer?.list() ?? [],
     cachedRoles: () => roleInformer?.list() ?? [],
   };
-  const controllerOptions = { events, metrics, log, workers: opts.workers ?? 2, resyncMs: opts.resyncMs ?? 600_000, backoff: opts.backoff };
+  const controllerOptions = { events, metrics, log, clock, workers: opts.workers ?? 2, resyncMs: opts.resyncMs ?? 600_000, backoff: opts.backoff };
 
   let running: { tenant: Controller<TenantStatus>; role: Controller<RoleStatus> } | undefined;
 
@@ -111,7 +115,7 @@ export async function startOperator(opts: OperatorOptions): Promise<Operator> {
   }
 
   const elector = opts.leaderElection
-    ? new LeaderElector(kube, opts.leaderElection, { onStartedLeading: startControllers, onStoppedLeading: stopControllers }, log)
+    ? new LeaderElector(kube, opts.leaderElection, { onStartedLeading: startControllers, onStoppedLeading: stopControllers }, log, clock)
     : undefined;
   const http = opts.http
     ? await startHttp(

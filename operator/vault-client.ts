@@ -1,9 +1,12 @@
 // The operator's client of the vault's own HTTP API (POST /v2/<Operation>), acting with the root token.
 // The operator never touches the database: everything it does to the vault goes through here.
 
-/** The vault answered with an error: its HTTP status and the contract's message (never a token). */
-export class VaultError extends Error {
-  override name = 'VaultError';
+/**
+ * The vault answered with an error: its HTTP status and the contract's message (never a token). Named apart from
+ * the api's own VaultError, which the api throws; this one is what the operator reads off the wire.
+ */
+export class VaultAnswerError extends Error {
+  override name = 'VaultAnswerError';
   constructor(
     readonly operation: string,
     readonly status: number,
@@ -70,9 +73,9 @@ export class VaultClient {
     try {
       answer = (await res.json()) as Record<string, unknown>;
     } catch (err) {
-      throw res.ok ? new VaultUnavailableError(operation, err) : new VaultError(operation, res.status, res.statusText);
+      throw res.ok ? new VaultUnavailableError(operation, err) : new VaultAnswerError(operation, res.status, res.statusText);
     }
-    if (!res.ok || answer.status !== 'ok') throw new VaultError(operation, res.status, String(answer.message ?? 'error'));
+    if (!res.ok || answer.status !== 'ok') throw new VaultAnswerError(operation, res.status, String(answer.message ?? 'error'));
     return answer as T;
   }
 
@@ -113,7 +116,7 @@ export class VaultClient {
     return this.call('TenantGet', { tenantid }, { token }).then(
       () => true,
       (err: unknown) => {
-        if (err instanceof VaultError && (err.status === 403 || err.status === 404)) return false;
+        if (err instanceof VaultAnswerError && (err.status === 403 || err.status === 404)) return false;
         throw err;
       },
     );
@@ -165,7 +168,7 @@ export class VaultClient {
 
 function notFoundAs<T>(value: T) {
   return (err: unknown): T => {
-    if (err instanceof VaultError && err.status === 404) return value;
+    if (err instanceof VaultAnswerError && err.status === 404) return value;
     throw err;
   };
 }

@@ -1,7 +1,7 @@
 // A Role's policies in the vault: each spec policy is the vault policy "<roleName>.<name>", created or updated to
 // match and linked to the role. One that left the spec is deleted (its links go with it).
+import { isDeepStrictEqual } from 'node:util';
 import type { ReconcileDeps } from '../deps.js';
-import { sameJson } from '../runtime/custom-resources.js';
 import type { Role, RoleSpec, RoleStatus } from '../types/resources.js';
 
 export const policyName = (roleName: string, name: string) => `${roleName}.${name}`;
@@ -19,7 +19,7 @@ export async function syncPolicies(deps: ReconcileDeps, obj: Role, spec: RoleSpe
       await deps.events.emit(obj, 'Normal', 'PolicyCreated', `created vault policy ${policyname}`);
     } else {
       policyId = existing.policyid;
-      if (existing.policydesc !== p.description || !sameJson(existing.policy, p.document)) {
+      if (existing.policydesc !== p.description || !isDeepStrictEqual(existing.policy, p.document)) {
         await deps.vault.policyUpdate({ policyid: policyId, policydesc: p.description, policy: p.document });
         await deps.events.emit(obj, 'Normal', 'PolicyUpdated', `updated vault policy ${policyname}`);
       }

@@ -1,13 +1,14 @@
 // Reconciles a Role: the vault role exists with the spec's description, its policies match the spec and are linked
 // to it, and a live xtoken for the referenced Tenant sits in the spec's Secret, replaced before it expires.
 import { claimVaultName, parseSpec, type ReconcileDeps } from '../deps.js';
+import { findCondition } from '../runtime/conditions.js';
 import type { ReconcileOutcome, Reconciler } from '../runtime/controller.js';
 import { ReconcileError } from '../runtime/reconcile-error.js';
 import { RoleSpec, type RoleStatus } from '../types/resources.js';
-import { VaultError } from '../vault-client.js';
+import { VaultAnswerError } from '../vault-client.js';
 import { finalizeRole } from './finalize.js';
 import { syncPolicies } from './policies.js';
-import { ensureXToken, iso } from './xtoken.js';
+import { ensureXToken, iso, untilRotation } from './xtoken.js';
 
 /** How soon to look again at a Role whose Tenant is not ready (its changes also wake the Role). */
 const TENANT_WAIT_MS = 30_000;
@@ -27,7 +28,7 @@ export function roleReconciler(deps: ReconcileDeps): Reconciler<RoleStatus> {
         reason: 'RoleNameTaken',
       });
       const tenant = await deps.tenants.get(obj.metadata.namespace, spec.tenantRef.name);
-      const ready = tenant?.status?.conditions?.find((c) => c.type === 'Ready')?.status === 'True';
+      const ready = findCondition(tenant?.status?.conditions, 'Ready')?.status === 'True';
       const tenantId = tenant?.status?.tenantId;
       const tenantName = tenant?.status?.tenantName;
       if (!tenant || tenant.metadata.deletionTimestamp || !ready || tenantId === undefined || !tenantName) {
@@ -42,7 +43,7 @@ export function roleReconciler(deps: ReconcileDeps): Reconciler<RoleStatus> {
           delete status.policies;
           await deps.events.emit(obj, 'Normal', 'RoleCreated', `created vault role ${spec.roleName} (id ${roleId})`);
         } catch (err) {
-          if (!(err instanceof VaultError && err.status === 409)) throw err;
+          if (!(err instanceof VaultAnswerError && err.status === 409)) throw err;
           await deps.vault.roleUpdate({ rolename: spec.roleName, roledesc: spec.description });
         }
       }
@@ -55,7 +56,7 @@ export function roleReconciler(deps: ReconcileDeps): Reconciler<RoleStatus> {
       status.xtoken = { secretName: spec.xtoken.secretName, expiresAt: iso(xtoken.expires), rotateAt: iso(Math.floor(xtoken.rotateAt)) };
       return {
         message: `vault role ${spec.roleName} (id ${synced.roleId}) has ${synced.policies.length} ${synced.policies.length === 1 ? 'policy' : 'policies'}; its xtoken for tenant ${tenantName} is in Secret ${spec.xtoken.secretName} until ${status.xtoken.expiresAt}`,
-        requeueAfterMs: Math.max(1000, Math.ceil(xtoken.rotateAt * 1000 - Date.now())),
+        requeueAfterMs: untilRotation(xtoken, deps.clock),
       };
     },
   };

@@ -1,6 +1,7 @@
 // A Role's xtoken: made in the Role's tenant by XTokenCreateForRole, written to its Secret, and replaced before it
 // expires. The old token stays valid until its own expiry, so applications that reread the Secret never see a gap.
 import type { ReconcileDeps } from '../deps.js';
+import type { Clock } from '../runtime/clock.js';
 import { durationSeconds, type Role, type RoleSpec } from '../types/resources.js';
 
 /** A Unix time as RFC 3339 (seconds), as status and Secrets show it. */
@@ -15,14 +16,21 @@ export function rotateAt(issued: number, expires: number, marginSeconds: number)
 }
 
 export interface XTokenState {
+  /** Unix seconds. */
   expires: number;
+  /** Unix seconds, possibly fractional. */
   rotateAt: number;
+}
+
+/** How long until the token is due for rotation, as a requeue delay: at least a second, so a token already due is not looked at again in a tight loop. */
+export function untilRotation(state: XTokenState, clock: Clock): number {
+  return Math.max(1000, Math.ceil(state.rotateAt * 1000 - clock.now()));
 }
 
 export async function ensureXToken(deps: ReconcileDeps, obj: Role, spec: RoleSpec, tenant: { id: number; name: string }, previousSecret: string | undefined): Promise<XTokenState> {
   const secretName = spec.xtoken.secretName;
   const margin = durationSeconds(spec.xtoken.rotateBefore);
-  const now = Date.now() / 1000;
+  const now = deps.clock.now() / 1000;
   const current = await deps.secrets.read(obj, secretName);
   const issued = Number(current?.issued);
   const expires = Number(current?.expires);

@@ -2,17 +2,15 @@
 // when the status flips, observedGeneration saying which spec the condition speaks about.
 import type { Condition } from '../types/resources.js';
 
-export function setCondition(conditions: Condition[] | undefined, next: Omit<Condition, 'lastTransitionTime'>, now: Date): Condition[] {
-  const list = [...(conditions ?? [])];
-  const i = list.findIndex((c) => c.type === next.type);
-  const previous = i >= 0 ? list[i] : undefined;
-  const lastTransitionTime = previous && previous.status === next.status ? previous.lastTransitionTime : now.toISOString().replace(/\.\d+Z$/, 'Z');
-  const condition: Condition = { ...next, lastTransitionTime };
-  if (i >= 0) list[i] = condition;
-  else list.push(condition);
-  return list;
+/** The condition of this type in a status's list: the one way the operator looks a condition up. */
+export function findCondition(conditions: readonly Condition[] | undefined, type: string): Condition | undefined {
+  return conditions?.find((c) => c.type === type);
 }
 
-export function findCondition(conditions: Condition[] | undefined, type: string): Condition | undefined {
-  return conditions?.find((c) => c.type === type);
+export function setCondition(conditions: Condition[] | undefined, next: Omit<Condition, 'lastTransitionTime'>, now: Date): Condition[] {
+  const list = conditions ?? [];
+  const previous = findCondition(list, next.type);
+  const lastTransitionTime = previous && previous.status === next.status ? previous.lastTransitionTime : now.toISOString().replace(/\.\d+Z$/, 'Z');
+  const condition: Condition = { ...next, lastTransitionTime };
+  return previous ? list.map((c) => (c === previous ? condition : c)) : [...list, condition];
 }

@@ -3,7 +3,8 @@
 // the reconcile asked for, after the resync period (to correct drift), or with backoff after a failure.
 import type { Logger } from 'pino';
 import type { CommonStatus, Resource } from '../types/resources.js';
-import { setCondition } from './conditions.js';
+import type { Clock } from './clock.js';
+import { findCondition, setCondition } from './conditions.js';
 import type { CustomResources } from './custom-resources.js';
 import type { EventRecorder } from './events.js';
 import type { OperatorMetrics } from './metrics.js';
@@ -30,6 +31,8 @@ export interface ControllerOptions {
   events: EventRecorder;
   metrics: OperatorMetrics;
   log: Logger;
+  /** When conditions flip and when a requeue is due. */
+  clock: Clock;
   workers: number;
   resyncMs: number;
   backoff?: { baseDelayMs?: number; maxDelayMs?: number };
@@ -45,7 +48,7 @@ export class Controller<S extends CommonStatus> {
     private readonly opts: ControllerOptions,
   ) {
     this.log = opts.log.child({ kind: r.kind });
-    this.queue = new WorkQueue({ ...opts.backoff, onDepth: (d) => opts.metrics.queueDepth.set({ kind: r.kind }, d) });
+    this.queue = new WorkQueue({ ...opts.backoff, clock: opts.clock, onDepth: (d) => opts.metrics.queueDepth.set({ kind: r.kind }, d) });
   }
 
   enqueue(obj: { metadata?: { namespace?: string; name?: string } }): void {
@@ -134,8 +137,8 @@ export class Controller<S extends CommonStatus> {
       throw err;
     }
     status.observedGeneration = generation;
-    const wasReady = obj.status?.conditions?.find((c) => c.type === 'Ready')?.status === 'True';
-    status.conditions = setCondition(status.conditions, { type: 'Ready', status: 'True', observedGeneration: generation, reason: 'Reconciled', message: outcome.message }, new Date());
+    const wasReady = findCondition(obj.status?.conditions, 'Ready')?.status === 'True';
+    status.conditions = setCondition(status.conditions, { type: 'Ready', status: 'True', observedGeneration: generation, reason: 'Reconciled', message: outcome.message }, new Date(this.opts.clock.now()));
     await resources.writeStatus(obj, status);
     if (!wasReady) void this.opts.events.emit(obj, 'Normal', 'Reconciled', outcome.message);
     return outcome.requeueAfterMs;
@@ -148,7 +151,7 @@ export class Controller<S extends CommonStatus> {
    */
   private async failed(obj: Resource<S>, status: S, e: ReconcileError): Promise<void> {
     const generation = obj.metadata.generation;
-    status.conditions = setCondition(status.conditions, { type: 'Ready', status: 'False', observedGeneration: generation, reason: e.reason, message: e.message }, new Date());
+    status.conditions = setCondition(status.conditions, { type: 'Ready', status: 'False', observedGeneration: generation, reason: e.reason, message: e.message }, new Date(this.opts.clock.now()));
     try {
       await this.r.resources.writeStatus(obj, status);
     } catch (err) {

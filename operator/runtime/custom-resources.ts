@@ -1,29 +1,13 @@
 // Reading and writing one kind of our custom resources: a fresh get, the status subresource (written only when it
 // changed), finalizers (guarded by resourceVersion, so a concurrent change means a retry, never a lost write)
 // and the informer that watches the kind.
+import { isDeepStrictEqual } from 'node:util';
 import type { Logger } from 'pino';
 import { API_VERSION, GROUP, VERSION, asMergePatch, orUndefinedOn404, type Kube, type k8s } from '../kube.js';
 import type { CommonStatus, Resource } from '../types/resources.js';
 import { Informer } from './informer.js';
 
 export const FINALIZER = 'strongroom.dev/cleanup';
-
-export function sameJson(a: unknown, b: unknown): boolean {
-  return canonical(a) === canonical(b);
-}
-
-function canonical(v: unknown): string {
-  if (Array.isArray(v)) return `[${v.map(canonical).join(',')}]`;
-  if (v && typeof v === 'object') {
-    const o = v as Record<string, unknown>;
-    return `{${Object.keys(o)
-      .filter((k) => o[k] !== undefined)
-      .sort()
-      .map((k) => `${JSON.stringify(k)}:${canonical(o[k])}`)
-      .join(',')}}`;
-  }
-  return JSON.stringify(v);
-}
 
 export class CustomResources<S extends CommonStatus> {
   constructor(
@@ -42,7 +26,7 @@ export class CustomResources<S extends CommonStatus> {
 
   /** Replaces the whole status when it differs from what the object holds; returns whether it wrote. */
   async writeStatus(obj: Resource<S>, status: S): Promise<boolean> {
-    if (sameJson(obj.status ?? {}, status)) return false;
+    if (isDeepStrictEqual(obj.status ?? {}, status)) return false;
     await this.kube.custom.patchNamespacedCustomObjectStatus({
       ...this.where(obj.metadata.namespace),
       name: obj.metadata.name,

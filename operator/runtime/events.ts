@@ -4,6 +4,7 @@
 import type { Logger } from 'pino';
 import { asMergePatch, apiMessage, type Kube } from '../kube.js';
 import type { Resource } from '../types/resources.js';
+import type { Clock } from './clock.js';
 
 const COMPONENT = 'strongroom-operator';
 /** After this long a repeat starts a new Event (the API server expires Events after an hour by default). */
@@ -18,12 +19,14 @@ export class EventRecorder {
     private readonly kube: Kube,
     private readonly identity: string,
     private readonly log: Logger,
+    /** Event times, and whether a repeat still counts on the earlier Event. */
+    private readonly clock: Clock,
   ) {}
 
   async emit(obj: Resource, type: EventType, reason: string, message: string): Promise<void> {
     const namespace = obj.metadata.namespace;
     const key = `${obj.metadata.uid}|${type}|${reason}|${message}`;
-    const now = new Date();
+    const now = new Date(this.clock.now());
     try {
       const seen = this.recent.get(key);
       if (seen && now.getTime() - seen.first < AGGREGATE_MS) {

@@ -5,6 +5,7 @@
 // racing for the Lease exactly one succeeds. On shutdown the leader releases the Lease so another takes over at once.
 import type { Logger } from 'pino';
 import { apiMessage, apiStatus, k8s, type Kube } from '../kube.js';
+import type { Clock } from './clock.js';
 
 export interface LeaderElectionOptions {
   namespace: string;
@@ -40,6 +41,8 @@ export class LeaderElector {
     private readonly opts: LeaderElectionOptions,
     private readonly callbacks: LeaderCallbacks,
     private readonly log: Logger,
+    /** Lease times, when the Lease was last seen to change, and when a renewal is overdue. */
+    private readonly clock: Clock,
   ) {}
 
   isLeader(): boolean {
@@ -66,13 +69,13 @@ export class LeaderElector {
       this.leading = true;
       this.log.info({ lease: `${this.opts.namespace}/${this.opts.name}`, identity: this.opts.identity }, 'became leader');
       await this.callbacks.onStartedLeading();
-      let lastRenew = Date.now();
+      let lastRenew = this.clock.now();
       while (!signal.aborted) {
         await sleep(this.opts.retryPeriodMs, signal);
         if (signal.aborted) break;
         if (await this.tryAcquireOrRenew()) {
-          lastRenew = Date.now();
-        } else if (Date.now() - lastRenew >= this.opts.renewDeadlineMs || this.heldByOther()) {
+          lastRenew = this.clock.now();
+        } else if (this.clock.now() - lastRenew >= this.opts.renewDeadlineMs || this.heldByOther()) {
           break;
         }
       }
@@ -89,7 +92,7 @@ export class LeaderElector {
 
   private async tryAcquireOrRenew(): Promise<boolean> {
     const { namespace, name, identity } = this.opts;
-    const now = new k8s.V1MicroTime();
+    const now = new k8s.V1MicroTime(this.clock.now());
     const durationSeconds = Math.ceil(this.opts.leaseDurationMs / 1000);
     try {
       let lease: k8s.V1Lease;
@@ -108,7 +111,7 @@ export class LeaderElector {
       const holder = spec.holderIdentity ?? '';
       // client-node hands MicroTime fields back as the strings the server sent.
       this.see(holder, String(spec.renewTime ?? ''));
-      const expired = Date.now() > this.observedAt + (spec.leaseDurationSeconds ?? durationSeconds) * 1000;
+      const expired = this.clock.now() > this.observedAt + (spec.leaseDurationSeconds ?? durationSeconds) * 1000;
       if (holder !== '' && holder !== identity && !expired) return false;
       const transitions = (spec.leaseTransitions ?? 0) + (holder === identity ? 0 : 1);
       await this.kube.coordination.replaceNamespacedLease({
@@ -137,7 +140,7 @@ export class LeaderElector {
   private see(holder: string, renewTime: string): void {
     if (this.observed?.holder !== holder || this.observed.renewTime !== renewTime) {
       this.observed = { holder, renewTime };
-      this.observedAt = Date.now();
+      this.observedAt = this.clock.now();
     }
   }
 
@@ -147,7 +150,7 @@ export class LeaderElector {
     try {
       const lease = await this.kube.coordination.readNamespacedLease({ namespace, name });
       if (lease.spec?.holderIdentity !== identity) return;
-      const now = new k8s.V1MicroTime();
+      const now = new k8s.V1MicroTime(this.clock.now());
       await this.kube.coordination.replaceNamespacedLease({
         namespace,
         name,

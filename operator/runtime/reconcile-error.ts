@@ -2,7 +2,7 @@
 // token), and when to try again: with the queue's backoff (the default), after a fixed time, or only when the
 // resource changes (`permanent`: nothing but a new spec can fix it).
 import { apiMessage, apiStatus } from '../kube.js';
-import { VaultError, VaultUnavailableError } from '../vault-client.js';
+import { VaultAnswerError, VaultUnavailableError } from '../vault-client.js';
 
 export class ReconcileError extends Error {
   override name = 'ReconcileError';
@@ -19,7 +19,7 @@ export class ReconcileError extends Error {
 export function asReconcileError(err: unknown): ReconcileError {
   if (err instanceof ReconcileError) return err;
   if (err instanceof VaultUnavailableError) return new ReconcileError('VaultUnavailable', err.message);
-  if (err instanceof VaultError) {
+  if (err instanceof VaultAnswerError) {
     // The vault judged the request itself: only a changed spec can make it pass.
     if (err.status === 400) return new ReconcileError('InvalidSpec', `the vault refused it: ${err.message}`, { permanent: true });
     if (err.status === 401 || err.status === 403) return new ReconcileError('VaultAccessDenied', `the vault refused the root token: ${err.message}`);

@@ -1,8 +1,9 @@
 // Secrets owned by one of our resources: read, written only when their content differs, deleted. A Secret of the
 // same name that some other owner controls is never touched: that is a conflict the user must settle.
+import { isDeepStrictEqual } from 'node:util';
 import { apiStatus, orUndefinedOn404, type Kube } from '../kube.js';
 import type { Resource } from '../types/resources.js';
-import { CustomResources, sameJson } from './custom-resources.js';
+import { CustomResources } from './custom-resources.js';
 import { ReconcileError } from './reconcile-error.js';
 
 const LABELS = { 'app.kubernetes.io/managed-by': 'strongroom-operator' };
@@ -34,7 +35,7 @@ export class OwnedSecrets {
       return true;
     }
     this.checkOwner(owner, name, existing.metadata?.ownerReferences);
-    if (sameJson(existing.data ?? {}, encoded) && sameJson(existing.metadata?.labels ?? {}, metadata.labels)) return false;
+    if (isDeepStrictEqual(existing.data ?? {}, encoded) && isDeepStrictEqual(existing.metadata?.labels ?? {}, metadata.labels)) return false;
     // The resourceVersion we read guards the write: a concurrent change makes it fail and the reconcile retry.
     await this.kube.core.replaceNamespacedSecret({
       namespace,

@@ -1,9 +1,13 @@
 // A work queue of resource keys in the manner of client-go's: a key is queued at most once, is never handed to
 // two workers at once (an add while it is processed queues it again after `done`), can wait for a time, and
 // backs off exponentially per key after failures until `forget`.
+import { systemClock, type Clock } from './clock.js';
+
 export interface WorkQueueOptions {
   baseDelayMs?: number;
   maxDelayMs?: number;
+  /** Which of two pending times for a key is earlier; the system clock unless given. */
+  clock?: Clock;
   /** Called whenever the number of keys waiting changes (for a gauge). */
   onDepth?: (depth: number) => void;
 }
@@ -19,10 +23,12 @@ export class WorkQueue {
   private closed = false;
   private readonly baseDelayMs: number;
   private readonly maxDelayMs: number;
+  private readonly clock: Clock;
 
   constructor(private readonly opts: WorkQueueOptions = {}) {
     this.baseDelayMs = opts.baseDelayMs ?? 500;
     this.maxDelayMs = opts.maxDelayMs ?? 300_000;
+    this.clock = opts.clock ?? systemClock;
   }
 
   add(key: string): void {
@@ -36,7 +42,7 @@ export class WorkQueue {
   addAfter(key: string, ms: number): void {
     if (this.closed) return;
     if (ms <= 0) return this.add(key);
-    const at = Date.now() + ms;
+    const at = this.clock.now() + ms;
     const pending = this.delayed.get(key);
     if (pending && pending.at <= at) return;
     if (pending) clearTimeout(pending.timer);

@@ -6,7 +6,7 @@ import { claimVaultName, parseSpec, type ReconcileDeps } from '../deps.js';
 import type { ReconcileOutcome, Reconciler } from '../runtime/controller.js';
 import { ReconcileError } from '../runtime/reconcile-error.js';
 import { TenantSpec, type Tenant, type TenantStatus } from '../types/resources.js';
-import { VaultError, type TenantInfo } from '../vault-client.js';
+import { VaultAnswerError, type TenantInfo } from '../vault-client.js';
 import { finalizeTenant } from './finalize.js';
 
 export function tenantReconciler(deps: ReconcileDeps): Reconciler<TenantStatus> {
@@ -87,7 +87,7 @@ export function tenantReconciler(deps: ReconcileDeps): Reconciler<TenantStatus> 
           unsaved.set(obj.metadata.uid, { tenantId, token });
           await deps.events.emit(obj, 'Normal', 'TenantCreated', `created vault tenant ${spec.tenantName} (id ${tenantId})`);
         } catch (err) {
-          if (!(err instanceof VaultError && err.status === 409)) throw err;
+          if (!(err instanceof VaultAnswerError && err.status === 409)) throw err;
           ({ tenantId, token } = await adopt(obj, spec));
         }
         info = { tenantid: tenantId, tenantname: spec.tenantName, tenantorg: spec.organisation, email: spec.email ?? null };

@@ -10,6 +10,8 @@ import { startSupervisor, type Supervised } from '../fixtures/processes.js';
 import { createTestDatabase, type TestDatabase } from '../fixtures/database.js';
 import { fromConfig } from '../../operator/kube.js';
 import { startOperator, type Operator, type OperatorOptions } from '../../operator/operator.js';
+import { systemClock } from '../../operator/runtime/clock.js';
+import { findCondition } from '../../operator/runtime/conditions.js';
 import { startKubeDouble, type KObject, type KubeDouble } from './kube-double/index.js';
 import { chartOperatorRules } from './chart-rbac.js';
 
@@ -117,6 +119,7 @@ export async function startHarness(): Promise<Harness> {
         resyncMs: 60_000,
         backoff: { baseDelayMs: 100, maxDelayMs: 2000 },
         log: pino({ level: process.env.OPERATOR_TEST_LOG ?? 'silent' }),
+        clock: systemClock,
         ...opts,
       });
       operators.push(op);
@@ -139,7 +142,7 @@ export async function startHarness(): Promise<Harness> {
       return until(
         () => {
           const o = kube.get(plural, namespace, name, GROUP);
-          const c = o?.status?.conditions?.find((x: { type: string }) => x.type === 'Ready');
+          const c = findCondition(o?.status?.conditions, 'Ready');
           return o && c?.status === 'True' && o.status.observedGeneration >= generation ? o : undefined;
         },
         15_000,

@@ -9,6 +9,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { freePort } from '../fixtures/processes.js';
 import { GROUP, LEASE_NAME, LEASE_NAMESPACE, startHarness, until, type Harness } from './harness.js';
 import type { Operator } from '../../operator/operator.js';
+import { findCondition } from '../../operator/runtime/conditions.js';
 
 const root = fileURLToPath(new URL('../../', import.meta.url));
 let h: Harness;
@@ -131,7 +132,7 @@ describe('the operator', () => {
     await h.create('roles', 'team-a', 'broken', roleSpec('acme', 'broken', { policies: [{ name: 'bad', document: { Effect: 'Perhaps', Action: 'UserGet' } }] }));
     const failed = await until(() => {
       const o = h.get('roles', 'team-a', 'broken');
-      const c = o?.status?.conditions?.find((x: { type: string }) => x.type === 'Ready');
+      const c = findCondition(o?.status?.conditions, 'Ready');
       return c?.status === 'False' && c.reason === 'InvalidSpec' ? c : undefined;
     });
     expect(failed.message).toContain('Effect');
@@ -143,7 +144,7 @@ describe('the operator', () => {
 
   it('waits for the Tenant a Role refers to, and goes on when it is ready', async () => {
     await h.create('roles', 'team-b', 'early', roleSpec('late', 'early'));
-    await until(() => h.get('roles', 'team-b', 'early')?.status?.conditions?.[0]?.reason === 'TenantNotReady');
+    await until(() => findCondition(h.get('roles', 'team-b', 'early')?.status?.conditions, 'Ready')?.reason === 'TenantNotReady');
     await h.create('tenants', 'team-b', 'late', tenantSpec('late'));
     await h.ready('tenants', 'team-b', 'late');
     // The Tenant's change wakes the Role at once, long before its 30 s retry.
@@ -153,7 +154,7 @@ describe('the operator', () => {
   it('lets one resource own a vault name: a second Tenant naming it waits, and deleting that one deletes nothing', async () => {
     await h.create('tenants', 'team-d', 'copycat', tenantSpec('late', { adminTokenSecretName: 'copycat-admin', deletionPolicy: 'Delete' }));
     const refused = await until(() => {
-      const c = h.get('tenants', 'team-d', 'copycat')?.status?.conditions?.[0];
+      const c = findCondition(h.get('tenants', 'team-d', 'copycat')?.status?.conditions, 'Ready');
       return c?.reason === 'TenantNameTaken' ? c : undefined;
     });
     expect(refused.message).toBe('Tenant team-b/late already manages vault tenant late');

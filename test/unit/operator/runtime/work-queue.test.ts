@@ -1,9 +1,6 @@
 // The operator's work queue: deduplication, one worker per key at a time, delayed adds, per-key backoff.
 import { describe, expect, it } from 'vitest';
-import { WorkQueue } from '../../operator/runtime/work-queue.js';
-import { setCondition } from '../../operator/runtime/conditions.js';
-import { rotateAt } from '../../operator/role/xtoken.js';
-import { durationSeconds } from '../../operator/types/resources.js';
+import { WorkQueue } from '../../../../operator/runtime/work-queue.js';
 
 describe('the work queue', () => {
   it('queues a key once however often it is added', async () => {
@@ -59,24 +56,5 @@ describe('the work queue', () => {
     expect(await waiting).toBeUndefined();
     q.add('ns/a');
     expect(await q.get()).toBeUndefined();
-  });
-});
-
-describe('conditions and xtoken timing', () => {
-  it('moves lastTransitionTime only when a condition flips', () => {
-    const t1 = new Date('2030-01-01T00:00:00Z');
-    const t2 = new Date('2030-01-01T00:05:00Z');
-    let c = setCondition(undefined, { type: 'Ready', status: 'False', reason: 'VaultUnavailable', message: 'down' }, t1);
-    c = setCondition(c, { type: 'Ready', status: 'False', reason: 'TenantNotReady', message: 'waiting' }, t2);
-    expect(c).toEqual([{ type: 'Ready', status: 'False', reason: 'TenantNotReady', message: 'waiting', lastTransitionTime: '2030-01-01T00:00:00Z' }]);
-    c = setCondition(c, { type: 'Ready', status: 'True', reason: 'Reconciled', message: 'ok' }, t2);
-    expect(c[0]!.lastTransitionTime).toBe('2030-01-01T00:05:00Z');
-  });
-
-  it('rotates rotateBefore ahead of expiry, but never in the first half of a token\'s life', () => {
-    expect(rotateAt(1000, 4600, 600)).toBe(4000);
-    // The vault capped a 1d lifetime to 1h while the margin asks for 2h: rotate at half-life, not at once.
-    expect(rotateAt(1000, 4600, 7200)).toBe(2800);
-    expect(durationSeconds('90s') + durationSeconds('10m') + durationSeconds('2h') + durationSeconds('1d')).toBe(90 + 600 + 7200 + 86_400);
   });
 });
