@@ -2,38 +2,45 @@
 // Small calls made in the same turn of the event loop for the same tenant travel together in one Run.
 import { performance } from 'node:perf_hooks';
 import * as grpc from '@grpc/grpc-js';
-import * as protoLoader from '@grpc/proto-loader';
-import { PROTO_PATH, loaderOptions, channelOptions } from '../tokenizer/proto.js';
+import {
+  loadTokenizerPackage,
+  channelOptions,
+  type Batch,
+  type BatchResult__Output,
+  type DetokenizeItem__Output,
+  type HashItem__Output,
+  type IndexKind,
+  type KeyringInfoResponse__Output,
+  type OpenItem__Output,
+  type RewrapResponse__Output,
+  type SealItem__Output,
+  type TokenFormat,
+  type TokenizeItem__Output,
+  type TokenizerGrpcClient,
+} from '../proto/loader.js';
 import { UnavailableError } from './errors.js';
 import { tokenizerDuration } from './metrics.js';
 import { Coalescer } from './coalesce.js';
 
-export type IndexKind = 'LOGIN' | 'EMAIL' | 'PHONE' | 'CUSTOM' | 'DEDUPE';
+export type { IndexKind, TokenFormat } from '../proto/loader.js';
 
-export type TokenFormat = 'CREDITCARD' | 'UNIXTIME' | 'EMAIL';
+/** A seal or open item as the api writes it: `row_id` is spelled `rowId`. */
+type WithRowId<T extends { row_id: string }> = Omit<T, 'row_id'> & { rowId: string };
 
+/** A Run batch without its tenant: the proto's items, every field set, enums limited to known values. */
 export interface TokenizerBatch {
-  hash?: { kind: IndexKind; value: string }[];
-  seal?: { table: string; rowId: string; plaintext: Buffer }[];
-  open?: { table: string; rowId: string; ciphertext: Buffer }[];
-  tokenize?: { format: TokenFormat; value: string; attempt: number }[];
-  detokenize?: { format: TokenFormat; token: string; attempt: number }[];
+  hash?: (HashItem__Output & { kind: IndexKind })[];
+  seal?: WithRowId<SealItem__Output>[];
+  open?: WithRowId<OpenItem__Output>[];
+  tokenize?: (TokenizeItem__Output & { format: TokenFormat })[];
+  detokenize?: (DetokenizeItem__Output & { format: TokenFormat })[];
 }
 
-export interface TokenizerResult {
-  hash: Buffer[];
-  sealed: Buffer[];
-  opened: Buffer[];
-  tokens: { token: string; attempt: number; index: Buffer }[];
-  detokenized: string[];
-}
+export type TokenizerResult = BatchResult__Output;
 
-interface RawClient extends grpc.Client {
-  Run(req: unknown, meta: grpc.Metadata, opts: grpc.CallOptions, cb: grpc.requestCallback<RawResult>): void;
-  KeyringInfo(req: unknown, meta: grpc.Metadata, opts: grpc.CallOptions, cb: grpc.requestCallback<{ versions: number[]; active: number }>): void;
-  Rewrap(req: unknown, meta: grpc.Metadata, opts: grpc.CallOptions, cb: grpc.requestCallback<{ wrapping_key: string }>): void;
-}
-type RawResult = TokenizerResult;
+type Method = 'Run' | 'KeyringInfo' | 'Rewrap';
+/** One call on the generated client, given the metadata, options and callback `call` adds. */
+type Send<Res> = (meta: grpc.Metadata, options: grpc.CallOptions, callback: grpc.requestCallback<Res>) => void;
 
 // Calls up to this size are merged with their neighbours; bulk calls are already one batch and go alone.
 const COALESCE_MAX_ITEMS = 16;
@@ -63,7 +70,7 @@ export class TokenizerRejectedError extends Error {
 }
 
 export class TokenizerClient {
-  private readonly client: RawClient;
+  private readonly client: TokenizerGrpcClient;
   // Two calls per tenant in flight keep the tokenizer busy; everything that arrives meanwhile rides the next one.
   private readonly merged = new Coalescer<TokenizerBatch, Outcome>((key, batches) => this.runMerged(Number(key), batches), {
     maxInFlight: 2,
@@ -73,13 +80,10 @@ export class TokenizerClient {
     target: string,
     private readonly deadlineMs: number,
   ) {
-    const def = protoLoader.loadSync(PROTO_PATH, loaderOptions);
-    const pkg = grpc.loadPackageDefinition(def) as unknown as {
-      strongroom: { tokenizer: { v1: { Tokenizer: new (t: string, c: grpc.ChannelCredentials, o: object) => RawClient } } };
-    };
+    const { Tokenizer } = loadTokenizerPackage();
     // No retry policy: grpc-js buffers every message of a retryable call, which doubles the round trip
     // (0.28 ms → 0.62 ms measured). waitForReady rides out a tokenizer restart instead, bounded by the deadline.
-    this.client = new pkg.strongroom.tokenizer.v1.Tokenizer(target, grpc.credentials.createInsecure(), {
+    this.client = new Tokenizer(target, grpc.credentials.createInsecure(), {
       ...channelOptions,
       'grpc.enable_retries': 0,
     });
@@ -135,7 +139,7 @@ export class TokenizerClient {
   }
 
   private runOne(tenantId: number, batch: TokenizerBatch): Promise<TokenizerResult> {
-    const req = {
+    const req: Batch = {
       tenant_id: tenantId,
       hash: batch.hash ?? [],
       seal: (batch.seal ?? []).map((s) => ({ table: s.table, row_id: s.rowId, plaintext: s.plaintext })),
@@ -143,31 +147,31 @@ export class TokenizerClient {
       tokenize: batch.tokenize ?? [],
       detokenize: batch.detokenize ?? [],
     };
-    return this.call<RawResult>('Run', req);
+    return this.call<BatchResult__Output>('Run', (meta, options, callback) => this.client.Run(req, meta, options, callback));
   }
 
-  async keyringInfo(deadlineMs = 1000): Promise<{ versions: number[]; active: number }> {
-    return this.call('KeyringInfo', {}, deadlineMs);
+  async keyringInfo(deadlineMs = 1000): Promise<KeyringInfoResponse__Output> {
+    return this.call<KeyringInfoResponse__Output>('KeyringInfo', (meta, options, callback) => this.client.KeyringInfo({}, meta, options, callback), deadlineMs);
   }
 
   /** A new wrapping key from three or more recovery shares; TokenizerRejectedError when they do not fit. */
   async rewrap(shares: string[]): Promise<string> {
-    return (await this.call<{ wrapping_key: string }>('Rewrap', { shares })).wrapping_key;
+    const res = await this.call<RewrapResponse__Output>('Rewrap', (meta, options, callback) => this.client.Rewrap({ shares }, meta, options, callback));
+    return res.wrapping_key;
   }
 
   close(): void {
     this.client.close();
   }
 
-  private call<T>(method: 'Run' | 'KeyringInfo' | 'Rewrap', req: unknown, deadlineMs = this.deadlineMs): Promise<T> {
+  private call<Res>(method: Method, send: Send<Res>, deadlineMs = this.deadlineMs): Promise<Res> {
     const started = performance.now();
-    return new Promise<T>((resolve, reject) => {
+    return new Promise<Res>((resolve, reject) => {
       const deadline = new Date(Date.now() + deadlineMs);
-      const fn = this.client[method].bind(this.client) as RawClient['Run'];
-      fn(req, new grpc.Metadata({ waitForReady: true }), { deadline }, (err, res) => {
+      send(new grpc.Metadata({ waitForReady: true }), { deadline }, (err, res) => {
         const code = err ? grpc.status[err.code] ?? String(err.code) : 'OK';
         tokenizerDuration.observe({ method, code }, (performance.now() - started) / 1000);
-        if (!err) return resolve(res as T);
+        if (!err) return resolve(res as Res);
         if (err.code === grpc.status.INVALID_ARGUMENT || err.code === grpc.status.FAILED_PRECONDITION) {
           return reject(new TokenizerRejectedError(method, err.details));
         }

@@ -4,31 +4,10 @@ import { setImmediate as yieldToLoop } from 'node:timers/promises';
 import { performance } from 'node:perf_hooks';
 import { seal, open, SealError } from './aead.js';
 import { blindIndex, INDEX_KINDS, type IndexKind } from './blind-index.js';
-import { prepareValue, prepareToken, tokenizeAll, detokenizeAll, TOKEN_FORMATS, MAX_ATTEMPT, TokenFormatError, type TokenFormat, type TokenItem, type TokenResult } from './formats.js';
+import { tokenizeAll, detokenizeAll } from './formats.js';
+import { prepareValue, prepareToken, tokenIndexValue, TOKEN_FORMATS, MAX_ATTEMPT, TokenFormatError, type TokenFormat, type TokenItem } from '../proto/token-values.js';
+import type { Batch__Output, BatchResult__Output, TokenResult__Output } from '../proto/loader.js';
 import type { Subkeys } from './subkeys.js';
-
-/** Batch as @grpc/proto-loader hands it over with the shared options (keepCase, enums as strings, defaults). */
-export interface BatchRequest {
-  tenant_id: number;
-  hash: { kind: string | number; value: string }[];
-  seal: { table: string; row_id: string; plaintext: Buffer }[];
-  open: { table: string; row_id: string; ciphertext: Buffer }[];
-  tokenize: { format: string | number; value: string; attempt: number }[];
-  detokenize: { format: string | number; token: string; attempt: number }[];
-}
-
-/** What a token's lookup hash is computed over (a DEDUPE hash item of this value gives the same hash). */
-export function tokenIndexValue(token: string): string {
-  return `base\0${token}`;
-}
-
-export interface BatchResult {
-  hash: Buffer[];
-  sealed: Buffer[];
-  opened: Buffer[];
-  tokens: (TokenResult & { index: Buffer })[];
-  detokenized: string[];
-}
 
 /** The token items of a batch, checked and split by validateBatch. */
 export interface PreparedTokens {
@@ -86,9 +65,10 @@ function prepareItem(list: 'tokenize' | 'detokenize', i: number, format: string 
 
 /**
  * Checks the whole batch before any work, so a bad last item costs no crypto and returns no partial result.
- * Token items are split on the way, and handed back so that runBatch does not parse them twice.
+ * Token items are split on the way, and handed back so that runBatch does not parse them twice. Kinds and
+ * formats are checked by name: an enum number this proto does not know arrives as that number.
  */
-export function validateBatch(req: BatchRequest): PreparedTokens {
+export function validateBatch(req: Batch__Output): PreparedTokens {
   if (!Number.isInteger(req.tenant_id) || req.tenant_id < 1) throw new BadItemError('tenant_id must be 1 or more');
   req.hash.forEach((item, i) => {
     if (!INDEX_KINDS.includes(item.kind as IndexKind)) throw new BadItemError(`hash[${i}].kind is not a known index kind`);
@@ -139,7 +119,7 @@ class Pacer {
   }
 }
 
-export async function runBatch(keys: Subkeys, activeVersion: number, req: BatchRequest, control: RunControl = {}): Promise<BatchResult> {
+export async function runBatch(keys: Subkeys, activeVersion: number, req: Batch__Output, control: RunControl = {}): Promise<BatchResult__Output> {
   const prepared = validateBatch(req);
   const pacer = new Pacer(control);
   pacer.stopIfOver();
@@ -174,7 +154,7 @@ export async function runBatch(keys: Subkeys, activeVersion: number, req: BatchR
     if (pause) await pause;
   }
 
-  const tokens = new Array<TokenResult & { index: Buffer }>(prepared.tokenize.length);
+  const tokens = new Array<TokenResult__Output>(prepared.tokenize.length);
   for (let start = 0; start < tokens.length; start += TOKEN_CHUNK) {
     const chunk = tokenizeAll(keys, tenant, prepared.tokenize.slice(start, start + TOKEN_CHUNK));
     for (let k = 0; k < chunk.length; k++) {

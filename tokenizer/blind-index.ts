@@ -2,8 +2,9 @@
 import { createHmac } from 'node:crypto';
 import { parsePhoneNumberFromString } from 'libphonenumber-js';
 import type { Subkeys } from './subkeys.js';
+import type { IndexKind } from '../proto/loader.js';
 
-export type IndexKind = 'LOGIN' | 'EMAIL' | 'PHONE' | 'CUSTOM' | 'DEDUPE';
+export type { IndexKind } from '../proto/loader.js';
 export const INDEX_KINDS: readonly IndexKind[] = ['LOGIN', 'EMAIL', 'PHONE', 'CUSTOM', 'DEDUPE'];
 
 /**

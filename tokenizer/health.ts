@@ -1,12 +1,10 @@
 // The standard gRPC health service (grpc.health.v1): Check answers now, Watch streams every change.
 import * as grpc from '@grpc/grpc-js';
+import type { HealthCheckRequest__Output, HealthCheckResponse, HealthCheckResponse__Output, HealthHandlers } from '../proto/loader.js';
 
-export type ServingStatus = 'UNKNOWN' | 'SERVING' | 'NOT_SERVING' | 'SERVICE_UNKNOWN';
+export type ServingStatus = HealthCheckResponse__Output['status'];
 
-interface HealthRequest {
-  service: string;
-}
-type WatchCall = grpc.ServerWritableStream<HealthRequest, { status: ServingStatus }>;
+type WatchCall = grpc.ServerWritableStream<HealthCheckRequest__Output, HealthCheckResponse>;
 
 export class HealthService {
   private readonly statuses = new Map<string, ServingStatus>();
@@ -35,9 +33,9 @@ export class HealthService {
     this.watchers.clear();
   }
 
-  implementation(): grpc.UntypedServiceImplementation {
+  implementation(): HealthHandlers {
     return {
-      Check: (call: grpc.ServerUnaryCall<HealthRequest, unknown>, callback: grpc.sendUnaryData<unknown>) => {
+      Check: (call, callback) => {
         const status = this.statuses.get(call.request.service);
         if (!status) return callback({ code: grpc.status.NOT_FOUND, details: 'unknown service' });
         return callback(null, { status });

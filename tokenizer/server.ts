@@ -6,11 +6,12 @@ import { performance } from 'node:perf_hooks';
 import type { Server as HttpServer } from 'node:http';
 import * as grpc from '@grpc/grpc-js';
 import pino, { type Logger } from 'pino';
-import { loadTokenizerPackage, channelOptions, TOKENIZER_SERVICE } from './proto.js';
+import { loadTokenizerPackage, channelOptions, TOKENIZER_SERVICE, type TokenizerHandlers } from '../proto/loader.js';
 import { Subkeys } from './subkeys.js';
-import { runBatch, BadItemError, StoppedError, type BatchRequest } from './batch.js';
+import { runBatch, BadItemError, StoppedError } from './batch.js';
 import { HealthService } from './health.js';
-import { openKeyring, RecoveryError, type Keyring } from './keyring.js';
+import { RecoveryError, type Keyring } from './keyring.js';
+import { openKeyring } from './keyring-start.js';
 import { batchDuration, batchesInFlight, batchItems, serveMetrics } from './metrics.js';
 import type { TokenizerConfig } from './config.js';
 
@@ -117,8 +118,8 @@ export async function startTokenizerServer(opts: {
   const server = new grpc.Server(channelOptions);
   const health = new HealthService([TOKENIZER_SERVICE]);
 
-  server.addService(pkg.Tokenizer.service, {
-    Run: unary<BatchRequest, unknown>(log, 'Run', async (call) => {
+  const handlers: TokenizerHandlers = {
+    Run: unary(log, 'Run', async (call) => {
       const started = performance.now();
       const req = call.request;
       let code = 'OK';
@@ -128,8 +129,8 @@ export async function startTokenizerServer(opts: {
         batchItems.inc({ kind: 'hash' }, req.hash.length);
         batchItems.inc({ kind: 'seal' }, req.seal.length);
         batchItems.inc({ kind: 'open' }, req.open.length);
-        batchItems.inc({ kind: 'tokenize' }, req.tokenize?.length ?? 0);
-        batchItems.inc({ kind: 'detokenize' }, req.detokenize?.length ?? 0);
+        batchItems.inc({ kind: 'tokenize' }, req.tokenize.length);
+        batchItems.inc({ kind: 'detokenize' }, req.detokenize.length);
         return result;
       } catch (err) {
         code = grpc.status[codeOf(err)];
@@ -140,7 +141,7 @@ export async function startTokenizerServer(opts: {
       }
     }),
     KeyringInfo: unary(log, 'KeyringInfo', async () => ({ versions: keyring.versions, active: keyring.active })),
-    Rewrap: unary<{ shares: string[] }, { wrapping_key: string }>(log, 'Rewrap', async (call) => {
+    Rewrap: unary(log, 'Rewrap', async (call) => {
       try {
         const key = await keyring.rewrap(call.request.shares);
         log.warn('keyring re-sealed under a new wrapping key: set it as STRONGROOM_WRAPPING_KEY before the next restart');
@@ -150,7 +151,8 @@ export async function startTokenizerServer(opts: {
         throw err;
       }
     }),
-  });
+  };
+  server.addService(pkg.Tokenizer.service, handlers);
   server.addService(pkg.Health.service, health.implementation());
 
   let tcpPort: number | undefined;

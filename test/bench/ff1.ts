@@ -3,8 +3,9 @@
 import { randomBytes, randomInt } from 'node:crypto';
 import { pathToFileURL } from 'node:url';
 import { Subkeys } from '../../tokenizer/subkeys.js';
-import { runBatch, type BatchRequest } from '../../tokenizer/batch.js';
-import { luhnDigit } from '../../tokenizer/formats.js';
+import { runBatch } from '../../tokenizer/batch.js';
+import { luhnDigit } from '../../proto/token-values.js';
+import type { Batch__Output as BatchRequest } from '../../proto/loader.js';
 
 const BATCH = 10_000;
 const CARDS = 100_000;

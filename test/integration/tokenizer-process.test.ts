@@ -6,8 +6,7 @@ import * as grpc from '@grpc/grpc-js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { spawnTokenizer, connectTokenizer, healthCheck, shortTempDir, type SpawnedTokenizer, type TokenizerTestClient } from '../fixtures/tokenizer.js';
 import { freePort } from '../fixtures/processes.js';
-import { TOKENIZER_SERVICE } from '../../tokenizer/proto.js';
-import type { BatchResult } from '../../tokenizer/batch.js';
+import { TOKENIZER_SERVICE, type BatchResult__Output as BatchResult } from '../../proto/loader.js';
 
 let dataDir: string;
 let metricsPort: number;
@@ -87,7 +86,7 @@ describe('tokenizer process', () => {
     const n = 1000;
     const plaintexts = Array.from({ length: n }, (_, i) => Buffer.from(`{"i":${i},"pad":"${randomBytes(2740).toString('hex')}"}`));
     expect(plaintexts.reduce((s, p) => s + p.length, 0)).toBeGreaterThan(4 * 1024 * 1024);
-    const hash = Array.from({ length: 4 * n }, (_, i) => ({ kind: i % 2 ? 'EMAIL' : 'LOGIN', value: `user${i}@example.com` }));
+    const hash = Array.from({ length: 4 * n }, (_, i) => ({ kind: i % 2 ? ('EMAIL' as const) : ('LOGIN' as const), value: `user${i}@example.com` }));
     const seal = plaintexts.map((p, i) => ({ table: 'users', row_id: `row-${i}`, plaintext: p }));
 
     // Twice: the first round includes the JIT warming up on both sides, the second is the steady state.
@@ -129,7 +128,7 @@ describe('tokenizer process', () => {
   });
 
   // Small on the wire, seconds of work: phone parsing is the slowest normalisation (about 10 µs each).
-  const slowBatch = () => ({ tenant_id: 1, hash: Array.from({ length: 300_000 }, (_, i) => ({ kind: 'PHONE', value: `+44 7700 ${String(i).padStart(6, '0')}` })) });
+  const slowBatch = () => ({ tenant_id: 1, hash: Array.from({ length: 300_000 }, (_, i) => ({ kind: 'PHONE' as const, value: `+44 7700 ${String(i).padStart(6, '0')}` })) });
   const count = (code: string) => metric(`strongroom_tokenizer_batch_duration_seconds_count{code="${code}"}`);
 
   it('stops working on a batch once its deadline has passed', async () => {
@@ -217,9 +216,9 @@ describe('format-preserving tokens over gRPC', () => {
   const times = ['1767225600', '028849', '1700000000123'];
   const emails = ['Ada.Lovelace@Example.com', "o'brien+news@mail.example.co.uk"];
   const items = [
-    ...cards.map((value) => ({ format: 'CREDITCARD', value, attempt: 0 })),
-    ...times.map((value) => ({ format: 'UNIXTIME', value, attempt: 0 })),
-    ...emails.map((value) => ({ format: 'EMAIL', value, attempt: 0 })),
+    ...cards.map((value) => ({ format: 'CREDITCARD' as const, value, attempt: 0 })),
+    ...times.map((value) => ({ format: 'UNIXTIME' as const, value, attempt: 0 })),
+    ...emails.map((value) => ({ format: 'EMAIL' as const, value, attempt: 0 })),
   ];
 
   it('tokenizes cards, times and emails in one call and gives them back in another', async () => {

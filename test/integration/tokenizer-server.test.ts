@@ -7,7 +7,7 @@ import * as grpc from '@grpc/grpc-js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadTokenizerConfig } from '../../tokenizer/config.js';
 import { startTokenizer, type RunningTokenizer } from '../../tokenizer/server.js';
-import { loadTokenizerPackage, TOKENIZER_SERVICE } from '../../tokenizer/proto.js';
+import { loadTokenizerPackage, TOKENIZER_SERVICE } from '../../proto/loader.js';
 import { connectTokenizer, healthCheck, shortTempDir, type TokenizerTestClient } from '../fixtures/tokenizer.js';
 import pino from 'pino';
 
@@ -96,7 +96,7 @@ describe('tokenizer server (in-process)', () => {
     const t = await startTokenizer(configFor(dir), quiet);
     const health = new (loadTokenizerPackage().Health)(`unix:${t.socketPath}`, grpc.credentials.createInsecure());
     const seen: string[] = [];
-    const stream = health.Watch!({ service: TOKENIZER_SERVICE });
+    const stream = health.Watch({ service: TOKENIZER_SERVICE });
     const ended = new Promise<void>((resolve, reject) => {
       stream.on('data', (m: { status: string }) => {
         seen.push(m.status);

@@ -1,0 +1,31 @@
+// Original file: proto/tokenizer.proto
+
+import type { HashItem as _strongroom_tokenizer_v1_HashItem, HashItem__Output as _strongroom_tokenizer_v1_HashItem__Output } from '../../../strongroom/tokenizer/v1/HashItem.js';
+import type { SealItem as _strongroom_tokenizer_v1_SealItem, SealItem__Output as _strongroom_tokenizer_v1_SealItem__Output } from '../../../strongroom/tokenizer/v1/SealItem.js';
+import type { OpenItem as _strongroom_tokenizer_v1_OpenItem, OpenItem__Output as _strongroom_tokenizer_v1_OpenItem__Output } from '../../../strongroom/tokenizer/v1/OpenItem.js';
+import type { TokenizeItem as _strongroom_tokenizer_v1_TokenizeItem, TokenizeItem__Output as _strongroom_tokenizer_v1_TokenizeItem__Output } from '../../../strongroom/tokenizer/v1/TokenizeItem.js';
+import type { DetokenizeItem as _strongroom_tokenizer_v1_DetokenizeItem, DetokenizeItem__Output as _strongroom_tokenizer_v1_DetokenizeItem__Output } from '../../../strongroom/tokenizer/v1/DetokenizeItem.js';
+
+export interface Batch {
+  /**
+   * must be >= 1
+   */
+  'tenant_id'?: (number);
+  'hash'?: (_strongroom_tokenizer_v1_HashItem)[];
+  'seal'?: (_strongroom_tokenizer_v1_SealItem)[];
+  'open'?: (_strongroom_tokenizer_v1_OpenItem)[];
+  'tokenize'?: (_strongroom_tokenizer_v1_TokenizeItem)[];
+  'detokenize'?: (_strongroom_tokenizer_v1_DetokenizeItem)[];
+}
+
+export interface Batch__Output {
+  /**
+   * must be >= 1
+   */
+  'tenant_id': (number);
+  'hash': (_strongroom_tokenizer_v1_HashItem__Output)[];
+  'seal': (_strongroom_tokenizer_v1_SealItem__Output)[];
+  'open': (_strongroom_tokenizer_v1_OpenItem__Output)[];
+  'tokenize': (_strongroom_tokenizer_v1_TokenizeItem__Output)[];
+  'detokenize': (_strongroom_tokenizer_v1_DetokenizeItem__Output)[];
+}

@@ -1,0 +1,51 @@
+// Original file: proto/tokenizer.proto
+
+import type { TokenResult as _strongroom_tokenizer_v1_TokenResult, TokenResult__Output as _strongroom_tokenizer_v1_TokenResult__Output } from '../../../strongroom/tokenizer/v1/TokenResult.js';
+
+export interface BatchResult {
+  /**
+   * HMAC-SHA256 (32 bytes) per hash item; empty when the normalised value is empty (no index).
+   */
+  'hash'?: (Buffer | Uint8Array | string)[];
+  /**
+   * format byte, key version, nonce, ciphertext, tag per seal item.
+   */
+  'sealed'?: (Buffer | Uint8Array | string)[];
+  /**
+   * plaintext per open item.
+   */
+  'opened'?: (Buffer | Uint8Array | string)[];
+  /**
+   * one per tokenize item.
+   */
+  'tokens'?: (_strongroom_tokenizer_v1_TokenResult)[];
+  /**
+   * the original value per detokenize item, normalised: a card without spaces or dashes, an email address
+   * trimmed and lowercased.
+   */
+  'detokenized'?: (string)[];
+}
+
+export interface BatchResult__Output {
+  /**
+   * HMAC-SHA256 (32 bytes) per hash item; empty when the normalised value is empty (no index).
+   */
+  'hash': (Buffer)[];
+  /**
+   * format byte, key version, nonce, ciphertext, tag per seal item.
+   */
+  'sealed': (Buffer)[];
+  /**
+   * plaintext per open item.
+   */
+  'opened': (Buffer)[];
+  /**
+   * one per tokenize item.
+   */
+  'tokens': (_strongroom_tokenizer_v1_TokenResult__Output)[];
+  /**
+   * the original value per detokenize item, normalised: a card without spaces or dashes, an email address
+   * trimmed and lowercased.
+   */
+  'detokenized': (string)[];
+}

@@ -1,0 +1,8 @@
+// Original file: proto/tokenizer.proto
+
+
+export interface KeyringInfoRequest {
+}
+
+export interface KeyringInfoRequest__Output {
+}

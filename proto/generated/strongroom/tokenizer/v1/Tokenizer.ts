@@ -1,0 +1,91 @@
+// Original file: proto/tokenizer.proto
+
+import type * as grpc from '@grpc/grpc-js'
+import type { MethodDefinition } from '@grpc/proto-loader'
+import type { Batch as _strongroom_tokenizer_v1_Batch, Batch__Output as _strongroom_tokenizer_v1_Batch__Output } from '../../../strongroom/tokenizer/v1/Batch.js';
+import type { BatchResult as _strongroom_tokenizer_v1_BatchResult, BatchResult__Output as _strongroom_tokenizer_v1_BatchResult__Output } from '../../../strongroom/tokenizer/v1/BatchResult.js';
+import type { KeyringInfoRequest as _strongroom_tokenizer_v1_KeyringInfoRequest, KeyringInfoRequest__Output as _strongroom_tokenizer_v1_KeyringInfoRequest__Output } from '../../../strongroom/tokenizer/v1/KeyringInfoRequest.js';
+import type { KeyringInfoResponse as _strongroom_tokenizer_v1_KeyringInfoResponse, KeyringInfoResponse__Output as _strongroom_tokenizer_v1_KeyringInfoResponse__Output } from '../../../strongroom/tokenizer/v1/KeyringInfoResponse.js';
+import type { RewrapRequest as _strongroom_tokenizer_v1_RewrapRequest, RewrapRequest__Output as _strongroom_tokenizer_v1_RewrapRequest__Output } from '../../../strongroom/tokenizer/v1/RewrapRequest.js';
+import type { RewrapResponse as _strongroom_tokenizer_v1_RewrapResponse, RewrapResponse__Output as _strongroom_tokenizer_v1_RewrapResponse__Output } from '../../../strongroom/tokenizer/v1/RewrapResponse.js';
+
+export interface TokenizerClient extends grpc.Client {
+  /**
+   * Which master key versions the keyring holds and which one is active (no key material).
+   */
+  KeyringInfo(argument: _strongroom_tokenizer_v1_KeyringInfoRequest, metadata: grpc.Metadata, options: grpc.CallOptions, callback: grpc.requestCallback<_strongroom_tokenizer_v1_KeyringInfoResponse__Output>): grpc.ClientUnaryCall;
+  KeyringInfo(argument: _strongroom_tokenizer_v1_KeyringInfoRequest, metadata: grpc.Metadata, callback: grpc.requestCallback<_strongroom_tokenizer_v1_KeyringInfoResponse__Output>): grpc.ClientUnaryCall;
+  KeyringInfo(argument: _strongroom_tokenizer_v1_KeyringInfoRequest, options: grpc.CallOptions, callback: grpc.requestCallback<_strongroom_tokenizer_v1_KeyringInfoResponse__Output>): grpc.ClientUnaryCall;
+  KeyringInfo(argument: _strongroom_tokenizer_v1_KeyringInfoRequest, callback: grpc.requestCallback<_strongroom_tokenizer_v1_KeyringInfoResponse__Output>): grpc.ClientUnaryCall;
+  /**
+   * Which master key versions the keyring holds and which one is active (no key material).
+   */
+  keyringInfo(argument: _strongroom_tokenizer_v1_KeyringInfoRequest, metadata: grpc.Metadata, options: grpc.CallOptions, callback: grpc.requestCallback<_strongroom_tokenizer_v1_KeyringInfoResponse__Output>): grpc.ClientUnaryCall;
+  keyringInfo(argument: _strongroom_tokenizer_v1_KeyringInfoRequest, metadata: grpc.Metadata, callback: grpc.requestCallback<_strongroom_tokenizer_v1_KeyringInfoResponse__Output>): grpc.ClientUnaryCall;
+  keyringInfo(argument: _strongroom_tokenizer_v1_KeyringInfoRequest, options: grpc.CallOptions, callback: grpc.requestCallback<_strongroom_tokenizer_v1_KeyringInfoResponse__Output>): grpc.ClientUnaryCall;
+  keyringInfo(argument: _strongroom_tokenizer_v1_KeyringInfoRequest, callback: grpc.requestCallback<_strongroom_tokenizer_v1_KeyringInfoResponse__Output>): grpc.ClientUnaryCall;
+  
+  /**
+   * Rebuilds the recovery key from at least 3 of its 5 Shamir shares, checks it against the running keyring and
+   * re-seals the keyring under a new wrapping key, returned once. FAILED_PRECONDITION when the shares do not
+   * rebuild this keyring's recovery key; then nothing changes.
+   */
+  Rewrap(argument: _strongroom_tokenizer_v1_RewrapRequest, metadata: grpc.Metadata, options: grpc.CallOptions, callback: grpc.requestCallback<_strongroom_tokenizer_v1_RewrapResponse__Output>): grpc.ClientUnaryCall;
+  Rewrap(argument: _strongroom_tokenizer_v1_RewrapRequest, metadata: grpc.Metadata, callback: grpc.requestCallback<_strongroom_tokenizer_v1_RewrapResponse__Output>): grpc.ClientUnaryCall;
+  Rewrap(argument: _strongroom_tokenizer_v1_RewrapRequest, options: grpc.CallOptions, callback: grpc.requestCallback<_strongroom_tokenizer_v1_RewrapResponse__Output>): grpc.ClientUnaryCall;
+  Rewrap(argument: _strongroom_tokenizer_v1_RewrapRequest, callback: grpc.requestCallback<_strongroom_tokenizer_v1_RewrapResponse__Output>): grpc.ClientUnaryCall;
+  /**
+   * Rebuilds the recovery key from at least 3 of its 5 Shamir shares, checks it against the running keyring and
+   * re-seals the keyring under a new wrapping key, returned once. FAILED_PRECONDITION when the shares do not
+   * rebuild this keyring's recovery key; then nothing changes.
+   */
+  rewrap(argument: _strongroom_tokenizer_v1_RewrapRequest, metadata: grpc.Metadata, options: grpc.CallOptions, callback: grpc.requestCallback<_strongroom_tokenizer_v1_RewrapResponse__Output>): grpc.ClientUnaryCall;
+  rewrap(argument: _strongroom_tokenizer_v1_RewrapRequest, metadata: grpc.Metadata, callback: grpc.requestCallback<_strongroom_tokenizer_v1_RewrapResponse__Output>): grpc.ClientUnaryCall;
+  rewrap(argument: _strongroom_tokenizer_v1_RewrapRequest, options: grpc.CallOptions, callback: grpc.requestCallback<_strongroom_tokenizer_v1_RewrapResponse__Output>): grpc.ClientUnaryCall;
+  rewrap(argument: _strongroom_tokenizer_v1_RewrapRequest, callback: grpc.requestCallback<_strongroom_tokenizer_v1_RewrapResponse__Output>): grpc.ClientUnaryCall;
+  
+  /**
+   * Runs every item of the batch under the tenant's subkeys. Results come back in request order.
+   * INVALID_ARGUMENT names the first bad item; no partial results are returned.
+   */
+  Run(argument: _strongroom_tokenizer_v1_Batch, metadata: grpc.Metadata, options: grpc.CallOptions, callback: grpc.requestCallback<_strongroom_tokenizer_v1_BatchResult__Output>): grpc.ClientUnaryCall;
+  Run(argument: _strongroom_tokenizer_v1_Batch, metadata: grpc.Metadata, callback: grpc.requestCallback<_strongroom_tokenizer_v1_BatchResult__Output>): grpc.ClientUnaryCall;
+  Run(argument: _strongroom_tokenizer_v1_Batch, options: grpc.CallOptions, callback: grpc.requestCallback<_strongroom_tokenizer_v1_BatchResult__Output>): grpc.ClientUnaryCall;
+  Run(argument: _strongroom_tokenizer_v1_Batch, callback: grpc.requestCallback<_strongroom_tokenizer_v1_BatchResult__Output>): grpc.ClientUnaryCall;
+  /**
+   * Runs every item of the batch under the tenant's subkeys. Results come back in request order.
+   * INVALID_ARGUMENT names the first bad item; no partial results are returned.
+   */
+  run(argument: _strongroom_tokenizer_v1_Batch, metadata: grpc.Metadata, options: grpc.CallOptions, callback: grpc.requestCallback<_strongroom_tokenizer_v1_BatchResult__Output>): grpc.ClientUnaryCall;
+  run(argument: _strongroom_tokenizer_v1_Batch, metadata: grpc.Metadata, callback: grpc.requestCallback<_strongroom_tokenizer_v1_BatchResult__Output>): grpc.ClientUnaryCall;
+  run(argument: _strongroom_tokenizer_v1_Batch, options: grpc.CallOptions, callback: grpc.requestCallback<_strongroom_tokenizer_v1_BatchResult__Output>): grpc.ClientUnaryCall;
+  run(argument: _strongroom_tokenizer_v1_Batch, callback: grpc.requestCallback<_strongroom_tokenizer_v1_BatchResult__Output>): grpc.ClientUnaryCall;
+  
+}
+
+export interface TokenizerHandlers extends grpc.UntypedServiceImplementation {
+  /**
+   * Which master key versions the keyring holds and which one is active (no key material).
+   */
+  KeyringInfo: grpc.handleUnaryCall<_strongroom_tokenizer_v1_KeyringInfoRequest__Output, _strongroom_tokenizer_v1_KeyringInfoResponse>;
+  
+  /**
+   * Rebuilds the recovery key from at least 3 of its 5 Shamir shares, checks it against the running keyring and
+   * re-seals the keyring under a new wrapping key, returned once. FAILED_PRECONDITION when the shares do not
+   * rebuild this keyring's recovery key; then nothing changes.
+   */
+  Rewrap: grpc.handleUnaryCall<_strongroom_tokenizer_v1_RewrapRequest__Output, _strongroom_tokenizer_v1_RewrapResponse>;
+  
+  /**
+   * Runs every item of the batch under the tenant's subkeys. Results come back in request order.
+   * INVALID_ARGUMENT names the first bad item; no partial results are returned.
+   */
+  Run: grpc.handleUnaryCall<_strongroom_tokenizer_v1_Batch__Output, _strongroom_tokenizer_v1_BatchResult>;
+  
+}
+
+export interface TokenizerDefinition extends grpc.ServiceDefinition {
+  KeyringInfo: MethodDefinition<_strongroom_tokenizer_v1_KeyringInfoRequest, _strongroom_tokenizer_v1_KeyringInfoResponse, _strongroom_tokenizer_v1_KeyringInfoRequest__Output, _strongroom_tokenizer_v1_KeyringInfoResponse__Output>
+  Rewrap: MethodDefinition<_strongroom_tokenizer_v1_RewrapRequest, _strongroom_tokenizer_v1_RewrapResponse, _strongroom_tokenizer_v1_RewrapRequest__Output, _strongroom_tokenizer_v1_RewrapResponse__Output>
+  Run: MethodDefinition<_strongroom_tokenizer_v1_Batch, _strongroom_tokenizer_v1_BatchResult, _strongroom_tokenizer_v1_Batch__Output, _strongroom_tokenizer_v1_BatchResult__Output>
+}

@@ -1,0 +1,45 @@
+import type * as grpc from '@grpc/grpc-js';
+import type { EnumTypeDefinition, MessageTypeDefinition } from '@grpc/proto-loader';
+
+import type { Batch as _strongroom_tokenizer_v1_Batch, Batch__Output as _strongroom_tokenizer_v1_Batch__Output } from './strongroom/tokenizer/v1/Batch.js';
+import type { BatchResult as _strongroom_tokenizer_v1_BatchResult, BatchResult__Output as _strongroom_tokenizer_v1_BatchResult__Output } from './strongroom/tokenizer/v1/BatchResult.js';
+import type { DetokenizeItem as _strongroom_tokenizer_v1_DetokenizeItem, DetokenizeItem__Output as _strongroom_tokenizer_v1_DetokenizeItem__Output } from './strongroom/tokenizer/v1/DetokenizeItem.js';
+import type { HashItem as _strongroom_tokenizer_v1_HashItem, HashItem__Output as _strongroom_tokenizer_v1_HashItem__Output } from './strongroom/tokenizer/v1/HashItem.js';
+import type { KeyringInfoRequest as _strongroom_tokenizer_v1_KeyringInfoRequest, KeyringInfoRequest__Output as _strongroom_tokenizer_v1_KeyringInfoRequest__Output } from './strongroom/tokenizer/v1/KeyringInfoRequest.js';
+import type { KeyringInfoResponse as _strongroom_tokenizer_v1_KeyringInfoResponse, KeyringInfoResponse__Output as _strongroom_tokenizer_v1_KeyringInfoResponse__Output } from './strongroom/tokenizer/v1/KeyringInfoResponse.js';
+import type { OpenItem as _strongroom_tokenizer_v1_OpenItem, OpenItem__Output as _strongroom_tokenizer_v1_OpenItem__Output } from './strongroom/tokenizer/v1/OpenItem.js';
+import type { RewrapRequest as _strongroom_tokenizer_v1_RewrapRequest, RewrapRequest__Output as _strongroom_tokenizer_v1_RewrapRequest__Output } from './strongroom/tokenizer/v1/RewrapRequest.js';
+import type { RewrapResponse as _strongroom_tokenizer_v1_RewrapResponse, RewrapResponse__Output as _strongroom_tokenizer_v1_RewrapResponse__Output } from './strongroom/tokenizer/v1/RewrapResponse.js';
+import type { SealItem as _strongroom_tokenizer_v1_SealItem, SealItem__Output as _strongroom_tokenizer_v1_SealItem__Output } from './strongroom/tokenizer/v1/SealItem.js';
+import type { TokenResult as _strongroom_tokenizer_v1_TokenResult, TokenResult__Output as _strongroom_tokenizer_v1_TokenResult__Output } from './strongroom/tokenizer/v1/TokenResult.js';
+import type { TokenizeItem as _strongroom_tokenizer_v1_TokenizeItem, TokenizeItem__Output as _strongroom_tokenizer_v1_TokenizeItem__Output } from './strongroom/tokenizer/v1/TokenizeItem.js';
+import type { TokenizerClient as _strongroom_tokenizer_v1_TokenizerClient, TokenizerDefinition as _strongroom_tokenizer_v1_TokenizerDefinition } from './strongroom/tokenizer/v1/Tokenizer.js';
+
+type SubtypeConstructor<Constructor extends new (...args: any) => any, Subtype> = {
+  new(...args: ConstructorParameters<Constructor>): Subtype;
+};
+
+export interface ProtoGrpcType {
+  strongroom: {
+    tokenizer: {
+      v1: {
+        Batch: MessageTypeDefinition<_strongroom_tokenizer_v1_Batch, _strongroom_tokenizer_v1_Batch__Output>
+        BatchResult: MessageTypeDefinition<_strongroom_tokenizer_v1_BatchResult, _strongroom_tokenizer_v1_BatchResult__Output>
+        DetokenizeItem: MessageTypeDefinition<_strongroom_tokenizer_v1_DetokenizeItem, _strongroom_tokenizer_v1_DetokenizeItem__Output>
+        HashItem: MessageTypeDefinition<_strongroom_tokenizer_v1_HashItem, _strongroom_tokenizer_v1_HashItem__Output>
+        IndexKind: EnumTypeDefinition
+        KeyringInfoRequest: MessageTypeDefinition<_strongroom_tokenizer_v1_KeyringInfoRequest, _strongroom_tokenizer_v1_KeyringInfoRequest__Output>
+        KeyringInfoResponse: MessageTypeDefinition<_strongroom_tokenizer_v1_KeyringInfoResponse, _strongroom_tokenizer_v1_KeyringInfoResponse__Output>
+        OpenItem: MessageTypeDefinition<_strongroom_tokenizer_v1_OpenItem, _strongroom_tokenizer_v1_OpenItem__Output>
+        RewrapRequest: MessageTypeDefinition<_strongroom_tokenizer_v1_RewrapRequest, _strongroom_tokenizer_v1_RewrapRequest__Output>
+        RewrapResponse: MessageTypeDefinition<_strongroom_tokenizer_v1_RewrapResponse, _strongroom_tokenizer_v1_RewrapResponse__Output>
+        SealItem: MessageTypeDefinition<_strongroom_tokenizer_v1_SealItem, _strongroom_tokenizer_v1_SealItem__Output>
+        TokenFormat: EnumTypeDefinition
+        TokenResult: MessageTypeDefinition<_strongroom_tokenizer_v1_TokenResult, _strongroom_tokenizer_v1_TokenResult__Output>
+        TokenizeItem: MessageTypeDefinition<_strongroom_tokenizer_v1_TokenizeItem, _strongroom_tokenizer_v1_TokenizeItem__Output>
+        Tokenizer: SubtypeConstructor<typeof grpc.Client, _strongroom_tokenizer_v1_TokenizerClient> & { service: _strongroom_tokenizer_v1_TokenizerDefinition }
+      }
+    }
+  }
+}
+

@@ -1,0 +1,175 @@
+// keyring.json on disk: its format, the keys sealed in it (AES-256-GCM), and private files written atomically.
+import { randomBytes, createCipheriv, createDecipheriv } from 'node:crypto';
+import { chmodSync, closeSync, existsSync, fsyncSync, linkSync, mkdirSync, openSync, readFileSync, renameSync, unlinkSync, writeSync } from 'node:fs';
+import { dirname } from 'node:path';
+
+/** What keyring.json holds: metadata anyone may read, and the sealed keys. */
+interface KeyringFile {
+  format: typeof FORMAT | typeof FORMAT_V1;
+  active: number;
+  versions: number[];
+  /** base64(nonce ‖ ciphertext ‖ tag) of the JSON map version → hex key. */
+  sealed: string;
+  /** The same map sealed under the recovery key, whose 3-of-5 Shamir shares were shown once. */
+  recovery?: string;
+  /** The recovery key sealed under the wrapping key, so a rotation can re-seal the recovery copy. */
+  recoveryKey?: string;
+}
+
+/** What a keyring file holds once opened. */
+export interface KeyringContents {
+  keys: Map<number, Buffer>;
+  active: number;
+  recoveryKey?: Buffer | undefined;
+  /** The recovery copy as written, which `openRecoveryCopy` opens. */
+  recoverySealed?: string | undefined;
+}
+
+export class KeyringError extends Error {
+  override name = 'KeyringError';
+}
+
+/** Another process created the keyring first (two first starts on a shared volume): open theirs. */
+export class KeyringExistsError extends KeyringError {
+  override name = 'KeyringExistsError';
+}
+
+const RECOVERY_KEY_AAD = Buffer.from('strongroom-recovery-key');
+
+const FORMAT = 'strongroom-keyring-v2';
+// v1 sealed the keys but not `active`; still read so existing development data directories keep working.
+const FORMAT_V1 = 'strongroom-keyring-v1';
+const NONCE = 12;
+const TAG = 16;
+
+function sealWith(key: Buffer, aad: Buffer, plain: Buffer): string {
+  const nonce = randomBytes(NONCE);
+  const c = createCipheriv('aes-256-gcm', key, nonce);
+  c.setAAD(aad);
+  const body = Buffer.concat([c.update(plain), c.final()]);
+  return Buffer.concat([nonce, body, c.getAuthTag()]).toString('base64');
+}
+
+/** Throws (GCM authentication) when the key or the AAD is not the one that sealed the blob. */
+function openWith(key: Buffer, aad: Buffer, sealed: string): Buffer {
+  const blob = Buffer.from(sealed, 'base64');
+  const d = createDecipheriv('aes-256-gcm', key, blob.subarray(0, NONCE));
+  d.setAAD(aad);
+  d.setAuthTag(blob.subarray(blob.length - TAG));
+  return Buffer.concat([d.update(blob.subarray(NONCE, blob.length - TAG)), d.final()]);
+}
+
+/** v2 binds the metadata into the AAD: editing `active` in the file cannot steer new writes to another key. */
+function aadFor(format: KeyringFile['format'], active: number, versions: number[]): Buffer {
+  if (format === FORMAT_V1) return Buffer.from(FORMAT_V1);
+  return Buffer.from(`${FORMAT}\0${JSON.stringify({ active, versions })}`);
+}
+
+function parseKeys(plain: Buffer): Map<number, Buffer> {
+  const map = JSON.parse(plain.toString('utf8')) as Record<string, unknown>;
+  const keys = new Map<number, Buffer>();
+  for (const [v, hex] of Object.entries(map)) {
+    const version = Number(v);
+    if (!Number.isInteger(version) || version < 1 || typeof hex !== 'string' || !/^[0-9a-f]{64}$/.test(hex)) {
+      throw new KeyringError('the keyring holds a malformed key entry');
+    }
+    keys.set(version, Buffer.from(hex, 'hex'));
+  }
+  if (keys.size === 0) throw new KeyringError('the keyring holds no keys');
+  return keys;
+}
+
+/** Opens keyring.json with the wrapping key. `legacy` says it is in the v1 format, which should be rewritten. */
+export function readKeyringFile(file: string, wrappingKey: Buffer): KeyringContents & { legacy: boolean } {
+  let doc: KeyringFile;
+  try {
+    doc = JSON.parse(readFileSync(file, 'utf8')) as KeyringFile;
+  } catch (err) {
+    throw new KeyringError(`${file} cannot be read as a keyring: ${(err as Error).name}`);
+  }
+  if (doc?.format !== FORMAT && doc?.format !== FORMAT_V1) throw new KeyringError(`${file} is not a Strongroom keyring`);
+  let plain: Buffer;
+  try {
+    plain = openWith(wrappingKey, aadFor(doc.format, doc.active, doc.versions), String(doc.sealed));
+  } catch {
+    throw new KeyringError(
+      `the wrapping key does not open the keyring in ${file} (GCM authentication failed): wrong STRONGROOM_WRAPPING_KEY, or the file was altered`,
+    );
+  }
+  const keys = parseKeys(plain);
+  plain.fill(0);
+  if (!keys.has(doc.active)) throw new KeyringError(`the keyring in ${file} has no key for its active version ${doc.active}`);
+  let recoveryKey: Buffer | undefined;
+  if (doc.recoveryKey && doc.recovery) {
+    try {
+      recoveryKey = openWith(wrappingKey, RECOVERY_KEY_AAD, doc.recoveryKey);
+    } catch {
+      throw new KeyringError(`the recovery key in ${file} does not open with the wrapping key: the file was altered`);
+    }
+  }
+  return { keys, active: doc.active, recoveryKey, recoverySealed: doc.recovery, legacy: doc.format === FORMAT_V1 };
+}
+
+/** keyring.json's text: the keys sealed under the wrapping key and, with a recovery key, the recovery copy. */
+export function sealKeyringFile(
+  wrappingKey: Buffer,
+  contents: Pick<KeyringContents, 'keys' | 'active' | 'recoveryKey'>,
+): { text: string; recoverySealed: string | undefined } {
+  const versions = [...contents.keys.keys()].sort((a, b) => a - b);
+  const aad = aadFor(FORMAT, contents.active, versions);
+  const plain = Buffer.from(JSON.stringify(Object.fromEntries(versions.map((v) => [String(v), contents.keys.get(v)!.toString('hex')]))));
+  const doc: KeyringFile = { format: FORMAT, active: contents.active, versions, sealed: sealWith(wrappingKey, aad, plain) };
+  if (contents.recoveryKey) {
+    doc.recovery = sealWith(contents.recoveryKey, aad, plain);
+    doc.recoveryKey = sealWith(wrappingKey, RECOVERY_KEY_AAD, contents.recoveryKey);
+  }
+  plain.fill(0);
+  return { text: `${JSON.stringify(doc, null, 2)}\n`, recoverySealed: doc.recovery };
+}
+
+/** The keys in a recovery copy; throws when `recoveryKey` or the metadata is not what sealed it. */
+export function openRecoveryCopy(recoveryKey: Buffer, active: number, versions: number[], sealed: string): Map<number, Buffer> {
+  return parseKeys(openWith(recoveryKey, aadFor(FORMAT, active, versions), sealed));
+}
+
+export function privateDir(dir: string): void {
+  mkdirSync(dir, { recursive: true, mode: 0o700 });
+  // mkdir's mode only applies to directories it creates, and the umask trims it: make sure.
+  chmodSync(dir, 0o700);
+}
+
+/**
+ * Writes a temporary file, flushes it, then moves it into place, so a crash never leaves half a keyring.
+ * `create` links instead of renaming: it fails if the file exists, so two first starts cannot both win.
+ */
+export function writePrivateFile(file: string, text: string, mode: 'create' | 'replace'): void {
+  const tmp = `${file}.${process.pid}.${randomBytes(4).toString('hex')}.tmp`;
+  const fd = openSync(tmp, 'wx', 0o600);
+  try {
+    writeSync(fd, text);
+    fsyncSync(fd);
+  } finally {
+    closeSync(fd);
+  }
+  try {
+    if (mode === 'create') {
+      try {
+        linkSync(tmp, file);
+      } catch (err) {
+        if ((err as NodeJS.ErrnoException).code === 'EEXIST') throw new KeyringExistsError(`${file} already exists: not overwriting it`);
+        throw err;
+      }
+    } else {
+      renameSync(tmp, file);
+    }
+  } finally {
+    if (existsSync(tmp)) unlinkSync(tmp);
+  }
+  // The rename lives in the directory: flush it too, or a power cut can forget the new file.
+  const dirFd = openSync(dirname(file), 'r');
+  try {
+    fsyncSync(dirFd);
+  } finally {
+    closeSync(dirFd);
+  }
+}
