@@ -62,7 +62,7 @@ const V1ConsentAccept = defineOp({
     const type = input.lawfulbasis === undefined ? 'consent' : basisType(input.lawfulbasis);
     if (!type) throw badRequest('bad lawfulbasis value');
     if (input.status !== undefined && !agreementStatus(input.status)) throw badRequest('bad status value');
-    if (!(await consent.store(ctx).basis(input.brief))) await consent.createBasis(ctx, input.brief, { basistype: type });
+    if (!(await ctx.stores.consent.basis(input.brief))) await consent.createBasis(ctx, input.brief, { basistype: type });
     await recordAgreement(ctx, row.token, { ...input, agreementmethod: input.consentmethod ?? input.agreementmethod, finaltime: input.expiration ?? input.finaltime }, 'expiration');
     return {};
   },

@@ -5,6 +5,7 @@ import type { Services } from '../vault/services.js';
 import type { Principal } from '../vault/credentials.js';
 import type { AuditNote } from '../vault/audit.js';
 import type { UserRow } from '../store/users.js';
+import type { Stores } from '../store/stores.js';
 
 /**
  * public: no token; tenant: any credential of the resolved tenant (role xtokens as their policies allow);
@@ -18,6 +19,8 @@ export interface OpContext {
   tenantId: number;
   /** Scoped to the tenant's schema; inside the operation's transaction for writes. */
   em: EntityManager;
+  /** Every store, on `em` and for this tenant: the way to the database. */
+  stores: Stores;
   /** True for writes, which run in one transaction with their audit event. */
   inTransaction: boolean;
   /** For login xtokens: throws unless the caller's group roles let it reach this other person's record. */

@@ -10,9 +10,8 @@ import { MAIN_TENANT_ID } from '../store/database.js';
 import { VaultError, badRequest, forbidden, Messages } from '../errors.js';
 import { fromDatabaseError } from '../store/errors.js';
 import { evaluate, maskProfile, subjectVariables, type FieldGrant, type RequestFacts } from '../vault/policy.js';
-import { ConsentStore } from '../store/consent.js';
+import { Stores } from '../store/stores.js';
 import { effectiveStatus } from '../vault/consent.js';
-import { tenantSchema } from '../store/database.js';
 import type { UserRow } from '../store/users.js';
 
 /** `null` means absent; numeric strings are accepted for every `*id` field (the SDKs send both). */
@@ -129,7 +128,7 @@ async function authoriseByGroups(
   target: string,
   em: EntityManager,
 ): Promise<FieldGrant> {
-  const store = services.groups.store({ em, tenantId });
+  const store = new Stores(em, tenantId).groups;
   const [mine, theirs] = await Promise.all([store.membershipsOf(principal.userToken!), store.membershipsOf(target)]);
   const roleNames = new Map<number, string>();
   for (const id of new Set([...mine, ...theirs].map((m) => m.roleId).filter((id): id is number => id !== null))) {
@@ -180,7 +179,7 @@ async function subjectFacts(
   const now = nowSeconds();
   const [profile, agreements] = await Promise.all([
     needs.profile ? services.users.open(tenantId, row.token, row.profile) : undefined,
-    needs.agreements ? new ConsentStore(em, tenantSchema(tenantId)).agreementsOf(row.token) : undefined,
+    needs.agreements ? new Stores(em, tenantId).consent.agreementsOf(row.token) : undefined,
   ]);
   return {
     ...(profile ? { profile } : {}),
@@ -194,7 +193,8 @@ export async function executePublicOperation(services: Services, op: OpDefinitio
   const parsed = op.input.safeParse(body);
   if (!parsed.success) throw badRequest(validationMessage(parsed.error, body));
   const principal: Principal = { credentialId: '', kind: 'public', tenantId, roleId: null, userToken: null, expiresAt: null };
-  const ctx: OpContext = { services, principal, tenantId, em: services.db.forTenant(tenantId), inTransaction: false, audit: {}, now: nowSeconds() };
+  const em = services.db.forTenant(tenantId);
+  const ctx: OpContext = { services, principal, tenantId, em, stores: new Stores(em, tenantId), inTransaction: false, audit: {}, now: nowSeconds() };
   return op.run({ input: parsed.data, ctx });
 }
 
@@ -262,7 +262,7 @@ export async function executeOperation(
         // Tenant operations run as the tenant's database role; admin and main-tenant ones reach global tables.
         if (op.access === 'tenant') await services.db.enterTenantRole(tx as EntityManager, tenantId);
         txEm = tx as EntityManager;
-        const ctx: OpContext = { services, principal, tenantId, em: tx as EntityManager, inTransaction: true, authoriseOther, authoriseSubject, audit: note, now };
+        const ctx: OpContext = { services, principal, tenantId, em: tx as EntityManager, stores: new Stores(tx as EntityManager, tenantId), inTransaction: true, authoriseOther, authoriseSubject, audit: note, now };
         const result = await op.run({ input: parsed.data, ctx });
         judged();
         await services.audit.writeInTx(tx as EntityManager, tenantId, [audited('ok')]);
@@ -270,7 +270,8 @@ export async function executeOperation(
       });
     }
     if (op.effect === 'admin') {
-      const ctx: OpContext = { services, principal, tenantId, em: services.db.forTenant(tenantId), inTransaction: false, authoriseOther, authoriseSubject, audit: note, now };
+      const em = services.db.forTenant(tenantId);
+      const ctx: OpContext = { services, principal, tenantId, em, stores: new Stores(em, tenantId), inTransaction: false, authoriseOther, authoriseSubject, audit: note, now };
       const result = await op.run({ input: parsed.data, ctx });
       judged();
       await services.audit.record(tenantId, audited('ok'));
@@ -278,12 +279,16 @@ export async function executeOperation(
     }
     // Reads fork their manager only if they use it: most go through shared, coalesced statements.
     let em: EntityManager | undefined;
+    let stores: Stores | undefined;
     const ctx: OpContext = {
       services,
       principal,
       tenantId,
       get em() {
         return (em ??= services.db.forTenant(tenantId));
+      },
+      get stores() {
+        return (stores ??= new Stores(this.em, tenantId));
       },
       inTransaction: false,
       authoriseOther,

@@ -1,6 +1,5 @@
 // SQL for per-user app records of one tenant schema and their versions.
-import type { EntityManager } from '@mikro-orm/postgresql';
-import { query } from './sql.js';
+import { TenantTables } from './tenant-tables.js';
 
 export interface AppRow {
   data: Buffer;
@@ -8,27 +7,16 @@ export interface AppRow {
   updated: number;
 }
 
-export class AppStore {
-  constructor(
-    private readonly em: EntityManager,
-    private readonly schema: string,
-  ) {}
-
-  private get t(): string {
-    return `"${this.schema}"`;
-  }
-
+export class AppStore extends TenantTables {
   async get(token: string, appname: string, forUpdate = false): Promise<AppRow | null> {
-    const [r] = await query<Record<string, unknown>>(
-      this.em,
-      `select data, version, updated from ${this.t}.app_records where user_token = $1 and appname = $2${forUpdate ? ' for update' : ''}`,
+    const [r] = await this.sql<Record<string, unknown>>(`select data, version, updated from ${this.t}.app_records where user_token = $1 and appname = $2${forUpdate ? ' for update' : ''}`,
       [token, appname],
     );
     return r ? { data: r.data as Buffer, version: Number(r.version), updated: Number(r.updated) } : null;
   }
 
   async insert(token: string, appname: string, data: Buffer, now: number): Promise<void> {
-    await query(this.em, `insert into ${this.t}.app_records (user_token, appname, data, version, created, updated) values ($1, $2, $3, 1, $4, $4)`, [
+    await this.sql(`insert into ${this.t}.app_records (user_token, appname, data, version, created, updated) values ($1, $2, $3, 1, $4, $4)`, [
       token,
       appname,
       data,
@@ -40,13 +28,11 @@ export class AppStore {
   async replace(token: string, appname: string, old: AppRow, data: Buffer, now: number, keep: number): Promise<void> {
     const update = `update ${this.t}.app_records set data = $3, version = $4, updated = $5 where user_token = $1 and appname = $2`;
     if (keep <= 0) {
-      await query(this.em, update, [token, appname, data, old.version + 1, now]);
+      await this.sql(update, [token, appname, data, old.version + 1, now]);
       return;
     }
     // The old record becomes a version, versions beyond `keep` go, and the record is replaced: one round trip.
-    await query(
-      this.em,
-      `with kept as (
+    await this.sql(`with kept as (
          insert into ${this.t}.app_versions (user_token, appname, version, data, optime) values ($1, $2, $6, $7, $8)
        ), trimmed as (
          delete from ${this.t}.app_versions where user_token = $1 and appname = $2 and version <= $9
@@ -57,7 +43,7 @@ export class AppStore {
   }
 
   async version(token: string, appname: string, version: number): Promise<Buffer | null> {
-    const [r] = await query<{ data: Buffer }>(this.em, `select data from ${this.t}.app_versions where user_token = $1 and appname = $2 and version = $3`, [
+    const [r] = await this.sql<{ data: Buffer }>(`select data from ${this.t}.app_versions where user_token = $1 and appname = $2 and version = $3`, [
       token,
       appname,
       version,
@@ -66,26 +52,24 @@ export class AppStore {
   }
 
   async versions(token: string, appname: string): Promise<{ version: number; data: Buffer; optime: number }[]> {
-    const rows = await query<Record<string, unknown>>(
-      this.em,
-      `select version, data, optime from ${this.t}.app_versions where user_token = $1 and appname = $2 order by version`,
+    const rows = await this.sql<Record<string, unknown>>(`select version, data, optime from ${this.t}.app_versions where user_token = $1 and appname = $2 order by version`,
       [token, appname],
     );
     return rows.map((r) => ({ version: Number(r.version), data: r.data as Buffer, optime: Number(r.optime) }));
   }
 
   async remove(token: string, appname: string): Promise<boolean> {
-    await query(this.em, `delete from ${this.t}.app_versions where user_token = $1 and appname = $2`, [token, appname]);
-    const rows = await query(this.em, `delete from ${this.t}.app_records where user_token = $1 and appname = $2 returning appname`, [token, appname]);
+    await this.sql(`delete from ${this.t}.app_versions where user_token = $1 and appname = $2`, [token, appname]);
+    const rows = await this.sql(`delete from ${this.t}.app_records where user_token = $1 and appname = $2 returning appname`, [token, appname]);
     return rows.length > 0;
   }
 
   async appNames(): Promise<string[]> {
-    return (await query<{ appname: string }>(this.em, `select distinct appname from ${this.t}.app_records order by appname`)).map((r) => r.appname);
+    return (await this.sql<{ appname: string }>(`select distinct appname from ${this.t}.app_records order by appname`)).map((r) => r.appname);
   }
 
   async userAppNames(token: string): Promise<string[]> {
-    return (await query<{ appname: string }>(this.em, `select appname from ${this.t}.app_records where user_token = $1 order by appname`, [token])).map(
+    return (await this.sql<{ appname: string }>(`select appname from ${this.t}.app_records where user_token = $1 order by appname`, [token])).map(
       (r) => r.appname,
     );
   }

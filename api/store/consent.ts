@@ -1,6 +1,5 @@
 // SQL for one tenant schema's legal bases, agreements and processing activities.
-import type { EntityManager } from '@mikro-orm/postgresql';
-import { query } from './sql.js';
+import { TenantTables } from './tenant-tables.js';
 
 export interface LegalBasisRow {
   brief: string;
@@ -88,32 +87,21 @@ function assignments(fields: Record<string, unknown>, columns: readonly string[]
   return out;
 }
 
-export class ConsentStore {
-  constructor(
-    private readonly em: EntityManager,
-    private readonly schema: string,
-  ) {}
-
-  private get t(): string {
-    return `"${this.schema}"`;
-  }
-
+export class ConsentStore extends TenantTables {
   // Legal bases
 
   async basis(brief: string, forUpdate = false): Promise<LegalBasisRow | null> {
-    const [r] = await query(this.em, `select * from ${this.t}.legal_bases where brief = $1${forUpdate ? ' for update' : ''}`, [brief]);
+    const [r] = await this.sql(`select * from ${this.t}.legal_bases where brief = $1${forUpdate ? ' for update' : ''}`, [brief]);
     return r ? basisOf(r) : null;
   }
 
   async bases(): Promise<LegalBasisRow[]> {
-    return (await query(this.em, `select * from ${this.t}.legal_bases where status <> 'deleted' order by brief`)).map(basisOf);
+    return (await this.sql(`select * from ${this.t}.legal_bases where status <> 'deleted' order by brief`)).map(basisOf);
   }
 
   /** Inserts a basis, or revives a deleted one under the same brief; false when a live one exists. */
   async createBasis(brief: string, fields: Required<LegalBasisFields>, now: number): Promise<boolean> {
-    const rows = await query(
-      this.em,
-      `insert into ${this.t}.legal_bases (brief, status, module, shortdesc, fulldesc, basistype, requiredmsg, requiredflag, usercontrol, creationtime, updated)
+    const rows = await this.sql(`insert into ${this.t}.legal_bases (brief, status, module, shortdesc, fulldesc, basistype, requiredmsg, requiredflag, usercontrol, creationtime, updated)
        values ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $10)
        on conflict (brief) do update set status = excluded.status, module = excluded.module, shortdesc = excluded.shortdesc,
          fulldesc = excluded.fulldesc, basistype = excluded.basistype, requiredmsg = excluded.requiredmsg,
@@ -132,22 +120,22 @@ export class ConsentStore {
       params.push(fields.brief);
       sets.push(`brief = $${params.length}`);
     }
-    await query(this.em, `update ${this.t}.legal_bases set ${[...sets, 'updated = $2'].join(', ')} where brief = $1`, params);
+    await this.sql(`update ${this.t}.legal_bases set ${[...sets, 'updated = $2'].join(', ')} where brief = $1`, params);
   }
 
   async hasAgreements(brief: string): Promise<boolean> {
-    const [r] = await query(this.em, `select 1 from ${this.t}.agreements where brief = $1 limit 1`, [brief]);
+    const [r] = await this.sql(`select 1 from ${this.t}.agreements where brief = $1 limit 1`, [brief]);
     return r !== undefined;
   }
 
   async deleteBasis(brief: string): Promise<void> {
-    await query(this.em, `delete from ${this.t}.legal_bases where brief = $1`, [brief]);
+    await this.sql(`delete from ${this.t}.legal_bases where brief = $1`, [brief]);
   }
 
   // Agreements
 
   async agreement(token: string, brief: string, forUpdate = false): Promise<AgreementRow | null> {
-    const [r] = await query(this.em, `select * from ${this.t}.agreements where user_token = $1 and brief = $2${forUpdate ? ' for update' : ''}`, [
+    const [r] = await this.sql(`select * from ${this.t}.agreements where user_token = $1 and brief = $2${forUpdate ? ' for update' : ''}`, [
       token,
       brief,
     ]);
@@ -155,13 +143,11 @@ export class ConsentStore {
   }
 
   async agreementsOf(token: string): Promise<AgreementRow[]> {
-    return (await query(this.em, `select * from ${this.t}.agreements where user_token = $1 order by brief`, [token])).map(agreementOf);
+    return (await this.sql(`select * from ${this.t}.agreements where user_token = $1 order by brief`, [token])).map(agreementOf);
   }
 
   async upsertAgreement(a: Omit<AgreementRow, 'creationtime' | 'updated'>, now: number): Promise<void> {
-    await query(
-      this.em,
-      `insert into ${this.t}.agreements (user_token, brief, status, details, starttime, endtime, creationtime, updated)
+    await this.sql(`insert into ${this.t}.agreements (user_token, brief, status, details, starttime, endtime, creationtime, updated)
        values ($1, $2, $3, $4, $5, $6, $7, $7)
        on conflict (user_token, brief) do update set status = excluded.status, details = excluded.details,
          starttime = excluded.starttime, endtime = excluded.endtime, updated = excluded.updated`,
@@ -170,7 +156,7 @@ export class ConsentStore {
   }
 
   async setAgreementStatus(token: string, brief: string, status: string, endtime: number, now: number): Promise<void> {
-    await query(this.em, `update ${this.t}.agreements set status = $3, endtime = $4, updated = $5 where user_token = $1 and brief = $2`, [
+    await this.sql(`update ${this.t}.agreements set status = $3, endtime = $4, updated = $5 where user_token = $1 and brief = $2`, [
       token,
       brief,
       status,
@@ -181,9 +167,7 @@ export class ConsentStore {
 
   /** Every agreement of a brief that is in force or pending becomes `revoked`; returns how many. */
   async revokeAll(brief: string, now: number): Promise<number> {
-    const rows = await query(
-      this.em,
-      `update ${this.t}.agreements set status = 'revoked', updated = $2 where brief = $1 and status in ('active', 'pending') returning 1`,
+    const rows = await this.sql(`update ${this.t}.agreements set status = 'revoked', updated = $2 where brief = $1 and status in ('active', 'pending') returning 1`,
       [brief, now],
     );
     return rows.length;
@@ -191,15 +175,11 @@ export class ConsentStore {
 
   /** The sweeper's pass: pending agreements whose start has come begin; those past their end expire. */
   async sweep(now: number, batch: number): Promise<number> {
-    const started = await query(
-      this.em,
-      `update ${this.t}.agreements set status = 'active', updated = $1 where ctid in (
+    const started = await this.sql(`update ${this.t}.agreements set status = 'active', updated = $1 where ctid in (
          select ctid from ${this.t}.agreements where status = 'pending' and starttime > updated and starttime <= $1 limit $2) returning 1`,
       [now, batch],
     );
-    const ended = await query(
-      this.em,
-      `update ${this.t}.agreements set status = 'expired', updated = $1 where ctid in (
+    const ended = await this.sql(`update ${this.t}.agreements set status = 'expired', updated = $1 where ctid in (
          select ctid from ${this.t}.agreements where endtime > 0 and endtime <= $1 and status in ('active', 'pending') limit $2) returning 1`,
       [now, batch],
     );
@@ -209,14 +189,12 @@ export class ConsentStore {
   // Processing activities
 
   async activity(activity: string, forUpdate = false): Promise<ActivityRow | null> {
-    const [r] = await query(this.em, `select * from ${this.t}.processing_activities where activity = $1${forUpdate ? ' for update' : ''}`, [activity]);
+    const [r] = await this.sql(`select * from ${this.t}.processing_activities where activity = $1${forUpdate ? ' for update' : ''}`, [activity]);
     return r ? activityOf(r) : null;
   }
 
   async activities(): Promise<ActivityRow[]> {
-    const rows = await query(
-      this.em,
-      `select a.*, coalesce(array_agg(l.brief order by l.brief) filter (where l.brief is not null), '{}') as legalbasis
+    const rows = await this.sql(`select a.*, coalesce(array_agg(l.brief order by l.brief) filter (where l.brief is not null), '{}') as legalbasis
        from ${this.t}.processing_activities a left join ${this.t}.activity_legal_bases l using (activity)
        group by a.activity order by a.activity`,
     );
@@ -225,9 +203,7 @@ export class ConsentStore {
 
   /** False when the activity already exists. */
   async createActivity(activity: string, fields: ActivityFields, now: number): Promise<boolean> {
-    const rows = await query(
-      this.em,
-      `insert into ${this.t}.processing_activities (activity, title, script, fulldesc, applicableto, creationtime, updated)
+    const rows = await this.sql(`insert into ${this.t}.processing_activities (activity, title, script, fulldesc, applicableto, creationtime, updated)
        values ($1, $2, $3, $4, $5, $6, $6) on conflict (activity) do nothing returning activity`,
       [activity, fields.title ?? null, fields.script ?? null, fields.fulldesc ?? null, fields.applicableto ?? null, now],
     );
@@ -241,18 +217,18 @@ export class ConsentStore {
       params.push(fields.activity);
       sets.push(`activity = $${params.length}`);
     }
-    await query(this.em, `update ${this.t}.processing_activities set ${[...sets, 'updated = $2'].join(', ')} where activity = $1`, params);
+    await this.sql(`update ${this.t}.processing_activities set ${[...sets, 'updated = $2'].join(', ')} where activity = $1`, params);
   }
 
   async deleteActivity(activity: string): Promise<boolean> {
-    return (await query(this.em, `delete from ${this.t}.processing_activities where activity = $1 returning 1`, [activity])).length > 0;
+    return (await this.sql(`delete from ${this.t}.processing_activities where activity = $1 returning 1`, [activity])).length > 0;
   }
 
   async link(activity: string, brief: string): Promise<void> {
-    await query(this.em, `insert into ${this.t}.activity_legal_bases (activity, brief) values ($1, $2) on conflict do nothing`, [activity, brief]);
+    await this.sql(`insert into ${this.t}.activity_legal_bases (activity, brief) values ($1, $2) on conflict do nothing`, [activity, brief]);
   }
 
   async unlink(activity: string, brief: string): Promise<void> {
-    await query(this.em, `delete from ${this.t}.activity_legal_bases where activity = $1 and brief = $2`, [activity, brief]);
+    await this.sql(`delete from ${this.t}.activity_legal_bases where activity = $1 and brief = $2`, [activity, brief]);
   }
 }

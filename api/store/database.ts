@@ -5,17 +5,13 @@ import { MikroORM, type EntityManager } from '@mikro-orm/postgresql';
 import { Migrator } from '@mikro-orm/migrations';
 import type { Logger } from 'pino';
 import { startEmbeddedPostgres, type EmbeddedPostgres } from './embedded.js';
-import { Tenant, Credential, Unlock, Setting, GLOBAL_SCHEMA } from './entities/global.js';
-import { User, UserVersion, AuditEvent, AuditHead } from './entities/tenant.js';
 import { globalMigrations, tenantMigrations } from './migrations/index.js';
 import { registerPool, query } from './sql.js';
 
-export const MAIN_TENANT_ID = 1;
-export const MAIN_TENANT_NAME = 'main';
+import { GLOBAL_SCHEMA, MAIN_TENANT_ID, MAIN_TENANT_NAME, tenantSchema } from './schemas.js';
+import { GlobalStores, Stores } from './stores.js';
 
-export function tenantSchema(tenantId: number): string {
-  return `tenant_${tenantId}`;
-}
+export { GLOBAL_SCHEMA, MAIN_TENANT_ID, MAIN_TENANT_NAME, tenantSchema };
 
 export interface DatabaseOptions {
   dataDir: string;
@@ -43,7 +39,8 @@ export class Database {
     }
     const orm = await MikroORM.init({
       ...connection,
-      entities: [Tenant, Credential, Unlock, Setting, User, UserVersion, AuditEvent, AuditHead],
+      // MikroORM keeps connections, transactions and migrations; every statement is plain SQL (store/sql.ts).
+      entities: [],
       extensions: [Migrator],
       // The embedded server runs one statement stream at a time: one connection, and fail loudly instead of hanging.
       pool: { min: 0, max: server ? 1 : opts.poolMax, idleTimeoutMillis: 30_000 },
@@ -85,6 +82,16 @@ export class Database {
     return this.orm.em.fork({ clear: true, useContext: false }) as EntityManager;
   }
 
+  /** A tenant's stores on a fresh manager, outside any transaction. */
+  stores(tenantId: number): Stores {
+    return new Stores(this.forTenant(tenantId), tenantId);
+  }
+
+  /** The global schema's stores on a fresh manager, outside any transaction. */
+  globalStores(): GlobalStores {
+    return new GlobalStores(this.global());
+  }
+
   /** Connection counts of the pool behind every manager, for the metrics gauge. */
   async poolStats(): Promise<() => { total: number; idle: number; waiting: number }> {
     const pool = (await this.orm.em.getConnection().getNativeClient()) as pg.Pool;
@@ -92,7 +99,7 @@ export class Database {
   }
 
   async ping(): Promise<void> {
-    await this.orm.em.getConnection().execute('select 1');
+    await query(this.global(), 'select 1');
   }
 
   /** Drops the tenant's schema and everything in it, then its row (credentials and unlocks cascade), in one transaction. */
@@ -119,7 +126,7 @@ export class Database {
 
   private async migrateTenantNow(tenantId: number): Promise<void> {
     const schema = tenantSchema(tenantId);
-    await this.orm.em.getConnection().execute(`create schema if not exists "${schema}"`);
+    await query(this.global(), `create schema if not exists "${schema}"`);
     await this.orm.migrator.up({ schema, migrations: tenantMigrations.map((m) => m.name) });
     await this.grantTenantRole(tenantId);
   }
@@ -146,25 +153,27 @@ export class Database {
   }
 
   private async migrateAll(log: Logger): Promise<void> {
-    const conn = this.orm.em.getConnection();
-    await conn.execute(`create schema if not exists "${GLOBAL_SCHEMA}"`);
+    const em = this.global();
+    await query(em, `create schema if not exists "${GLOBAL_SCHEMA}"`);
     const done = await this.orm.migrator.up({
       schema: GLOBAL_SCHEMA,
       migrations: globalMigrations.map((m) => m.name),
     });
     if (done.length) log.info({ migrations: done.map((m) => m.name) }, 'global schema migrated');
     const now = Math.floor(Date.now() / 1000);
-    await conn.execute(
-      `insert into "${GLOBAL_SCHEMA}".tenants (id, name, org, email, created) values (?, ?, ?, null, ?)
+    await query(
+      em,
+      `insert into "${GLOBAL_SCHEMA}".tenants (id, name, org, email, created) values ($1, $2, $3, null, $4)
        on conflict (id) do nothing`,
       [MAIN_TENANT_ID, MAIN_TENANT_NAME, 'Main', now],
     );
     // serial must move past the explicit id 1, or the next tenant would collide with the main one.
-    await conn.execute(
+    await query(
+      em,
       `select setval(pg_get_serial_sequence('"${GLOBAL_SCHEMA}".tenants', 'id'),
               greatest((select max(id) from "${GLOBAL_SCHEMA}".tenants), 1))`,
     );
-    const tenants = await conn.execute<{ id: number }[]>(`select id from "${GLOBAL_SCHEMA}".tenants order by id`);
+    const tenants = await query<{ id: number }>(em, `select id from "${GLOBAL_SCHEMA}".tenants order by id`);
     for (const t of tenants) await this.migrateTenantNow(t.id);
   }
 

@@ -1,6 +1,5 @@
 // SQL for the file metadata of one tenant schema, and for the trash of objects whose rows are gone.
-import type { EntityManager } from '@mikro-orm/postgresql';
-import { query } from './sql.js';
+import { TenantTables } from './tenant-tables.js';
 
 export interface FileRow {
   fileuuid: string;
@@ -44,18 +43,9 @@ function toRow(r: Record<string, unknown>): FileRow {
   };
 }
 
-export class FileStore {
-  constructor(
-    private readonly em: EntityManager,
-    private readonly schema: string,
-  ) {}
-
-  private get t(): string {
-    return `"${this.schema}"`;
-  }
-
+export class FileStore extends TenantTables {
   private async rows(sql: string, params: unknown[]): Promise<FileRow[]> {
-    return (await query(this.em, sql, params)).map(toRow);
+    return (await this.sql(sql, params)).map(toRow);
   }
 
   async byUuid(token: string, fileuuid: string, now: number): Promise<FileRow | null> {
@@ -79,9 +69,7 @@ export class FileStore {
   }
 
   async insert(row: FileRow): Promise<void> {
-    await query(
-      this.em,
-      `insert into ${this.t}.files (${COLUMNS}) values ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13)`,
+    await this.sql(`insert into ${this.t}.files (${COLUMNS}) values ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13)`,
       [
         row.fileuuid,
         row.userToken,
@@ -102,7 +90,7 @@ export class FileStore {
 
   /** Removes a live file of the user; false when there is none. Its object goes to the trash (trigger). */
   async remove(token: string, fileuuid: string, now: number): Promise<boolean> {
-    const rows = await query(this.em, `delete from ${this.t}.files where fileuuid = $1 and user_token = $2 and ${live(3)} returning fileuuid`, [
+    const rows = await this.sql(`delete from ${this.t}.files where fileuuid = $1 and user_token = $2 and ${live(3)} returning fileuuid`, [
       fileuuid,
       token,
       now,
@@ -112,11 +100,11 @@ export class FileStore {
 
   /** Removes a row whatever its expiry (an expired copy that a new upload of the same content replaces). */
   async removeRow(fileuuid: string): Promise<void> {
-    await query(this.em, `delete from ${this.t}.files where fileuuid = $1`, [fileuuid]);
+    await this.sql(`delete from ${this.t}.files where fileuuid = $1`, [fileuuid]);
   }
 
   async setTags(token: string, fileuuid: string, tags: string[], now: number): Promise<boolean> {
-    const rows = await query(this.em, `update ${this.t}.files set tags = $3 where fileuuid = $1 and user_token = $2 and ${live(4)} returning fileuuid`, [
+    const rows = await this.sql(`update ${this.t}.files set tags = $3 where fileuuid = $1 and user_token = $2 and ${live(4)} returning fileuuid`, [
       fileuuid,
       token,
       tags,
@@ -126,7 +114,7 @@ export class FileStore {
   }
 
   async touch(fileuuid: string, expiresAt: number): Promise<void> {
-    await query(this.em, `update ${this.t}.files set expires_at = $2 where fileuuid = $1`, [fileuuid, expiresAt]);
+    await this.sql(`update ${this.t}.files set expires_at = $2 where fileuuid = $1`, [fileuuid, expiresAt]);
   }
 
   /** The user's live files, oldest first; only those carrying `tag` when one is given. */
@@ -143,16 +131,14 @@ export class FileStore {
   /** A page of the tenant's live files carrying `tag`, oldest first, with the count of all of them. */
   async pageByTag(tag: string, offset: number, limit: number, now: number): Promise<{ total: number; rows: FileRow[] }> {
     const where = `tags @> array[$1]::text[] and ${live(2)}`;
-    const [count] = await query<{ n: string }>(this.em, `select count(*) as n from ${this.t}.files where ${where}`, [tag, now]);
+    const [count] = await this.sql<{ n: string }>(`select count(*) as n from ${this.t}.files where ${where}`, [tag, now]);
     const rows = await this.rows(`select ${COLUMNS} from ${this.t}.files where ${where} order by created, fileuuid offset $3 limit $4`, [tag, now, offset, limit]);
     return { total: Number(count?.n ?? 0), rows };
   }
 
   /** Removes expired files, a bounded number at a time (their objects go to the trash); returns how many went. */
   async sweep(now: number, max: number): Promise<number> {
-    const rows = await query(
-      this.em,
-      `delete from ${this.t}.files where fileuuid in (select fileuuid from ${this.t}.files where expires_at <= $1 limit $2) returning fileuuid`,
+    const rows = await this.sql(`delete from ${this.t}.files where fileuuid in (select fileuuid from ${this.t}.files where expires_at <= $1 limit $2) returning fileuuid`,
       [now, max],
     );
     return rows.length;
@@ -160,20 +146,20 @@ export class FileStore {
 
   /** Keys of objects whose rows are gone, committed and waiting to be deleted from the blob store. */
   async trashed(max: number): Promise<string[]> {
-    return (await query<{ object_key: string }>(this.em, `select object_key from ${this.t}.file_trash order by since limit $1`, [max])).map(
+    return (await this.sql<{ object_key: string }>(`select object_key from ${this.t}.file_trash order by since limit $1`, [max])).map(
       (r) => r.object_key,
     );
   }
 
   /** Forgets trashed keys once their objects are deleted. */
   async forget(keys: string[]): Promise<void> {
-    if (keys.length) await query(this.em, `delete from ${this.t}.file_trash where object_key = any($1::text[])`, [keys]);
+    if (keys.length) await this.sql(`delete from ${this.t}.file_trash where object_key = any($1::text[])`, [keys]);
   }
 
   /** Which of these keys a file row still names. */
   async referenced(keys: string[]): Promise<Set<string>> {
     if (!keys.length) return new Set();
-    const rows = await query<{ object_key: string }>(this.em, `select object_key from ${this.t}.files where object_key = any($1::text[])`, [keys]);
+    const rows = await this.sql<{ object_key: string }>(`select object_key from ${this.t}.files where object_key = any($1::text[])`, [keys]);
     return new Set(rows.map((r) => r.object_key));
   }
 }

@@ -1,6 +1,5 @@
 // SQL for the groups of one tenant schema and their memberships.
-import type { EntityManager } from '@mikro-orm/postgresql';
-import { query } from './sql.js';
+import { TenantTables } from './tenant-tables.js';
 
 export interface GroupRow {
   groupid: number;
@@ -11,32 +10,23 @@ export interface GroupRow {
 
 const SELECT = 'select id as groupid, name as groupname, description as groupdesc, type as grouptype';
 
-export class GroupStore {
-  constructor(
-    private readonly em: EntityManager,
-    private readonly schema: string,
-  ) {}
-
-  private get t(): string {
-    return `"${this.schema}"`;
-  }
-
+export class GroupStore extends TenantTables {
   async create(name: string, desc: string, type: string, now: number): Promise<number> {
-    const [r] = await query<{ id: number }>(this.em, `insert into ${this.t}.groups (name, description, type, created) values ($1, $2, $3, $4) returning id`, [name, desc, type, now]);
+    const [r] = await this.sql<{ id: number }>(`insert into ${this.t}.groups (name, description, type, created) values ($1, $2, $3, $4) returning id`, [name, desc, type, now]);
     return r!.id;
   }
 
   async find(by: { id?: number | undefined; name?: string | undefined }): Promise<GroupRow | null> {
-    const [r] = await query<GroupRow>(this.em, `${SELECT} from ${this.t}.groups where ${by.id !== undefined ? 'id = $1' : 'name = $1'}`, [by.id ?? by.name]);
+    const [r] = await this.sql<GroupRow>(`${SELECT} from ${this.t}.groups where ${by.id !== undefined ? 'id = $1' : 'name = $1'}`, [by.id ?? by.name]);
     return r ?? null;
   }
 
   async all(): Promise<GroupRow[]> {
-    return query<GroupRow>(this.em, `${SELECT} from ${this.t}.groups order by id`);
+    return this.sql<GroupRow>(`${SELECT} from ${this.t}.groups order by id`);
   }
 
   async update(id: number, set: { name?: string | undefined; desc?: string | undefined; type?: string | undefined }): Promise<void> {
-    await query(this.em, `update ${this.t}.groups set name = coalesce($2, name), description = coalesce($3, description), type = coalesce($4, type) where id = $1`, [
+    await this.sql(`update ${this.t}.groups set name = coalesce($2, name), description = coalesce($3, description), type = coalesce($4, type) where id = $1`, [
       id,
       set.name ?? null,
       set.desc ?? null,
@@ -45,34 +35,30 @@ export class GroupStore {
   }
 
   async remove(id: number): Promise<void> {
-    await query(this.em, `delete from ${this.t}.groups where id = $1`, [id]);
+    await this.sql(`delete from ${this.t}.groups where id = $1`, [id]);
   }
 
   /** Adds the users to the group, or changes their role in it. */
   async addMembers(groupId: number, userTokens: string[], roleId: number | null): Promise<void> {
     if (!userTokens.length) return;
-    await query(
-      this.em,
-      `insert into ${this.t}.group_members (group_id, user_token, role_id) select $1, unnest($2::uuid[]), $3
+    await this.sql(`insert into ${this.t}.group_members (group_id, user_token, role_id) select $1, unnest($2::uuid[]), $3
        on conflict (group_id, user_token) do update set role_id = excluded.role_id`,
       [groupId, userTokens, roleId],
     );
   }
 
   async removeMember(groupId: number, userToken: string): Promise<boolean> {
-    const rows = await query(this.em, `delete from ${this.t}.group_members where group_id = $1 and user_token = $2 returning user_token`, [groupId, userToken]);
+    const rows = await this.sql(`delete from ${this.t}.group_members where group_id = $1 and user_token = $2 returning user_token`, [groupId, userToken]);
     return rows.length > 0;
   }
 
   /** The user's memberships: group and role ids. */
   async membershipsOf(userToken: string): Promise<{ groupId: number; roleId: number | null }[]> {
-    return query(this.em, `select group_id as "groupId", role_id as "roleId" from ${this.t}.group_members where user_token = $1`, [userToken]);
+    return this.sql(`select group_id as "groupId", role_id as "roleId" from ${this.t}.group_members where user_token = $1`, [userToken]);
   }
 
   async groupsOf(userToken: string): Promise<GroupRow[]> {
-    return query<GroupRow>(
-      this.em,
-      `select g.id as groupid, g.name as groupname, g.description as groupdesc, g.type as grouptype
+    return this.sql<GroupRow>(`select g.id as groupid, g.name as groupname, g.description as groupdesc, g.type as grouptype
        from ${this.t}.group_members m join ${this.t}.groups g on g.id = m.group_id where m.user_token = $1 order by g.id`,
       [userToken],
     );
@@ -82,8 +68,8 @@ export class GroupStore {
   async members(groupId: number, now: number, offset: number, limit: number): Promise<{ total: number; rows: { token: string; roleid: number | null }[] }> {
     const live = '(u.expires_at is null or u.expires_at > $2)';
     const from = `from ${this.t}.group_members m join ${this.t}.users u on u.token = m.user_token where m.group_id = $1 and ${live}`;
-    const [count] = await query<{ n: number }>(this.em, `select count(*)::int as n ${from}`, [groupId, now]);
-    const rows = await query<{ token: string; roleid: number | null }>(this.em, `select u.token, m.role_id as roleid ${from} order by u.seq offset $3 limit $4`, [
+    const [count] = await this.sql<{ n: number }>(`select count(*)::int as n ${from}`, [groupId, now]);
+    const rows = await this.sql<{ token: string; roleid: number | null }>(`select u.token, m.role_id as roleid ${from} order by u.seq offset $3 limit $4`, [
       groupId,
       now,
       offset,

@@ -1,6 +1,5 @@
 // SQL for one tenant schema's user requests: changes a person asked for, waiting for an admin's decision.
-import type { EntityManager } from '@mikro-orm/postgresql';
-import { query } from './sql.js';
+import { TenantTables } from './tenant-tables.js';
 
 export interface RequestRow {
   requestuuid: string;
@@ -20,54 +19,39 @@ function requestOf(r: Record<string, unknown>): RequestRow {
   return { ...(r as unknown as RequestRow), creationtime: Number(r.creationtime), updated: Number(r.updated) };
 }
 
-export class RequestStore {
-  constructor(
-    private readonly em: EntityManager,
-    private readonly schema: string,
-  ) {}
-
-  private get t(): string {
-    return `"${this.schema}"`;
-  }
-
+export class RequestStore extends TenantTables {
   /** Opens the request, unless an identical one is open: then that one's uuid (a race cannot make two). */
   async open(r: Omit<RequestRow, 'status' | 'reason' | 'updated'>): Promise<{ requestuuid: string; existed: boolean }> {
-    const inserted = await query<{ requestuuid: string }>(
-      this.em,
-      `insert into ${this.t}.user_requests (requestuuid, user_token, requesttype, status, appname, brief, change, fingerprint, creationtime, updated)
+    const inserted = await this.sql<{ requestuuid: string }>(`insert into ${this.t}.user_requests (requestuuid, user_token, requesttype, status, appname, brief, change, fingerprint, creationtime, updated)
        values ($1, $2, $3, 'open', $4, $5, $6, $7, $8, $8)
        on conflict (user_token, fingerprint) where status = 'open' do nothing returning requestuuid`,
       [r.requestuuid, r.user_token, r.requesttype, r.appname, r.brief, r.change, r.fingerprint, r.creationtime],
     );
     if (inserted[0]) return { requestuuid: inserted[0].requestuuid, existed: false };
-    const [existing] = await query<{ requestuuid: string }>(
-      this.em,
-      `select requestuuid from ${this.t}.user_requests where user_token = $1 and fingerprint = $2 and status = 'open'`,
+    const [existing] = await this.sql<{ requestuuid: string }>(`select requestuuid from ${this.t}.user_requests where user_token = $1 and fingerprint = $2 and status = 'open'`,
       [r.user_token, r.fingerprint],
     );
     return { requestuuid: existing!.requestuuid, existed: true };
   }
 
   async get(uuid: string, forUpdate = false): Promise<RequestRow | null> {
-    const [r] = await query(this.em, `select * from ${this.t}.user_requests where requestuuid = $1${forUpdate ? ' for update' : ''}`, [uuid]);
+    const [r] = await this.sql(`select * from ${this.t}.user_requests where requestuuid = $1${forUpdate ? ' for update' : ''}`, [uuid]);
     return r ? requestOf(r) : null;
   }
 
   async close(uuid: string, status: 'approved' | 'canceled', reason: string, now: number): Promise<void> {
-    await query(this.em, `update ${this.t}.user_requests set status = $2, reason = $3, updated = $4 where requestuuid = $1`, [uuid, status, reason, now]);
+    await this.sql(`update ${this.t}.user_requests set status = $2, reason = $3, updated = $4 where requestuuid = $1`, [uuid, status, reason, now]);
   }
 
   async ofUser(token: string, offset: number, limit: number): Promise<{ total: number; rows: RequestRow[] }> {
-    const rows = await query(
-      this.em,
-      `select *, count(*) over () as total from ${this.t}.user_requests where user_token = $1 order by creationtime desc, requestuuid offset $2 limit $3`,
+    const rows = await this.sql(`select *, count(*) over () as total from ${this.t}.user_requests where user_token = $1 order by creationtime desc, requestuuid offset $2 limit $3`,
       [token, offset, limit],
     );
     return { total: rows.length ? Number(rows[0]!.total) : await this.countOf(token), rows: rows.map(requestOf) };
   }
 
   private async countOf(token: string): Promise<number> {
-    const [r] = await query<{ n: string }>(this.em, `select count(*) as n from ${this.t}.user_requests where user_token = $1`, [token]);
+    const [r] = await this.sql<{ n: string }>(`select count(*) as n from ${this.t}.user_requests where user_token = $1`, [token]);
     return Number(r?.n ?? 0);
   }
 
@@ -75,8 +59,8 @@ export class RequestStore {
   async all(status: string | null, offset: number, limit: number): Promise<{ total: number; rows: RequestRow[] }> {
     const where = status === null ? '' : 'where status = $3';
     const params = status === null ? [offset, limit] : [offset, limit, status];
-    const rows = await query(this.em, `select * from ${this.t}.user_requests ${where} order by creationtime desc, requestuuid offset $1 limit $2`, params);
-    const [count] = await query<{ n: string }>(this.em, `select count(*) as n from ${this.t}.user_requests ${status === null ? '' : 'where status = $1'}`, status === null ? [] : [status]);
+    const rows = await this.sql(`select * from ${this.t}.user_requests ${where} order by creationtime desc, requestuuid offset $1 limit $2`, params);
+    const [count] = await this.sql<{ n: string }>(`select count(*) as n from ${this.t}.user_requests ${status === null ? '' : 'where status = $1'}`, status === null ? [] : [status]);
     return { total: Number(count?.n ?? 0), rows: rows.map(requestOf) };
   }
 }

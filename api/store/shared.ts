@@ -1,6 +1,5 @@
 // SQL for one tenant schema's shared records: which of a person's fields a partner may read, until when.
-import type { EntityManager } from '@mikro-orm/postgresql';
-import { query } from './sql.js';
+import { TenantTables } from './tenant-tables.js';
 
 export interface SharedRow {
   recorduuid: string;
@@ -12,40 +11,27 @@ export interface SharedRow {
   expires: number;
 }
 
-export class SharedStore {
-  constructor(
-    private readonly em: EntityManager,
-    private readonly schema: string,
-  ) {}
-
-  private get t(): string {
-    return `"${this.schema}"`;
-  }
-
+export class SharedStore extends TenantTables {
   async insert(r: SharedRow): Promise<void> {
-    await query(
-      this.em,
-      `insert into ${this.t}.shared_records (recorduuid, user_token, fields, appname, partner, created, expires) values ($1, $2, $3, $4, $5, $6, $7)`,
+    await this.sql(`insert into ${this.t}.shared_records (recorduuid, user_token, fields, appname, partner, created, expires) values ($1, $2, $3, $4, $5, $6, $7)`,
       [r.recorduuid, r.user_token, r.fields, r.appname, r.partner, r.created, r.expires],
     );
   }
 
   /** The live record; an expired one reads as absent whether or not the sweeper has removed it. */
   async get(uuid: string, now: number): Promise<SharedRow | null> {
-    const [r] = await query(this.em, `select * from ${this.t}.shared_records where recorduuid = $1 and expires > $2`, [uuid, now]);
+    const [r] = await this.sql(`select * from ${this.t}.shared_records where recorduuid = $1 and expires > $2`, [uuid, now]);
     if (!r) return null;
     return { ...(r as unknown as SharedRow), created: Number(r.created), expires: Number(r.expires) };
   }
 
   async ofUser(token: string, now: number): Promise<SharedRow[]> {
-    const rows = await query(this.em, `select * from ${this.t}.shared_records where user_token = $1 and expires > $2 order by created`, [token, now]);
+    const rows = await this.sql(`select * from ${this.t}.shared_records where user_token = $1 and expires > $2 order by created`, [token, now]);
     return rows.map((r) => ({ ...(r as unknown as SharedRow), created: Number(r.created), expires: Number(r.expires) }));
   }
 
   async sweep(now: number, batch: number): Promise<number> {
-    const rows = await query(
-      this.em,
-      `delete from ${this.t}.shared_records where recorduuid in (select recorduuid from ${this.t}.shared_records where expires <= $1 limit $2) returning 1`,
+    const rows = await this.sql(`delete from ${this.t}.shared_records where recorduuid in (select recorduuid from ${this.t}.shared_records where expires <= $1 limit $2) returning 1`,
       [now, batch],
     );
     return rows.length;

@@ -13,18 +13,18 @@ export function registerPool(connection: object, main: pg.Pool, tenant?: (tenant
   pools.set(connection, { main, tenant });
 }
 
-const TENANT_SCHEMA = /^tenant_(\d+)$/;
-
-/** `sql` uses $1, $2… placeholders. Runs inside the manager's transaction when it has one. */
-export async function query<T = Record<string, unknown>>(em: EntityManager, sql: string, params: readonly unknown[] = []): Promise<T[]> {
+/**
+ * The one way a statement reaches the database. `sql` uses $1, $2… placeholders. Runs inside the manager's
+ * transaction when it has one; otherwise a tenant's statement (`tenantId` given) runs as the tenant's database
+ * role where there is one.
+ */
+export async function query<T = Record<string, unknown>>(em: EntityManager, sql: string, params: readonly unknown[] = [], tenantId?: number): Promise<T[]> {
   const tx = em.getTransactionContext();
   if (!tx) {
     const connection = em.getConnection();
     const registered = pools.get(connection);
     if (registered) {
-      // A tenant's manager runs its plain statements as the tenant's role, when there is one.
-      const m = TENANT_SCHEMA.exec(em.schema ?? '');
-      const pool = (m && registered.tenant?.(Number(m[1]))) || registered.main;
+      const pool = (tenantId !== undefined && registered.tenant?.(tenantId)) || registered.main;
       return (await pool.query(sql, params as unknown[])).rows as T[];
     }
     return (await connection.getClient().executeQuery(CompiledQuery.raw(sql, params as unknown[]))).rows as T[];

@@ -1,6 +1,5 @@
 // SQL for the tokens table of one tenant schema: rows found by tokenuuid or by HMACs, never by a value.
-import type { EntityManager } from '@mikro-orm/postgresql';
-import { query } from './sql.js';
+import { TenantTables } from './tenant-tables.js';
 
 export interface TokenRow {
   tokenuuid: string;
@@ -36,16 +35,7 @@ function toRow(r: Record<string, unknown>): TokenRow {
 /** Live rows only: an expired token reads as absent before the sweeper removes it. */
 const live = (n: number) => `(expires_at is null or expires_at > $${n})`;
 
-export class TokenStore {
-  constructor(
-    private readonly em: EntityManager,
-    private readonly schema: string,
-  ) {}
-
-  private exec(sql: string, params: unknown[]): Promise<Record<string, unknown>[]> {
-    return query(this.em, sql, params);
-  }
-
+export class TokenStore extends TenantTables {
   private get table(): string {
     return `"${this.schema}".tokens`;
   }
@@ -53,7 +43,7 @@ export class TokenStore {
   /** Live rows whose tokenuuid or base hash is listed, in no particular order. */
   async find(uuids: string[], baseHashes: Buffer[], now: number, forUpdate = false): Promise<TokenRow[]> {
     if (!uuids.length && !baseHashes.length) return [];
-    const rows = await this.exec(
+    const rows = await this.sql(
       `select ${COLUMNS} from ${this.table}
        where (tokenuuid = any($1::uuid[]) or base_hash = any($2::bytea[])) and ${live(3)}${forUpdate ? ' for update' : ''}`,
       [uuids, baseHashes, now],
@@ -63,7 +53,7 @@ export class TokenStore {
 
   async byRecordHashes(hashes: Buffer[], now: number): Promise<TokenRow[]> {
     if (!hashes.length) return [];
-    const rows = await this.exec(`select ${COLUMNS} from ${this.table} where record_hash = any($1::bytea[]) and ${live(2)} for update`, [
+    const rows = await this.sql(`select ${COLUMNS} from ${this.table} where record_hash = any($1::bytea[]) and ${live(2)} for update`, [
       hashes,
       now,
     ]);
@@ -73,7 +63,7 @@ export class TokenStore {
   /** Expired rows holding these record hashes give way, so `unique` makes a fresh pair once a token expired. */
   async dropExpiredRecords(hashes: Buffer[], now: number): Promise<void> {
     if (!hashes.length) return;
-    await this.exec(`delete from ${this.table} where record_hash = any($1::bytea[]) and expires_at <= $2`, [hashes, now]);
+    await this.sql(`delete from ${this.table} where record_hash = any($1::bytea[]) and expires_at <= $2`, [hashes, now]);
   }
 
   /** Inserts what does not collide; returns the tokenuuids inserted. Collisions are left to the caller. */
@@ -87,7 +77,7 @@ export class TokenStore {
       const params = chunk.flatMap((r) => [
         r.tokenuuid, r.tokenbase, r.baseHash, r.recordHash, r.tokentype, r.sealed, r.created, r.finaltime, r.slidingtime, r.expiresAt,
       ]);
-      const done = await this.exec(`insert into ${this.table} (${COLUMNS}) values ${values} on conflict do nothing returning tokenuuid`, params);
+      const done = await this.sql(`insert into ${this.table} (${COLUMNS}) values ${values} on conflict do nothing returning tokenuuid`, params);
       for (const d of done) inserted.add(d.tokenuuid as string);
     }
     return inserted;
@@ -96,7 +86,7 @@ export class TokenStore {
   /** A `unique` hit restarts its life with the new call's expiry settings. */
   async setExpiry(uuids: string[], finaltime: number | null, slidingtime: number | null, expiresAt: number | null): Promise<void> {
     if (!uuids.length) return;
-    await this.exec(`update ${this.table} set finaltime = $2, slidingtime = $3, expires_at = $4 where tokenuuid = any($1::uuid[])`, [
+    await this.sql(`update ${this.table} set finaltime = $2, slidingtime = $3, expires_at = $4 where tokenuuid = any($1::uuid[])`, [
       uuids,
       finaltime,
       slidingtime,
@@ -105,18 +95,18 @@ export class TokenStore {
   }
 
   async touch(uuid: string, expiresAt: number): Promise<void> {
-    await this.exec(`update ${this.table} set expires_at = $2 where tokenuuid = $1`, [uuid, expiresAt]);
+    await this.sql(`update ${this.table} set expires_at = $2 where tokenuuid = $1`, [uuid, expiresAt]);
   }
 
   async remove(uuids: string[]): Promise<number> {
     if (!uuids.length) return 0;
-    const rows = await this.exec(`delete from ${this.table} where tokenuuid = any($1::uuid[]) returning tokenuuid`, [uuids]);
+    const rows = await this.sql(`delete from ${this.table} where tokenuuid = any($1::uuid[]) returning tokenuuid`, [uuids]);
     return rows.length;
   }
 
   /** Removes expired tokens, a bounded number at a time; returns how many went. */
   async sweep(now: number, max: number): Promise<number> {
-    const rows = await this.exec(
+    const rows = await this.sql(
       `delete from ${this.table} where tokenuuid in (select tokenuuid from ${this.table} where expires_at <= $1 limit $2) returning tokenuuid`,
       [now, max],
     );

@@ -1,9 +1,8 @@
 // SQL for the users table of one tenant schema: lookups by hashed index, inserts, versioned updates.
-import type { EntityManager } from '@mikro-orm/postgresql';
-import { User, UserVersion } from './entities/tenant.js';
+import { isUniqueViolation } from './errors.js';
 import type { IndexMode } from '../vault/identities.js';
-import { query } from './sql.js';
-import { GLOBAL_SCHEMA } from './entities/global.js';
+import { TenantTables } from './tenant-tables.js';
+import { GLOBAL_SCHEMA } from './schemas.js';
 
 export interface UserRow {
   token: string;
@@ -27,6 +26,15 @@ export const INDEX_COLUMN: Record<IndexMode, IndexColumn> = {
   email: 'emailIdx',
   phone: 'phoneIdx',
   custom: 'customIdx',
+};
+const UPDATE_COLUMN: Record<'profile' | IndexColumn | 'version' | 'updated', string> = {
+  profile: 'profile',
+  loginIdx: 'login_idx',
+  emailIdx: 'email_idx',
+  phoneIdx: 'phone_idx',
+  customIdx: 'custom_idx',
+  version: 'version',
+  updated: 'updated',
 };
 const SQL_COLUMN: Record<IndexMode, string> = { login: 'login_idx', email: 'email_idx', phone: 'phone_idx', custom: 'custom_idx' };
 
@@ -70,25 +78,20 @@ function toRow(r: Record<string, unknown>): UserRow {
 /** Live rows only: an expired record reads as absent even before the sweeper removes it. */
 const live = (n: number) => `(expires_at is null or expires_at > $${n})`;
 
-export class UserStore {
-  constructor(
-    private readonly em: EntityManager,
-    private readonly schema: string,
-  ) {}
-
+export class UserStore extends TenantTables {
   private exec<T = Record<string, unknown>>(sql: string, params: unknown[]): Promise<T[]> {
-    return query<T>(this.em, sql, params);
+    return this.sql<T>(sql, params);
   }
 
   async byToken(token: string, now: number, forUpdate = false): Promise<UserRow | null> {
-    const rows = await this.exec(
+    const rows = await this.sql(
       `select ${selectColumns(this.schema)} from "${this.schema}".users where token = $1 and ${live(2)}${forUpdate ? ' for update' : ''}`,
       [token, now]);
     return rows[0] ? toRow(rows[0]) : null;
   }
 
   async byIndex(mode: IndexMode, hash: Buffer, now: number, forUpdate = false): Promise<UserRow | null> {
-    const rows = await this.exec(
+    const rows = await this.sql(
       `select ${selectColumns(this.schema)} from "${this.schema}".users where ${SQL_COLUMN[mode]} = $1 and ${live(2)}${forUpdate ? ' for update' : ''}`,
       [hash, now]);
     return rows[0] ? toRow(rows[0]) : null;
@@ -98,7 +101,7 @@ export class UserStore {
   async byKeys(mode: IndexMode | 'token', keys: (string | Buffer)[], now: number): Promise<UserRow[]> {
     const column = mode === 'token' ? 'token' : SQL_COLUMN[mode];
     const type = mode === 'token' ? 'uuid[]' : 'bytea[]';
-    const rows = await this.exec(`select ${selectColumns(this.schema)} from "${this.schema}".users where ${column} = any($1::${type}) and ${live(2)}`, [keys, now]);
+    const rows = await this.sql(`select ${selectColumns(this.schema)} from "${this.schema}".users where ${column} = any($1::${type}) and ${live(2)}`, [keys, now]);
     return rows.map(toRow);
   }
 
@@ -112,14 +115,14 @@ export class UserStore {
       clauses.push(`${SQL_COLUMN[mode]} = any($${params.length}::bytea[])`);
     }
     if (!clauses.length) return [];
-    const rows = await this.exec(
+    const rows = await this.sql(
       `select ${selectColumns(this.schema)} from "${this.schema}".users where (${clauses.join(' or ')}) and ${live(params.length + 1)}`, [...params, now]);
     return rows.map(toRow);
   }
 
   async page(offset: number, limit: number, now: number): Promise<{ total: number; rows: UserRow[] }> {
-    const [count] = await this.exec(`select count(*)::int as n from "${this.schema}".users where ${live(1)}`, [now]);
-    const rows = await this.exec(
+    const [count] = await this.sql(`select count(*)::int as n from "${this.schema}".users where ${live(1)}`, [now]);
+    const rows = await this.sql(
       `select ${selectColumns(this.schema)} from "${this.schema}".users where ${live(1)} order by seq offset $2 limit $3`,
       [now, offset, limit]);
     return { total: Number(count?.n ?? 0), rows: rows.map(toRow) };
@@ -146,61 +149,65 @@ export class UserStore {
       r.token, r.profile, r.loginIdx, r.emailIdx, r.phoneIdx, r.customIdx,
       r.version, r.created, r.updated, r.finaltime, r.slidingtime, r.expiresAt,
     ]);
-    return this.exec<{ token: string }>(
+    return this.sql<{ token: string }>(
       `insert into "${this.schema}".users (${INSERT_COLUMNS.join(', ')}) values ${values} ${onConflict} returning token`, params);
   }
 
-  async update(token: string, set: Pick<UserRow, 'profile' | IndexColumn | 'version' | 'updated'>): Promise<void> {
-    await this.em.nativeUpdate(User, { token }, set, { schema: this.schema });
+  /** Sets the profile, version and time, and whichever index columns are given. */
+  async update(token: string, set: Pick<UserRow, 'profile' | 'version' | 'updated'> & Partial<Pick<UserRow, IndexColumn>>): Promise<void> {
+    const columns = (Object.keys(set) as (keyof typeof set)[]).filter((k) => set[k] !== undefined);
+    const assignments = columns.map((k, i) => `${UPDATE_COLUMN[k]} = $${i + 2}`).join(', ');
+    await this.sql(`update ${this.t}.users set ${assignments} where token = $1`, [token, ...columns.map((k) => set[k])]);
   }
 
   async touch(token: string, expiresAt: number): Promise<void> {
-    await this.em.nativeUpdate(User, { token }, { expiresAt }, { schema: this.schema });
+    await this.sql(`update ${this.t}.users set expires_at = $2 where token = $1`, [token, expiresAt]);
   }
 
   async remove(token: string): Promise<void> {
-    await this.em.nativeDelete(UserVersion, { token }, { schema: this.schema });
-    await this.em.nativeDelete(User, { token }, { schema: this.schema });
+    await this.sql(`delete from ${this.t}.user_versions where token = $1`, [token]);
+    await this.sql(`delete from ${this.t}.users where token = $1`, [token]);
   }
 
   /** Removes expired users with their versions, a bounded number at a time; returns how many went. */
   async sweep(now: number, max: number): Promise<number> {
-    const rows = await this.exec(
+    const rows = await this.sql(
       `delete from "${this.schema}".users where token in (select token from "${this.schema}".users where expires_at <= $1 limit $2) returning token`,
       [now, max],
     );
     const tokens = rows.map((r) => r.token as string);
-    if (tokens.length) await this.exec(`delete from "${this.schema}".user_versions where token = any($1::uuid[])`, [tokens]);
+    if (tokens.length) await this.sql(`delete from "${this.schema}".user_versions where token = any($1::uuid[])`, [tokens]);
     return tokens.length;
   }
 
   /** Removes the live row only: its versions stay, so SystemRestoreUserProfile can bring it back. */
   async removeKeepingVersions(token: string): Promise<void> {
-    await this.em.nativeDelete(User, { token }, { schema: this.schema });
+    await this.sql(`delete from ${this.t}.users where token = $1`, [token]);
   }
 
   /** Keeps the replaced ciphertext as a version and drops versions beyond the newest `keep`. */
   async keepVersion(token: string, version: number, profile: Buffer, optime: number, keep: number): Promise<void> {
-    await this.em.insert(UserVersion, { token, version, profile, optime }, { schema: this.schema });
-    await this.em.nativeDelete(UserVersion, { token, version: { $lte: version - keep } }, { schema: this.schema });
+    await this.sql(`insert into ${this.t}.user_versions (token, version, profile, optime) values ($1, $2, $3, $4)`, [token, version, profile, optime]);
+    // `keep` may be unbounded (no limit): then there is nothing to drop.
+    if (version - keep > 0) await this.sql(`delete from ${this.t}.user_versions where token = $1 and version <= $2`, [token, version - keep]);
   }
 
   async version(token: string, version: number): Promise<{ profile: Buffer; optime: number } | null> {
-    const [row] = await this.exec(`select profile, optime from "${this.schema}".user_versions where token = $1 and version = $2`, [token, version]);
+    const [row] = await this.sql(`select profile, optime from "${this.schema}".user_versions where token = $1 and version = $2`, [token, version]);
     return row ? { profile: row.profile as Buffer, optime: Number(row.optime) } : null;
   }
 
   async versions(token: string): Promise<{ version: number; profile: Buffer; optime: number }[]> {
-    const rows = await this.exec(`select version, profile, optime from "${this.schema}".user_versions where token = $1 order by version`, [token]);
+    const rows = await this.sql(`select version, profile, optime from "${this.schema}".user_versions where token = $1 order by version`, [token]);
     return rows.map((r) => ({ version: Number(r.version), profile: r.profile as Buffer, optime: Number(r.optime) }));
   }
 }
 
 /** The index field a unique violation is about, from the constraint name (`users_email_idx_key`). */
 export function duplicateField(err: unknown): IndexMode | undefined {
-  const e = err as { constraint?: string; message?: string; name?: string; code?: string };
+  if (!isUniqueViolation(err)) return undefined;
+  const e = err as { constraint?: string; message?: string };
   const text = `${e.constraint ?? ''} ${e.message ?? ''}`;
-  if (!(e.code === '23505' || e.name === 'UniqueConstraintViolationException' || /duplicate key/.test(text))) return undefined;
   const m = /(login|email|phone|custom)_idx/.exec(text);
   return m ? (m[1] as IndexMode) : undefined;
 }

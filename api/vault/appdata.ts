@@ -1,9 +1,9 @@
 // Per-user app data: a JSON object per (user, app), sealed through the tokenizer, with earlier versions kept.
+import { storesOf } from '../store/stores.js';
 import { createHash } from 'node:crypto';
 import mergePatch from 'json-merge-patch';
 import type { Sealer } from './sealed.js';
-import { tenantSchema } from '../store/database.js';
-import { AppStore, type AppRow } from '../store/appdata.js';
+import type { AppRow } from '../store/appdata.js';
 import { NotFoundError, notFound, Messages } from '../errors.js';
 import type { Scope } from './users.js';
 
@@ -16,9 +16,6 @@ export class Appdata {
     private readonly opts: { versioning: boolean; maxVersions: number },
   ) {}
 
-  store(scope: Scope): AppStore {
-    return new AppStore(scope.em, tenantSchema(scope.tenantId));
-  }
 
   // The AAD names the user and the app, so a record moved to another user or app does not open.
   private rowId(token: string, appname: string): string {
@@ -34,7 +31,7 @@ export class Appdata {
    * record as the caller already read and locked it (null: it has none), saving a second read.
    */
   async put(scope: Scope, token: string, appname: string, data: AppData, current?: AppRow | null): Promise<void> {
-    const store = this.store(scope);
+    const store = storesOf(scope).appdata;
     const sealed = await this.sealer.seal(scope.tenantId, APP_TABLE, this.rowId(token, appname), data);
     const old = current !== undefined ? current : await store.get(token, appname, true);
     if (old) await store.replace(token, appname, old, sealed, scope.now, this.keep);
@@ -60,7 +57,7 @@ export class Appdata {
 
   /** The record and its plaintext, or 404 when the user has none for the app. */
   async get(scope: Scope, token: string, appname: string, forUpdate = false): Promise<{ row: AppRow; data: AppData }> {
-    const row = await this.store(scope).get(token, appname, forUpdate);
+    const row = await storesOf(scope).appdata.get(token, appname, forUpdate);
     if (!row) throw notFound(Messages.appNotFound);
     const [plain] = await this.openMany(scope.tenantId, token, appname, [row.data]);
     return { row, data: JSON.parse(plain!.toString('utf8')) as AppData };
@@ -69,7 +66,7 @@ export class Appdata {
   async at(scope: Scope, token: string, appname: string, version: number): Promise<AppData> {
     const current = await this.get(scope, token, appname);
     if (version === current.row.version) return current.data;
-    const blob = version > 0 && version < current.row.version ? await this.store(scope).version(token, appname, version) : null;
+    const blob = version > 0 && version < current.row.version ? await storesOf(scope).appdata.version(token, appname, version) : null;
     if (!blob) throw notFound(Messages.versionNotFound);
     const [plain] = await this.openMany(scope.tenantId, token, appname, [blob]);
     return JSON.parse(plain!.toString('utf8')) as AppData;
@@ -77,9 +74,9 @@ export class Appdata {
 
   /** Versions with the md5 of each plaintext, oldest first, the current one last. */
   async versions(scope: Scope, token: string, appname: string): Promise<{ version: number; optime: number; md5: string }[]> {
-    const current = await this.store(scope).get(token, appname);
+    const current = await storesOf(scope).appdata.get(token, appname);
     if (!current) throw notFound(Messages.appNotFound);
-    const all = [...(await this.store(scope).versions(token, appname)), { version: current.version, data: current.data, optime: current.updated }];
+    const all = [...(await storesOf(scope).appdata.versions(token, appname)), { version: current.version, data: current.data, optime: current.updated }];
     const opened = await this.openMany(scope.tenantId, token, appname, all.map((v) => v.data));
     return all.map((v, i) => ({ version: v.version, optime: v.optime, md5: createHash('md5').update(opened[i]!).digest('hex') }));
   }

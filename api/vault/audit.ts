@@ -3,9 +3,8 @@ import { createHash, randomUUID } from 'node:crypto';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { Logger } from 'pino';
 import type { Database } from '../store/database.js';
-import { tenantSchema } from '../store/database.js';
-import { AuditEvent } from '../store/entities/tenant.js';
-import { query } from '../store/sql.js';
+import { Stores } from '../store/stores.js';
+import type { AuditEventRow } from '../store/audit.js';
 import type { TokenizerClient } from '../tokenizer-client.js';
 import { auditBatchSize } from '../metrics.js';
 import type { Principal } from './credentials.js';
@@ -99,17 +98,7 @@ export class AuditTrail {
       : [];
     const sealedBy = new Map(withDetails.map((d, i) => [d.uuid, sealed[i]!]));
     const rows = drafts.map((d) => ({ ...d, details: sealedBy.get(d.uuid) ?? null }));
-    // One round trip: the function takes the head lock, chains, inserts and moves the head.
-    await query(
-      em,
-      `select "${tenantSchema(tenantId)}".audit_append($1::uuid[], $2::bigint[], $3::text[], $4::text[], $5::text[], $6::text[],
-        $7::uuid[], $8::text[], $9::text[], $10::bytea[], $11::text[])`,
-      [
-        rows.map((r) => r.uuid), rows.map((r) => r.when), rows.map((r) => r.title), rows.map((r) => r.status),
-        rows.map((r) => r.msg), rows.map((r) => r.actor), rows.map((r) => r.record), rows.map((r) => r.mode),
-        rows.map((r) => r.app), rows.map((r) => r.details), rows.map((r) => canonical(r)),
-      ],
-    );
+    await new Stores(em, tenantId).audit.append(rows.map((r) => ({ ...r, canonical: canonical(r) })));
   }
 
   /**
@@ -151,15 +140,14 @@ export class AuditTrail {
 
   /** Re-computes the tenant's chain; returns the first broken sequence number, or null when intact. */
   async verify(tenantId: number): Promise<number | null> {
-    const em = this.db.forTenant(tenantId);
+    const store = this.db.stores(tenantId).audit;
     let prev: Buffer = Buffer.alloc(0);
     let last = 0;
     for (;;) {
-      const batch = await em.find(AuditEvent, { seq: { $gt: last } }, { orderBy: { seq: 'asc' }, limit: 1000, disableIdentityMap: true });
+      const batch = await store.after(last, 1000);
       if (batch.length === 0) return null;
       for (const e of batch) {
-        const canon = canonical({ ...e, msg: e.msg ?? null, record: e.record ?? null, mode: e.mode ?? null, app: e.app ?? null, status: e.status as 'ok', details: e.details ?? null });
-        const expect = chainHash(prev, e.seq, canon);
+        const expect = chainHash(prev, e.seq, canonical(e));
         if (!expect.equals(e.hash) || e.seq !== last + 1) return e.seq;
         prev = e.hash;
         last = e.seq;
@@ -182,7 +170,7 @@ export interface AuditRow {
   more: boolean;
 }
 
-export function presentEvent(e: AuditEvent): AuditRow {
+export function presentEvent(e: AuditEventRow): AuditRow {
   return {
     auditeventuuid: e.uuid,
     eventtype: e.title,
@@ -190,20 +178,13 @@ export function presentEvent(e: AuditEvent): AuditRow {
     timestamp: new Date(e.when * 1000).toISOString(),
     when: e.when,
     status: e.status,
-    msg: e.msg ?? null,
-    mode: e.mode ?? null,
-    record: e.record ?? null,
-    app: e.app ?? null,
+    msg: e.msg,
+    mode: e.mode,
+    record: e.record,
+    app: e.app,
     more: Boolean(e.details),
   };
 }
-
-/** Audit rows as SQL returns them (bigints as strings), in the entity's shape presentEvent reads. */
-function eventOf(r: Record<string, unknown>): AuditEvent {
-  return { ...r, seq: Number(r.seq), when: Number(r.when) } as unknown as AuditEvent;
-}
-
-const EVENT_COLUMNS = 'seq, uuid, "when", title, status, msg, actor, record, mode, app, details';
 
 /**
  * Reads of the trail: a user's events newest first, and one event with its sealed details opened. Plain SQL
@@ -212,27 +193,23 @@ const EVENT_COLUMNS = 'seq, uuid, "when", title, status, msg, actor, record, mod
 export class AuditReader {
   constructor(private readonly tokenizer: TokenizerClient) {}
 
-  private async page(em: EntityManager, tenantId: number, where: string, params: unknown[], offset: number, limit: number) {
-    const table = `"${tenantSchema(tenantId)}".audit_events`;
-    const n = params.length;
-    const [count] = await query<{ n: number }>(em, `select count(*)::int as n from ${table} ${where}`, params);
-    const rows = await query(em, `select ${EVENT_COLUMNS} from ${table} ${where} order by seq desc offset $${n + 1} limit $${n + 2}`, [...params, offset, limit]);
-    return { total: Number(count?.n ?? 0), rows: rows.map((r) => presentEvent(eventOf(r))) };
+  private async page(em: EntityManager, tenantId: number, record: string | null, offset: number, limit: number) {
+    const { total, rows } = await new Stores(em, tenantId).audit.page(record, offset, limit);
+    return { total, rows: rows.map(presentEvent) };
   }
 
   /** Every event of the tenant, newest first. */
   listAll(em: EntityManager, tenantId: number, offset: number, limit: number) {
-    return this.page(em, tenantId, '', [], offset, limit);
+    return this.page(em, tenantId, null, offset, limit);
   }
 
   listForRecord(em: EntityManager, tenantId: number, record: string, offset: number, limit: number) {
-    return this.page(em, tenantId, 'where record = $1', [record], offset, limit);
+    return this.page(em, tenantId, record, offset, limit);
   }
 
   async get(em: EntityManager, tenantId: number, uuid: string) {
-    const [row] = await query(em, `select ${EVENT_COLUMNS} from "${tenantSchema(tenantId)}".audit_events where uuid = $1`, [uuid]);
-    if (!row) return null;
-    const e = eventOf(row);
+    const e = await new Stores(em, tenantId).audit.byUuid(uuid);
+    if (!e) return null;
     let details: Record<string, unknown> = {};
     if (e.details) {
       const [plain] = (await this.tokenizer.run(tenantId, { open: [{ table: AUDIT_TABLE, rowId: e.uuid, ciphertext: e.details }] })).opened;

@@ -1,9 +1,9 @@
 // Consent: legal bases (why data is processed), each person's agreements to them, and processing activities.
 // Agreement statuses arrive under many names (OA, OSS, v1); one canonical form is stored and returned.
+import { storesOf } from '../store/stores.js';
 import type { Sealer } from './sealed.js';
 import type { Scope } from './users.js';
-import { tenantSchema } from '../store/database.js';
-import { ConsentStore, type AgreementRow, type LegalBasisRow, type LegalBasisFields, type ActivityFields } from '../store/consent.js';
+import type { AgreementRow, LegalBasisRow, LegalBasisFields, ActivityFields } from '../store/consent.js';
 import { badRequest, conflict, notFound, Messages } from '../errors.js';
 
 export const AGREEMENT_STATUSES = ['active', 'pending', 'expired', 'canceled', 'revoked'] as const;
@@ -80,20 +80,17 @@ const AGREEMENTS_TABLE = 'agreements';
 export class Consent {
   constructor(private readonly sealer: Sealer) {}
 
-  store(scope: Scope): ConsentStore {
-    return new ConsentStore(scope.em, tenantSchema(scope.tenantId));
-  }
 
   /** A live legal basis, or 404 (deleted ones are kept only for their agreements). */
   async basis(scope: Scope, brief: string, forUpdate = false): Promise<LegalBasisRow> {
-    const row = await this.store(scope).basis(brief, forUpdate);
+    const row = await storesOf(scope).consent.basis(brief, forUpdate);
     if (!row || row.status === 'deleted') throw notFound(Messages.legalBasisNotFound);
     return row;
   }
 
   async createBasis(scope: Scope, brief: string, fields: LegalBasisFields): Promise<void> {
     const requiredflag = fields.requiredflag ?? false;
-    const created = await this.store(scope).createBasis(
+    const created = await storesOf(scope).consent.createBasis(
       brief,
       {
         status: fields.status ?? 'active',
@@ -111,7 +108,7 @@ export class Consent {
   }
 
   async updateBasis(scope: Scope, brief: string, fields: LegalBasisFields & { brief?: string | undefined }): Promise<LegalBasisRow> {
-    const store = this.store(scope);
+    const store = storesOf(scope).consent;
     const current = await this.basis(scope, brief, true);
     if (fields.brief !== undefined && fields.brief !== brief && (await store.basis(fields.brief))) throw conflict(Messages.duplicateLegalBasis);
     // The message is kept only while consent is mandatory.
@@ -123,7 +120,7 @@ export class Consent {
 
   /** With agreements the basis is marked deleted and they are revoked; without, it goes. */
   async deleteBasis(scope: Scope, brief: string): Promise<'deleted' | 'marked'> {
-    const store = this.store(scope);
+    const store = storesOf(scope).consent;
     await this.basis(scope, brief, true);
     if (await store.hasAgreements(brief)) {
       await store.revokeAll(brief, scope.now);
@@ -143,22 +140,22 @@ export class Consent {
     const basis = await this.basis(scope, brief);
     if (basis.status !== 'active') throw conflict(Messages.legalBasisInactive);
     const details = await this.sealer.seal(scope.tenantId, AGREEMENTS_TABLE, `${token}:${brief}`, a.details);
-    await this.store(scope).upsertAgreement({ user_token: token, brief, status: a.status, details, starttime: a.starttime, endtime: a.endtime }, scope.now);
+    await storesOf(scope).consent.upsertAgreement({ user_token: token, brief, status: a.status, details, starttime: a.starttime, endtime: a.endtime }, scope.now);
   }
 
   async agreement(scope: Scope, token: string, brief: string): Promise<Record<string, unknown>> {
-    const row = await this.store(scope).agreement(token, brief);
+    const row = await storesOf(scope).consent.agreement(token, brief);
     if (!row) throw notFound(Messages.agreementNotFound);
     return (await this.present(scope, [row]))[0]!;
   }
 
   async agreementsOf(scope: Scope, token: string): Promise<Record<string, unknown>[]> {
-    return this.present(scope, await this.store(scope).agreementsOf(token));
+    return this.present(scope, await storesOf(scope).consent.agreementsOf(token));
   }
 
   /** Withdraws consent: `canceled`, and no end time (OSS). 404 when the person never agreed. */
   async cancel(scope: Scope, token: string, brief: string): Promise<AgreementStatus> {
-    const store = this.store(scope);
+    const store = storesOf(scope).consent;
     await this.basis(scope, brief);
     const row = await store.agreement(token, brief, true);
     if (!row) throw notFound(Messages.agreementNotFound);
@@ -190,11 +187,11 @@ export class Consent {
   }
 
   async createActivity(scope: Scope, activity: string, fields: ActivityFields): Promise<void> {
-    if (!(await this.store(scope).createActivity(activity, fields, scope.now))) throw conflict(Messages.duplicateActivity);
+    if (!(await storesOf(scope).consent.createActivity(activity, fields, scope.now))) throw conflict(Messages.duplicateActivity);
   }
 
   async activity(scope: Scope, activity: string, forUpdate = false) {
-    const row = await this.store(scope).activity(activity, forUpdate);
+    const row = await storesOf(scope).consent.activity(activity, forUpdate);
     if (!row) throw notFound(Messages.activityNotFound);
     return row;
   }
@@ -203,12 +200,12 @@ export class Consent {
   async setLink(scope: Scope, activity: string, brief: string, linked: boolean): Promise<void> {
     await this.activity(scope, activity, true);
     await this.basis(scope, brief);
-    const store = this.store(scope);
+    const store = storesOf(scope).consent;
     await (linked ? store.link(activity, brief) : store.unlink(activity, brief));
   }
 
   async updateActivity(scope: Scope, activity: string, fields: ActivityFields & { activity?: string | undefined }): Promise<void> {
-    const store = this.store(scope);
+    const store = storesOf(scope).consent;
     await this.activity(scope, activity, true);
     if (fields.activity !== undefined && fields.activity !== activity && (await store.activity(fields.activity))) throw conflict(Messages.duplicateActivity);
     await store.updateActivity(activity, fields, scope.now);

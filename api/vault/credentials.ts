@@ -4,7 +4,7 @@ import { LRUCache } from 'lru-cache';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { Database } from '../store/database.js';
 import { MAIN_TENANT_ID } from '../store/database.js';
-import { Credential } from '../store/entities/global.js';
+import { GlobalStores } from '../store/stores.js';
 import { forbidden } from '../errors.js';
 import { nowSeconds } from './durations.js';
 
@@ -31,21 +31,25 @@ export class Credentials {
 
   constructor(private readonly db: Database) {}
 
+  private stores(em: EntityManager = this.db.global()): GlobalStores {
+    return new GlobalStores(em);
+  }
+
   /** The principal behind an X-Bunker-Token value, or 403 `Access denied`. */
   async authenticate(token: string | undefined): Promise<Principal> {
     if (!token || token.length > 256) throw forbidden();
     const hash = hashToken(token);
     let principal = this.cache.get(hash);
     if (!principal) {
-      const row = await this.db.global().findOne(Credential, { hash }, { disableIdentityMap: true });
+      const row = await this.stores().credentials.byHash(hash);
       if (!row) throw forbidden();
       principal = {
         credentialId: row.id,
         kind: row.kind as CredentialKind,
         tenantId: row.tenantId,
-        roleId: row.roleId ?? null,
-        userToken: row.userToken ?? null,
-        expiresAt: row.expiresAt ?? null,
+        roleId: row.roleId,
+        userToken: row.userToken,
+        expiresAt: row.expiresAt,
       };
       this.cache.set(hash, principal);
     }
@@ -61,22 +65,16 @@ export class Credentials {
     em: EntityManager = this.db.global(),
   ): Promise<string> {
     const token = randomUUID();
-    await em.insert(Credential, {
-      id: randomUUID(),
-      hash: hashToken(token),
-      kind,
-      tenantId,
-      roleId: extra.roleId ?? null,
-      userToken: extra.userToken ?? null,
-      expiresAt: extra.expiresAt ?? null,
-      created: nowSeconds(),
-    });
+    await this.stores(em).credentials.insert(
+      { id: randomUUID(), hash: hashToken(token), kind, tenantId, roleId: extra.roleId ?? null, userToken: extra.userToken ?? null, expiresAt: extra.expiresAt ?? null },
+      nowSeconds(),
+    );
     return token;
   }
 
   /** Removes every admin token of the tenant (a new one is issued beside it by the caller). */
   async revokeTenantAdmins(tenantId: number, em: EntityManager = this.db.global()): Promise<number> {
-    const removed = await em.nativeDelete(Credential, { kind: 'tenant-admin', tenantId });
+    const removed = await this.stores(em).credentials.removeTenantAdmins(tenantId);
     this.forgetTenant(tenantId);
     return removed;
   }
@@ -96,21 +94,19 @@ export class Credentials {
    * returns it so the caller can show it once; later starts return undefined.
    */
   async ensureRoot(configured: string | undefined): Promise<string | undefined> {
-    const em = this.db.global();
+    const { credentials } = this.stores();
     const now = nowSeconds();
+    const root = (hash: string) => ({ id: randomUUID(), hash, kind: 'root', tenantId: MAIN_TENANT_ID, roleId: null, userToken: null, expiresAt: null });
     if (configured) {
       const hash = hashToken(configured);
       // A changed STRONGROOM_ROOT_TOKEN retires the old root token.
-      await em.nativeDelete(Credential, { kind: 'root', hash: { $ne: hash } });
-      const existing = await em.findOne(Credential, { hash });
-      if (!existing) {
-        await em.insert(Credential, { id: randomUUID(), hash, kind: 'root', tenantId: MAIN_TENANT_ID, created: now });
-      }
+      await credentials.removeRootsExcept(hash);
+      if (!(await credentials.byHash(hash))) await credentials.insert(root(hash), now);
       return undefined;
     }
-    if ((await em.count(Credential, { kind: 'root' })) > 0) return undefined;
+    if ((await credentials.countRoots()) > 0) return undefined;
     const token = randomUUID();
-    await em.insert(Credential, { id: randomUUID(), hash: hashToken(token), kind: 'root', tenantId: MAIN_TENANT_ID, created: now });
+    await credentials.insert(root(hashToken(token)), now);
     return token;
   }
 }

@@ -2,15 +2,13 @@
 // names neither user nor file, metadata (size, type, tags, keyed hashes) in the tenant's schema. An object is
 // deleted only after the removal of its row has committed, so no acknowledged file is ever lost; and nothing
 // but sealed bytes ever reaches the store, so an object left behind by a crash holds no plaintext.
+import { storesOf } from '../store/stores.js';
 import { createHash, randomUUID } from 'node:crypto';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { Logger } from 'pino';
 import type { TokenizerClient } from '../tokenizer-client.js';
 import type { Database } from '../store/database.js';
-import { tenantSchema } from '../store/database.js';
-import { GLOBAL_SCHEMA } from '../store/entities/global.js';
-import { FileStore, type FileRow } from '../store/files.js';
-import { query } from '../store/sql.js';
+import type { FileRow } from '../store/files.js';
 import { newObjectKey, tenantOfKey, type BlobStore } from '../store/blobs/index.js';
 import { notFound, UnavailableError } from '../errors.js';
 import { expiresAt } from './durations.js';
@@ -75,9 +73,6 @@ export class Files {
     private readonly opts: { orphanSeconds: number },
   ) {}
 
-  store(scope: { em: EntityManager; tenantId: number }): FileStore {
-    return new FileStore(scope.em, tenantSchema(scope.tenantId));
-  }
 
   /**
    * Stores a file for a locked user, or answers the user's existing file with the same content. The object is
@@ -94,7 +89,7 @@ export class Files {
       seal: [{ table: NAME_TABLE, rowId: rowId(token, fileuuid), plaintext: Buffer.from(file.filename, 'utf8') }],
     });
     const [contentHash, nameHash] = small.hash as [Buffer, Buffer];
-    const store = this.store(scope);
+    const store = storesOf(scope).files;
     const existing = await store.byContent(token, contentHash);
     if (existing && isLive(existing, scope.now)) return { fileuuid: existing.fileuuid, duplicate: true, tags: existing.tags };
     if (existing) {
@@ -134,7 +129,7 @@ export class Files {
 
   /** The user's live file by uuid, else the newest with the name; 404 when there is none. */
   async find(scope: Scope, token: string, by: { fileuuid?: string | undefined; filename?: string | undefined }): Promise<FileRow> {
-    const store = this.store(scope);
+    const store = storesOf(scope).files;
     let row: FileRow | null;
     if (by.fileuuid !== undefined) row = await store.byUuid(token, by.fileuuid.toLowerCase(), scope.now);
     else {
@@ -163,7 +158,7 @@ export class Files {
     if (row.slidingtime) {
       const next = expiresAt(row.finaltime, row.slidingtime, scope.now);
       // Moved only by a minute or more, as users are, to spare writes on busy files.
-      if (next !== null && (row.expiresAt === null || next - row.expiresAt >= 60)) await this.store(scope).touch(row.fileuuid, next);
+      if (next !== null && (row.expiresAt === null || next - row.expiresAt >= 60)) await storesOf(scope).files.touch(row.fileuuid, next);
     }
     return { filename: opened[0]!.toString('utf8'), content: opened[1]! };
   }
@@ -187,12 +182,12 @@ export class Files {
 
   /** Removes the user's file; its object is deleted once the transaction commits. 404 when there is none. */
   async remove(scope: Scope, token: string, fileuuid: string): Promise<void> {
-    if (!(await this.store(scope).remove(token, fileuuid.toLowerCase(), scope.now))) throw notFound(FILE_NOT_FOUND);
+    if (!(await storesOf(scope).files.remove(token, fileuuid.toLowerCase(), scope.now))) throw notFound(FILE_NOT_FOUND);
     this.reapAfterCommit(scope);
   }
 
   async replaceTags(scope: Scope, token: string, fileuuid: string, tags: string[]): Promise<void> {
-    if (!(await this.store(scope).setTags(token, fileuuid.toLowerCase(), tags, scope.now))) throw notFound(FILE_NOT_FOUND);
+    if (!(await storesOf(scope).files.setTags(token, fileuuid.toLowerCase(), tags, scope.now))) throw notFound(FILE_NOT_FOUND);
   }
 
   /**
@@ -238,7 +233,7 @@ export class Files {
 
   /** Deletes the objects of committed removals and forgets them; returns how many went. */
   async drain(tenantId: number): Promise<number> {
-    const store = this.store({ em: this.db.forTenant(tenantId), tenantId });
+    const store = this.db.stores(tenantId).files;
     let removed = 0;
     for (;;) {
       const keys = await store.trashed(DRAIN_BATCH);
@@ -305,13 +300,11 @@ export class Files {
       byTenant.set(t, [...(byTenant.get(t) ?? []), k]);
     }
     const ids = [...byTenant.keys()];
-    const live = new Set(
-      (await query<{ id: number }>(this.db.global(), `select id from "${GLOBAL_SCHEMA}".tenants where id = any($1::int[])`, [ids])).map((r) => Number(r.id)),
-    );
+    const live = await this.db.globalStores().tenants.existing(ids);
     let removed = 0;
     for (const [tenantId, tenantKeys] of byTenant) {
       // A removed tenant's schema is gone with every row: none of its objects is named any more.
-      const named = live.has(tenantId) ? await this.store({ em: this.db.forTenant(tenantId), tenantId }).referenced(tenantKeys) : new Set<string>();
+      const named = live.has(tenantId) ? await this.db.stores(tenantId).files.referenced(tenantKeys) : new Set<string>();
       for (const key of tenantKeys.filter((k) => !named.has(k))) {
         await this.blobs.delete(key);
         removed++;

@@ -1,8 +1,8 @@
 // Groups of a tenant: named sets of users, each membership with an optional role.
+import { storesOf } from '../store/stores.js';
 import { z } from 'zod';
 import type { EntityManager } from '@mikro-orm/postgresql';
-import { tenantSchema } from '../store/database.js';
-import { GroupStore, type GroupRow } from '../store/groups.js';
+import type { GroupRow } from '../store/groups.js';
 import { conflict, notFound, Messages } from '../errors.js';
 import type { Roles } from './roles.js';
 import { isUniqueViolation } from '../store/errors.js';
@@ -24,13 +24,10 @@ export interface GroupScope {
 export class Groups {
   constructor(private readonly roles: Roles) {}
 
-  store(scope: GroupScope): GroupStore {
-    return new GroupStore(scope.em, tenantSchema(scope.tenantId));
-  }
 
   async create(scope: GroupScope, name: string, desc: string, type: string, now: number): Promise<number> {
     try {
-      return await this.store(scope).create(name, desc, type, now);
+      return await storesOf(scope).groups.create(name, desc, type, now);
     } catch (err) {
       if (isUniqueViolation(err)) throw conflict(Messages.duplicateGroup);
       throw err;
@@ -38,14 +35,14 @@ export class Groups {
   }
 
   async find(scope: GroupScope, by: { groupid?: number | undefined; groupname?: string | undefined }): Promise<GroupRow> {
-    const g = await this.store(scope).find({ id: by.groupid, name: by.groupname });
+    const g = await storesOf(scope).groups.find({ id: by.groupid, name: by.groupname });
     if (!g) throw notFound(Messages.groupNotFound);
     return g;
   }
 
   async update(scope: GroupScope, id: number, set: { name?: string | undefined; desc?: string | undefined; type?: string | undefined }): Promise<void> {
     try {
-      await this.store(scope).update(id, set);
+      await storesOf(scope).groups.update(id, set);
     } catch (err) {
       if (isUniqueViolation(err)) throw conflict(Messages.duplicateGroup);
       throw err;

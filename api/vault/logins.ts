@@ -4,8 +4,6 @@ import { createHash, randomInt, randomUUID, timingSafeEqual } from 'node:crypto'
 import svgCaptcha from 'svg-captcha';
 import type { Logger } from 'pino';
 import type { Database } from '../store/database.js';
-import { GLOBAL_SCHEMA } from '../store/entities/global.js';
-import { query } from '../store/sql.js';
 import { VaultError } from '../errors.js';
 import type { Credentials } from './credentials.js';
 import type { Notifier } from './notifier.js';
@@ -16,7 +14,6 @@ const CAPTCHA_SECONDS = 300;
 const CODE_SECONDS = 60;
 const MAX_ATTEMPTS = 5;
 const XTOKEN_SECONDS = 600;
-const S = `"${GLOBAL_SCHEMA}"`;
 
 /** The contract answers these with HTTP 200 and `status: error` (the SDKs read the message). */
 export class LoginError extends VaultError {
@@ -43,17 +40,15 @@ export class Logins {
     const captcha = this.drawCaptcha();
     const id = randomUUID();
     const now = nowSeconds();
-    const em = this.db.global();
-    await query(em, `delete from ${S}.captchas where expires_at <= $1`, [now]);
-    await query(em, `insert into ${S}.captchas (id, answer_hash, expires_at) values ($1, $2, $3)`, [id, sha256(captcha.text.toLowerCase()), now + CAPTCHA_SECONDS]);
+    await this.db.globalStores().logins.addCaptcha(id, sha256(captcha.text.toLowerCase()), now + CAPTCHA_SECONDS, now);
     return { captchacode: id, image: `data:image/svg+xml;base64,${Buffer.from(captcha.data).toString('base64')}` };
   }
 
   /** True once for a right answer within its lifetime; the captcha is spent either way. */
   private async solve(captchacode: string, answer: string): Promise<boolean> {
     if (!/^[0-9a-f-]{36}$/i.test(captchacode)) return false;
-    const [row] = await query<{ answer_hash: string; expires_at: number }>(this.db.global(), `delete from ${S}.captchas where id = $1 returning answer_hash, expires_at`, [captchacode]);
-    return !!row && Number(row.expires_at) > nowSeconds() && same(row.answer_hash, sha256(answer.trim().toLowerCase()));
+    const row = await this.db.globalStores().logins.spendCaptcha(captchacode);
+    return !!row && row.expiresAt > nowSeconds() && same(row.answerHash, sha256(answer.trim().toLowerCase()));
   }
 
   /** Sends a code when the identity belongs to a user; the answer is the same either way. */
@@ -66,12 +61,7 @@ export class Logins {
       return;
     }
     const code = String(randomInt(0, 1_000_000)).padStart(6, '0');
-    await query(
-      this.db.global(),
-      `insert into ${S}.login_codes (tenant_id, user_token, code_hash, attempts, expires_at) values ($1, $2, $3, 0, $4)
-       on conflict (tenant_id, user_token) do update set code_hash = excluded.code_hash, attempts = 0, expires_at = excluded.expires_at`,
-      [tenantId, row.token, sha256(`${row.token}:${code}`), now + CODE_SECONDS],
-    );
+    await this.db.globalStores().logins.putCode(tenantId, row.token, sha256(`${row.token}:${code}`), now + CODE_SECONDS);
     await this.notifier.sendLoginCode(mode, identity, code);
   }
 
@@ -84,25 +74,16 @@ export class Logins {
       return new LoginError('login-error');
     };
     if (!user) throw fail('unknown identity');
-    const em = this.db.global();
-    const [row] = await query<{ code_hash: string; attempts: number; expires_at: number }>(
-      em,
-      `update ${S}.login_codes set attempts = attempts + 1 where tenant_id = $1 and user_token = $2 returning code_hash, attempts, expires_at`,
-      [tenantId, user.token],
-    );
+    const { logins } = this.db.globalStores();
+    const row = await logins.attempt(tenantId, user.token);
     if (!row) throw fail('no code');
-    if (Number(row.expires_at) <= now || row.attempts > MAX_ATTEMPTS) {
-      await query(em, `delete from ${S}.login_codes where tenant_id = $1 and user_token = $2`, [tenantId, user.token]);
+    if (row.expiresAt <= now || row.attempts > MAX_ATTEMPTS) {
+      await logins.removeCode(tenantId, user.token);
       throw fail(row.attempts > MAX_ATTEMPTS ? 'too many attempts' : 'code expired');
     }
-    if (!same(row.code_hash, sha256(`${user.token}:${code.trim()}`))) throw fail('wrong code');
+    if (!same(row.codeHash, sha256(`${user.token}:${code.trim()}`))) throw fail('wrong code');
     // Spending the code is the check that counts: of two logins racing with it, one deletes it and one fails.
-    const spent = await query(em, `delete from ${S}.login_codes where tenant_id = $1 and user_token = $2 and code_hash = $3 returning 1`, [
-      tenantId,
-      user.token,
-      row.code_hash,
-    ]);
-    if (!spent.length) throw fail('code already used');
+    if (!(await logins.spendCode(tenantId, user.token, row.codeHash))) throw fail('code already used');
     const xtoken = await this.credentials.issue('login', tenantId, { userToken: user.token, expiresAt: now + XTOKEN_SECONDS });
     return { xtoken, token: user.token };
   }

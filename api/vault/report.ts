@@ -1,5 +1,6 @@
 // The data-subject access report: everything the vault holds about one person, as JSON and as a readable,
 // self-contained HTML page. Every value in the page is escaped; the page loads nothing and runs nothing.
+import { storesOf } from '../store/stores.js';
 import type { Services } from './services.js';
 import type { Scope } from './users.js';
 import type { UserRow } from '../store/users.js';
@@ -13,13 +14,13 @@ export async function userReport(services: Services, scope: Scope, row: UserRow)
   const token = row.token;
   const [profile, appnames, agreements, sessions, shared, requests, groups, files, audit] = await Promise.all([
     services.users.open(scope.tenantId, token, row.profile),
-    services.appdata.store(scope).userAppNames(token),
+    storesOf(scope).appdata.userAppNames(token),
     services.consent.agreementsOf(scope, token),
     services.sessions.ofUser(scope, token),
-    services.shared.store(scope).ofUser(token, scope.now),
-    services.requests.store(scope).ofUser(token, 0, 1000),
-    services.groups.store(scope).groupsOf(token),
-    services.files.present(scope.tenantId, await services.files.store(scope).ofUser(token, undefined, scope.now)),
+    storesOf(scope).shared.ofUser(token, scope.now),
+    storesOf(scope).requests.ofUser(token, 0, 1000),
+    storesOf(scope).groups.groupsOf(token),
+    services.files.present(scope.tenantId, await storesOf(scope).files.ofUser(token, undefined, scope.now)),
     services.auditReader.listForRecord(scope.em, scope.tenantId, token, 0, AUDIT_EVENTS),
   ]);
   const appdata = await Promise.all(

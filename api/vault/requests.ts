@@ -1,5 +1,6 @@
 // The approval workflow (CONTRACT §4.7): a person (or a service for them) asks for a change; an admin approves
 // it, which carries the stored change out, or either side cancels it. Proposed changes are sealed.
+import { storesOf } from '../store/stores.js';
 import { randomUUID } from 'node:crypto';
 import mergePatch from 'json-merge-patch';
 import type jsonPatch from 'fast-json-patch';
@@ -7,8 +8,7 @@ import type { Sealer } from './sealed.js';
 import type { Scope, Users } from './users.js';
 import type { Appdata } from './appdata.js';
 import type { Consent } from './consent.js';
-import { tenantSchema } from '../store/database.js';
-import { RequestStore, type RequestRow } from '../store/requests.js';
+import type { RequestRow } from '../store/requests.js';
 import { conflict, forbidden, notFound, Messages } from '../errors.js';
 import { applyProfilePatch } from './profile-patch.js';
 
@@ -40,9 +40,6 @@ export class UserRequests {
     private readonly consent: Consent,
   ) {}
 
-  store(scope: Scope): RequestStore {
-    return new RequestStore(scope.em, tenantSchema(scope.tenantId));
-  }
 
   /** Opens a request, or answers the identical open one (same person, type, app, brief and change). */
   async open(
@@ -59,12 +56,12 @@ export class UserRequests {
       this.sealer.fingerprint(scope.tenantId, `request\0${token}\0${type}\0${appname ?? ''}\0${brief ?? ''}\0${canonical(change)}`),
       change === null ? Promise.resolve(null) : this.sealer.seal(scope.tenantId, REQUESTS_TABLE, requestuuid, change),
     ]);
-    return this.store(scope).open({ requestuuid, user_token: token, requesttype: type, appname, brief, change: sealed, fingerprint, creationtime: scope.now });
+    return storesOf(scope).requests.open({ requestuuid, user_token: token, requesttype: type, appname, brief, change: sealed, fingerprint, creationtime: scope.now });
   }
 
   /** The request, or 404; a login xtoken sees only its own person's requests. */
   async get(scope: Scope, uuid: string, forUpdate = false): Promise<RequestRow> {
-    const row = await this.store(scope).get(uuid.toLowerCase(), forUpdate);
+    const row = await storesOf(scope).requests.get(uuid.toLowerCase(), forUpdate);
     if (!row) throw notFound(Messages.requestNotFound);
     if (scope.principal?.kind === 'login' && row.user_token !== scope.principal.userToken) throw forbidden();
     return row;
@@ -100,14 +97,14 @@ export class UserRequests {
         await this.consent.cancel(scope, row.user_token, row.brief!);
         break;
     }
-    await this.store(scope).close(row.requestuuid, 'approved', reason, scope.now);
+    await storesOf(scope).requests.close(row.requestuuid, 'approved', reason, scope.now);
     return { ...row, status: 'approved', reason };
   }
 
   async cancel(scope: Scope, uuid: string, reason: string): Promise<RequestRow> {
     const row = await this.get(scope, uuid, true);
     if (row.status !== 'open') throw conflict(Messages.requestClosed);
-    await this.store(scope).close(row.requestuuid, 'canceled', reason, scope.now);
+    await storesOf(scope).requests.close(row.requestuuid, 'canceled', reason, scope.now);
     return { ...row, status: 'canceled', reason };
   }
 }

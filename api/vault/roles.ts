@@ -1,4 +1,5 @@
 // Roles and policies: the main tenant defines them; role xtokens of any tenant are judged by them.
+import { GlobalStores } from '../store/stores.js';
 import { LRUCache } from 'lru-cache';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { Database } from '../store/database.js';
@@ -21,8 +22,8 @@ export class Roles {
 
   constructor(private readonly db: Database) {}
 
-  store(em: EntityManager = this.db.global()): RoleStore {
-    return new RoleStore(em);
+  private store(em: EntityManager = this.db.global()): RoleStore {
+    return new GlobalStores(em).roles;
   }
 
   async createRole(em: EntityManager, name: string, desc: string, now: number): Promise<number> {

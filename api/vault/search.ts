@@ -2,8 +2,7 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { Services } from './services.js';
 import type { UserRow } from '../store/users.js';
-import { GLOBAL_SCHEMA } from '../store/entities/global.js';
-import { query } from '../store/sql.js';
+import { GlobalStores, storesOf } from '../store/stores.js';
 import type { IndexMode } from './identities.js';
 
 /** An address searches email; anything else searches login, phone and custom (exact matches of hashed indexes). */
@@ -22,7 +21,7 @@ export async function tenantsNamed(
   ref: { tenantid?: number | undefined; tenantname?: string | undefined },
   em: EntityManager = services.db.global(),
 ): Promise<TenantRef[]> {
-  const rows = await query<TenantRef>(em, `select id as tenantid, name as tenantname from "${GLOBAL_SCHEMA}".tenants order by id`);
+  const rows = (await new GlobalStores(em).tenants.all()).map((t): TenantRef => ({ tenantid: t.id, tenantname: t.name }));
   return rows.filter((t) => (ref.tenantid === undefined || t.tenantid === ref.tenantid) && (ref.tenantname === undefined || t.tenantname === ref.tenantname));
 }
 
@@ -44,5 +43,5 @@ export async function findInTenant(
   modes.forEach((m, i) => {
     if (hashes[i]) (wanted[m] ??= []).push(hashes[i]!);
   });
-  return users.store({ em, tenantId, now }).byAnyIndex(wanted, now);
+  return storesOf({ em, tenantId }).users.byAnyIndex(wanted, now);
 }

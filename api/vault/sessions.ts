@@ -1,9 +1,9 @@
 // Sessions: a client-chosen uuid holding sealed JSON, linked to the person it names, with sliding and final
 // expiry capped by the configured maximum lifetime (CONTRACT §4.13).
+import { storesOf } from '../store/stores.js';
 import type { Sealer } from './sealed.js';
 import type { Scope } from './users.js';
-import { tenantSchema } from '../store/database.js';
-import { SessionStore, type SessionRow } from '../store/sessions.js';
+import type { SessionRow } from '../store/sessions.js';
 import { notFound, Messages } from '../errors.js';
 
 const SESSIONS_TABLE = 'sessions';
@@ -16,9 +16,6 @@ export class Sessions {
     private readonly maxSeconds: number,
   ) {}
 
-  store(scope: Scope): SessionStore {
-    return new SessionStore(scope.em, tenantSchema(scope.tenantId));
-  }
 
   async upsert(
     scope: Scope,
@@ -32,13 +29,13 @@ export class Sessions {
     const slidingtime = times.slidingtime === null ? null : Math.min(times.slidingtime, this.maxSeconds);
     const expires = Math.min(finaltime ?? cap, slidingtime === null ? cap : scope.now + slidingtime);
     const sealed = await this.sealer.seal(scope.tenantId, SESSIONS_TABLE, uuid, data);
-    await this.store(scope).upsert({ sessionuuid: uuid, user_token: userToken, data: sealed, finaltime, slidingtime, expires }, scope.now);
+    await storesOf(scope).sessions.upsert({ sessionuuid: uuid, user_token: userToken, data: sealed, finaltime, slidingtime, expires }, scope.now);
     return expires;
   }
 
   /** The live session, or 404; a read restarts a sliding session's window. */
   async get(scope: Scope, uuid: string): Promise<{ row: SessionRow; data: SessionData }> {
-    const store = this.store(scope);
+    const store = storesOf(scope).sessions;
     const row = await store.get(uuid, scope.now);
     if (!row) throw notFound(Messages.sessionNotFound);
     if (row.slidingtime !== null) {
@@ -49,7 +46,7 @@ export class Sessions {
   }
 
   async ofUser(scope: Scope, token: string): Promise<{ row: SessionRow; data: SessionData }[]> {
-    const rows = await this.store(scope).ofUser(token, scope.now);
+    const rows = await storesOf(scope).sessions.ofUser(token, scope.now);
     const data = await this.sealer.openMany<SessionData>(scope.tenantId, SESSIONS_TABLE, rows.map((r) => ({ rowId: r.sessionuuid, blob: r.data })));
     return rows.map((row, i) => ({ row, data: data[i]! }));
   }

@@ -1,10 +1,10 @@
 // Shared records (CONTRACT §4.6): a uuid a partner can read without a token until it expires, showing only
 // the chosen fields (dotted paths reach inside objects) of a person's profile or of one of their app records.
+import { storesOf } from '../store/stores.js';
 import { randomUUID } from 'node:crypto';
 import type { Scope, Users } from './users.js';
 import type { Appdata } from './appdata.js';
-import { tenantSchema } from '../store/database.js';
-import { SharedStore, type SharedRow } from '../store/shared.js';
+import type { SharedRow } from '../store/shared.js';
 import { notFound, Messages } from '../errors.js';
 import { valueAtPath } from './dotted-path.js';
 
@@ -16,22 +16,19 @@ export class SharedRecords {
     private readonly maxSeconds: number,
   ) {}
 
-  store(scope: Scope): SharedStore {
-    return new SharedStore(scope.em, tenantSchema(scope.tenantId));
-  }
 
   async create(scope: Scope, token: string, share: { fields: string[] | null; appname: string | null; partner: string | null; finaltime: number | null }) {
     // The app record must exist now (OSS); it is read again, as it then is, at every retrieval.
     if (share.appname !== null) await this.appdata.get(scope, token, share.appname);
     const expires = Math.min(share.finaltime ?? Infinity, scope.now + this.maxSeconds);
     const row: SharedRow = { recorduuid: randomUUID(), user_token: token, fields: share.fields, appname: share.appname, partner: share.partner, created: scope.now, expires };
-    await this.store(scope).insert(row);
+    await storesOf(scope).shared.insert(row);
     return row;
   }
 
   /** The shared view, or 404 when the record, its person or its app record no longer exists. */
   async read(scope: Scope, uuid: string): Promise<{ row: SharedRow; data: Record<string, unknown> }> {
-    const row = await this.store(scope).get(uuid, scope.now);
+    const row = await storesOf(scope).shared.get(uuid, scope.now);
     if (!row) throw notFound(Messages.sharedRecordNotFound);
     let source: Record<string, unknown>;
     if (row.appname !== null) {

@@ -2,17 +2,9 @@
 // expiry final. Every replica runs the timer, but per tenant only the one holding the advisory lock sweeps.
 import type { Logger } from 'pino';
 import type { Database } from '../store/database.js';
-import { tenantSchema } from '../store/database.js';
-import { Tenant } from '../store/entities/global.js';
-import { TokenStore } from '../store/tokens.js';
-import { UserStore } from '../store/users.js';
-import { ConsentStore } from '../store/consent.js';
-import { SessionStore } from '../store/sessions.js';
-import { SharedStore } from '../store/shared.js';
-import { FileStore } from '../store/files.js';
-import type { Files } from './files.js';
+import { Stores } from '../store/stores.js';
 import type { EntityManager } from '@mikro-orm/postgresql';
-import { query } from '../store/sql.js';
+import type { Files } from './files.js';
 import { nowSeconds } from './durations.js';
 
 // Rows per statement: a long backlog is cleared over several statements, never in one huge transaction.
@@ -22,15 +14,15 @@ const BATCH = 5_000;
  * One tenant's expiry steps, each doing at most BATCH rows. Users take their versions, app data, agreements,
  * sessions, shared records, requests and memberships with them (cascades); the rest expire on their own.
  */
-const SWEEPS: ((tx: EntityManager, schema: string, now: number) => Promise<number>)[] = [
-  (tx, schema, now) => new UserStore(tx, schema).sweep(now, BATCH),
-  (tx, schema, now) => new TokenStore(tx, schema).sweep(now, BATCH),
-  (tx, schema, now) => new SessionStore(tx, schema).sweep(now, BATCH),
-  (tx, schema, now) => new SharedStore(tx, schema).sweep(now, BATCH),
+const SWEEPS: ((stores: Stores, now: number) => Promise<number>)[] = [
+  (stores, now) => stores.users.sweep(now, BATCH),
+  (stores, now) => stores.tokens.sweep(now, BATCH),
+  (stores, now) => stores.sessions.sweep(now, BATCH),
+  (stores, now) => stores.shared.sweep(now, BATCH),
   // Agreements are not removed: past their end they become `expired`, and pending ones begin at their start.
-  (tx, schema, now) => new ConsentStore(tx, schema).sweep(now, BATCH),
+  (stores, now) => stores.consent.sweep(now, BATCH),
   // Files' rows go here (their objects are trashed by a trigger); Files deletes the objects after the commit.
-  (tx, schema, now) => new FileStore(tx, schema).sweep(now, BATCH),
+  (stores, now) => stores.files.sweep(now, BATCH),
 ];
 
 export class Sweeper {
@@ -64,16 +56,15 @@ export class Sweeper {
 
   /** One pass over every tenant; returns how many records went. */
   async sweepOnce(now = nowSeconds()): Promise<number> {
-    const tenants = await this.db.global().find(Tenant, {}, { fields: ['id'], disableIdentityMap: true });
+    const tenants = await this.db.globalStores().tenants.all();
     let removed = 0;
     for (const { id } of tenants) {
       for (;;) {
         const counts = await this.db.forTenant(id).transactional(async (tx): Promise<number[]> => {
-          // Transaction-scoped, so the lock can never outlive the sweep or stick to a pooled connection.
-          const [lock] = await query<{ locked: boolean }>(tx, 'select pg_try_advisory_xact_lock(hashtext($1)) as locked', [`strongroom:sweep:${id}`]);
-          if (!lock?.locked) return [];
+          const stores = new Stores(tx as EntityManager, id);
+          if (!(await stores.locks.trySweep())) return [];
           const counts: number[] = [];
-          for (const step of SWEEPS) counts.push(await step(tx as EntityManager, tenantSchema(id), now));
+          for (const step of SWEEPS) counts.push(await step(stores, now));
           return counts;
         });
         removed += counts.reduce((a, b) => a + b, 0);

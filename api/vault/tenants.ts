@@ -2,11 +2,11 @@
 import { LRUCache } from 'lru-cache';
 import type { Database } from '../store/database.js';
 import { MAIN_TENANT_ID } from '../store/database.js';
-import { Tenant } from '../store/entities/global.js';
-import { conflict, forbidden, notFound, Messages } from '../errors.js';
+import type { TenantRow } from '../store/tenants.js';
+import { forbidden, notFound, Messages } from '../errors.js';
 import type { Principal } from './credentials.js';
 import { nowSeconds } from './durations.js';
-import { isUniqueViolation } from '../store/errors.js';
+import { conflictOnUnique } from '../store/errors.js';
 
 export const TENANT_NAME = /^[a-z0-9]+$/;
 
@@ -17,19 +17,22 @@ export interface TenantInfo {
   email: string | null;
 }
 
-const present = (t: Tenant): TenantInfo => ({ tenantid: t.id, tenantname: t.name, tenantorg: t.org, email: t.email ?? null });
-
+const present = (t: TenantRow): TenantInfo => ({ tenantid: t.id, tenantname: t.name, tenantorg: t.org, email: t.email });
 
 export class Tenants {
   private readonly byName = new LRUCache<string, { id: number | null }>({ max: 10_000, ttl: 10_000 });
 
   constructor(private readonly db: Database) {}
 
+  private get store() {
+    return this.db.globalStores().tenants;
+  }
+
   async idOf(name: string): Promise<number | null> {
     if (!TENANT_NAME.test(name)) return null;
     const hit = this.byName.get(name);
     if (hit) return hit.id;
-    const row = await this.db.global().findOne(Tenant, { name }, { disableIdentityMap: true });
+    const row = await this.store.byName(name);
     const id = row ? row.id : null;
     this.byName.set(name, { id });
     return id;
@@ -69,14 +72,7 @@ export class Tenants {
    * is removed again, so a failed TenantCreate leaves nothing behind.
    */
   async create(name: string, org: string, email: string | null): Promise<TenantInfo> {
-    const em = this.db.global();
-    let id: number;
-    try {
-      id = (await em.insert(Tenant, { name, org, email, created: nowSeconds() })) as number;
-    } catch (err) {
-      if (isUniqueViolation(err)) throw conflict(Messages.duplicateTenant);
-      throw err;
-    }
+    const id = await conflictOnUnique(Messages.duplicateTenant, () => this.store.insert(name, org, email, nowSeconds()));
     try {
       await this.db.migrateTenant(id);
     } catch (err) {
@@ -88,38 +84,28 @@ export class Tenants {
   }
 
   async get(id: number): Promise<TenantInfo> {
-    const row = await this.db.global().findOne(Tenant, { id }, { disableIdentityMap: true });
+    const row = await this.store.byId(id);
     if (!row) throw notFound(Messages.tenantNotFound);
     return present(row);
   }
 
   async update(id: number, change: { name?: string | undefined; org?: string | undefined; email?: string | undefined }): Promise<void> {
-    const em = this.db.global();
-    const row = await em.findOne(Tenant, { id }, { disableIdentityMap: true });
+    const row = await this.store.byId(id);
     if (!row) throw notFound(Messages.tenantNotFound);
-    const set: Partial<{ name: string; org: string; email: string }> = {};
-    if (change.name !== undefined) set.name = change.name;
-    if (change.org !== undefined) set.org = change.org;
-    if (change.email !== undefined) set.email = change.email;
-    if (!Object.keys(set).length) return;
-    try {
-      await em.nativeUpdate(Tenant, { id }, set);
-    } catch (err) {
-      if (isUniqueViolation(err)) throw conflict(Messages.duplicateTenant);
-      throw err;
-    }
+    if (change.name === undefined && change.org === undefined && change.email === undefined) return;
+    await conflictOnUnique(Messages.duplicateTenant, () => this.store.update(id, change));
     this.forget(row.name);
-    if (set.name) this.forget(set.name);
+    if (change.name) this.forget(change.name);
   }
 
   async list(offset: number, limit: number): Promise<{ total: number; rows: TenantInfo[] }> {
-    const [rows, total] = await this.db.global().findAndCount(Tenant, {}, { orderBy: { id: 'asc' }, offset, limit, disableIdentityMap: true });
+    const { total, rows } = await this.store.page(offset, limit);
     return { total, rows: rows.map(present) };
   }
 
   /** Removes the tenant's schema with all its data, then its row; its credentials and unlocks go with the row. */
   async remove(id: number): Promise<void> {
-    const row = await this.db.global().findOne(Tenant, { id }, { disableIdentityMap: true });
+    const row = await this.store.byId(id);
     if (!row) throw notFound(Messages.tenantNotFound);
     await this.db.dropTenant(id);
     this.forget(row.name);

@@ -1,18 +1,17 @@
 // Format-preserving tokens: a record becomes a pair (tokenuuid, tokenbase). The tokenizer makes the tokenbase
 // with FF1; the api stores the record sealed together with its tokenbase and indexes only HMACs of them.
+import { storesOf } from '../store/stores.js';
 import { createHmac, randomBytes, randomUUID } from 'node:crypto';
 import { LRUCache } from 'lru-cache';
 import type { TokenizerClient, TokenFormat } from '../tokenizer-client.js';
-import { tenantSchema } from '../store/database.js';
-import { TokenStore, type TokenRow } from '../store/tokens.js';
+import type { TokenStore, TokenRow } from '../store/tokens.js';
 import { notFound, Messages } from '../errors.js';
 import { expiresAt } from './durations.js';
 import { isUuid } from './identities.js';
 import type { Expiry, Scope } from './users.js';
 import type { Database } from '../store/database.js';
 import { Coalescer } from '../coalesce.js';
-import { prepareValue, TokenFormatError } from '../../tokenizer/formats.js';
-import { tokenIndexValue } from '../../tokenizer/batch.js';
+import { prepareValue, TokenFormatError, tokenIndexValue } from '../../proto/token-values.js';
 
 export const TOKEN_TYPES = ['creditcard', 'unixtime', 'email', 'text'] as const;
 export type TokenType = (typeof TOKEN_TYPES)[number];
@@ -82,7 +81,7 @@ export class Tokens {
     const [tenant, now] = group.split('|').map(Number) as [number, number];
     const uuids = keys.filter((k): k is string => typeof k === 'string');
     const hashes = keys.filter((k): k is Buffer => typeof k !== 'string');
-    const rows = await this.store({ em: this.db.forTenant(tenant), tenantId: tenant, now }).find(uuids, hashes, now);
+    const rows = await this.db.stores(tenant).tokens.find(uuids, hashes, now);
     const byUuid = new Map(rows.map((r) => [r.tokenuuid, r]));
     const byHash = new Map(rows.map((r) => [r.baseHash.toString('base64'), r]));
     return keys.map((k) => {
@@ -91,9 +90,6 @@ export class Tokens {
     });
   }
 
-  store(scope: Scope): TokenStore {
-    return new TokenStore(scope.em, tenantSchema(scope.tenantId));
-  }
 
   /**
    * Issues one pair per item. With `unique`, an item whose record (of that type) already has a live unique pair
@@ -102,7 +98,7 @@ export class Tokens {
    * sealed records. Only a tokenbase collision (rare) costs another call, for the items that collided.
    */
   async issue(scope: Scope, items: Item[], opts: { unique: boolean; expiry: Expiry }): Promise<IssuedToken[]> {
-    const store = this.store(scope);
+    const store = storesOf(scope).tokens;
     const out = new Array<IssuedToken | undefined>(items.length);
     const expires = expiresAt(opts.expiry.finaltime, opts.expiry.slidingtime, scope.now);
     const recordHashes = new Array<Buffer>(items.length);
@@ -263,7 +259,7 @@ export class Tokens {
     const shared = !forUpdate && !(scope.inTransaction ?? scope.em.isInTransaction()) && uuids.length + bases.length === 1;
     const rows = shared
       ? ((await this.lookups.add(`${scope.tenantId}|${scope.now}`, uuids[0] ?? baseHashes[0]!)) ?? [])
-      : await this.store(scope).find(uuids, baseHashes, scope.now, forUpdate);
+      : await storesOf(scope).tokens.find(uuids, baseHashes, scope.now, forUpdate);
     const byUuid = new Map(rows.map((r) => [r.tokenuuid, r]));
     const byBase = new Map(rows.map((r) => [r.baseHash.toString('base64'), r]));
     const hashOf = new Map(bases.map((b, k) => [b, baseHashes[k]!.toString('base64')]));
@@ -292,7 +288,7 @@ export class Tokens {
   async touch(scope: Scope, row: TokenRow): Promise<void> {
     if (!row.slidingtime) return;
     const next = expiresAt(row.finaltime, row.slidingtime, scope.now);
-    if (next !== null && (row.expiresAt === null || next - row.expiresAt >= 60)) await this.store(scope).touch(row.tokenuuid, next);
+    if (next !== null && (row.expiresAt === null || next - row.expiresAt >= 60)) await storesOf(scope).tokens.touch(row.tokenuuid, next);
   }
 
   private async baseHashesOf(tenantId: number, bases: string[]): Promise<Buffer[]> {

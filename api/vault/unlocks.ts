@@ -2,7 +2,7 @@
 import { randomUUID } from 'node:crypto';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { Database } from '../store/database.js';
-import { Unlock } from '../store/entities/global.js';
+import { GlobalStores } from '../store/stores.js';
 import { forbidden, Messages } from '../errors.js';
 import { isUuid } from './identities.js';
 import type { Principal } from './credentials.js';
@@ -14,11 +14,9 @@ export class Unlocks {
   ) {}
 
   async issue(principal: Principal, tenantId: number, now: number): Promise<{ unlockuuid: string; expires: number }> {
-    const em = this.db.global();
-    await em.nativeDelete(Unlock, { expiresAt: { $lte: now } });
     const unlockuuid = randomUUID();
     const expires = now + this.seconds;
-    await em.insert(Unlock, { uuid: unlockuuid, credentialId: principal.credentialId, tenantId, expiresAt: expires });
+    await this.db.globalStores().unlocks.insert(unlockuuid, principal.credentialId, tenantId, expires, now);
     return { unlockuuid, expires };
   }
 
@@ -29,11 +27,7 @@ export class Unlocks {
    */
   async check(unlockuuid: string | undefined, principal: Principal, tenantId: number, now: number, em?: EntityManager): Promise<void> {
     if (!unlockuuid || !isUuid(unlockuuid)) throw forbidden(Messages.badUnlock);
-    const row = await (em ?? this.db.global()).findOne(
-      Unlock,
-      { uuid: unlockuuid.toLowerCase(), credentialId: principal.credentialId, tenantId, expiresAt: { $gt: now } },
-      { disableIdentityMap: true },
-    );
-    if (!row) throw forbidden(Messages.badUnlock);
+    const valid = await new GlobalStores(em ?? this.db.global()).unlocks.isValid(unlockuuid.toLowerCase(), principal.credentialId, tenantId, now);
+    if (!valid) throw forbidden(Messages.badUnlock);
   }
 }

@@ -1,11 +1,12 @@
 // User profiles: find by any mode, create, change and erase them, sealing every profile through the tokenizer.
+import { storesOf } from '../store/stores.js';
 import { createHash, createHmac, randomBytes, randomUUID } from 'node:crypto';
 import { LRUCache } from 'lru-cache';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { TokenizerClient } from '../tokenizer-client.js';
 import type { Database } from '../store/database.js';
-import { tenantSchema } from '../store/database.js';
-import { UserStore, type UserRow, INDEX_COLUMN, duplicateField } from '../store/users.js';
+import { type UserRow, INDEX_COLUMN, duplicateField } from '../store/users.js';
+import type { Stores } from '../store/stores.js';
 import { badRequest, conflict, forbidden, notFound, Messages } from '../errors.js';
 import type { Principal } from './credentials.js';
 import { INDEX_FIELDS, INDEX_KIND, indexValues, isUuid, type IndexMode, type Mode } from './identities.js';
@@ -21,6 +22,8 @@ export interface Scope {
   em: EntityManager;
   tenantId: number;
   now: number;
+  /** The stores on `em` for this tenant, when the caller has them (an operation's context does). */
+  stores?: Stores;
   /** Known to the caller; when absent it is asked of `em` (which, for a lazily forked manager, forks it). */
   inTransaction?: boolean;
   /** Who asks: a login xtoken may reach its own record, and others' only as its group roles' policies allow. */
@@ -64,9 +67,6 @@ export class Users {
     private readonly opts: { versioning: boolean; maxVersions: number },
   ) {}
 
-  store(scope: Scope): UserStore {
-    return new UserStore(scope.em, tenantSchema(scope.tenantId));
-  }
 
   /** The live user named by (mode, identity), or 404. With `forUpdate` the row stays locked until commit. */
   async findRow(scope: Scope, mode: Mode, identity: string, forUpdate = false): Promise<UserRow> {
@@ -78,12 +78,12 @@ export class Users {
       const token = identity.toLowerCase();
       row = shared
         ? await this.lookups.add(`${scope.tenantId}|token|${scope.now}`, token)
-        : await this.store(scope).byToken(token, scope.now, forUpdate);
+        : await storesOf(scope).users.byToken(token, scope.now, forUpdate);
     } else {
       const hash = await this.lookupHash(scope.tenantId, mode, identity);
       if (!hash) row = null;
       else if (shared) row = await this.lookups.add(`${scope.tenantId}|${mode}|${scope.now}`, hash);
-      else row = await this.store(scope).byIndex(mode, hash, scope.now, forUpdate);
+      else row = await storesOf(scope).users.byIndex(mode, hash, scope.now, forUpdate);
     }
     // A role whose policy asks about the person judges the call now that it knows who (or that nobody) it is.
     if (scope.authoriseSubject) await scope.authoriseSubject(row, scope.em);
@@ -100,7 +100,7 @@ export class Users {
   private async lookupMany(group: string, keys: (string | Buffer)[]): Promise<(UserRow | null)[]> {
     const [tenant, mode, now] = group.split('|') as [string, IndexMode | 'token', string];
     const tenantId = Number(tenant);
-    const store = this.store({ em: this.db.forTenant(tenantId), tenantId, now: Number(now) });
+    const store = this.db.stores(tenantId).users;
     const keyOf = (k: string | Buffer) => (typeof k === 'string' ? k : k.toString('base64'));
     const unique = [...new Map(keys.map((k) => [keyOf(k), k])).values()];
     const rows = await store.byKeys(mode, unique, Number(now));
@@ -186,7 +186,7 @@ export class Users {
     const token = randomUUID();
     const [{ sealed, indexes }] = (await this.seal(scope.tenantId, [{ token, profile }])) as [{ sealed: Buffer; indexes: Indexes }];
     try {
-      await this.store(scope).insert(this.newRow(scope.now, token, sealed, indexes, expiry));
+      await storesOf(scope).users.insert(this.newRow(scope.now, token, sealed, indexes, expiry));
     } catch (err) {
       const field = duplicateField(err);
       if (field) throw conflict(`Duplicate index: ${field}`);
@@ -205,7 +205,7 @@ export class Users {
     const sealing = chunks.map((chunk) => this.seal(scope.tenantId, chunk.map((i) => ({ token: tokens[i]!, profile: profiles[i]! }))));
     // Nothing may be left unobserved if an early chunk fails and the loop stops.
     for (const p of sealing) p.catch(() => undefined);
-    const store = this.store(scope);
+    const store = storesOf(scope).users;
     const taken: Record<IndexMode, Set<string>> = { login: new Set(), email: new Set(), phone: new Set(), custom: new Set() };
     const errors: BulkOutcome['errors'] = [];
     const created: BulkOutcome['created'] = [];
@@ -257,7 +257,7 @@ export class Users {
   async replace(scope: Scope, user: FoundUser, profile: Profile): Promise<void> {
     const { row } = user;
     const [{ sealed, indexes }] = (await this.seal(scope.tenantId, [{ token: row.token, profile }])) as [{ sealed: Buffer; indexes: Indexes }];
-    const store = this.store(scope);
+    const store = storesOf(scope).users;
     try {
       if (this.opts.versioning) await store.keepVersion(row.token, row.version, row.profile, row.updated, this.opts.maxVersions);
       await store.update(row.token, { profile: sealed, ...indexes, version: row.version + 1, updated: scope.now });
@@ -270,7 +270,7 @@ export class Users {
 
   /** Brings a removed user back from its newest kept version, under the same token, as a new version. */
   async restore(scope: Scope, token: string): Promise<Profile> {
-    const store = this.store(scope);
+    const store = storesOf(scope).users;
     if (await store.byToken(token, 0)) throw conflict(Messages.userExists);
     const versions = await store.versions(token);
     const latest = versions.at(-1);
@@ -290,14 +290,14 @@ export class Users {
 
   /** Removes the live user but keeps its current profile as a version, for SystemRestoreUserProfile. */
   async removeKeepingVersions(scope: Scope, row: UserRow): Promise<void> {
-    const store = this.store(scope);
+    const store = storesOf(scope).users;
     await store.keepVersion(row.token, row.version, row.profile, scope.now, Number.MAX_SAFE_INTEGER);
     await store.removeKeepingVersions(row.token);
     this.onRemove?.(scope);
   }
 
   async remove(scope: Scope, token: string): Promise<void> {
-    await this.store(scope).remove(token);
+    await storesOf(scope).users.remove(token);
     this.onRemove?.(scope);
   }
 
@@ -309,21 +309,21 @@ export class Users {
     if (!row.slidingtime) return;
     const next = expiresAt(row.finaltime, row.slidingtime, scope.now);
     if (next !== null && (row.expiresAt === null || next - row.expiresAt >= 60)) {
-      await this.store(scope).touch(row.token, next);
+      await storesOf(scope).users.touch(row.token, next);
       row.expiresAt = next;
     }
   }
 
   async profileAt(scope: Scope, row: UserRow, version: number): Promise<Profile> {
     if (version === row.version) return this.open(scope.tenantId, row.token, row.profile);
-    const v = version > 0 && version < row.version ? await this.store(scope).version(row.token, version) : null;
+    const v = version > 0 && version < row.version ? await storesOf(scope).users.version(row.token, version) : null;
     if (!v) throw notFound(Messages.versionNotFound);
     return this.open(scope.tenantId, row.token, v.profile);
   }
 
   /** Versions with their time and the MD5 of their content, computed from the opened profiles (no hash is stored). */
   async versions(scope: Scope, row: UserRow): Promise<{ version: number; optime: number; md5: string }[]> {
-    const old = await this.store(scope).versions(row.token);
+    const old = await storesOf(scope).users.versions(row.token);
     const all = [...old, { version: row.version, profile: row.profile, optime: row.updated }];
     const { opened } = await this.tokenizer.run(scope.tenantId, {
       open: all.map((v) => ({ table: USERS_TABLE, rowId: row.token, ciphertext: v.profile })),

@@ -10,7 +10,7 @@ export const ProcessingActivityDelete = defineOp({
   effect: 'write',
   input: z.object({ activity: Activity }),
   async run({ input, ctx }) {
-    if (!(await ctx.services.consent.store(ctx).deleteActivity(input.activity))) throw notFound(Messages.activityNotFound);
+    if (!(await ctx.stores.consent.deleteActivity(input.activity))) throw notFound(Messages.activityNotFound);
     ctx.audit.before = { activity: input.activity };
     return {};
   },

@@ -8,7 +8,7 @@ export const ProcessingActivityListActivities = defineOp({
   effect: 'read',
   input: z.object({}),
   async run({ ctx }) {
-    const rows = await ctx.services.consent.store(ctx).activities();
+    const rows = await ctx.stores.consent.activities();
     return { total: rows.length, rows };
   },
 });

@@ -14,7 +14,7 @@ export const AppdataDelete = defineOp({
   async run({ input, ctx }) {
     ctx.audit.app = input.appname;
     const row = await subjectRow(ctx, input, true);
-    if (!(await ctx.services.appdata.store(ctx).remove(row.token, input.appname))) throw notFound(Messages.appNotFound);
+    if (!(await ctx.stores.appdata.remove(row.token, input.appname))) throw notFound(Messages.appNotFound);
     return {};
   },
 });

@@ -8,6 +8,6 @@ export const AppdataListAppNames = defineOp({
   effect: 'read',
   input: z.object({}),
   async run({ ctx }) {
-    return { apps: await ctx.services.appdata.store(ctx).appNames() };
+    return { apps: await ctx.stores.appdata.appNames() };
   },
 });

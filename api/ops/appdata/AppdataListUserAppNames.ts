@@ -11,6 +11,6 @@ export const AppdataListUserAppNames = defineOp({
   input: z.object(UserRef),
   async run({ input, ctx }) {
     const row = await subjectRow(ctx, input);
-    return { apps: await ctx.services.appdata.store(ctx).userAppNames(row.token) };
+    return { apps: await ctx.stores.appdata.userAppNames(row.token) };
   },
 });

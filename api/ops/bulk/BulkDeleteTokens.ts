@@ -18,7 +18,7 @@ export const BulkDeleteTokens = defineOp({
     await ctx.services.unlocks.check(input.unlockuuid, ctx.principal, ctx.tenantId, ctx.now, ctx.em);
     const tokens = ctx.services.tokens;
     const found = await tokens.resolve(ctx, input.tokens, true);
-    const deleted = await tokens.store(ctx).remove([...new Set([...found.values()].map((r) => r.tokenuuid))]);
+    const deleted = await ctx.stores.tokens.remove([...new Set([...found.values()].map((r) => r.tokenuuid))]);
     ctx.audit.after = { deleted };
     return { deleted };
   },

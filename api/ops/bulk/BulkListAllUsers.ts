@@ -15,7 +15,7 @@ export const BulkListAllUsers = defineOp({
     await ctx.services.unlocks.check(input.unlockuuid, ctx.principal, ctx.tenantId, ctx.now);
     const { offset, limit } = pageOf(input, ctx.services.config.limitCap);
     const users = ctx.services.users;
-    const page = await users.store(ctx).page(offset, limit, ctx.now);
+    const page = await ctx.stores.users.page(offset, limit, ctx.now);
     const profiles = await users.openMany(ctx.tenantId, page.rows);
     return { total: page.total, rows: page.rows.map((row, i) => presentUser(row, profiles[i]!)) };
   },

@@ -17,8 +17,8 @@ export const BulkListGroupUsers = defineOp({
     const { groups, users, roles } = ctx.services;
     const g = await groups.find(ctx, input);
     const { offset, limit } = pageOf(input, ctx.services.config.limitCap);
-    const page = await groups.store(ctx).members(g.groupid, ctx.now, offset, limit);
-    const rows = await users.store(ctx).byKeys('token', page.rows.map((r) => r.token), ctx.now);
+    const page = await ctx.stores.groups.members(g.groupid, ctx.now, offset, limit);
+    const rows = await ctx.stores.users.byKeys('token', page.rows.map((r) => r.token), ctx.now);
     const byToken = new Map(rows.map((r) => [r.token, r]));
     const ordered = page.rows.map((r) => byToken.get(r.token)).filter((r) => r !== undefined);
     const profiles = await users.openMany(ctx.tenantId, ordered);

@@ -27,7 +27,7 @@ export const BulkListUsers = defineOp({
       const h = hashes[i];
       if (h) (wanted[u.mode] ??= []).push(h);
     });
-    const found = await users.store(ctx).byAnyIndex(wanted, ctx.now);
+    const found = await ctx.stores.users.byAnyIndex(wanted, ctx.now);
     const byHash = new Map<string, (typeof found)[number]>();
     for (const row of found) {
       for (const u of ['login', 'email', 'phone', 'custom'] as const) {

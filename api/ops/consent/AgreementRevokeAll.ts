@@ -10,7 +10,7 @@ export const AgreementRevokeAll = defineOp({
   input: z.object({ brief: Brief }),
   async run({ input, ctx }) {
     await ctx.services.consent.basis(ctx, input.brief, true);
-    const revoked = await ctx.services.consent.store(ctx).revokeAll(input.brief, ctx.now);
+    const revoked = await ctx.stores.consent.revokeAll(input.brief, ctx.now);
     ctx.audit.after = { brief: input.brief, revoked };
     return { revoked };
   },

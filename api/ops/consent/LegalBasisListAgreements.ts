@@ -8,7 +8,7 @@ export const LegalBasisListAgreements = defineOp({
   effect: 'read',
   input: z.object({}),
   async run({ ctx }) {
-    const rows = await ctx.services.consent.store(ctx).bases();
+    const rows = await ctx.stores.consent.bases();
     return { total: rows.length, rows };
   },
 });

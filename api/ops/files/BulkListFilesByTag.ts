@@ -13,7 +13,7 @@ export const BulkListFilesByTag = defineOp({
     await ctx.services.unlocks.check(input.unlockuuid, ctx.principal, ctx.tenantId, ctx.now);
     const { offset, limit } = pageOf(input, ctx.services.config.limitCap);
     const files = ctx.services.files;
-    const page = await files.store(ctx).pageByTag(input.tag, offset, limit, ctx.now);
+    const page = await ctx.stores.files.pageByTag(input.tag, offset, limit, ctx.now);
     const infos = await files.present(ctx.tenantId, page.rows);
     return { total: page.total, rows: page.rows.map((r, i) => ({ token: r.userToken, ...infos[i]! })) };
   },

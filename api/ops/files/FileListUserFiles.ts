@@ -13,7 +13,7 @@ export const FileListUserFiles = defineOp({
   async run({ input, ctx }) {
     const row = await subjectRow(ctx, input);
     const files = ctx.services.files;
-    const rows = await files.store(ctx).ofUser(row.token, input.tag, ctx.now);
+    const rows = await ctx.stores.files.ofUser(row.token, input.tag, ctx.now);
     return { token: row.token, total: rows.length, files: await files.present(ctx.tenantId, rows) };
   },
 });

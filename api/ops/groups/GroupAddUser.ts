@@ -15,7 +15,7 @@ export const GroupAddUser = defineOp({
     if (input.groupid === undefined && input.groupname === undefined) throw badRequest(`${Messages.missing}groupid`);
     const row = await subjectRow(ctx, input, true);
     const m = (await ctx.services.groups.membership(ctx, input))!;
-    await ctx.services.groups.store(ctx).addMembers(m.groupId, [row.token], m.roleId);
+    await ctx.stores.groups.addMembers(m.groupId, [row.token], m.roleId);
     ctx.audit.after = { groupid: m.groupId, roleid: m.roleId };
     return {};
   },

@@ -13,7 +13,7 @@ export const GroupDelete = defineOp({
     if (input.groupid === undefined && input.groupname === undefined) throw badRequest(`${Messages.missing}groupid`);
     const groups = ctx.services.groups;
     const g = await groups.find(ctx, input);
-    await groups.store(ctx).remove(g.groupid);
+    await ctx.stores.groups.remove(g.groupid);
     ctx.audit.after = { groupid: g.groupid };
     return {};
   },

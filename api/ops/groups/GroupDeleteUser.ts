@@ -16,7 +16,7 @@ export const GroupDeleteUser = defineOp({
     const row = await subjectRow(ctx, input, true);
     const groups = ctx.services.groups;
     const g = await groups.find(ctx, input);
-    if (!(await groups.store(ctx).removeMember(g.groupid, row.token))) throw notFound(Messages.notMember);
+    if (!(await ctx.stores.groups.removeMember(g.groupid, row.token))) throw notFound(Messages.notMember);
     ctx.audit.after = { groupid: g.groupid };
     return {};
   },

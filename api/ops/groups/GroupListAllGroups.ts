@@ -8,7 +8,7 @@ export const GroupListAllGroups = defineOp({
   effect: 'read',
   input: z.object({}),
   async run({ ctx }) {
-    const rows = await ctx.services.groups.store(ctx).all();
+    const rows = await ctx.stores.groups.all();
     return { total: rows.length, rows };
   },
 });

@@ -11,7 +11,7 @@ export const GroupListUserGroups = defineOp({
   input: z.object(UserRef),
   async run({ input, ctx }) {
     const row = await subjectRow(ctx, input);
-    const rows = await ctx.services.groups.store(ctx).groupsOf(row.token);
+    const rows = await ctx.stores.groups.groupsOf(row.token);
     return { total: rows.length, rows: rows.map(({ groupid, groupname, groupdesc }) => ({ groupid, groupname, groupdesc })) };
   },
 });

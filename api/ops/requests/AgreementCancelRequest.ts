@@ -15,7 +15,7 @@ export const AgreementCancelRequest = defineOp({
     const row = await subjectRow(ctx, input, true);
     const consent = ctx.services.consent;
     await consent.basis(ctx, input.brief);
-    if (!(await consent.store(ctx).agreement(row.token, input.brief))) throw notFound(Messages.agreementNotFound);
+    if (!(await ctx.stores.consent.agreement(row.token, input.brief))) throw notFound(Messages.agreementNotFound);
     const { requestuuid, existed } = await ctx.services.requests.open(ctx, row.token, 'agreement-withdraw', { brief: input.brief }, null);
     return { requestuuid, ...(existed ? { result: 'request-exists' } : {}) };
   },

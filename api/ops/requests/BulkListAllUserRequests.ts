@@ -18,7 +18,7 @@ export const BulkListAllUserRequests = defineOp({
   async run({ input, ctx }) {
     await ctx.services.unlocks.check(input.unlockuuid, ctx.principal, ctx.tenantId, ctx.now);
     const { offset, limit } = pageOf(input, ctx.services.config.limitCap);
-    const page = await ctx.services.requests.store(ctx).all(input.status === 'all' ? null : input.status, offset, limit);
+    const page = await ctx.stores.requests.all(input.status === 'all' ? null : input.status, offset, limit);
     return { total: page.total, rows: page.rows.map(presentRequest) };
   },
 });

@@ -13,7 +13,7 @@ export const UserRequestListUserRequests = defineOp({
   async run({ input, ctx }) {
     const row = await subjectRow(ctx, input);
     const { offset, limit } = pageOf(input, ctx.services.config.limitCap);
-    const page = await ctx.services.requests.store(ctx).ofUser(row.token, offset, limit);
+    const page = await ctx.stores.requests.ofUser(row.token, offset, limit);
     return { total: page.total, rows: page.rows.map(presentRequest) };
   },
 });

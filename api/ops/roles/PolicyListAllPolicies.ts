@@ -8,7 +8,7 @@ export const PolicyListAllPolicies = defineOp({
   effect: 'read',
   input: z.object({}),
   async run({ ctx }) {
-    const rows = await ctx.services.roles.store().policies();
+    const rows = await ctx.stores.roles.policies();
     return { total: rows.length, rows };
   },
 });

@@ -10,7 +10,7 @@ export const SessionDelete = defineOp({
   effect: 'write',
   input: z.object({ sessionuuid: Uuid }),
   async run({ input, ctx }) {
-    if (!(await ctx.services.sessions.store(ctx).remove(input.sessionuuid.toLowerCase(), ctx.now))) throw notFound(Messages.sessionNotFound);
+    if (!(await ctx.stores.sessions.remove(input.sessionuuid.toLowerCase(), ctx.now))) throw notFound(Messages.sessionNotFound);
     return {};
   },
 });

@@ -6,8 +6,7 @@ import { Identity, Mode, RecordId } from '../schemas.js';
 import { badRequest, notFound, Messages } from '../../errors.js';
 import { isUuid } from '../../vault/identities.js';
 import { findInTenant, tenantsNamed } from '../../vault/search.js';
-import { tenantSchema } from '../../store/database.js';
-import { UserStore } from '../../store/users.js';
+import { Stores } from '../../store/stores.js';
 
 export const SystemDeleteUserProfiles = defineOp({
   name: 'SystemDeleteUserProfiles',
@@ -28,7 +27,7 @@ export const SystemDeleteUserProfiles = defineOp({
       const rows =
         input.mode === 'token'
           ? isUuid(input.identity)
-            ? [await new UserStore(ctx.em, tenantSchema(t.tenantid)).byToken(input.identity.toLowerCase(), ctx.now, true)].filter((r) => r !== null)
+            ? [await new Stores(ctx.em, t.tenantid).users.byToken(input.identity.toLowerCase(), ctx.now, true)].filter((r) => r !== null)
             : []
           : await findInTenant(ctx.services, t.tenantid, [input.mode], input.identity, ctx.now, ctx.em);
       for (const row of rows) {

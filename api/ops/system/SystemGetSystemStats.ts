@@ -1,9 +1,8 @@
 // POST /v2/SystemGetSystemStats: how many records the tenant holds (all tenants for the main tenant's admins).
 import { z } from 'zod';
 import { defineOp } from '../define.js';
-import { MAIN_TENANT_ID, tenantSchema } from '../../store/database.js';
-import { GLOBAL_SCHEMA } from '../../store/entities/global.js';
-import { query } from '../../store/sql.js';
+import { MAIN_TENANT_ID } from '../../store/database.js';
+import { Stores } from '../../store/stores.js';
 
 export const SystemGetSystemStats = defineOp({
   name: 'SystemGetSystemStats',
@@ -11,23 +10,18 @@ export const SystemGetSystemStats = defineOp({
   effect: 'read',
   input: z.object({}),
   async run({ ctx }) {
-    const em = ctx.services.db.global();
+    const { db } = ctx.services;
     const everyone = ctx.tenantId === MAIN_TENANT_ID && ctx.principal.tenantId === MAIN_TENANT_ID;
-    const tenants = everyone ? (await query<{ id: number }>(em, `select id from "${GLOBAL_SCHEMA}".tenants order by id`)).map((t) => t.id) : [ctx.tenantId];
+    const tenants = everyone ? (await db.globalStores().tenants.all()).map((t) => t.id) : [ctx.tenantId];
     let numusers = 0;
     let numtokens = 0;
     let numsessions = 0;
     for (const id of tenants) {
-      const t = `"${tenantSchema(id)}"`;
-      const [c] = await query<{ users: number; tokens: number; sessions: number }>(
-        em,
-        `select (select count(*)::int from ${t}.users) as users, (select count(*)::int from ${t}.tokens) as tokens,
-           (select count(*)::int from ${t}.sessions where expires > $1) as sessions`,
-        [ctx.now],
-      );
-      numusers += c?.users ?? 0;
-      numtokens += c?.tokens ?? 0;
-      numsessions += c?.sessions ?? 0;
+      // Counted on the global manager's pool: the main tenant's admins read every tenant's counts.
+      const c = await new Stores(db.global(), id).stats.counts(ctx.now);
+      numusers += c.users;
+      numtokens += c.tokens;
+      numsessions += c.sessions;
     }
     // Strongroom has no licence limits: the licence fields say so with zeros.
     return {

@@ -13,7 +13,7 @@ export const TokenDelete = defineOp({
     ctx.audit.identity = input.token;
     const row = await tokens.find(ctx, input.token, true);
     ctx.audit.record = row.tokenuuid;
-    await tokens.store(ctx).remove([row.tokenuuid]);
+    await ctx.stores.tokens.remove([row.tokenuuid]);
     return {};
   },
 });

@@ -15,7 +15,7 @@ export const UserCreate = defineOp({
     // The group and role are checked before the user exists: an unknown one fails the call, nothing is stored.
     const membership = await ctx.services.groups.membership(ctx, input);
     const token = await ctx.services.users.create(ctx, input.profile, expiry);
-    if (membership) await ctx.services.groups.store(ctx).addMembers(membership.groupId, [token], membership.roleId);
+    if (membership) await ctx.stores.groups.addMembers(membership.groupId, [token], membership.roleId);
     ctx.audit.record = token;
     ctx.audit.after = input.profile;
     return { token };

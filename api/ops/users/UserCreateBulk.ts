@@ -39,7 +39,7 @@ export const UserCreateBulk = defineOp({
       j.tokens.push(c.token);
       joins.set(key, j);
     }
-    for (const j of joins.values()) await groups.store(ctx).addMembers(j.groupId, j.tokens, j.roleId);
+    for (const j of joins.values()) await ctx.stores.groups.addMembers(j.groupId, j.tokens, j.roleId);
     ctx.audit.after = { created: outcome.created.map((c) => c.token), errors: outcome.errors.length };
     return { created: outcome.created, errors: outcome.errors, summary: { created: outcome.created.length, errors: outcome.errors.length } };
   },

@@ -1,0 +1,64 @@
+// SQL for the tenants table of the global schema.
+import { GlobalTables } from './global-tables.js';
+
+export interface TenantRow {
+  id: number;
+  name: string;
+  org: string;
+  email: string | null;
+}
+
+function toRow(r: Record<string, unknown>): TenantRow {
+  return { id: Number(r.id), name: r.name as string, org: r.org as string, email: (r.email as string | null) ?? null };
+}
+
+const COLUMNS = 'id, name, org, email';
+
+export class TenantStore extends GlobalTables {
+  async byName(name: string): Promise<TenantRow | null> {
+    const [r] = await this.sql(`select ${COLUMNS} from ${this.g}.tenants where name = $1`, [name]);
+    return r ? toRow(r) : null;
+  }
+
+  async byId(id: number): Promise<TenantRow | null> {
+    const [r] = await this.sql(`select ${COLUMNS} from ${this.g}.tenants where id = $1`, [id]);
+    return r ? toRow(r) : null;
+  }
+
+  /** A new tenant's id; a taken name surfaces as the database's unique violation. */
+  async insert(name: string, org: string, email: string | null, created: number): Promise<number> {
+    const [r] = await this.sql<{ id: number }>(`insert into ${this.g}.tenants (name, org, email, created) values ($1, $2, $3, $4) returning id`, [
+      name,
+      org,
+      email,
+      created,
+    ]);
+    return Number(r!.id);
+  }
+
+  /** Sets the given fields; absent ones stay. */
+  async update(id: number, set: { name?: string | undefined; org?: string | undefined; email?: string | undefined }): Promise<void> {
+    await this.sql(`update ${this.g}.tenants set name = coalesce($2, name), org = coalesce($3, org), email = coalesce($4, email) where id = $1`, [
+      id,
+      set.name ?? null,
+      set.org ?? null,
+      set.email ?? null,
+    ]);
+  }
+
+  async page(offset: number, limit: number): Promise<{ total: number; rows: TenantRow[] }> {
+    const [count] = await this.sql<{ n: number }>(`select count(*)::int as n from ${this.g}.tenants`);
+    const rows = await this.sql(`select ${COLUMNS} from ${this.g}.tenants order by id offset $1 limit $2`, [offset, limit]);
+    return { total: count?.n ?? 0, rows: rows.map(toRow) };
+  }
+
+  /** Every tenant's id and name, by id. */
+  async all(): Promise<{ id: number; name: string }[]> {
+    return (await this.sql(`select id, name from ${this.g}.tenants order by id`)).map((r) => ({ id: Number(r.id), name: r.name as string }));
+  }
+
+  /** Which of these tenant ids still exist. */
+  async existing(ids: number[]): Promise<Set<number>> {
+    return new Set((await this.sql<{ id: number }>(`select id from ${this.g}.tenants where id = any($1::int[])`, [ids])).map((r) => Number(r.id)));
+  }
+}
