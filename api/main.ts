@@ -1,70 +1,19 @@
-// Composition root of the api process: config, database, tokenizer client, HTTP server, graceful shutdown.
-import { createServer } from 'node:http';
-import pino from 'pino';
-import { loadConfig } from './config.js';
-import { Database } from './store/database.js';
-import { TokenizerClient } from './tokenizer-client.js';
-import { buildServices } from './vault/services.js';
-import { createApp } from './http/server.js';
-import { registerPoolGauge } from './metrics.js';
+// Entry point of the api process (what the supervisor and the container start): compose the api, and close it
+// cleanly on SIGTERM or SIGINT.
+import { startApi } from './compose.js';
 
-export async function startApi(env: NodeJS.ProcessEnv = process.env) {
-  const config = loadConfig(env);
-  const log = pino({ level: config.logLevel, base: { component: 'api' } });
-  const db = await Database.open({ dataDir: config.dataDir, databaseUrl: config.databaseUrl, poolMax: config.dbPoolMax, log });
-  const tokenizer = new TokenizerClient(config.tokenizer.target, config.tokenizer.deadlineMs);
-  const services = buildServices(config, log, db, tokenizer);
-  registerPoolGauge(await db.poolStats());
-  const generated = await services.credentials.ensureRoot(config.rootToken);
-  if (generated) {
-    // Shown once, on the operator's terminal, never in the structured log.
-    process.stderr.write(
-      `\nStrongroom created a root token on first start. It is shown only this once:\n\n    ${generated}\n\n` +
-        `Keep it safe, or set STRONGROOM_ROOT_TOKEN to choose your own.\n\n`,
-    );
-  }
-  const app = createApp(services);
-  const server = createServer(app.callback());
-  server.keepAliveTimeout = 65_000;
-  await new Promise<void>((resolve) => server.listen(config.port, config.host, resolve));
-  const address = server.address();
-  const port = typeof address === 'object' && address ? address.port : config.port;
-  log.info({ port, database: db.embedded ? 'embedded' : 'postgresql' }, 'api listening');
-  services.sweeper.start();
-
-  let closing: Promise<void> | undefined;
-  const close = () =>
-    (closing ??= (async () => {
-      // Stop accepting, let in-flight requests finish, then release the pools.
-      await new Promise<void>((resolve) => {
-        server.close(() => resolve());
-        server.closeIdleConnections();
-        setTimeout(() => server.closeAllConnections(), 10_000).unref();
+startApi()
+  .then(({ close }) => {
+    for (const signal of ['SIGTERM', 'SIGINT'] as const) {
+      process.once(signal, () => {
+        close().then(
+          () => process.exit(0),
+          () => process.exit(1),
+        );
       });
-      await services.sweeper.stop();
-      services.files.close();
-      tokenizer.close();
-      await db.close();
-      log.info('api stopped');
-    })());
-  return { port, server, services, close };
-}
-
-const isEntry = process.argv[1] && import.meta.url.endsWith(process.argv[1].replace(/.*\/api\//, '/api/'));
-if (isEntry) {
-  startApi()
-    .then(({ close }) => {
-      for (const signal of ['SIGTERM', 'SIGINT'] as const) {
-        process.once(signal, () => {
-          close().then(
-            () => process.exit(0),
-            () => process.exit(1),
-          );
-        });
-      }
-    })
-    .catch((err: unknown) => {
-      process.stderr.write(`api failed to start: ${(err as Error).message}\n`);
-      process.exit(1);
-    });
-}
+    }
+  })
+  .catch((err: unknown) => {
+    process.stderr.write(`api failed to start: ${(err as Error).message}\n`);
+    process.exit(1);
+  });

@@ -13,8 +13,11 @@ let tokenizer: ChildProcess | undefined;
 let api: ChildProcess | undefined;
 let restarts = 0;
 
+// The api reports its time to ready from this moment.
+const supervisorStartedAt = String(Date.now());
+
 function start(file: string): ChildProcess {
-  return spawn(process.execPath, [...process.execArgv, file], { stdio: 'inherit', env: process.env });
+  return spawn(process.execPath, [...process.execArgv, file], { stdio: 'inherit', env: { ...process.env, STRONGROOM_STARTED_AT: supervisorStartedAt } });
 }
 
 function say(fields: Record<string, unknown>): void {

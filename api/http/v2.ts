@@ -5,7 +5,8 @@ import { operations } from '../ops/index.js';
 import { executeOperation, executePublicOperation } from '../ops/execute.js';
 import { operationDuration } from '../metrics.js';
 import { badRequest, notFound, forbidden, Messages, VaultError } from '../errors.js';
-import { rawHeaders, rawOf } from './raw.js';
+import { rawHeaders } from './raw.js';
+import { rawOf } from '../ops/raw-answer.js';
 
 const byName = new Map(operations.map((op) => [op.name, op]));
 

@@ -1,5 +1,6 @@
 // SQL for the users table of one tenant schema: lookups by hashed index, inserts, versioned updates.
 import { isUniqueViolation } from './errors.js';
+import { conflict } from '../errors.js';
 import type { IndexMode } from '../vault/identities.js';
 import { TenantTables } from './tenant-tables.js';
 import { GLOBAL_SCHEMA } from './schemas.js';
@@ -137,9 +138,9 @@ export class UserStore extends TenantTables {
     return inserted;
   }
 
-  /** Inserts one row; a unique index collision surfaces as the database's unique violation. */
+  /** Inserts one row; a taken index value answers 409 `Duplicate index: <field>`. */
   async insert(row: UserRow): Promise<void> {
-    await this.insertRows([row], '');
+    await indexConflicts(() => this.insertRows([row], ''));
   }
 
   private insertRows(rows: UserRow[], onConflict: string) {
@@ -157,7 +158,7 @@ export class UserStore extends TenantTables {
   async update(token: string, set: Pick<UserRow, 'profile' | 'version' | 'updated'> & Partial<Pick<UserRow, IndexColumn>>): Promise<void> {
     const columns = (Object.keys(set) as (keyof typeof set)[]).filter((k) => set[k] !== undefined);
     const assignments = columns.map((k, i) => `${UPDATE_COLUMN[k]} = $${i + 2}`).join(', ');
-    await this.sql(`update ${this.t}.users set ${assignments} where token = $1`, [token, ...columns.map((k) => set[k])]);
+    await indexConflicts(() => this.sql(`update ${this.t}.users set ${assignments} where token = $1`, [token, ...columns.map((k) => set[k])]));
   }
 
   async touch(token: string, expiresAt: number): Promise<void> {
@@ -203,8 +204,19 @@ export class UserStore extends TenantTables {
   }
 }
 
+/** A taken index value answers 409 naming the field; other errors pass. */
+async function indexConflicts<T>(work: () => Promise<T>): Promise<T> {
+  try {
+    return await work();
+  } catch (err) {
+    const field = duplicateField(err);
+    if (field) throw conflict(`Duplicate index: ${field}`);
+    throw err;
+  }
+}
+
 /** The index field a unique violation is about, from the constraint name (`users_email_idx_key`). */
-export function duplicateField(err: unknown): IndexMode | undefined {
+function duplicateField(err: unknown): IndexMode | undefined {
   if (!isUniqueViolation(err)) return undefined;
   const e = err as { constraint?: string; message?: string };
   const text = `${e.constraint ?? ''} ${e.message ?? ''}`;

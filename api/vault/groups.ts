@@ -3,9 +3,9 @@ import { storesOf } from '../store/stores.js';
 import { z } from 'zod';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { GroupRow } from '../store/groups.js';
-import { conflict, notFound, Messages } from '../errors.js';
+import { notFound, Messages } from '../errors.js';
 import type { Roles } from './roles.js';
-import { isUniqueViolation } from '../store/errors.js';
+import { conflictOnUnique } from '../store/errors.js';
 
 /** `groupname`/`groupid` and `rolename`/`roleid`, as UserCreate, UserCreateBulk and GroupAddUser take them. */
 export const GroupRef = {
@@ -26,12 +26,7 @@ export class Groups {
 
 
   async create(scope: GroupScope, name: string, desc: string, type: string, now: number): Promise<number> {
-    try {
-      return await storesOf(scope).groups.create(name, desc, type, now);
-    } catch (err) {
-      if (isUniqueViolation(err)) throw conflict(Messages.duplicateGroup);
-      throw err;
-    }
+    return await conflictOnUnique(Messages.duplicateGroup, () => storesOf(scope).groups.create(name, desc, type, now));
   }
 
   async find(scope: GroupScope, by: { groupid?: number | undefined; groupname?: string | undefined }): Promise<GroupRow> {
@@ -41,12 +36,7 @@ export class Groups {
   }
 
   async update(scope: GroupScope, id: number, set: { name?: string | undefined; desc?: string | undefined; type?: string | undefined }): Promise<void> {
-    try {
-      await storesOf(scope).groups.update(id, set);
-    } catch (err) {
-      if (isUniqueViolation(err)) throw conflict(Messages.duplicateGroup);
-      throw err;
-    }
+    await conflictOnUnique(Messages.duplicateGroup, () => storesOf(scope).groups.update(id, set));
   }
 
   /**

@@ -4,9 +4,9 @@ import { LRUCache } from 'lru-cache';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { Database } from '../store/database.js';
 import { RoleStore, type PolicyRow, type RoleRow } from '../store/roles.js';
-import { badRequest, conflict, notFound, Messages } from '../errors.js';
+import { badRequest, notFound, Messages } from '../errors.js';
 import { parsePolicy, type PolicyStatement } from './policy.js';
-import { isUniqueViolation } from '../store/errors.js';
+import { conflictOnUnique } from '../store/errors.js';
 
 
 /** A policy document as PolicyCreate and PolicyUpdate accept it, or a 400 naming what is wrong. */
@@ -27,12 +27,7 @@ export class Roles {
   }
 
   async createRole(em: EntityManager, name: string, desc: string, now: number): Promise<number> {
-    try {
-      return await this.store(em).createRole(name, desc, now);
-    } catch (err) {
-      if (isUniqueViolation(err)) throw conflict(Messages.duplicateRole);
-      throw err;
-    }
+    return await conflictOnUnique(Messages.duplicateRole, () => this.store(em).createRole(name, desc, now));
   }
 
   async role(em: EntityManager, by: { id?: number | undefined; name?: string | undefined }): Promise<RoleRow> {
@@ -42,22 +37,12 @@ export class Roles {
   }
 
   async updateRole(em: EntityManager, id: number, set: { name?: string | undefined; desc?: string | undefined }): Promise<void> {
-    try {
-      await this.store(em).updateRole(id, set);
-    } catch (err) {
-      if (isUniqueViolation(err)) throw conflict(Messages.duplicateRole);
-      throw err;
-    }
+    await conflictOnUnique(Messages.duplicateRole, () => this.store(em).updateRole(id, set));
     this.statements.clear();
   }
 
   async createPolicy(em: EntityManager, name: string, desc: string, doc: unknown, now: number): Promise<number> {
-    try {
-      return await this.store(em).createPolicy(name, desc, checkedPolicy(doc), now);
-    } catch (err) {
-      if (isUniqueViolation(err)) throw conflict(Messages.duplicatePolicy);
-      throw err;
-    }
+    return await conflictOnUnique(Messages.duplicatePolicy, () => this.store(em).createPolicy(name, desc, checkedPolicy(doc), now));
   }
 
   async policy(em: EntityManager, by: { id?: number | undefined; name?: string | undefined }): Promise<PolicyRow> {
@@ -68,12 +53,7 @@ export class Roles {
 
   async updatePolicy(em: EntityManager, id: number, set: { name?: string | undefined; desc?: string | undefined; document?: unknown }): Promise<void> {
     if (set.document !== undefined) checkedPolicy(set.document);
-    try {
-      await this.store(em).updatePolicy(id, set);
-    } catch (err) {
-      if (isUniqueViolation(err)) throw conflict(Messages.duplicatePolicy);
-      throw err;
-    }
+    await conflictOnUnique(Messages.duplicatePolicy, () => this.store(em).updatePolicy(id, set));
     this.statements.clear();
   }
 

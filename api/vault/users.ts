@@ -5,7 +5,7 @@ import { LRUCache } from 'lru-cache';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { TokenizerClient } from '../tokenizer-client.js';
 import type { Database } from '../store/database.js';
-import { type UserRow, INDEX_COLUMN, duplicateField } from '../store/users.js';
+import { type UserRow, INDEX_COLUMN } from '../store/users.js';
 import type { Stores } from '../store/stores.js';
 import { badRequest, conflict, forbidden, notFound, Messages } from '../errors.js';
 import type { Principal } from './credentials.js';
@@ -185,13 +185,7 @@ export class Users {
   async create(scope: Scope, profile: Profile, expiry: Expiry): Promise<string> {
     const token = randomUUID();
     const [{ sealed, indexes }] = (await this.seal(scope.tenantId, [{ token, profile }])) as [{ sealed: Buffer; indexes: Indexes }];
-    try {
-      await storesOf(scope).users.insert(this.newRow(scope.now, token, sealed, indexes, expiry));
-    } catch (err) {
-      const field = duplicateField(err);
-      if (field) throw conflict(`Duplicate index: ${field}`);
-      throw err;
-    }
+    await storesOf(scope).users.insert(this.newRow(scope.now, token, sealed, indexes, expiry));
     return token;
   }
 
@@ -258,14 +252,8 @@ export class Users {
     const { row } = user;
     const [{ sealed, indexes }] = (await this.seal(scope.tenantId, [{ token: row.token, profile }])) as [{ sealed: Buffer; indexes: Indexes }];
     const store = storesOf(scope).users;
-    try {
-      if (this.opts.versioning) await store.keepVersion(row.token, row.version, row.profile, row.updated, this.opts.maxVersions);
-      await store.update(row.token, { profile: sealed, ...indexes, version: row.version + 1, updated: scope.now });
-    } catch (err) {
-      const field = duplicateField(err);
-      if (field) throw conflict(`Duplicate index: ${field}`);
-      throw err;
-    }
+    if (this.opts.versioning) await store.keepVersion(row.token, row.version, row.profile, row.updated, this.opts.maxVersions);
+    await store.update(row.token, { profile: sealed, ...indexes, version: row.version + 1, updated: scope.now });
   }
 
   /** Brings a removed user back from its newest kept version, under the same token, as a new version. */
@@ -278,13 +266,7 @@ export class Users {
     const profile = await this.open(scope.tenantId, token, latest.profile);
     const [{ sealed, indexes }] = (await this.seal(scope.tenantId, [{ token, profile }])) as [{ sealed: Buffer; indexes: Indexes }];
     const row = { ...this.newRow(scope.now, token, sealed, indexes, { finaltime: null, slidingtime: null }), version: latest.version + 1 };
-    try {
-      await store.insert(row);
-    } catch (err) {
-      const field = duplicateField(err);
-      if (field) throw conflict(`Duplicate index: ${field}`);
-      throw err;
-    }
+    await store.insert(row);
     return profile;
   }
 

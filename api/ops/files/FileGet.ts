@@ -4,7 +4,7 @@ import { defineOp } from '../define.js';
 import { UserRef } from '../schemas.js';
 import { subjectRow } from '../subject.js';
 import { badRequest, Messages } from '../../errors.js';
-import { rawAnswer } from '../../http/raw.js';
+import { rawAnswer } from '../raw-answer.js';
 import { FileName, FileUuid, Raw } from './schemas.js';
 
 export const FileGet = defineOp({

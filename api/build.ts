@@ -1,0 +1,43 @@
+// `npm start`'s first step: builds dist/ only when a source is newer than the last build, so a start without
+// changes goes straight to the compiled programs (no compiler at start). `--force` always builds (`npm run build`).
+import { spawnSync } from 'node:child_process';
+import { cpSync, existsSync, mkdirSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { dirname, join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const root = resolve(dirname(fileURLToPath(import.meta.url)), '..');
+const stamp = join(root, 'dist', '.built');
+const SOURCES = ['api', 'tokenizer', 'proto', 'operator'];
+const CONFIG = ['tsconfig.json', 'tsconfig.build.json', 'package-lock.json'];
+
+/** The newest modification time among the sources the build reads. */
+function newestSource(): number {
+  let newest = 0;
+  for (const dir of SOURCES) {
+    for (const e of readdirSync(join(root, dir), { withFileTypes: true, recursive: true })) {
+      if (e.isFile()) newest = Math.max(newest, statSync(join(e.parentPath, e.name)).mtimeMs);
+    }
+  }
+  for (const file of CONFIG) if (existsSync(join(root, file))) newest = Math.max(newest, statSync(join(root, file)).mtimeMs);
+  return newest;
+}
+
+function build(): void {
+  // From clean: a module deleted from the sources must not live on in dist/.
+  rmSync(join(root, 'dist'), { recursive: true, force: true });
+  const tsc = spawnSync(process.execPath, [join(root, 'node_modules/typescript/bin/tsc'), '-p', join(root, 'tsconfig.build.json')], { stdio: 'inherit' });
+  if (tsc.status !== 0) process.exit(tsc.status ?? 1);
+  // The .proto files travel beside the compiled loader, which finds them relative to itself.
+  mkdirSync(join(root, 'dist/proto'), { recursive: true });
+  cpSync(join(root, 'proto'), join(root, 'dist/proto'), { recursive: true, filter: (src) => statSync(src).isDirectory() || src.endsWith('.proto') });
+  writeFileSync(stamp, `${new Date().toISOString()}\n`);
+}
+
+const started = performance.now();
+const force = process.argv.includes('--force');
+if (force || !existsSync(stamp) || statSync(stamp).mtimeMs < newestSource()) {
+  build();
+  process.stderr.write(`Strongroom: built dist/ in ${((performance.now() - started) / 1000).toFixed(1)} s\n`);
+} else if (!force) {
+  process.stderr.write(`Strongroom: dist/ is up to date (checked in ${Math.round(performance.now() - started)} ms)\n`);
+}

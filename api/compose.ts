@@ -1,0 +1,56 @@
+// Composition root of the api: config, database, tokenizer client, services, HTTP server, sweeper, and the close
+// that undoes them in order. The api process's entry point is main.ts; tests start the api in-process through here.
+import { createServer } from 'node:http';
+import pino from 'pino';
+import { loadConfig } from './config.js';
+import { Database } from './store/database.js';
+import { TokenizerClient } from './tokenizer-client.js';
+import { buildServices } from './vault/services.js';
+import { createApp } from './http/server.js';
+import { registerPoolGauge } from './metrics.js';
+
+export async function startApi(env: NodeJS.ProcessEnv = process.env) {
+  const config = loadConfig(env);
+  const log = pino({ level: config.logLevel, base: { component: 'api' } });
+  const db = await Database.open({ dataDir: config.dataDir, databaseUrl: config.databaseUrl, poolMax: config.dbPoolMax, log });
+  const tokenizer = new TokenizerClient(config.tokenizer.target, config.tokenizer.deadlineMs);
+  const services = buildServices(config, log, db, tokenizer);
+  registerPoolGauge(await db.poolStats());
+  const generated = await services.credentials.ensureRoot(config.rootToken);
+  if (generated) {
+    // Shown once, on the operator's terminal, never in the structured log.
+    process.stderr.write(
+      `\nStrongroom created a root token on first start. It is shown only this once:\n\n    ${generated}\n\n` +
+        `Keep it safe, or set STRONGROOM_ROOT_TOKEN to choose your own.\n\n`,
+    );
+  }
+  const app = createApp(services);
+  const server = createServer(app.callback());
+  server.keepAliveTimeout = 65_000;
+  await new Promise<void>((resolve) => server.listen(config.port, config.host, resolve));
+  const address = server.address();
+  const port = typeof address === 'object' && address ? address.port : config.port;
+  log.info({ port, database: db.embedded ? 'embedded' : 'postgresql' }, 'api listening');
+  const startedAt = Number(env.STRONGROOM_STARTED_AT);
+  if (startedAt > 0) {
+    process.stderr.write(`Strongroom is ready on http://${config.host}:${port} (${((Date.now() - startedAt) / 1000).toFixed(1)} s after start)\n`);
+  }
+  services.sweeper.start();
+
+  let closing: Promise<void> | undefined;
+  const close = () =>
+    (closing ??= (async () => {
+      // Stop accepting, let in-flight requests finish, then release the pools.
+      await new Promise<void>((resolve) => {
+        server.close(() => resolve());
+        server.closeIdleConnections();
+        setTimeout(() => server.closeAllConnections(), 10_000).unref();
+      });
+      await services.sweeper.stop();
+      services.files.close();
+      tokenizer.close();
+      await db.close();
+      log.info('api stopped');
+    })());
+  return { port, server, services, close };
+}

@@ -1,0 +1,115 @@
+// The architecture's arrows hold: http → ops → vault → store | tokenizer-client, errors and metrics usable from every
+// layer, the api apart from the tokenizer, the operator a pure HTTP client. Reads every source file's imports.
+import { readdirSync, readFileSync } from 'node:fs';
+import { dirname, join, relative, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { describe, expect, it } from 'vitest';
+
+const root = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
+
+interface Import {
+  from: string;
+  to: string;
+  typeOnly: boolean;
+}
+
+/** Where a file sits: a layer of the api, or a whole program. */
+function placeOf(file: string): string {
+  const parts = file.split('/');
+  if (parts[0] !== 'api') return parts[0]!;
+  if (parts.length === 2) {
+    const name = parts[1]!.replace(/\.ts$/, '');
+    return name === 'tokenizer-client' ? 'tokenizer-client' : `api/${name}`;
+  }
+  return parts[1]!;
+}
+
+/** The lower a rank, the deeper the layer; a file may reach its own rank and deeper ones only. */
+const RANK: Record<string, number> = {
+  'api/errors': 0,
+  'api/metrics': 0,
+  'api/config': 0,
+  'api/coalesce': 0,
+  store: 1,
+  'tokenizer-client': 1,
+  vault: 2,
+  ops: 3,
+  http: 4,
+  'api/compose': 5,
+  'api/main': 6,
+  'api/supervisor': 6,
+  'api/build': 6,
+};
+
+/** The reasons an import points the wrong way (none when it is fine). */
+export function violations(imp: Import): string[] {
+  const from = placeOf(imp.from);
+  const to = placeOf(imp.to);
+  const out: string[] = [];
+  const program = (p: string) => (p.startsWith('api/') || p in RANK ? 'api' : p);
+  const fromProgram = program(from);
+  const toProgram = program(to);
+  if (fromProgram === 'api' && toProgram === 'tokenizer') out.push('the api imports nothing from tokenizer/ (shared code lives in proto/)');
+  if (fromProgram === 'tokenizer' && (toProgram === 'api' || toProgram === 'operator')) out.push('the tokenizer imports nothing from the api or the operator');
+  if (fromProgram === 'operator' && toProgram !== 'operator') out.push('the operator is an HTTP client of the api: it imports nothing from api/, tokenizer/ or proto/');
+  if (fromProgram === 'proto' && toProgram !== 'proto') out.push('proto/ is shared by both processes and imports neither');
+  if (fromProgram === 'api' && toProgram === 'api') {
+    const a = RANK[from];
+    const b = RANK[to];
+    if (a === undefined) out.push(`${imp.from} sits in no known layer`);
+    else if (b === undefined) out.push(`${imp.to} sits in no known layer`);
+    else if (b > a && !(from === 'store' && to === 'vault' && imp.typeOnly)) out.push(`${from} must not import ${to} (the arrow points up)`);
+  }
+  return out;
+}
+
+function sources(dir: string): string[] {
+  return readdirSync(join(root, dir), { withFileTypes: true, recursive: true })
+    .filter((e) => e.isFile() && e.name.endsWith('.ts') && !e.name.endsWith('.d.ts'))
+    .map((e) => relative(root, join(e.parentPath, e.name)));
+}
+
+const SPECIFIER = /(?:^|\n)\s*(import|export)\s+(type\s+)?(?:[^'"`;]*?\sfrom\s+)?['"]([^'"]+)['"]|import\(\s*['"]([^'"]+)['"]\s*\)/g;
+
+function importsOf(file: string): Import[] {
+  const text = readFileSync(join(root, file), 'utf8');
+  const out: Import[] = [];
+  for (const m of text.matchAll(SPECIFIER)) {
+    const spec = m[3] ?? m[4]!;
+    if (!spec.startsWith('.')) continue;
+    const target = relative(root, resolve(root, dirname(file), spec)).replace(/\.js$/, '.ts');
+    out.push({ from: file, to: target, typeOnly: Boolean(m[2]) });
+  }
+  return out;
+}
+
+describe('layers', () => {
+  const files = ['api', 'tokenizer', 'proto', 'operator'].flatMap(sources);
+
+  it('finds the sources and their imports', () => {
+    expect(files.length).toBeGreaterThan(150);
+    expect(files.flatMap(importsOf).length).toBeGreaterThan(500);
+  });
+
+  it('has no arrow pointing the wrong way', () => {
+    const wrong = files.flatMap(importsOf).flatMap((imp) => violations(imp).map((why) => `${imp.from} → ${imp.to}: ${why}`));
+    expect(wrong).toEqual([]);
+  });
+
+  it('catches a wrong arrow of each kind', () => {
+    const cases: [string, string, boolean][] = [
+      ['api/vault/users.ts', 'api/http/v2.ts', false],
+      ['api/store/users.ts', 'api/vault/users.ts', false],
+      ['api/store/users.ts', 'api/ops/define.ts', true],
+      ['api/ops/users/UserGet.ts', 'api/http/server.ts', false],
+      ['api/vault/tokens.ts', 'tokenizer/formats.ts', false],
+      ['api/errors.ts', 'api/vault/users.ts', false],
+      ['tokenizer/server.ts', 'api/errors.ts', false],
+      ['operator/vault-client.ts', 'api/errors.ts', true],
+      ['proto/loader.ts', 'tokenizer/keyring.ts', false],
+    ];
+    for (const [from, to, typeOnly] of cases) expect(violations({ from, to, typeOnly }), `${from} → ${to}`).not.toEqual([]);
+    expect(violations({ from: 'api/store/users.ts', to: 'api/vault/identities.ts', typeOnly: true })).toEqual([]);
+    expect(violations({ from: 'api/http/v2.ts', to: 'api/ops/execute.ts', typeOnly: false })).toEqual([]);
+  });
+});
