@@ -2,15 +2,14 @@
 // counterpart, so the same policies, login-xtoken rules, transactions and audit events apply, and answers
 // with v1's lowercase messages in the same JSON envelope.
 import type { Context } from 'koa';
-import { z } from 'zod';
 import type { Services } from '../vault/services.js';
-import { defineOp, type OpDefinition } from '../ops/define.js';
+import type { OpDefinition } from '../ops/define.js';
 import { executeOperation } from '../ops/execute.js';
-import { subjectRow } from '../ops/subject.js';
-import { recordAgreement } from '../ops/consent/AgreementAccept.js';
+import { V1Consent, V1ConsentAccept } from '../ops/v1/consent.js';
+import { V1UserappPut } from '../ops/v1/userapp.js';
+import { V1SessionGet } from '../ops/v1/session.js';
 import { MODES, isUuid, type Mode } from '../vault/identities.js';
-import { agreementStatus, basisType } from '../vault/consent.js';
-import { VaultError, badRequest, Messages } from '../errors.js';
+import { VaultError, Messages } from '../errors.js';
 
 /** v1's own words for the errors its clients know. */
 const V1_MESSAGES: Record<string, string> = {
@@ -36,63 +35,6 @@ class V1Error extends VaultError {
 
 const BRIEF = /^[a-z0-9-]{1,64}$/;
 const APPNAME = /^[a-z0-9-]{1,64}$/;
-
-/** A v1 consent record: status (accept/cancel or any alias), method, reference, who, start and expiry. */
-const V1Consent = z.object({
-  status: z.string().optional(),
-  consentmethod: z.string().max(1024).optional(),
-  agreementmethod: z.string().max(1024).optional(),
-  referencecode: z.string().max(1024).optional(),
-  lastmodifiedby: z.string().max(1024).optional(),
-  lawfulbasis: z.string().optional(),
-  starttime: z.union([z.string(), z.number()]).optional(),
-  expiration: z.union([z.string(), z.number()]).optional(),
-  finaltime: z.union([z.string(), z.number()]).optional(),
-});
-
-/** v1 consent: an AgreementAccept whose legal basis is created on first use, as v1 briefs were free-form. */
-const V1ConsentAccept = defineOp({
-  name: 'AgreementAccept',
-  access: 'tenant',
-  effect: 'write',
-  input: V1Consent.extend({ mode: z.enum(MODES), identity: z.string(), brief: z.string() }),
-  async run({ input, ctx }) {
-    const row = await subjectRow(ctx, input, true);
-    const consent = ctx.services.consent;
-    const type = input.lawfulbasis === undefined ? 'consent' : basisType(input.lawfulbasis);
-    if (!type) throw badRequest('bad lawfulbasis value');
-    if (input.status !== undefined && !agreementStatus(input.status)) throw badRequest('bad status value');
-    if (!(await ctx.stores.consent.basis(input.brief))) await consent.createBasis(ctx, input.brief, { basistype: type });
-    await recordAgreement(ctx, row.token, { ...input, agreementmethod: input.consentmethod ?? input.agreementmethod, finaltime: input.expiration ?? input.finaltime }, 'expiration');
-    return {};
-  },
-});
-
-/** v1 userapp: creates the person's record for the app, or merges into the one there is. */
-const V1UserappPut = defineOp({
-  name: 'AppdataUpdate',
-  access: 'tenant',
-  effect: 'write',
-  input: z.object({ mode: z.enum(MODES), identity: z.string(), appname: z.string(), appdata: z.record(z.string(), z.unknown()) }),
-  async run({ input, ctx }) {
-    ctx.audit.app = input.appname;
-    const row = await subjectRow(ctx, input, true);
-    await ctx.services.appdata.merge(ctx, row.token, input.appname, input.appdata, { create: true });
-    return { token: row.token };
-  },
-});
-
-const V1SessionGet = defineOp({
-  name: 'SessionGet',
-  access: 'tenant',
-  effect: 'read',
-  input: z.object({ sessionuuid: z.string() }),
-  async run({ input, ctx }) {
-    const { row, data } = await ctx.services.sessions.get(ctx, input.sessionuuid);
-    if (row.user_token) ctx.audit.record = row.user_token;
-    return { session: row.sessionuuid, when: row.updated, data };
-  },
-});
 
 export function v1Handlers(services: Services) {
   /** Authenticates as v2 does, runs the operation, and answers in v1's words. */

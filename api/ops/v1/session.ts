@@ -1,0 +1,16 @@
+// The operation behind GET /v1/session/session/{session}: a session's data in v1's shape.
+import { z } from 'zod';
+import { defineOp } from '../define.js';
+
+/** v1 session: SessionGet answering `session`, `when` and `data`. */
+export const V1SessionGet = defineOp({
+  name: 'SessionGet',
+  access: 'tenant',
+  effect: 'read',
+  input: z.object({ sessionuuid: z.string() }),
+  async run({ input, ctx }) {
+    const { row, data } = await ctx.services.sessions.get(ctx, input.sessionuuid);
+    if (row.user_token) ctx.audit.record = row.user_token;
+    return { session: row.sessionuuid, when: row.updated, data };
+  },
+});

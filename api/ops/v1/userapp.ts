@@ -1,0 +1,19 @@
+// The operation behind POST /v1/userapp/{mode}/{identity}/{appname}: AppdataUpdate that creates the record if needed.
+import { z } from 'zod';
+import { defineOp } from '../define.js';
+import { subjectRow } from '../subject.js';
+import { MODES } from '../../vault/identities.js';
+
+/** v1 userapp: creates the person's record for the app, or merges into the one there is. */
+export const V1UserappPut = defineOp({
+  name: 'AppdataUpdate',
+  access: 'tenant',
+  effect: 'write',
+  input: z.object({ mode: z.enum(MODES), identity: z.string(), appname: z.string(), appdata: z.record(z.string(), z.unknown()) }),
+  async run({ input, ctx }) {
+    ctx.audit.app = input.appname;
+    const row = await subjectRow(ctx, input, true);
+    await ctx.services.appdata.merge(ctx, row.token, input.appname, input.appdata, { create: true });
+    return { token: row.token };
+  },
+});
