@@ -25,7 +25,9 @@ export async function startApi(env: NodeJS.ProcessEnv = process.env) {
     );
   }
   const app = createApp(services);
-  const server = createServer(app.callback());
+  const handle = app.callback();
+  // Koa answers every error itself (its onerror): the promise it returns never rejects.
+  const server = createServer((req, res) => void handle(req, res));
   server.keepAliveTimeout = 65_000;
   await new Promise<void>((resolve) => server.listen(config.port, config.host, resolve));
   const address = server.address();

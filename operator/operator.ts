@@ -16,7 +16,7 @@ import { createMetrics } from './runtime/metrics.js';
 import { OwnedSecrets } from './runtime/secrets.js';
 import { roleReconciler } from './role/reconcile.js';
 import { tenantReconciler } from './tenant/reconcile.js';
-import type { Resource, Role, RoleSpec, RoleStatus, TenantStatus } from './types/resources.js';
+import type { Resource, RoleSpec, RoleStatus, TenantStatus } from './types/resources.js';
 import { VaultClient } from './vault-client.js';
 
 export interface OperatorOptions {

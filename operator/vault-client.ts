@@ -75,7 +75,7 @@ export class VaultClient {
     } catch (err) {
       throw res.ok ? new VaultUnavailableError(operation, err) : new VaultAnswerError(operation, res.status, res.statusText);
     }
-    if (!res.ok || answer.status !== 'ok') throw new VaultAnswerError(operation, res.status, String(answer.message ?? 'error'));
+    if (!res.ok || answer.status !== 'ok') throw new VaultAnswerError(operation, res.status, typeof answer.message === 'string' ? answer.message : 'error');
     return answer as T;
   }
 

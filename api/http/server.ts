@@ -9,6 +9,7 @@ import { metricsMiddleware } from './metrics.js';
 import { registry } from '../metrics.js';
 import { v2Handler } from './v2.js';
 import { v1Handlers } from './v1.js';
+import { mountPages } from './pages.js';
 
 export function createApp(services: Services): Koa {
   const app = new Koa({ proxy: false });
@@ -40,9 +41,11 @@ export function createApp(services: Services): Koa {
   // v1 clients send JSON or form-encoded records.
   const v1 = v1Handlers(services);
   const v1Body = koaBody({ json: true, jsonStrict: true, jsonLimit: '1mb', urlencoded: true, formLimit: '1mb', text: false, multipart: false });
-  router.post('/v1/consent/:mode/:identity/:brief', v1Body, v1.consent);
-  router.post('/v1/userapp/:mode/:identity/:appname', v1Body, v1.userapp);
-  router.get('/v1/session/session/:session', v1.session);
+  router.post('/v1/consent/:mode/:identity/:brief', v1Body, (ctx) => v1.consent(ctx));
+  router.post('/v1/userapp/:mode/:identity/:appname', v1Body, (ctx) => v1.userapp(ctx));
+  router.get('/v1/session/session/:session', (ctx) => v1.session(ctx));
+  // The console, the portal, the API reference and the OpenAPI document (api/http/pages.ts).
+  mountPages(router);
 
   app.use(metricsMiddleware());
   app.use(async (ctx, next) => {

@@ -4,7 +4,7 @@ import type { Services } from '../vault/services.js';
 import { operations } from '../ops/index.js';
 import { executeOperation, executePublicOperation } from '../ops/execute.js';
 import { operationDuration } from '../metrics.js';
-import { badRequest, notFound, forbidden, Messages, VaultError } from '../errors.js';
+import { badRequest, notFound, Messages, VaultError } from '../errors.js';
 import { rawHeaders } from './raw.js';
 import { rawOf } from '../ops/raw-answer.js';
 

@@ -56,6 +56,7 @@ function sampleText(data: Buffer): string | undefined {
   } catch {
     return undefined;
   }
+  // oxlint-disable-next-line no-control-regex -- control characters are exactly what marks binary content
   return /[\u0000-\u0008\u000b\u000e-\u001f\u007f]/.test(text) ? undefined : text;
 }
 

@@ -148,7 +148,7 @@ const GROUP_MEMBERS = /^\$\{target_group_members(?::role\/([^}]+))?\}\.(.+)$/;
  * `${target_group_members[:role/X]}.profile…` pattern counts only when the target is in one of the caller's
  * groups (with role X when named).
  */
-function fieldsOf(resource: string, facts: RequestFacts): '*' | string | null {
+function fieldsOf(resource: string, facts: RequestFacts): string | null {
   const g = GROUP_MEMBERS.exec(resource);
   if (g) {
     const groups = facts.groups;

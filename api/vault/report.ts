@@ -20,7 +20,7 @@ export async function userReport(services: Services, scope: Scope, row: UserRow)
     storesOf(scope).shared.ofUser(token, scope.now),
     storesOf(scope).requests.ofUser(token, 0, 1000),
     storesOf(scope).groups.groupsOf(token),
-    services.files.present(scope.tenantId, await storesOf(scope).files.ofUser(token, undefined, scope.now)),
+    storesOf(scope).files.ofUser(token, undefined, scope.now).then((rows) => services.files.present(scope.tenantId, rows)),
     services.auditReader.listForRecord(scope.em, scope.tenantId, token, 0, AUDIT_EVENTS),
   ]);
   const appdata = await Promise.all(
@@ -56,10 +56,10 @@ const TIME_KEYS = /(^|_)(time|when|generated|creationtime|updated|starttime|endt
 function value(v: unknown, key = ''): string {
   if (v === null || v === undefined) return '<span class="none">none</span>';
   if (typeof v === 'number' && TIME_KEYS.test(key) && v > 0) return `${escapeHtml(new Date(v * 1000).toISOString())}`;
-  if (typeof v !== 'object') return escapeHtml(String(v));
+  if (typeof v !== 'object') return escapeHtml(String(v as string | number | boolean | bigint | symbol));
   if (Array.isArray(v)) {
     if (!v.length) return '<span class="none">none</span>';
-    if (v.every((x) => x === null || typeof x !== 'object')) return escapeHtml(v.map(String).join(', '));
+    if (v.every((x) => x === null || typeof x !== 'object')) return escapeHtml(v.map((x) => String(x as string | number | boolean | null)).join(', '));
     return `<ol>${v.map((x) => `<li>${value(x)}</li>`).join('')}</ol>`;
   }
   const entries = Object.entries(v as Record<string, unknown>);

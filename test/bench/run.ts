@@ -290,4 +290,4 @@ async function main() {
   }
 }
 
-main().catch((err: unknown) => fail(`benchmark failed: ${(err as Error).stack ?? err}`));
+main().catch((err: unknown) => fail(`benchmark failed: ${(err as Error).stack ?? String(err)}`));

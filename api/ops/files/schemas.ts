@@ -11,6 +11,7 @@ export const FileName = z
   .string({ error: (iss) => (iss.input === undefined ? undefined : invalid('filename', 'expected a string')) })
   .min(1, { error: invalid('filename', 'must be 1 to 255 characters') })
   .max(255, { error: invalid('filename', 'must be 1 to 255 characters') })
+  // oxlint-disable-next-line no-control-regex -- control characters are exactly what this refuses
   .refine((s) => !/[\u0000-\u001f\u007f]/.test(s), { error: invalid('filename', 'must not contain control characters') })
   // A lone surrogate does not survive UTF-8: the name sealed would not be the name given.
   .refine((s) => Buffer.from(s, 'utf8').toString('utf8') === s, { error: invalid('filename', 'must be valid Unicode') });
