@@ -1,5 +1,6 @@
 // SQL for one tenant schema's legal bases, agreements and processing activities.
 import { TenantTables } from './tenant-tables.js';
+import { bool, bytes, num, text, textOrNull, texts, type Raw } from './columns.js';
 
 export interface LegalBasisRow {
   brief: string;
@@ -42,38 +43,44 @@ export type ActivityFields = Partial<Pick<ActivityRow, 'title' | 'script' | 'ful
 const BASIS_COLUMNS = ['status', 'module', 'shortdesc', 'fulldesc', 'basistype', 'requiredmsg', 'requiredflag', 'usercontrol'] as const;
 const ACTIVITY_COLUMNS = ['title', 'script', 'fulldesc', 'applicableto'] as const;
 
-const num = (v: unknown) => Number(v);
-
-function basisOf(r: Record<string, unknown>): LegalBasisRow {
-  const b = r as unknown as LegalBasisRow;
+function basisOf(r: Raw): LegalBasisRow {
   return {
-    brief: b.brief,
-    status: b.status,
-    module: b.module,
-    shortdesc: b.shortdesc,
-    fulldesc: b.fulldesc,
-    basistype: b.basistype,
-    requiredmsg: b.requiredmsg,
-    requiredflag: b.requiredflag,
-    usercontrol: b.usercontrol,
-    creationtime: num(r.creationtime),
+    brief: text(r, 'brief'),
+    status: text(r, 'status'),
+    module: textOrNull(r, 'module'),
+    shortdesc: textOrNull(r, 'shortdesc'),
+    fulldesc: textOrNull(r, 'fulldesc'),
+    basistype: text(r, 'basistype'),
+    requiredmsg: textOrNull(r, 'requiredmsg'),
+    requiredflag: bool(r, 'requiredflag'),
+    usercontrol: bool(r, 'usercontrol'),
+    creationtime: num(r, 'creationtime'),
   };
 }
 
-function agreementOf(r: Record<string, unknown>): AgreementRow {
+function agreementOf(r: Raw): AgreementRow {
   return {
-    ...(r as unknown as AgreementRow),
-    starttime: num(r.starttime),
-    endtime: num(r.endtime),
-    creationtime: num(r.creationtime),
-    updated: num(r.updated),
+    user_token: text(r, 'user_token'),
+    brief: text(r, 'brief'),
+    status: text(r, 'status'),
+    details: bytes(r, 'details'),
+    starttime: num(r, 'starttime'),
+    endtime: num(r, 'endtime'),
+    creationtime: num(r, 'creationtime'),
+    updated: num(r, 'updated'),
   };
 }
 
-function activityOf(r: Record<string, unknown>): ActivityRow {
-  const a = r as unknown as ActivityRow;
-  const legalbasis = (r.legalbasis as string[] | undefined) ?? [];
-  return { activity: a.activity, title: a.title, script: a.script, fulldesc: a.fulldesc, applicableto: a.applicableto, legalbasis, creationtime: num(r.creationtime) };
+function activityOf(r: Raw): ActivityRow {
+  return {
+    activity: text(r, 'activity'),
+    title: textOrNull(r, 'title'),
+    script: textOrNull(r, 'script'),
+    fulldesc: textOrNull(r, 'fulldesc'),
+    applicableto: textOrNull(r, 'applicableto'),
+    legalbasis: texts(r, 'legalbasis'),
+    creationtime: num(r, 'creationtime'),
+  };
 }
 
 /** `set a = $n, …` for the defined fields, with their values appended to `params`. */

@@ -1,5 +1,6 @@
 // SQL for one tenant schema's user requests: changes a person asked for, waiting for an admin's decision.
 import { TenantTables } from './tenant-tables.js';
+import { bytesOrNull, num, text, textOrNull, type Raw } from './columns.js';
 
 export interface RequestRow {
   requestuuid: string;
@@ -15,8 +16,20 @@ export interface RequestRow {
   updated: number;
 }
 
-function requestOf(r: Record<string, unknown>): RequestRow {
-  return { ...(r as unknown as RequestRow), creationtime: Number(r.creationtime), updated: Number(r.updated) };
+function requestOf(r: Raw): RequestRow {
+  return {
+    requestuuid: text(r, 'requestuuid'),
+    user_token: text(r, 'user_token'),
+    requesttype: text(r, 'requesttype'),
+    status: text(r, 'status'),
+    appname: textOrNull(r, 'appname'),
+    brief: textOrNull(r, 'brief'),
+    change: bytesOrNull(r, 'change'),
+    fingerprint: text(r, 'fingerprint'),
+    reason: textOrNull(r, 'reason'),
+    creationtime: num(r, 'creationtime'),
+    updated: num(r, 'updated'),
+  };
 }
 
 export class RequestStore extends TenantTables {

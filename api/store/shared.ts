@@ -1,5 +1,6 @@
 // SQL for one tenant schema's shared records: which of a person's fields a partner may read, until when.
 import { TenantTables } from './tenant-tables.js';
+import { num, text, textOrNull, textsOrNull, type Raw } from './columns.js';
 
 export interface SharedRow {
   recorduuid: string;
@@ -9,6 +10,18 @@ export interface SharedRow {
   partner: string | null;
   created: number;
   expires: number;
+}
+
+function sharedOf(r: Raw): SharedRow {
+  return {
+    recorduuid: text(r, 'recorduuid'),
+    user_token: text(r, 'user_token'),
+    fields: textsOrNull(r, 'fields'),
+    appname: textOrNull(r, 'appname'),
+    partner: textOrNull(r, 'partner'),
+    created: num(r, 'created'),
+    expires: num(r, 'expires'),
+  };
 }
 
 export class SharedStore extends TenantTables {
@@ -21,13 +34,12 @@ export class SharedStore extends TenantTables {
   /** The live record; an expired one reads as absent whether or not the sweeper has removed it. */
   async get(uuid: string, now: number): Promise<SharedRow | null> {
     const [r] = await this.sql(`select * from ${this.t}.shared_records where recorduuid = $1 and expires > $2`, [uuid, now]);
-    if (!r) return null;
-    return { ...(r as unknown as SharedRow), created: Number(r.created), expires: Number(r.expires) };
+    return r ? sharedOf(r) : null;
   }
 
   async ofUser(token: string, now: number): Promise<SharedRow[]> {
     const rows = await this.sql(`select * from ${this.t}.shared_records where user_token = $1 and expires > $2 order by created`, [token, now]);
-    return rows.map((r) => ({ ...(r as unknown as SharedRow), created: Number(r.created), expires: Number(r.expires) }));
+    return rows.map(sharedOf);
   }
 
   async sweep(now: number, batch: number): Promise<number> {

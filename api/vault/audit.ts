@@ -19,18 +19,8 @@ export interface AuditNote {
   after?: unknown;
 }
 
-export interface AuditDraft {
-  uuid: string;
-  when: number;
-  title: string;
-  status: 'ok' | 'error';
-  msg: string | null;
-  actor: string;
-  record: string | null;
-  mode: string | null;
-  app: string | null;
-  details: Record<string, unknown> | null;
-}
+/** An event before it is stored: its details still in the clear (they are sealed on the way in). */
+export type AuditDraft = Omit<AuditEventRow, 'seq' | 'hash' | 'details'> & { details: Record<string, unknown> | null };
 
 export const AUDIT_TABLE = 'audit_events';
 const MAX_BATCH = 500;
