@@ -23,6 +23,8 @@ export interface OpContext {
   stores: Stores;
   /** True for writes, which run in one transaction with their audit event. */
   inTransaction: boolean;
+  /** Judges one more action the operation performs (v1 creating a legal basis or an app record), or throws 403. */
+  authoriseAlso: (op: Pick<OpDefinition, 'name' | 'kinds' | 'masks' | 'login'>) => Promise<void>;
   /** For login xtokens: throws unless the caller's group roles let it reach this other person's record. */
   authoriseOther?: (userToken: string) => Promise<void>;
   /**
@@ -35,15 +37,38 @@ export interface OpContext {
   now: number;
 }
 
+/**
+ * The kinds of a person's data: what a policy's resources name (`users.profile…`, `users.appdata`,
+ * `users.agreement`/`users.consent`, `users.group`, `users.session`, `users.file`, `users.request`, `users.audit`).
+ */
+export const KINDS = ['profile', 'appdata', 'agreement', 'group', 'session', 'file', 'request', 'audit'] as const;
+export type Kind = (typeof KINDS)[number];
+
+/**
+ * What the admission gate needs to know about an operation, declared on it: who may call it, what personal data
+ * it carries, how its answer is shaped and how it runs. Nothing about an operation lives in a list elsewhere.
+ */
 export interface OpDefinition<S extends z.ZodType = z.ZodType> {
   name: string;
   access: Access;
+  /** `own`: a login xtoken may call it, on its own record (and others' as its group roles' policies allow). */
+  login?: 'own';
+  /** Every kind of personal data it reads or changes; a Deny of any of them refuses it. Empty: none. */
+  kinds: readonly Kind[];
+  /** Its answer carries profiles only as `profile` (or `rows[].profile`), which a partial grant masks. */
+  masks?: true;
+  /**
+   * `person`: every person it reaches is found through the users service, where the role's conditions about the
+   * person are judged. A role whose policies ask about the person is refused every other operation that carries
+   * personal data: judged on the data or not at all, never on a guess.
+   */
+  judges?: 'person';
   /**
    * write: runs in one transaction together with its audit event. read: its event is batched and awaited.
-   * admin: manages its own transactions (schema changes run on the migrator's connection); its event is written
+   * own: manages its own transactions (schema changes run on the migrator's connection); its event is written
    * once it has succeeded.
    */
-  effect: 'read' | 'write' | 'admin';
+  transaction: 'read' | 'write' | 'own';
   input: S;
   run(args: { input: z.output<S>; ctx: OpContext }): Promise<Record<string, unknown>>;
 }

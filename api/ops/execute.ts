@@ -1,4 +1,5 @@
-// Runs one operation: validate, authorise, run (in a transaction for writes), write its audit event, answer.
+// Runs one operation as a pipeline that reads top to bottom: parse its input, admit the caller (admission.ts), run
+// it in its transaction style, write its audit event, and shape the answer as the caller may see it.
 import type { z } from 'zod';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { OpDefinition, OpContext } from './define.js';
@@ -6,13 +7,10 @@ import type { Services } from '../vault/services.js';
 import type { Principal } from '../vault/credentials.js';
 import { draftEvent, type AuditNote } from '../vault/audit.js';
 import { nowSeconds } from '../vault/durations.js';
-import { MAIN_TENANT_ID } from '../store/database.js';
 import { VaultError, badRequest, forbidden, Messages } from '../errors.js';
 import { fromDatabaseError } from '../store/errors.js';
-import { evaluate, maskProfile, subjectVariables, type FieldGrant, type RequestFacts } from '../vault/policy.js';
 import { Stores } from '../store/stores.js';
-import { effectiveStatus } from '../vault/consent.js';
-import type { UserRow } from '../store/users.js';
+import { admit, masked, type Admission } from './admission.js';
 
 /** `null` means absent; numeric strings are accepted for every `*id` field (the SDKs send both). */
 export function normaliseBody(body: Record<string, unknown>): Record<string, unknown> {
@@ -46,156 +44,25 @@ function valueAt(body: unknown, path: readonly PropertyKey[]): unknown {
   return v;
 }
 
-/**
- * What a login xtoken may call: reads of its own record, its consent, and the *Request operations through
- * which it asks for changes (an admin approves them). Operations that name a person check it is the caller.
- */
-const LOGIN_OPERATIONS = new Set([
-  'UserGet',
-  'UserListVersions',
-  'AuditListUserEvents',
-  'AppdataGet',
-  'AppdataListUserAppNames',
-  'AppdataListVersions',
-  'LegalBasisListAgreements',
-  'AgreementAccept',
-  'AgreementGet',
-  'AgreementListUserAgreements',
-  'AgreementCancelRequest',
-  'UserDeleteRequest',
-  'UserUpdateRequest',
-  'UserPatchRequest',
-  'AppdataUpdateRequest',
-  'UserRequestGet',
-  'UserRequestCancel',
-  'UserRequestListUserRequests',
-  'SessionListUserSessions',
-  'SharedRecordCreate',
-  'FileGet',
-  'FileListUserFiles',
-]);
-
-/**
- * The role's verdict on this call: 403 `API access denied`, or the profile fields it may see. When the role's
- * conditions ask about the person the call is about (`${user:FIELD}`, `${agreement:BRIEF}`), the verdict is
- * judged again once that person is found (`judgeSubject`); `grant` is then the verdict without them.
- */
-async function authoriseRole(
-  services: Services,
-  principal: Principal,
-  action: string,
-  requestMetadata: unknown,
-): Promise<{ grant: FieldGrant | null; judgeSubject?: (subject: NonNullable<RequestFacts['subject']>) => FieldGrant; needs?: { profile: boolean; agreements: boolean } }> {
-  const role = principal.roleId === null ? null : await services.roles.statementsOf(principal.roleId);
-  if (!role) throw forbidden(Messages.apiDenied);
-  const metadata = typeof requestMetadata === 'object' && requestMetadata !== null ? (requestMetadata as Record<string, unknown>) : {};
-  const judge = (subject?: RequestFacts['subject']): FieldGrant | null => {
-    const decision = evaluate(role.statements, { action, role: role.rolename, requestMetadata: metadata, ...(subject ? { subject } : {}) });
-    if (!decision.allow) return null;
-    // A grant of some fields can be honoured only where the answer is profiles this layer masks; elsewhere
-    // (audit details, reports) personal data takes other shapes, so a partial grant is no grant.
-    if (decision.fields !== '*' && !MASKABLE_OPERATIONS.has(action)) return null;
-    return decision.fields;
-  };
-  const grant = judge();
-  const needs = subjectVariables(role.statements);
-  if (!needs.profile && !needs.agreements) {
-    if (grant === null) throw forbidden(Messages.apiDenied);
-    return { grant };
+/** The body as the operation's schema reads it, or a 400 naming the field. */
+function parseInput(op: OpDefinition, rawBody: Record<string, unknown>): { input: unknown; metadata: Record<string, unknown> } {
+  const requestMetadata = rawBody.request_metadata;
+  if (requestMetadata !== undefined && requestMetadata !== null && (typeof requestMetadata !== 'object' || Array.isArray(requestMetadata))) {
+    throw badRequest('Invalid API request parameter: request_metadata: expected object');
   }
-  return {
-    grant,
-    needs,
-    judgeSubject: (subject) => {
-      const fields = judge(subject);
-      if (fields === null) throw forbidden(Messages.apiDenied);
-      return fields;
-    },
-  };
-}
-
-/**
- * A login xtoken on another person's record: allowed when a policy of a role the caller holds in a group allows
- * it (CONTRACT §4.9: parents and managers reading their group's members). The caller's groups and the target's
- * memberships are the facts `${user_group_id}`, `${target_group_id}` and `${target_group_members…}` refer to.
- */
-async function authoriseByGroups(
-  services: Services,
-  principal: Principal,
-  tenantId: number,
-  action: string,
-  requestMetadata: unknown,
-  target: string,
-  em: EntityManager,
-): Promise<FieldGrant> {
-  const store = new Stores(em, tenantId).groups;
-  const [mine, theirs] = await Promise.all([store.membershipsOf(principal.userToken!), store.membershipsOf(target)]);
-  const roleNames = new Map<number, string>();
-  for (const id of new Set([...mine, ...theirs].map((m) => m.roleId).filter((id): id is number => id !== null))) {
-    const role = await services.roles.statementsOf(id);
-    if (role) roleNames.set(id, role.rolename);
-  }
-  const metadata = typeof requestMetadata === 'object' && requestMetadata !== null ? (requestMetadata as Record<string, unknown>) : {};
-  const targetGroups = theirs.map((m) => ({ groupId: m.groupId, role: m.roleId === null ? null : (roleNames.get(m.roleId) ?? null) }));
-  let all = false;
-  const granted = new Set<string>();
-  for (const roleId of new Set(mine.map((m) => m.roleId).filter((id): id is number => id !== null))) {
-    const role = await services.roles.statementsOf(roleId);
-    if (!role) continue;
-    const caller = mine.filter((m) => m.roleId === roleId).map((m) => m.groupId);
-    const decision = evaluate(role.statements, { action, role: role.rolename, requestMetadata: metadata, groups: { caller, target: targetGroups } });
-    if (!decision.allow) continue;
-    if (decision.fields === '*') all = true;
-    else for (const f of decision.fields) granted.add(f);
-  }
-  if (!all && granted.size === 0) throw forbidden();
-  const fields: FieldGrant = all ? '*' : granted;
-  if (fields !== '*' && !MASKABLE_OPERATIONS.has(action)) throw forbidden();
-  return fields;
-}
-
-/** Operations whose answers carry profiles only as `profile` (or `rows[].profile`), which `masked` handles. */
-const MASKABLE_OPERATIONS = new Set(['UserGet', 'BulkListUsers', 'BulkListAllUsers', 'BulkListGroupUsers', 'UserSearch']);
-
-/** Profiles in an answer (`profile`, and `profile` of each of `rows`) as a partial grant lets the caller see them. */
-function masked(result: Record<string, unknown>, fields: FieldGrant): Record<string, unknown> {
-  if (fields === '*') return result;
-  const maskOne = (o: unknown) =>
-    o && typeof o === 'object' && 'profile' in o && typeof (o as { profile: unknown }).profile === 'object' && (o as { profile: unknown }).profile !== null
-      ? { ...o, profile: maskProfile((o as { profile: Record<string, unknown> }).profile, fields) }
-      : o;
-  const out = maskOne(result) as Record<string, unknown>;
-  return Array.isArray(out.rows) ? { ...out, rows: out.rows.map(maskOne) } : out;
-}
-
-/** What a role's conditions may ask about the person a call is about: their profile, their agreements' status. */
-async function subjectFacts(
-  services: Services,
-  tenantId: number,
-  em: EntityManager,
-  row: UserRow,
-  needs: { profile: boolean; agreements: boolean },
-): Promise<NonNullable<RequestFacts['subject']>> {
-  const now = nowSeconds();
-  const [profile, agreements] = await Promise.all([
-    needs.profile ? services.users.open(tenantId, row.token, row.profile) : undefined,
-    needs.agreements ? new Stores(em, tenantId).consent.agreementsOf(row.token) : undefined,
-  ]);
-  return {
-    ...(profile ? { profile } : {}),
-    ...(agreements ? { agreements: Object.fromEntries(agreements.map((a) => [a.brief, effectiveStatus(a, now)])) } : {}),
-  };
+  const body = normaliseBody(rawBody);
+  const parsed = op.input.safeParse(body);
+  if (!parsed.success) throw badRequest(validationMessage(parsed.error, body));
+  return { input: parsed.data, metadata: (requestMetadata as Record<string, unknown> | undefined) ?? {} };
 }
 
 /** Public operations: no credential, no audit event (the contract's portal endpoints); input rules as usual. */
 export async function executePublicOperation(services: Services, op: OpDefinition, tenantId: number, rawBody: Record<string, unknown>) {
-  const body = normaliseBody(rawBody);
-  const parsed = op.input.safeParse(body);
-  if (!parsed.success) throw badRequest(validationMessage(parsed.error, body));
+  const { input } = parseInput(op, rawBody);
   const principal: Principal = { credentialId: '', kind: 'public', tenantId, roleId: null, userToken: null, expiresAt: null };
   const em = services.db.forTenant(tenantId);
-  const ctx: OpContext = { services, principal, tenantId, em, stores: new Stores(em, tenantId), inTransaction: false, audit: {}, now: nowSeconds() };
-  return op.run({ input: parsed.data, ctx });
+  const ctx: OpContext = { services, principal, tenantId, em, stores: new Stores(em, tenantId), inTransaction: false, audit: {}, now: nowSeconds(), authoriseAlso: async () => {} };
+  return op.run({ input, ctx });
 }
 
 export async function executeOperation(
@@ -206,100 +73,14 @@ export async function executeOperation(
   rawBody: Record<string, unknown>,
 ): Promise<Record<string, unknown>> {
   const now = nowSeconds();
-  const requestMetadata = rawBody.request_metadata;
   const note: AuditNote = {};
   const audited = (status: 'ok' | 'error', msg?: string) =>
-    draftEvent(op.name, principal, note, msg === undefined ? { status } : { status, msg }, requestMetadata, now);
-
+    draftEvent(op.name, principal, note, msg === undefined ? { status } : { status, msg }, rawBody.request_metadata, now);
   try {
-    const admin = principal.kind === 'root' || principal.kind === 'tenant-admin';
-    if (op.access === 'mainTenant' && (!admin || tenantId !== MAIN_TENANT_ID || principal.tenantId !== MAIN_TENANT_ID)) throw forbidden();
-    if (op.access === 'admin' && !admin) throw forbidden();
-    // Login xtokens act on their own record through a few operations; the user store checks whose record it is.
-    if (principal.kind === 'login' && !LOGIN_OPERATIONS.has(op.name)) throw forbidden();
-    if (requestMetadata !== undefined && (typeof requestMetadata !== 'object' || Array.isArray(requestMetadata))) {
-      throw badRequest('Invalid API request parameter: request_metadata: expected object');
-    }
-    // Role xtokens: judged by their role's policies on every call; a partial grant masks the answer.
-    let fields: FieldGrant = '*';
-    let authoriseSubject: OpContext['authoriseSubject'];
-    // With conditions about the person, a call that never finds one stands on the verdict without them.
-    let deniedUnlessSubject = false;
-    if (principal.kind === 'role') {
-      const verdict = await authoriseRole(services, principal, op.name, requestMetadata);
-      if (verdict.grant !== null) fields = verdict.grant;
-      if (verdict.judgeSubject) {
-        const { judgeSubject, needs } = verdict;
-        deniedUnlessSubject = verdict.grant === null;
-        authoriseSubject = async (row: UserRow | null, em: EntityManager) => {
-          // No such person: denied like any refusal, so a caller the policy would refuse learns nothing.
-          if (!row) {
-            if (deniedUnlessSubject) throw forbidden(Messages.apiDenied);
-            return;
-          }
-          fields = judgeSubject(await subjectFacts(services, tenantId, em, row, needs!));
-          deniedUnlessSubject = false;
-        };
-      }
-    }
-    const judged = () => {
-      if (deniedUnlessSubject) throw forbidden(Messages.apiDenied);
-    };
-    // A login xtoken reaching someone else's record: its group roles' policies decide, and may mask the answer.
-    // Inside a write the memberships are read on the transaction's connection (the embedded database has one).
-    let txEm: EntityManager | undefined;
-    const authoriseOther =
-      principal.kind === 'login'
-        ? async (target: string) => {
-            fields = await authoriseByGroups(services, principal, tenantId, op.name, requestMetadata, target, txEm ?? services.db.forTenant(tenantId));
-          }
-        : undefined;
-    const body = normaliseBody(rawBody);
-    const parsed = op.input.safeParse(body);
-    if (!parsed.success) throw badRequest(validationMessage(parsed.error, body));
-    if (op.effect === 'write') {
-      return await services.db.forTenant(tenantId).transactional(async (tx) => {
-        // Tenant operations run as the tenant's database role; admin and main-tenant ones reach global tables.
-        if (op.access === 'tenant') await services.db.enterTenantRole(tx as EntityManager, tenantId);
-        txEm = tx as EntityManager;
-        const ctx: OpContext = { services, principal, tenantId, em: tx as EntityManager, stores: new Stores(tx as EntityManager, tenantId), inTransaction: true, authoriseOther, authoriseSubject, audit: note, now };
-        const result = await op.run({ input: parsed.data, ctx });
-        judged();
-        await services.audit.writeInTx(tx as EntityManager, tenantId, [audited('ok')]);
-        return masked(result, fields);
-      });
-    }
-    if (op.effect === 'admin') {
-      const em = services.db.forTenant(tenantId);
-      const ctx: OpContext = { services, principal, tenantId, em, stores: new Stores(em, tenantId), inTransaction: false, authoriseOther, authoriseSubject, audit: note, now };
-      const result = await op.run({ input: parsed.data, ctx });
-      judged();
-      await services.audit.record(tenantId, audited('ok'));
-      return masked(result, fields);
-    }
-    // Reads fork their manager only if they use it: most go through shared, coalesced statements.
-    let em: EntityManager | undefined;
-    let stores: Stores | undefined;
-    const ctx: OpContext = {
-      services,
-      principal,
-      tenantId,
-      get em() {
-        return (em ??= services.db.forTenant(tenantId));
-      },
-      get stores() {
-        return (stores ??= new Stores(this.em, tenantId));
-      },
-      inTransaction: false,
-      authoriseOther,
-      authoriseSubject,
-      audit: note,
-      now,
-    };
-    const result = await op.run({ input: parsed.data, ctx });
-    judged();
-    await services.audit.record(tenantId, audited('ok'));
-    return masked(result, fields);
+    const admission = await admit(services, op, principal, tenantId, metadataOf(rawBody));
+    const { input } = parseInput(op, rawBody);
+    const result = await run(services, op, principal, tenantId, input, admission, note, now, () => audited('ok'));
+    return masked(result, admission.fields);
   } catch (caught) {
     const err = fromDatabaseError(caught);
     // Failed calls are audited too; a failure to audit them must not hide the original error.
@@ -309,4 +90,66 @@ export async function executeOperation(
     });
     throw err;
   }
+}
+
+/** request_metadata as conditions read it; a wrong shape is refused when the input is parsed. */
+function metadataOf(rawBody: Record<string, unknown>): Record<string, unknown> {
+  const m = rawBody.request_metadata;
+  return typeof m === 'object' && m !== null && !Array.isArray(m) ? (m as Record<string, unknown>) : {};
+}
+
+/**
+ * The operation in its transaction style, with its audit event: a write's event commits in its transaction; a
+ * read's is batched with others and awaited; one that manages its own transactions writes its event once done.
+ */
+async function run(
+  services: Services,
+  op: OpDefinition,
+  principal: Principal,
+  tenantId: number,
+  input: unknown,
+  admission: Admission,
+  audit: AuditNote,
+  now: number,
+  event: () => ReturnType<typeof draftEvent>,
+): Promise<Record<string, unknown>> {
+  const judged = () => {
+    if (admission.deniedUnlessSubject) throw forbidden(Messages.apiDenied);
+  };
+  const context = (em: () => EntityManager, inTransaction: boolean): OpContext => {
+    let stores: Stores | undefined;
+    return {
+      services,
+      principal,
+      tenantId,
+      get em() {
+        return em();
+      },
+      get stores() {
+        return (stores ??= new Stores(em(), tenantId));
+      },
+      inTransaction,
+      authoriseSubject: admission.authoriseSubject,
+      authoriseOther: admission.authoriseOther && ((target: string) => admission.authoriseOther!(target, em())),
+      authoriseAlso: admission.authoriseAlso,
+      audit,
+      now,
+    };
+  };
+  if (op.transaction === 'write') {
+    return services.db.forTenant(tenantId).transactional(async (tx) => {
+      // Tenant operations run as the tenant's database role; admin and main-tenant ones reach global tables.
+      if (op.access === 'tenant') await services.db.enterTenantRole(tx as EntityManager, tenantId);
+      const result = await op.run({ input, ctx: context(() => tx as EntityManager, true) });
+      judged();
+      await services.audit.writeInTx(tx as EntityManager, tenantId, [event()]);
+      return result;
+    });
+  }
+  // Reads fork their manager only if they use it: most go through shared, coalesced statements.
+  let em: EntityManager | undefined;
+  const result = await op.run({ input, ctx: context(() => (em ??= services.db.forTenant(tenantId)), false) });
+  judged();
+  await services.audit.record(tenantId, event());
+  return result;
 }

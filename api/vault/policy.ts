@@ -41,6 +41,8 @@ export function parsePolicy(doc: unknown): { statements: PolicyStatement[] } | {
 export interface RequestFacts {
   /** The operation name. */
   action: string;
+  /** The kinds of personal data the operation carries (its definition says), e.g. `profile`, `appdata`. */
+  kinds: readonly string[];
   /** The caller's role name. */
   role: string;
   requestMetadata: Record<string, unknown>;
@@ -95,16 +97,8 @@ export function subjectVariables(statements: readonly PolicyStatement[]): { prof
   return { profile: text.includes('${user:'), agreements: text.includes('${agreement:') };
 }
 
-/** The kinds of a person's data an operation touches, which `.appdata`, `.agreement`/`.consent` and `.group` name. */
-function kindsOf(action: string): Set<string> {
-  const kinds = new Set<string>();
-  if (action.startsWith('Appdata') && action !== 'AppdataListAppNames') kinds.add('appdata');
-  if (action.startsWith('Agreement')) kinds.add('agreement');
-  if (action === 'GroupListUserGroups' || action === 'GroupAddUser' || action === 'GroupDeleteUser' || action === 'BulkListGroupUsers') kinds.add('group');
-  return kinds;
-}
-
-const KIND_RESOURCE = /^users\.(appdata|agreement|consent|group)(\.\*)?$/;
+/** A kind of a person's data other than the profile, as a resource names it (`consent` is `agreement`). */
+const KIND_RESOURCE = /^users\.(appdata|agreement|consent|group|session|file|request|audit)(\.\*)?$/;
 
 const asList = (v: unknown): unknown[] => (Array.isArray(v) ? v : v === undefined ? [] : [v]);
 const asText = (v: unknown): string | undefined => (typeof v === 'string' ? v : typeof v === 'number' || typeof v === 'boolean' ? String(v) : undefined);
@@ -143,27 +137,35 @@ function conditionHolds(condition: PolicyStatement['Condition'], facts: RequestF
 
 const GROUP_MEMBERS = /^\$\{target_group_members(?::role\/([^}]+))?\}\.(.+)$/;
 
+/** What one resource pattern names: everything, the whole profile, one profile field (a dotted path), a kind. */
+// `profile` is a dotted path, or `*` for the whole profile.
+type Target = { all: true } | { profile: string } | { kind: string } | null;
+
 /**
- * The profile fields a resource pattern names: all, some, or none (resources about other things). A
- * `${target_group_members[:role/X]}.profile…` pattern counts only when the target is in one of the caller's
- * groups (with role X when named).
+ * What a resource pattern names. A `${target_group_members[:role/X]}.profile…` pattern counts only when the
+ * target is in one of the caller's groups (with role X when named).
  */
-function fieldsOf(resource: string, facts: RequestFacts): string | null {
+function targetOf(resource: string, facts: RequestFacts): Target {
   const g = GROUP_MEMBERS.exec(resource);
   if (g) {
     const groups = facts.groups;
     const member = groups?.target.some((m) => groups.caller.includes(m.groupId) && (g[1] === undefined || m.role === g[1]));
-    if (!member) return null;
-    return fieldsOf(`users.${g[2]}`, facts);
+    return member ? targetOf(`users.${g[2]}`, facts) : null;
   }
-  if (resource === '*' || resource === 'users.profile' || resource === 'users.profile.*') return '*';
-  // A kind of data other than the profile: the whole call, for operations on that kind.
+  if (resource === '*') return { all: true };
+  if (resource === 'users.profile' || resource === 'users.profile.*') return { profile: '*' };
+  if (resource.startsWith('users.profile.')) return { profile: resource.slice('users.profile.'.length) };
   const k = KIND_RESOURCE.exec(resource);
-  if (k) return kindsOf(facts.action).has(k[1] === 'consent' ? 'agreement' : k[1]!) ? '*' : null;
-  if (resource.startsWith('users.profile.')) return resource.slice('users.profile.'.length);
+  if (k) return { kind: k[1] === 'consent' ? 'agreement' : k[1]! };
   return null;
 }
 
+/**
+ * The verdict on one call. Default deny; a Deny of everything, of the whole profile or of a kind the operation
+ * carries refuses it; a Deny of profile fields hides them. An Allow must cover every kind the operation carries
+ * (`*` covers all; `users.profile…` the profile, wholly or some fields at any depth; `users.<kind>` that kind);
+ * an operation that carries no personal data is allowed by `*` or a profile resource, as before kinds existed.
+ */
 export function evaluate(statements: readonly PolicyStatement[], facts: RequestFacts): Decision {
   const applicable = statements.filter(
     (s) =>
@@ -171,43 +173,78 @@ export function evaluate(statements: readonly PolicyStatement[], facts: RequestF
       list(s.Action).some((a) => matches(a, facts.action)) &&
       conditionHolds(s.Condition, facts),
   );
-  let all = false;
+  let everything = false;
+  let wholeProfile = false;
   const granted = new Set<string>();
+  const kinds = new Set<string>();
   const denied = new Set<string>();
   for (const s of applicable) {
-    const resources = s.Resource === undefined ? ['*'] : list(s.Resource);
-    const fields = resources.map((r) => fieldsOf(r, facts));
+    const targets = (s.Resource === undefined ? ['*'] : list(s.Resource)).map((r) => targetOf(r, facts));
     if (s.Effect === 'Deny') {
-      // A Deny of the whole call (no resource, or `*`) wins over everything; a Deny of fields hides them.
-      if (fields.includes('*')) return { allow: false };
-      for (const f of fields) if (f) denied.add(f);
+      for (const t of targets) {
+        if (!t) continue;
+        if ('all' in t) return { allow: false };
+        if ('profile' in t) {
+          if (t.profile === '*') return { allow: false };
+          denied.add(t.profile);
+        }
+        if ('kind' in t && facts.kinds.includes(t.kind)) return { allow: false };
+      }
       continue;
     }
-    for (const f of fields) {
-      if (f === '*') all = true;
-      else if (f) granted.add(f);
+    for (const t of targets) {
+      if (!t) continue;
+      if ('all' in t) everything = true;
+      else if ('profile' in t) {
+        if (t.profile === '*') wholeProfile = true;
+        else granted.add(t.profile);
+      } else kinds.add(t.kind);
     }
   }
-  if (!all && granted.size === 0) return { allow: false };
-  if (all && denied.size === 0) return { allow: true, fields: '*' };
-  if (all) return { allow: true, fields: new Set(['*', ...[...denied].map((d) => `!${d}`)]) };
-  return { allow: true, fields: new Set([...granted].filter((g) => !denied.has(g))) };
+  const profileGranted = everything || wholeProfile || granted.size > 0;
+  const covered =
+    facts.kinds.length === 0
+      ? profileGranted
+      : facts.kinds.every((k) => everything || (k === 'profile' ? profileGranted : kinds.has(k)));
+  if (!covered) return { allow: false };
+  if ((everything || wholeProfile) && denied.size === 0) return { allow: true, fields: '*' };
+  if (everything || wholeProfile) return { allow: true, fields: new Set(['*', ...[...denied].map((d) => `!${d}`)]) };
+  const fields = [...granted].filter((g) => ![...denied].some((d) => g === d || g.startsWith(`${d}.`)));
+  // Some fields granted and all of them denied: nothing of the profile is left to show.
+  if (fields.length === 0 && facts.kinds.includes('profile')) return { allow: false };
+  // A denied field inside a granted one (`address` granted, `address.city` denied) stays hidden.
+  const inside = [...denied].filter((d) => fields.some((g) => d.startsWith(`${g}.`)));
+  return { allow: true, fields: new Set([...fields, ...inside.map((d) => `!${d}`)]) };
 }
 
-/** True when the grant lets this field through unmasked. */
-function visible(fields: FieldGrant, field: string): boolean {
-  if (fields === '*') return true;
-  if (fields.has('*')) return !fields.has(`!${field}`);
-  return fields.has(field);
-}
+const isRecord = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
 
-/** A profile as a partially allowed caller sees it: unauthorised strings become `***`, other values are left out. */
+/** A value the caller may not see: a string shows that something is there (`***`), anything else is left out. */
+const hidden = (v: unknown): unknown => (typeof v === 'string' ? '***' : undefined);
+
+/**
+ * A profile as a partially allowed caller sees it, at any depth: `address.city` names a nested field. With an
+ * allow-list, a field is shown when it or an ancestor is granted, and an object on the way to a granted field
+ * shows only what is granted inside it; with a deny-list (`*` and `!path`), a denied field and all below it are
+ * hidden. Unauthorised strings become `***`, other values are left out.
+ */
 export function maskProfile(profile: Record<string, unknown>, fields: FieldGrant): Record<string, unknown> {
   if (fields === '*') return profile;
-  const out: Record<string, unknown> = {};
-  for (const [k, v] of Object.entries(profile)) {
-    if (visible(fields, k)) out[k] = v;
-    else if (typeof v === 'string') out[k] = '***';
-  }
-  return out;
+  const denied = [...fields].filter((f) => f.startsWith('!')).map((f) => f.slice(1));
+  const allowed = [...fields].filter((f) => f !== '*' && !f.startsWith('!'));
+  const under = (paths: string[], path: string) => paths.some((p) => p.startsWith(`${path}.`));
+  const walk = (object: Record<string, unknown>, prefix: string, granted: boolean): Record<string, unknown> => {
+    const out: Record<string, unknown> = {};
+    for (const [key, value] of Object.entries(object)) {
+      const path = prefix + key;
+      const grantedHere = granted || allowed.includes(path);
+      let shown: unknown;
+      if (denied.includes(path)) shown = hidden(value);
+      else if (grantedHere) shown = under(denied, path) && isRecord(value) ? walk(value, `${path}.`, true) : value;
+      else shown = under(allowed, path) && isRecord(value) ? walk(value, `${path}.`, false) : hidden(value);
+      if (shown !== undefined) out[key] = shown;
+    }
+    return out;
+  };
+  return walk(profile, '', fields.has('*'));
 }

@@ -6,7 +6,8 @@ import { Activity, ActivityFields } from './schemas.js';
 export const ProcessingActivityCreate = defineOp({
   name: 'ProcessingActivityCreate',
   access: 'tenant',
-  effect: 'write',
+  kinds: [],
+  transaction: 'write',
   input: z.object({ activity: Activity, ...ActivityFields }),
   async run({ input, ctx }) {
     const { activity, ...fields } = input;

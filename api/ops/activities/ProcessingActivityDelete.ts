@@ -7,7 +7,8 @@ import { notFound, Messages } from '../../errors.js';
 export const ProcessingActivityDelete = defineOp({
   name: 'ProcessingActivityDelete',
   access: 'tenant',
-  effect: 'write',
+  kinds: [],
+  transaction: 'write',
   input: z.object({ activity: Activity }),
   async run({ input, ctx }) {
     if (!(await ctx.stores.consent.deleteActivity(input.activity))) throw notFound(Messages.activityNotFound);

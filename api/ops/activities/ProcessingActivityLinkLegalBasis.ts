@@ -7,7 +7,8 @@ import { Brief } from '../consent/schemas.js';
 export const ProcessingActivityLinkLegalBasis = defineOp({
   name: 'ProcessingActivityLinkLegalBasis',
   access: 'tenant',
-  effect: 'write',
+  kinds: [],
+  transaction: 'write',
   input: z.object({ activity: Activity, brief: Brief }),
   async run({ input, ctx }) {
     await ctx.services.consent.setLink(ctx, input.activity, input.brief, true);

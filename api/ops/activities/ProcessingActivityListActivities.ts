@@ -5,7 +5,8 @@ import { defineOp } from '../define.js';
 export const ProcessingActivityListActivities = defineOp({
   name: 'ProcessingActivityListActivities',
   access: 'tenant',
-  effect: 'read',
+  kinds: [],
+  transaction: 'read',
   input: z.object({}),
   async run({ ctx }) {
     const rows = await ctx.stores.consent.activities();

@@ -6,7 +6,8 @@ import { Activity, ActivityFields } from './schemas.js';
 export const ProcessingActivityUpdate = defineOp({
   name: 'ProcessingActivityUpdate',
   access: 'tenant',
-  effect: 'write',
+  kinds: [],
+  transaction: 'write',
   input: z.object({ activity: Activity, newactivity: Activity.optional(), ...ActivityFields }),
   async run({ input, ctx }) {
     const { activity, newactivity, ...fields } = input;

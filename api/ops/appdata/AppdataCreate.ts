@@ -8,7 +8,9 @@ import { subjectRow } from '../subject.js';
 export const AppdataCreate = defineOp({
   name: 'AppdataCreate',
   access: 'tenant',
-  effect: 'write',
+  kinds: ['appdata'],
+  judges: 'person',
+  transaction: 'write',
   input: z.object({ ...UserRef, appname: AppName, appdata: AppDataInput }),
   async run({ input, ctx }) {
     ctx.audit.app = input.appname;

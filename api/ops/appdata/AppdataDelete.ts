@@ -9,7 +9,9 @@ import { subjectRow } from '../subject.js';
 export const AppdataDelete = defineOp({
   name: 'AppdataDelete',
   access: 'tenant',
-  effect: 'write',
+  kinds: ['appdata'],
+  judges: 'person',
+  transaction: 'write',
   input: z.object({ ...UserRef, appname: AppName }),
   async run({ input, ctx }) {
     ctx.audit.app = input.appname;

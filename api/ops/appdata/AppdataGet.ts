@@ -8,7 +8,10 @@ import { subjectRow } from '../subject.js';
 export const AppdataGet = defineOp({
   name: 'AppdataGet',
   access: 'tenant',
-  effect: 'read',
+  login: 'own',
+  kinds: ['appdata'],
+  judges: 'person',
+  transaction: 'read',
   input: z.object({ ...UserRef, appname: AppName, version: z.coerce.number().int().min(0).max(2_147_483_647).optional() }),
   async run({ input, ctx }) {
     ctx.audit.app = input.appname;

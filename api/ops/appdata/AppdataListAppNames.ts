@@ -5,7 +5,8 @@ import { defineOp } from '../define.js';
 export const AppdataListAppNames = defineOp({
   name: 'AppdataListAppNames',
   access: 'tenant',
-  effect: 'read',
+  kinds: [],
+  transaction: 'read',
   input: z.object({}),
   async run({ ctx }) {
     return { apps: await ctx.stores.appdata.appNames() };

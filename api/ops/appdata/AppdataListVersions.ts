@@ -8,7 +8,10 @@ import { subjectRow } from '../subject.js';
 export const AppdataListVersions = defineOp({
   name: 'AppdataListVersions',
   access: 'tenant',
-  effect: 'read',
+  login: 'own',
+  kinds: ['appdata'],
+  judges: 'person',
+  transaction: 'read',
   input: z.object({ ...UserRef, appname: AppName }),
   async run({ input, ctx }) {
     ctx.audit.app = input.appname;

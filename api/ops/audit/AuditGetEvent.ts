@@ -7,7 +7,8 @@ import { notFound, Messages } from '../../errors.js';
 export const AuditGetEvent = defineOp({
   name: 'AuditGetEvent',
   access: 'tenant',
-  effect: 'read',
+  kinds: ['audit', 'profile'],
+  transaction: 'read',
   input: z.object({ auditeventuuid: Uuid }),
   async run({ input, ctx }) {
     const event = await ctx.services.auditReader.get(ctx.em, ctx.tenantId, input.auditeventuuid.toLowerCase());

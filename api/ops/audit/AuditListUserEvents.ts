@@ -7,7 +7,10 @@ import { subjectRow } from '../subject.js';
 export const AuditListUserEvents = defineOp({
   name: 'AuditListUserEvents',
   access: 'tenant',
-  effect: 'read',
+  login: 'own',
+  kinds: ['audit'],
+  judges: 'person',
+  transaction: 'read',
   input: z.object({ ...UserRef, offset: Offset, limit: Limit }),
   async run({ input, ctx }) {
     const row = await subjectRow(ctx, input);

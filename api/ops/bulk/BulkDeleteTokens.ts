@@ -6,7 +6,8 @@ import { TokenName } from '../tokens/schemas.js';
 export const BulkDeleteTokens = defineOp({
   name: 'BulkDeleteTokens',
   access: 'tenant',
-  effect: 'write',
+  kinds: [],
+  transaction: 'write',
   input: z.object({
     unlockuuid: z.string(),
     tokens: z

@@ -6,7 +6,8 @@ import { Offset, Limit, pageOf } from '../schemas.js';
 export const BulkListAllAuditEvents = defineOp({
   name: 'BulkListAllAuditEvents',
   access: 'tenant',
-  effect: 'read',
+  kinds: ['audit'],
+  transaction: 'read',
   input: z.object({ unlockuuid: z.string(), offset: Offset, limit: Limit }),
   async run({ input, ctx }) {
     await ctx.services.unlocks.check(input.unlockuuid, ctx.principal, ctx.tenantId, ctx.now);

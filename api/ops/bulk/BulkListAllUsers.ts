@@ -8,7 +8,9 @@ import { presentUser } from '../../vault/users.js';
 export const BulkListAllUsers = defineOp({
   name: 'BulkListAllUsers',
   access: 'tenant',
-  effect: 'read',
+  kinds: ['profile'],
+  masks: true,
+  transaction: 'read',
   input: z.object({ unlockuuid: z.string(), offset: Offset, limit: Limit }),
   async run({ input, ctx }) {
     if (!ctx.services.config.listUsers) throw forbidden(Messages.listUsersDisabled);

@@ -9,7 +9,9 @@ import { GroupPick } from '../groups/schemas.js';
 export const BulkListGroupUsers = defineOp({
   name: 'BulkListGroupUsers',
   access: 'tenant',
-  effect: 'read',
+  kinds: ['profile', 'group'],
+  masks: true,
+  transaction: 'read',
   input: z.object({ unlockuuid: z.string(), ...GroupPick, offset: Offset, limit: Limit }),
   async run({ input, ctx }) {
     if (input.groupid === undefined && input.groupname === undefined) throw badRequest(`${Messages.missing}groupid`);

@@ -6,7 +6,8 @@ import { TokenName } from '../tokens/schemas.js';
 export const BulkListTokens = defineOp({
   name: 'BulkListTokens',
   access: 'tenant',
-  effect: 'read',
+  kinds: [],
+  transaction: 'read',
   input: z.object({
     unlockuuid: z.string(),
     tokens: z

@@ -5,7 +5,8 @@ import { defineOp } from '../define.js';
 export const BulkListUnlock = defineOp({
   name: 'BulkListUnlock',
   access: 'tenant',
-  effect: 'read',
+  kinds: [],
+  transaction: 'read',
   input: z.object({}),
   async run({ ctx }) {
     const { unlockuuid } = await ctx.services.unlocks.issue(ctx.principal, ctx.tenantId, ctx.now);

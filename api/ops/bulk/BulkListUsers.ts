@@ -9,7 +9,9 @@ import { INDEX_COLUMN } from '../../store/users.js';
 export const BulkListUsers = defineOp({
   name: 'BulkListUsers',
   access: 'tenant',
-  effect: 'read',
+  kinds: ['profile'],
+  masks: true,
+  transaction: 'read',
   input: z.object({
     unlockuuid: z.string(),
     users: z

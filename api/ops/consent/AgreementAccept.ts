@@ -13,7 +13,10 @@ const Text = z.union([z.string().max(1024), z.number().transform(String)]);
 export const AgreementAccept = defineOp({
   name: 'AgreementAccept',
   access: 'tenant',
-  effect: 'write',
+  login: 'own',
+  kinds: ['agreement'],
+  judges: 'person',
+  transaction: 'write',
   input: z.object({
     ...UserRef,
     brief: Brief,

@@ -8,7 +8,9 @@ import { subjectRow } from '../subject.js';
 export const AgreementCancel = defineOp({
   name: 'AgreementCancel',
   access: 'tenant',
-  effect: 'write',
+  kinds: ['agreement'],
+  judges: 'person',
+  transaction: 'write',
   input: z.object({ ...UserRef, brief: Brief }),
   async run({ input, ctx }) {
     const row = await subjectRow(ctx, input, true);

@@ -8,7 +8,10 @@ import { subjectRow } from '../subject.js';
 export const AgreementGet = defineOp({
   name: 'AgreementGet',
   access: 'tenant',
-  effect: 'read',
+  login: 'own',
+  kinds: ['agreement'],
+  judges: 'person',
+  transaction: 'read',
   input: z.object({ ...UserRef, brief: Brief }),
   async run({ input, ctx }) {
     const row = await subjectRow(ctx, input);

@@ -7,7 +7,10 @@ import { subjectRow } from '../subject.js';
 export const AgreementListUserAgreements = defineOp({
   name: 'AgreementListUserAgreements',
   access: 'tenant',
-  effect: 'read',
+  login: 'own',
+  kinds: ['agreement'],
+  judges: 'person',
+  transaction: 'read',
   input: z.object(UserRef),
   async run({ input, ctx }) {
     const row = await subjectRow(ctx, input);

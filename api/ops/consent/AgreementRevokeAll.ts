@@ -6,7 +6,8 @@ import { Brief } from './schemas.js';
 export const AgreementRevokeAll = defineOp({
   name: 'AgreementRevokeAll',
   access: 'tenant',
-  effect: 'write',
+  kinds: ['agreement'],
+  transaction: 'write',
   input: z.object({ brief: Brief }),
   async run({ input, ctx }) {
     await ctx.services.consent.basis(ctx, input.brief, true);

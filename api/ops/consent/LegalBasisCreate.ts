@@ -6,7 +6,8 @@ import { Brief, BasisFields } from './schemas.js';
 export const LegalBasisCreate = defineOp({
   name: 'LegalBasisCreate',
   access: 'tenant',
-  effect: 'write',
+  kinds: [],
+  transaction: 'write',
   input: z.object({ brief: Brief, ...BasisFields }),
   async run({ input, ctx }) {
     const { brief, ...fields } = input;

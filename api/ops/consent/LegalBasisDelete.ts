@@ -6,7 +6,8 @@ import { Brief } from './schemas.js';
 export const LegalBasisDelete = defineOp({
   name: 'LegalBasisDelete',
   access: 'tenant',
-  effect: 'write',
+  kinds: [],
+  transaction: 'write',
   input: z.object({ brief: Brief }),
   async run({ input, ctx }) {
     const result = await ctx.services.consent.deleteBasis(ctx, input.brief);

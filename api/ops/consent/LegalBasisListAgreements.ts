@@ -5,7 +5,9 @@ import { defineOp } from '../define.js';
 export const LegalBasisListAgreements = defineOp({
   name: 'LegalBasisListAgreements',
   access: 'tenant',
-  effect: 'read',
+  login: 'own',
+  kinds: [],
+  transaction: 'read',
   input: z.object({}),
   async run({ ctx }) {
     const rows = await ctx.stores.consent.bases();

@@ -6,7 +6,8 @@ import { Brief, BasisFields } from './schemas.js';
 export const LegalBasisUpdate = defineOp({
   name: 'LegalBasisUpdate',
   access: 'tenant',
-  effect: 'write',
+  kinds: [],
+  transaction: 'write',
   input: z.object({ brief: Brief, newbrief: Brief.optional(), ...BasisFields }),
   async run({ input, ctx }) {
     const { brief, newbrief, ...fields } = input;

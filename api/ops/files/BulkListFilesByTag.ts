@@ -7,7 +7,8 @@ import { Tag } from './schemas.js';
 export const BulkListFilesByTag = defineOp({
   name: 'BulkListFilesByTag',
   access: 'tenant',
-  effect: 'read',
+  kinds: ['file'],
+  transaction: 'read',
   input: z.object({ unlockuuid: z.string(), tag: Tag, offset: Offset, limit: Limit }),
   async run({ input, ctx }) {
     await ctx.services.unlocks.check(input.unlockuuid, ctx.principal, ctx.tenantId, ctx.now);

@@ -11,7 +11,9 @@ import { BAD_BASE64, FileData, FileName, Mimetype, Tags } from './schemas.js';
 export const FileCreate = defineOp({
   name: 'FileCreate',
   access: 'tenant',
-  effect: 'write',
+  kinds: ['file'],
+  judges: 'person',
+  transaction: 'write',
   input: z.object({
     ...UserRef,
     filename: FileName,

@@ -8,7 +8,9 @@ import { FileUuid } from './schemas.js';
 export const FileDelete = defineOp({
   name: 'FileDelete',
   access: 'tenant',
-  effect: 'write',
+  kinds: ['file'],
+  judges: 'person',
+  transaction: 'write',
   input: z.object({ ...UserRef, fileuuid: FileUuid }),
   async run({ input, ctx }) {
     const row = await subjectRow(ctx, input, true);

@@ -10,7 +10,10 @@ import { FileName, FileUuid, Raw } from './schemas.js';
 export const FileGet = defineOp({
   name: 'FileGet',
   access: 'tenant',
-  effect: 'read',
+  login: 'own',
+  kinds: ['file'],
+  judges: 'person',
+  transaction: 'read',
   input: z.object({ ...UserRef, fileuuid: FileUuid.optional(), filename: FileName.optional(), raw: Raw.optional() }),
   async run({ input, ctx }) {
     if (input.fileuuid === undefined && input.filename === undefined) throw badRequest(`${Messages.missing}fileuuid or filename`);

@@ -8,7 +8,10 @@ import { Tag } from './schemas.js';
 export const FileListUserFiles = defineOp({
   name: 'FileListUserFiles',
   access: 'tenant',
-  effect: 'read',
+  login: 'own',
+  kinds: ['file'],
+  judges: 'person',
+  transaction: 'read',
   input: z.object({ ...UserRef, tag: Tag.optional() }),
   async run({ input, ctx }) {
     const row = await subjectRow(ctx, input);

@@ -8,7 +8,9 @@ import { FileUuid, Tags } from './schemas.js';
 export const FileReplaceTags = defineOp({
   name: 'FileReplaceTags',
   access: 'tenant',
-  effect: 'write',
+  kinds: ['file'],
+  judges: 'person',
+  transaction: 'write',
   input: z.object({ ...UserRef, fileuuid: FileUuid, tags: Tags }),
   async run({ input, ctx }) {
     const row = await subjectRow(ctx, input, true);

@@ -6,7 +6,8 @@ import { GroupName, GroupDesc, GroupType } from './schemas.js';
 export const GroupCreate = defineOp({
   name: 'GroupCreate',
   access: 'tenant',
-  effect: 'write',
+  kinds: [],
+  transaction: 'write',
   input: z.object({ groupname: GroupName, groupdesc: GroupDesc.optional(), grouptype: GroupType.optional() }),
   async run({ input, ctx }) {
     const groupid = await ctx.services.groups.create(ctx, input.groupname, input.groupdesc ?? '', input.grouptype ?? 'users', ctx.now);

@@ -7,7 +7,8 @@ import { GroupPick } from './schemas.js';
 export const GroupDelete = defineOp({
   name: 'GroupDelete',
   access: 'tenant',
-  effect: 'write',
+  kinds: [],
+  transaction: 'write',
   input: z.object(GroupPick),
   async run({ input, ctx }) {
     if (input.groupid === undefined && input.groupname === undefined) throw badRequest(`${Messages.missing}groupid`);

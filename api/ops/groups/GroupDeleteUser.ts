@@ -9,7 +9,9 @@ import { subjectRow } from '../subject.js';
 export const GroupDeleteUser = defineOp({
   name: 'GroupDeleteUser',
   access: 'tenant',
-  effect: 'write',
+  kinds: ['group'],
+  judges: 'person',
+  transaction: 'write',
   input: z.object({ ...UserRef, ...GroupPick }),
   async run({ input, ctx }) {
     if (input.groupid === undefined && input.groupname === undefined) throw badRequest(`${Messages.missing}groupid`);

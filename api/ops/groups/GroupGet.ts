@@ -7,7 +7,8 @@ import { GroupPick } from './schemas.js';
 export const GroupGet = defineOp({
   name: 'GroupGet',
   access: 'tenant',
-  effect: 'read',
+  kinds: [],
+  transaction: 'read',
   input: z.object(GroupPick),
   async run({ input, ctx }) {
     if (input.groupid === undefined && input.groupname === undefined) throw badRequest(`${Messages.missing}groupid`);

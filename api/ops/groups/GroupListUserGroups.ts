@@ -7,7 +7,9 @@ import { subjectRow } from '../subject.js';
 export const GroupListUserGroups = defineOp({
   name: 'GroupListUserGroups',
   access: 'tenant',
-  effect: 'read',
+  kinds: ['group'],
+  judges: 'person',
+  transaction: 'read',
   input: z.object(UserRef),
   async run({ input, ctx }) {
     const row = await subjectRow(ctx, input);

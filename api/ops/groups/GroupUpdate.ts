@@ -6,7 +6,8 @@ import { GroupId, GroupName, GroupDesc, GroupType } from './schemas.js';
 export const GroupUpdate = defineOp({
   name: 'GroupUpdate',
   access: 'tenant',
-  effect: 'write',
+  kinds: [],
+  transaction: 'write',
   input: z.object({ groupid: GroupId, groupname: GroupName.optional(), groupdesc: GroupDesc.optional(), grouptype: GroupType.optional() }),
   async run({ input, ctx }) {
     const groups = ctx.services.groups;

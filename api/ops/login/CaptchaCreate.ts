@@ -5,7 +5,8 @@ import { defineOp } from '../define.js';
 export const CaptchaCreate = defineOp({
   name: 'CaptchaCreate',
   access: 'public',
-  effect: 'read',
+  kinds: [],
+  transaction: 'read',
   input: z.object({}),
   async run({ ctx }) {
     return ctx.services.logins.createCaptcha();

@@ -7,7 +7,8 @@ import { LoginMode } from './UserPrelogin.js';
 export const UserLogin = defineOp({
   name: 'UserLogin',
   access: 'public',
-  effect: 'read',
+  kinds: [],
+  transaction: 'read',
   input: z.object({ mode: LoginMode, identity: Identity, smscode: z.union([z.string().min(1).max(16), z.number().int().nonnegative().transform((n) => String(n).padStart(6, '0'))]) }),
   async run({ input, ctx }) {
     return ctx.services.logins.login(ctx.tenantId, input.mode, input.identity, input.smscode);

@@ -9,7 +9,8 @@ export const LoginMode = z.enum(['email', 'phone'], { error: (iss) => (iss.input
 export const UserPrelogin = defineOp({
   name: 'UserPrelogin',
   access: 'public',
-  effect: 'read',
+  kinds: [],
+  transaction: 'read',
   input: z.object({ mode: LoginMode, identity: Identity, code: z.string().min(1).max(32), captchacode: z.string().min(1).max(64) }),
   async run({ input, ctx }) {
     await ctx.services.logins.prelogin(ctx.tenantId, input.mode, input.identity, input.code, input.captchacode);

@@ -9,7 +9,10 @@ import { notFound, Messages } from '../../errors.js';
 export const AgreementCancelRequest = defineOp({
   name: 'AgreementCancelRequest',
   access: 'tenant',
-  effect: 'write',
+  login: 'own',
+  kinds: ['request', 'agreement'],
+  judges: 'person',
+  transaction: 'write',
   input: z.object({ ...UserRef, brief: Brief }),
   async run({ input, ctx }) {
     const row = await subjectRow(ctx, input, true);

@@ -8,7 +8,10 @@ import { subjectRow } from '../subject.js';
 export const AppdataUpdateRequest = defineOp({
   name: 'AppdataUpdateRequest',
   access: 'tenant',
-  effect: 'write',
+  login: 'own',
+  kinds: ['request', 'appdata'],
+  judges: 'person',
+  transaction: 'write',
   input: z.object({ ...UserRef, appname: AppName, appdata: AppDataInput }),
   async run({ input, ctx }) {
     ctx.audit.app = input.appname;

@@ -8,7 +8,8 @@ import { presentRequest } from '../../vault/requests.js';
 export const BulkListAllUserRequests = defineOp({
   name: 'BulkListAllUserRequests',
   access: 'tenant',
-  effect: 'read',
+  kinds: ['request'],
+  transaction: 'read',
   input: z.object({
     unlockuuid: z.string(),
     offset: Offset,

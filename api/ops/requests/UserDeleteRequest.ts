@@ -7,7 +7,10 @@ import { subjectRow } from '../subject.js';
 export const UserDeleteRequest = defineOp({
   name: 'UserDeleteRequest',
   access: 'tenant',
-  effect: 'write',
+  login: 'own',
+  kinds: ['request', 'profile'],
+  judges: 'person',
+  transaction: 'write',
   input: z.object(UserRef),
   async run({ input, ctx }) {
     const row = await subjectRow(ctx, input, true);

@@ -10,7 +10,10 @@ import { subjectRow } from '../subject.js';
 export const UserPatchRequest = defineOp({
   name: 'UserPatchRequest',
   access: 'tenant',
-  effect: 'write',
+  login: 'own',
+  kinds: ['request', 'profile'],
+  judges: 'person',
+  transaction: 'write',
   input: z.object({ ...UserRef, patch: z.array(PatchOperation).min(1) }),
   async run({ input, ctx }) {
     const row = await subjectRow(ctx, input, true);

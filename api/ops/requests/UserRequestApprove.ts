@@ -6,7 +6,8 @@ import { Uuid } from '../schemas.js';
 export const UserRequestApprove = defineOp({
   name: 'UserRequestApprove',
   access: 'tenant',
-  effect: 'write',
+  kinds: ['request', 'profile', 'appdata', 'agreement'],
+  transaction: 'write',
   input: z.object({ requestuuid: Uuid, reason: z.string().max(1024).optional() }),
   async run({ input, ctx }) {
     const row = await ctx.services.requests.approve(ctx, input.requestuuid, input.reason ?? 'approved');

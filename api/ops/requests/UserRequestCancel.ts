@@ -6,7 +6,9 @@ import { Uuid } from '../schemas.js';
 export const UserRequestCancel = defineOp({
   name: 'UserRequestCancel',
   access: 'tenant',
-  effect: 'write',
+  login: 'own',
+  kinds: ['request'],
+  transaction: 'write',
   input: z.object({ requestuuid: Uuid, reason: z.string().max(1024).optional() }),
   async run({ input, ctx }) {
     const row = await ctx.services.requests.cancel(ctx, input.requestuuid, input.reason ?? 'user operation');

@@ -7,7 +7,10 @@ import { presentRequest } from '../../vault/requests.js';
 export const UserRequestGet = defineOp({
   name: 'UserRequestGet',
   access: 'tenant',
-  effect: 'read',
+  login: 'own',
+  kinds: ['request', 'profile'],
+  judges: 'person',
+  transaction: 'read',
   input: z.object({ requestuuid: Uuid }),
   async run({ input, ctx }) {
     const requests = ctx.services.requests;

@@ -8,7 +8,10 @@ import { presentRequest } from '../../vault/requests.js';
 export const UserRequestListUserRequests = defineOp({
   name: 'UserRequestListUserRequests',
   access: 'tenant',
-  effect: 'read',
+  login: 'own',
+  kinds: ['request'],
+  judges: 'person',
+  transaction: 'read',
   input: z.object({ ...UserRef, offset: Offset, limit: Limit }),
   async run({ input, ctx }) {
     const row = await subjectRow(ctx, input);

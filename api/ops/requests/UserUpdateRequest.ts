@@ -7,7 +7,10 @@ import { subjectRow } from '../subject.js';
 export const UserUpdateRequest = defineOp({
   name: 'UserUpdateRequest',
   access: 'tenant',
-  effect: 'write',
+  login: 'own',
+  kinds: ['request', 'profile'],
+  judges: 'person',
+  transaction: 'write',
   input: z.object({ ...UserRef, profile: Profile }),
   async run({ input, ctx }) {
     const row = await subjectRow(ctx, input, true);

@@ -7,7 +7,8 @@ import { notFound, Messages } from '../../errors.js';
 export const SessionDelete = defineOp({
   name: 'SessionDelete',
   access: 'tenant',
-  effect: 'write',
+  kinds: ['session'],
+  transaction: 'write',
   input: z.object({ sessionuuid: Uuid }),
   async run({ input, ctx }) {
     if (!(await ctx.stores.sessions.remove(input.sessionuuid.toLowerCase(), ctx.now))) throw notFound(Messages.sessionNotFound);

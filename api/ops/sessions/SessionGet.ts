@@ -6,7 +6,8 @@ import { Uuid } from '../schemas.js';
 export const SessionGet = defineOp({
   name: 'SessionGet',
   access: 'tenant',
-  effect: 'read',
+  kinds: ['session'],
+  transaction: 'read',
   input: z.object({ sessionuuid: Uuid }),
   async run({ input, ctx }) {
     const { row, data } = await ctx.services.sessions.get(ctx, input.sessionuuid.toLowerCase());

@@ -11,7 +11,8 @@ import type { Mode as ModeName } from '../../vault/identities.js';
 export const SessionUpsert = defineOp({
   name: 'SessionUpsert',
   access: 'tenant',
-  effect: 'write',
+  kinds: ['session'],
+  transaction: 'write',
   input: z.object({
     sessionuuid: Uuid,
     sessiondata: Profile,

@@ -20,7 +20,10 @@ const Fields = z.union([z.string(), z.array(z.string())]).transform((v, ctx) => 
 export const SharedRecordCreate = defineOp({
   name: 'SharedRecordCreate',
   access: 'tenant',
-  effect: 'write',
+  login: 'own',
+  kinds: ['profile', 'appdata'],
+  judges: 'person',
+  transaction: 'write',
   input: z.object({
     ...UserRef,
     fields: Fields.optional(),

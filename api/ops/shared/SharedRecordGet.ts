@@ -8,7 +8,8 @@ import { VaultError, Messages } from '../../errors.js';
 export const SharedRecordGet = defineOp({
   name: 'SharedRecordGet',
   access: 'public',
-  effect: 'read',
+  kinds: [],
+  transaction: 'read',
   input: z.object({ recorduuid: Uuid }),
   async run({ input, ctx }) {
     const uuid = input.recorduuid.toLowerCase();

@@ -11,7 +11,8 @@ import { Stores } from '../../store/stores.js';
 export const SystemDeleteUserProfiles = defineOp({
   name: 'SystemDeleteUserProfiles',
   access: 'mainTenant',
-  effect: 'write',
+  kinds: ['profile'],
+  transaction: 'write',
   input: z.object({ unlockuuid: z.string(), mode: Mode, identity: Identity, tenantid: RecordId.optional(), tenantname: z.string().optional() }),
   async run({ input, ctx }) {
     await ctx.services.unlocks.check(input.unlockuuid, ctx.principal, ctx.tenantId, ctx.now, ctx.em);

@@ -10,7 +10,8 @@ const Share = (field: string) =>
 export const SystemGenerateWrappingKey = defineOp({
   name: 'SystemGenerateWrappingKey',
   access: 'mainTenant',
-  effect: 'admin',
+  kinds: [],
+  transaction: 'own',
   input: z.object({ key1: Share('key1'), key2: Share('key2'), key3: Share('key3') }),
   async run({ input, ctx }) {
     if (ctx.principal.kind !== 'root') throw forbidden(Messages.wrappingKeyRootOnly);

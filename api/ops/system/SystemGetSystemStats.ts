@@ -7,7 +7,8 @@ import { Stores } from '../../store/stores.js';
 export const SystemGetSystemStats = defineOp({
   name: 'SystemGetSystemStats',
   access: 'admin',
-  effect: 'read',
+  kinds: [],
+  transaction: 'read',
   input: z.object({}),
   async run({ ctx }) {
     const { db } = ctx.services;

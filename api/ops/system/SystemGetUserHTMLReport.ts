@@ -8,7 +8,9 @@ import { reportHtml, userReport } from '../../vault/report.js';
 export const SystemGetUserHTMLReport = defineOp({
   name: 'SystemGetUserHTMLReport',
   access: 'tenant',
-  effect: 'read',
+  kinds: ['profile', 'appdata', 'agreement', 'group', 'session', 'file', 'request', 'audit'],
+  judges: 'person',
+  transaction: 'read',
   input: z.object(UserRef),
   async run({ input, ctx }) {
     const row = await subjectRow(ctx, input);

@@ -8,7 +8,8 @@ import { profilesEverywhere } from './crossTenant.js';
 export const SystemGetUserProfiles = defineOp({
   name: 'SystemGetUserProfiles',
   access: 'mainTenant',
-  effect: 'read',
+  kinds: ['profile'],
+  transaction: 'read',
   input: z.object({
     unlockuuid: z.string(),
     mode: z.enum(['login', 'email', 'phone', 'custom'], { error: (iss) => (iss.input === undefined ? undefined : Messages.badMode) }),

@@ -8,7 +8,8 @@ import { tenantsNamed } from '../../vault/search.js';
 export const SystemRestoreUserProfile = defineOp({
   name: 'SystemRestoreUserProfile',
   access: 'mainTenant',
-  effect: 'write',
+  kinds: ['profile'],
+  transaction: 'write',
   input: z.object({ unlockuuid: z.string(), token: Uuid, tenantid: RecordId.optional(), tenantname: z.string().optional() }),
   async run({ input, ctx }) {
     await ctx.services.unlocks.check(input.unlockuuid, ctx.principal, ctx.tenantId, ctx.now, ctx.em);

@@ -8,7 +8,8 @@ import { profilesEverywhere } from './crossTenant.js';
 export const SystemSearchUserProfiles = defineOp({
   name: 'SystemSearchUserProfiles',
   access: 'mainTenant',
-  effect: 'read',
+  kinds: ['profile'],
+  transaction: 'read',
   input: z.object({ unlockuuid: z.string(), identity: Identity, mode: z.string().optional() }),
   async run({ input, ctx }) {
     await ctx.services.unlocks.check(input.unlockuuid, ctx.principal, ctx.tenantId, ctx.now);

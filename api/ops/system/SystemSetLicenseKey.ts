@@ -5,7 +5,8 @@ import { defineOp } from '../define.js';
 export const SystemSetLicenseKey = defineOp({
   name: 'SystemSetLicenseKey',
   access: 'mainTenant',
-  effect: 'write',
+  kinds: [],
+  transaction: 'write',
   input: z.object({ licensekey: z.string().min(1).max(8192) }),
   async run({ input, ctx }) {
     await ctx.stores.settings.set('licensekey', input.licensekey);

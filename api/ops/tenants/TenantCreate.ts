@@ -6,7 +6,8 @@ import { TenantName, TenantOrg, TenantEmail } from './schemas.js';
 export const TenantCreate = defineOp({
   name: 'TenantCreate',
   access: 'mainTenant',
-  effect: 'admin',
+  kinds: [],
+  transaction: 'own',
   input: z.object({ tenantname: TenantName, tenantorg: TenantOrg, email: TenantEmail.optional() }),
   async run({ input, ctx }) {
     const tenant = await ctx.services.tenants.create(input.tenantname, input.tenantorg, input.email ?? null);

@@ -8,7 +8,8 @@ import { TenantId } from './schemas.js';
 export const TenantDelete = defineOp({
   name: 'TenantDelete',
   access: 'mainTenant',
-  effect: 'admin',
+  kinds: [],
+  transaction: 'own',
   input: z.object({ tenantid: TenantId }),
   async run({ input, ctx }) {
     if (input.tenantid === MAIN_TENANT_ID) throw badRequest('Invalid API request parameter: tenantid: the main tenant cannot be deleted');

@@ -6,7 +6,8 @@ import { TenantId, checkTenantAccess } from './schemas.js';
 export const TenantGet = defineOp({
   name: 'TenantGet',
   access: 'tenant',
-  effect: 'read',
+  kinds: [],
+  transaction: 'read',
   input: z.object({ tenantid: TenantId.optional() }),
   async run({ input, ctx }) {
     const id = input.tenantid ?? ctx.tenantId;

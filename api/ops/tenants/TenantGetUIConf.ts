@@ -5,7 +5,8 @@ import { defineOp } from '../define.js';
 export const TenantGetUIConf = defineOp({
   name: 'TenantGetUIConf',
   access: 'public',
-  effect: 'read',
+  kinds: [],
+  transaction: 'read',
   input: z.object({}),
   async run({ ctx }) {
     const tenant = await ctx.services.tenants.get(ctx.tenantId);

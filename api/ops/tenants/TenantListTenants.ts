@@ -6,7 +6,8 @@ import { Offset, Limit, pageOf } from '../schemas.js';
 export const TenantListTenants = defineOp({
   name: 'TenantListTenants',
   access: 'mainTenant',
-  effect: 'read',
+  kinds: [],
+  transaction: 'read',
   input: z.object({ offset: Offset, limit: Limit }),
   async run({ input, ctx }) {
     const { offset, limit } = pageOf(input, ctx.services.config.limitCap);

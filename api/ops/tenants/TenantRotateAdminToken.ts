@@ -8,7 +8,8 @@ import { TenantId } from './schemas.js';
 export const TenantRotateAdminToken = defineOp({
   name: 'TenantRotateAdminToken',
   access: 'mainTenant',
-  effect: 'admin',
+  kinds: [],
+  transaction: 'own',
   input: z.object({ tenantid: TenantId }),
   async run({ input, ctx }) {
     const tenant = await ctx.services.tenants.get(input.tenantid);

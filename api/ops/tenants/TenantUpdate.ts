@@ -6,7 +6,8 @@ import { TenantId, TenantName, TenantOrg, TenantEmail, checkTenantAccess } from 
 export const TenantUpdate = defineOp({
   name: 'TenantUpdate',
   access: 'tenant',
-  effect: 'admin',
+  kinds: [],
+  transaction: 'own',
   input: z.object({ tenantid: TenantId.optional(), tenantname: TenantName.optional(), tenantorg: TenantOrg.optional(), email: TenantEmail.optional() }),
   async run({ input, ctx }) {
     const id = input.tenantid ?? ctx.tenantId;

@@ -8,7 +8,8 @@ import { TokenTypeInput, RecordInput, checkedRecord } from './schemas.js';
 export const TokenCreate = defineOp({
   name: 'TokenCreate',
   access: 'tenant',
-  effect: 'write',
+  kinds: [],
+  transaction: 'write',
   input: z.object({
     tokentype: TokenTypeInput,
     record: RecordInput,

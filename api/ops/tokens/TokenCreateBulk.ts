@@ -9,7 +9,8 @@ import { TokenTypeInput, RecordInput, checkedRecord } from './schemas.js';
 export const TokenCreateBulk = defineOp({
   name: 'TokenCreateBulk',
   access: 'tenant',
-  effect: 'write',
+  kinds: [],
+  transaction: 'write',
   input: z.object({
     records: z.array(z.object({ tokentype: TokenTypeInput, record: RecordInput })).min(1, {
       error: 'Invalid API request parameter: records: must not be empty',

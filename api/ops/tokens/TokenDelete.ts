@@ -6,7 +6,8 @@ import { TokenName } from './schemas.js';
 export const TokenDelete = defineOp({
   name: 'TokenDelete',
   access: 'tenant',
-  effect: 'write',
+  kinds: [],
+  transaction: 'write',
   input: z.object({ token: TokenName }),
   async run({ input, ctx }) {
     const tokens = ctx.services.tokens;

@@ -6,7 +6,8 @@ import { TokenName } from './schemas.js';
 export const TokenGet = defineOp({
   name: 'TokenGet',
   access: 'tenant',
-  effect: 'read',
+  kinds: [],
+  transaction: 'read',
   input: z.object({ token: TokenName }),
   async run({ input, ctx }) {
     const tokens = ctx.services.tokens;

@@ -8,7 +8,8 @@ import { GroupRef } from '../../vault/groups.js';
 export const UserCreate = defineOp({
   name: 'UserCreate',
   access: 'tenant',
-  effect: 'write',
+  kinds: ['profile'],
+  transaction: 'write',
   input: z.object({ profile: Profile, ...GroupRef, finaltime: TimeInput.optional(), slidingtime: TimeInput.optional() }),
   async run({ input, ctx }) {
     const expiry = expiryFrom(input, ctx.now);

@@ -9,7 +9,8 @@ import { badRequest } from '../../errors.js';
 export const UserCreateBulk = defineOp({
   name: 'UserCreateBulk',
   access: 'tenant',
-  effect: 'write',
+  kinds: ['profile'],
+  transaction: 'write',
   input: z.object({
     records: z.array(z.object({ profile: Profile, ...GroupRef })).min(1),
     finaltime: TimeInput.optional(),

@@ -7,7 +7,9 @@ import { subjectRow } from '../subject.js';
 export const UserDelete = defineOp({
   name: 'UserDelete',
   access: 'tenant',
-  effect: 'write',
+  kinds: ['profile'],
+  judges: 'person',
+  transaction: 'write',
   input: z.object(UserRef),
   async run({ input, ctx }) {
     const row = await subjectRow(ctx, input, true);

@@ -7,7 +7,8 @@ import { VaultError } from '../../errors.js';
 export const UserDeleteBulk = defineOp({
   name: 'UserDeleteBulk',
   access: 'tenant',
-  effect: 'write',
+  kinds: ['profile'],
+  transaction: 'write',
   input: z.object({
     users: z
       .array(z.object(UserRef))

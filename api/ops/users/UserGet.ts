@@ -8,7 +8,11 @@ import { subjectRow } from '../subject.js';
 export const UserGet = defineOp({
   name: 'UserGet',
   access: 'tenant',
-  effect: 'read',
+  login: 'own',
+  kinds: ['profile'],
+  masks: true,
+  judges: 'person',
+  transaction: 'read',
   input: z.object({ ...UserRef, version: z.coerce.number().int().min(0).max(2_147_483_647).optional() }),
   async run({ input, ctx }) {
     const users = ctx.services.users;

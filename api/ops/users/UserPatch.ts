@@ -15,7 +15,9 @@ export const PatchOperation = z.object({
 export const UserPatch = defineOp({
   name: 'UserPatch',
   access: 'tenant',
-  effect: 'write',
+  kinds: ['profile'],
+  judges: 'person',
+  transaction: 'write',
   input: z.object({ ...UserRef, patch: z.array(PatchOperation).min(1) }),
   async run({ input, ctx }) {
     const users = ctx.services.users;

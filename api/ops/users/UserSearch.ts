@@ -8,7 +8,9 @@ import { findInTenant, searchModes } from '../../vault/search.js';
 export const UserSearch = defineOp({
   name: 'UserSearch',
   access: 'tenant',
-  effect: 'read',
+  kinds: ['profile'],
+  masks: true,
+  transaction: 'read',
   // `mode` is accepted and ignored: the documentation's examples send it, the SDKs do not.
   input: z.object({ unlockuuid: z.string(), identity: Identity, mode: z.string().optional() }),
   async run({ input, ctx }) {

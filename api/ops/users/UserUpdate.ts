@@ -7,7 +7,9 @@ import { Profile, UserRef } from '../schemas.js';
 export const UserUpdate = defineOp({
   name: 'UserUpdate',
   access: 'tenant',
-  effect: 'write',
+  kinds: ['profile'],
+  judges: 'person',
+  transaction: 'write',
   input: z.object({ ...UserRef, profile: Profile }),
   async run({ input, ctx }) {
     const users = ctx.services.users;

@@ -4,6 +4,7 @@ import { z } from 'zod';
 import { defineOp } from '../define.js';
 import { subjectRow } from '../subject.js';
 import { recordAgreement } from '../consent/AgreementAccept.js';
+import { LegalBasisCreate } from '../consent/LegalBasisCreate.js';
 import { MODES } from '../../vault/identities.js';
 import { agreementStatus, basisType } from '../../vault/consent.js';
 import { badRequest } from '../../errors.js';
@@ -25,7 +26,10 @@ export const V1Consent = z.object({
 export const V1ConsentAccept = defineOp({
   name: 'AgreementAccept',
   access: 'tenant',
-  effect: 'write',
+  login: 'own',
+  kinds: ['agreement'],
+  judges: 'person',
+  transaction: 'write',
   input: V1Consent.extend({ mode: z.enum(MODES), identity: z.string(), brief: z.string() }),
   async run({ input, ctx }) {
     const row = await subjectRow(ctx, input, true);
@@ -33,7 +37,11 @@ export const V1ConsentAccept = defineOp({
     const type = input.lawfulbasis === undefined ? 'consent' : basisType(input.lawfulbasis);
     if (!type) throw badRequest('bad lawfulbasis value');
     if (input.status !== undefined && !agreementStatus(input.status)) throw badRequest('bad status value');
-    if (!(await ctx.stores.consent.basis(input.brief))) await consent.createBasis(ctx, input.brief, { basistype: type });
+    if (!(await ctx.stores.consent.basis(input.brief))) {
+      // Creating the legal basis is an action of its own, judged as LegalBasisCreate (a login xtoken may not).
+      await ctx.authoriseAlso(LegalBasisCreate);
+      await consent.createBasis(ctx, input.brief, { basistype: type });
+    }
     await recordAgreement(ctx, row.token, { ...input, agreementmethod: input.consentmethod ?? input.agreementmethod, finaltime: input.expiration ?? input.finaltime }, 'expiration');
     return {};
   },

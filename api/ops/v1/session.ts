@@ -6,7 +6,8 @@ import { defineOp } from '../define.js';
 export const V1SessionGet = defineOp({
   name: 'SessionGet',
   access: 'tenant',
-  effect: 'read',
+  kinds: ['session'],
+  transaction: 'read',
   input: z.object({ sessionuuid: z.string() }),
   async run({ input, ctx }) {
     const { row, data } = await ctx.services.sessions.get(ctx, input.sessionuuid);

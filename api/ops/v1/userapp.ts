@@ -3,16 +3,21 @@ import { z } from 'zod';
 import { defineOp } from '../define.js';
 import { subjectRow } from '../subject.js';
 import { MODES } from '../../vault/identities.js';
+import { AppdataCreate } from '../appdata/AppdataCreate.js';
 
 /** v1 userapp: creates the person's record for the app, or merges into the one there is. */
 export const V1UserappPut = defineOp({
   name: 'AppdataUpdate',
   access: 'tenant',
-  effect: 'write',
+  kinds: ['appdata'],
+  judges: 'person',
+  transaction: 'write',
   input: z.object({ mode: z.enum(MODES), identity: z.string(), appname: z.string(), appdata: z.record(z.string(), z.unknown()) }),
   async run({ input, ctx }) {
     ctx.audit.app = input.appname;
     const row = await subjectRow(ctx, input, true);
+    // Creating the record is an action of its own, judged as AppdataCreate.
+    if (!(await ctx.stores.appdata.get(row.token, input.appname))) await ctx.authoriseAlso(AppdataCreate);
     await ctx.services.appdata.merge(ctx, row.token, input.appname, input.appdata, { create: true });
     return { token: row.token };
   },

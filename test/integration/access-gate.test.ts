@@ -1,0 +1,171 @@
+// The admission gate cannot be walked around: a person-dependent Deny binds every way to that person's data, a Deny
+// of a kind binds every operation that carries it, field grants work at any depth, v1 is judged for what it does.
+// Each case is a bypass that worked before the gate judged on the data.
+import { describe, expect } from 'vitest';
+import { it, buildProfile, type TestVault } from '../fixtures/vault.js';
+
+let n = 0;
+/** An xtoken for a fresh role holding exactly this policy. */
+async function roleWith(vault: TestVault, policy: unknown): Promise<Record<string, string>> {
+  const name = `gate-role-${++n}-${Date.now() % 100000}`;
+  for (const [op, body] of [
+    ['RoleCreate', { rolename: name }],
+    ['PolicyCreate', { policyname: name, policy }],
+    ['RoleLinkPolicy', { rolename: name, policyname: name }],
+  ] as const) {
+    const res = await vault.call(op, body);
+    expect(res.status, `${op} ${JSON.stringify(res.body)}`).toBe(200);
+  }
+  return { 'x-bunker-token': (await vault.call('XTokenCreateForRole', { rolename: name })).body.xtoken };
+}
+
+async function person(vault: TestVault, extra: Record<string, unknown> = {}) {
+  const profile = buildProfile(extra);
+  const created = await vault.call('UserCreate', { profile });
+  expect(created.status).toBe(200);
+  const token = created.body.token as string;
+  return { token, ref: { mode: 'token', identity: token }, profile };
+}
+
+const NO_FINNS = [
+  { Effect: 'Allow', Action: '*', Resource: '*' },
+  { Effect: 'Deny', Action: '*', Resource: '*', Condition: { StringEquals: { '${user:address.country}': 'FI' } } },
+];
+
+describe('a Deny about the person', () => {
+  it('refuses the person’s profile on every path, not only UserGet', async ({ vault }) => {
+    const finn = await person(vault, { address: { country: 'FI', city: 'Oulu' } });
+    const swede = await person(vault, { address: { country: 'SE', city: 'Lund' } });
+    const role = await roleWith(vault, NO_FINNS);
+    expect((await vault.call('UserGet', finn.ref, role)).status).toBe(403);
+    expect((await vault.call('UserGet', swede.ref, role)).status).toBe(200);
+
+    // Reaching the person in a list, by search, through an audit event, a session or a request: refused.
+    const unlockuuid = (await vault.call('BulkListUnlock', {}, role)).body.unlockuuid;
+    for (const [op, body] of [
+      ['BulkListAllUsers', { unlockuuid, offset: 0, limit: 100 }],
+      ['BulkListUsers', { unlockuuid, users: [finn.ref] }],
+      ['UserSearch', { unlockuuid, identity: finn.profile.email }],
+    ] as const) {
+      const res = await vault.call(op, body, role);
+      expect(res.status, op).toBe(403);
+      expect(JSON.stringify(res.body)).not.toContain('Oulu');
+    }
+    const [created] = (await vault.call('AuditListUserEvents', finn.ref)).body.rows as { auditeventuuid: string }[];
+    const event = await vault.call('AuditGetEvent', { auditeventuuid: created!.auditeventuuid }, role);
+    expect(event.status).toBe(403);
+    expect(JSON.stringify(event.body)).not.toContain('Oulu');
+
+    const sessionuuid = crypto.randomUUID();
+    expect((await vault.call('SessionUpsert', { sessionuuid, sessiondata: { token: finn.token, seen: 'Oulu' } })).status).toBe(200);
+    expect((await vault.call('SessionGet', { sessionuuid }, role)).status).toBe(403);
+
+    const forget = await vault.call('UserDeleteRequest', finn.ref);
+    expect(forget.status).toBe(200);
+    const requestuuid = forget.body.requestuuid as string;
+    expect((await vault.call('UserRequestGet', { requestuuid }, role)).status).toBe(403);
+    expect((await vault.call('UserRequestApprove', { requestuuid }, role)).status).toBe(403);
+    expect((await vault.call('UserRequestCancel', { requestuuid }, role)).status).toBe(403);
+    // The refused approval changed nothing: the person is still there.
+    expect((await vault.call('UserGet', finn.ref)).status).toBe(200);
+
+    for (const op of ['SystemGetUserReport', 'SystemGetUserHTMLReport']) {
+      expect((await vault.call(op, finn.ref, role)).status, op).toBe(403);
+      expect((await vault.call(op, swede.ref, role)).status, op).toBe(200);
+    }
+  });
+});
+
+describe('a Deny of a kind of data', () => {
+  it('binds every operation that carries that kind, reports included', async ({ vault }) => {
+    const p = await person(vault);
+    expect((await vault.call('AppdataCreate', { ...p.ref, appname: 'secret', appdata: { diagnosis: 'x' } })).status).toBe(200);
+    const role = await roleWith(vault, [
+      { Effect: 'Allow', Action: '*', Resource: '*' },
+      { Effect: 'Deny', Action: '*', Resource: 'users.appdata' },
+    ]);
+    expect((await vault.call('UserGet', p.ref, role)).status).toBe(200);
+    for (const [op, body] of [
+      ['AppdataGet', { ...p.ref, appname: 'secret' }],
+      ['SystemGetUserReport', p.ref],
+      ['SystemGetUserHTMLReport', p.ref],
+    ] as const) {
+      const res = await vault.call(op, body, role);
+      expect(res.status, op).toBe(403);
+      expect(JSON.stringify(res.body), op).not.toContain('diagnosis');
+    }
+  });
+
+  it('lets an Allow of one kind reach that kind only, not a report that carries every kind', async ({ vault }) => {
+    const p = await person(vault);
+    await vault.call('AppdataCreate', { ...p.ref, appname: 'prefs', appdata: { a: 1 } });
+    const role = await roleWith(vault, { Effect: 'Allow', Action: '*', Resource: 'users.appdata' });
+    expect((await vault.call('AppdataGet', { ...p.ref, appname: 'prefs' }, role)).status).toBe(200);
+    expect((await vault.call('SystemGetUserReport', p.ref, role)).status).toBe(403);
+    expect((await vault.call('UserGet', p.ref, role)).status).toBe(403);
+  });
+});
+
+describe('field resources', () => {
+  it('hide a nested field with a Deny, at any depth', async ({ vault }) => {
+    const p = await person(vault, { address: { city: 'Oulu', street: 'Kauppurienkatu 1', geo: { lat: 65.01, lon: 25.47 } } });
+    const role = await roleWith(vault, [
+      { Effect: 'Allow', Action: 'UserGet', Resource: '*' },
+      { Effect: 'Deny', Action: 'UserGet', Resource: ['users.profile.address.city', 'users.profile.address.geo.lat'] },
+    ]);
+    const seen = (await vault.call('UserGet', p.ref, role)).body.profile;
+    expect(seen.address).toEqual({ city: '***', street: 'Kauppurienkatu 1', geo: { lon: 25.47 } });
+    expect(seen.email).toBe(p.profile.email);
+  });
+
+  it('show only a granted nested field with an Allow', async ({ vault }) => {
+    const p = await person(vault, { address: { city: 'Oulu', street: 'Kauppurienkatu 1' } });
+    const role = await roleWith(vault, { Effect: 'Allow', Action: 'UserGet', Resource: 'users.profile.address.city' });
+    const seen = (await vault.call('UserGet', p.ref, role)).body.profile;
+    expect(seen.address).toEqual({ city: 'Oulu', street: '***' });
+    expect(seen.email).toBe('***');
+    expect(JSON.stringify(seen)).not.toContain(p.profile.email);
+  });
+});
+
+describe('v1 endpoints', () => {
+  async function v1Consent(vault: TestVault, p: { token: string }, brief: string, headers: Record<string, string>) {
+    return fetch(`${vault.url}/v1/consent/token/${p.token}/${brief}`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', ...headers },
+      body: JSON.stringify({ status: 'accept' }),
+    });
+  }
+
+  it('judge the legal basis they create as LegalBasisCreate, for roles and login xtokens', async ({ vault }) => {
+    const p = await person(vault);
+    const role = await roleWith(vault, [
+      { Effect: 'Allow', Action: '*', Resource: '*' },
+      { Effect: 'Deny', Action: 'LegalBasisCreate' },
+    ]);
+    const fresh = `gate-new-${Date.now() % 100000}`;
+    expect((await v1Consent(vault, p, fresh, role)).status).toBe(403);
+    expect((await vault.call('LegalBasisListAgreements', {})).body.rows.map((r: { brief: string }) => r.brief)).not.toContain(fresh);
+    const existing = `gate-old-${Date.now() % 100000}`;
+    expect((await vault.call('LegalBasisCreate', { brief: existing })).status).toBe(200);
+    expect((await v1Consent(vault, p, existing, role)).status).toBe(200);
+
+    const login = { 'x-bunker-token': (await vault.call('XTokenCreateForUser', p.ref)).body.xtoken as string };
+    expect((await v1Consent(vault, p, `gate-login-${Date.now() % 100000}`, login)).status).toBe(403);
+    expect((await v1Consent(vault, p, existing, login)).status).toBe(200);
+  });
+
+  it('judge the app record they create as AppdataCreate', async ({ vault }) => {
+    const p = await person(vault);
+    const role = await roleWith(vault, [
+      { Effect: 'Allow', Action: '*', Resource: '*' },
+      { Effect: 'Deny', Action: 'AppdataCreate' },
+    ]);
+    const post = (appname: string) =>
+      fetch(`${vault.url}/v1/userapp/token/${p.token}/${appname}`, { method: 'POST', headers: { 'content-type': 'application/json', ...role }, body: JSON.stringify({ a: 1 }) });
+    expect((await post('fresh')).status).toBe(403);
+    expect((await vault.call('AppdataGet', { ...p.ref, appname: 'fresh' })).status).toBe(404);
+    expect((await vault.call('AppdataCreate', { ...p.ref, appname: 'there', appdata: { a: 0 } })).status).toBe(200);
+    expect((await post('there')).status).toBe(200);
+  });
+});
