@@ -39,6 +39,18 @@ export interface PolicyInfo {
   policyname: string;
   policydesc: string;
   policy: unknown;
+  /** The owner mark: the uid of the resource that made it; absent when nobody claimed it. */
+  managedby?: string;
+}
+
+export interface RoleInfo {
+  roleid: number;
+  rolename: string;
+  roledesc: string;
+  /** The owner mark: the uid of the resource that made it; absent when nobody claimed it. */
+  managedby?: string;
+  /** The policies linked to the role. */
+  policies: { policyid: number; policyname: string }[];
 }
 
 export interface VaultClientOptions {
@@ -122,11 +134,16 @@ export class VaultClient {
     );
   }
 
-  roleCreate(input: { rolename: string; roledesc: string }) {
+  roleCreate(input: { rolename: string; roledesc: string; managedby: string }) {
     return this.call<{ roleid: number }>('RoleCreate', input);
   }
 
-  roleUpdate(input: { rolename: string; roledesc: string }) {
+  /** undefined when the vault has no such role. */
+  async roleGet(rolename: string): Promise<RoleInfo | undefined> {
+    return this.call<RoleInfo>('RoleGet', { rolename }).catch(notFoundAs(undefined));
+  }
+
+  roleUpdate(input: { roleid: number; roledesc: string }) {
     return this.call('RoleUpdate', input);
   }
 
@@ -138,7 +155,7 @@ export class VaultClient {
     return (await this.call<{ rows: Omit<PolicyInfo, 'policy'>[] }>('PolicyListAllPolicies')).rows;
   }
 
-  policyCreate(input: { policyname: string; policydesc: string; policy: unknown }) {
+  policyCreate(input: { policyname: string; policydesc: string; policy: unknown; managedby: string }) {
     return this.call<{ policyid: number }>('PolicyCreate', input);
   }
 
@@ -146,13 +163,13 @@ export class VaultClient {
     return this.call('PolicyUpdate', input);
   }
 
-  roleLinkPolicy(input: { rolename: string; policyid: number }) {
+  roleLinkPolicy(input: { roleid: number; policyid: number }) {
     return this.call<{ roleid: number }>('RoleLinkPolicy', input);
   }
 
   /** true when it was deleted now, false when the vault had no such role (its xtokens go with it). */
-  async roleDelete(rolename: string): Promise<boolean> {
-    return this.call('RoleDelete', { rolename }).then(() => true, notFoundAs(false));
+  async roleDelete(roleid: number): Promise<boolean> {
+    return this.call('RoleDelete', { roleid }).then(() => true, notFoundAs(false));
   }
 
   /** true when it was deleted now, false when the vault had no such policy (its links go with it). */

@@ -5,6 +5,8 @@ export interface RoleRow {
   roleid: number;
   rolename: string;
   roledesc: string;
+  /** The owner mark (e.g. a Kubernetes resource's uid); null when nobody claimed it. */
+  managedby: string | null;
 }
 
 export interface PolicyRow {
@@ -12,42 +14,65 @@ export interface PolicyRow {
   policyname: string;
   policydesc: string;
   policy: unknown;
+  managedby: string | null;
 }
 
+/** The owner mark in an update, from parameter `$n`: null keeps it, an empty string removes it, other text replaces it. */
+const markUpdate = (n: number) => `managedby = case when $${n}::text is null then managedby else nullif($${n}::text, '') end`;
+
 export class RoleStore extends GlobalTables {
-  async createRole(name: string, desc: string, now: number): Promise<number> {
-    const [r] = await this.sql<{ id: number }>(`insert into ${this.g}.roles (name, description, created) values ($1, $2, $3) returning id`, [name, desc, now]);
+  async createRole(name: string, desc: string, managedby: string | null, now: number): Promise<number> {
+    const [r] = await this.sql<{ id: number }>(`insert into ${this.g}.roles (name, description, managedby, created) values ($1, $2, $3, $4) returning id`, [
+      name,
+      desc,
+      managedby,
+      now,
+    ]);
     return r!.id;
   }
 
   async role(by: { id?: number | undefined; name?: string | undefined }): Promise<RoleRow | null> {
-    const [r] = await this.sql<RoleRow>(`select id as roleid, name as rolename, description as roledesc from ${this.g}.roles where ${by.id !== undefined ? 'id = $1' : 'name = $1'}`,
+    const [r] = await this.sql<RoleRow>(`select id as roleid, name as rolename, description as roledesc, managedby from ${this.g}.roles where ${by.id !== undefined ? 'id = $1' : 'name = $1'}`,
       [by.id ?? by.name],
     );
     return r ?? null;
   }
 
-  async updateRole(id: number, set: { name?: string | undefined; desc?: string | undefined }): Promise<void> {
-    await this.sql(`update ${this.g}.roles set name = coalesce($2, name), description = coalesce($3, description) where id = $1`, [id, set.name ?? null, set.desc ?? null]);
+  async updateRole(id: number, set: { name?: string | undefined; desc?: string | undefined; managedby?: string | undefined }): Promise<void> {
+    await this.sql(`update ${this.g}.roles set name = coalesce($2, name), description = coalesce($3, description), ${markUpdate(4)} where id = $1`, [
+      id,
+      set.name ?? null,
+      set.desc ?? null,
+      set.managedby ?? null,
+    ]);
   }
 
-  async createPolicy(name: string, desc: string, document: unknown, now: number): Promise<number> {
-    const [r] = await this.sql<{ id: number }>(`insert into ${this.g}.policies (name, description, document, created) values ($1, $2, $3::jsonb, $4) returning id`,
-      [name, desc, JSON.stringify(document), now],
+  /** The policies linked to the role, by id. */
+  async policiesOf(roleId: number): Promise<{ policyid: number; policyname: string }[]> {
+    return this.sql(`select p.id as policyid, p.name as policyname from ${this.g}.role_policies rp join ${this.g}.policies p on p.id = rp.policy_id where rp.role_id = $1 order by p.id`, [
+      roleId,
+    ]);
+  }
+
+  async createPolicy(name: string, desc: string, document: unknown, managedby: string | null, now: number): Promise<number> {
+    const [r] = await this.sql<{ id: number }>(
+      `insert into ${this.g}.policies (name, description, document, managedby, created) values ($1, $2, $3::jsonb, $4, $5) returning id`,
+      [name, desc, JSON.stringify(document), managedby, now],
     );
     return r!.id;
   }
 
   async policy(by: { id?: number | undefined; name?: string | undefined }): Promise<PolicyRow | null> {
-    const [r] = await this.sql<PolicyRow>(`select id as policyid, name as policyname, description as policydesc, document as policy from ${this.g}.policies where ${by.id !== undefined ? 'id = $1' : 'name = $1'}`,
+    const [r] = await this.sql<PolicyRow>(`select id as policyid, name as policyname, description as policydesc, document as policy, managedby from ${this.g}.policies where ${by.id !== undefined ? 'id = $1' : 'name = $1'}`,
       [by.id ?? by.name],
     );
     return r ?? null;
   }
 
-  async updatePolicy(id: number, set: { name?: string | undefined; desc?: string | undefined; document?: unknown }): Promise<void> {
-    await this.sql(`update ${this.g}.policies set name = coalesce($2, name), description = coalesce($3, description), document = coalesce($4::jsonb, document) where id = $1`,
-      [id, set.name ?? null, set.desc ?? null, set.document === undefined ? null : JSON.stringify(set.document)],
+  async updatePolicy(id: number, set: { name?: string | undefined; desc?: string | undefined; document?: unknown; managedby?: string | undefined }): Promise<void> {
+    await this.sql(
+      `update ${this.g}.policies set name = coalesce($2, name), description = coalesce($3, description), document = coalesce($4::jsonb, document), ${markUpdate(5)} where id = $1`,
+      [id, set.name ?? null, set.desc ?? null, set.document === undefined ? null : JSON.stringify(set.document), set.managedby ?? null],
     );
   }
 

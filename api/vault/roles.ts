@@ -26,8 +26,9 @@ export class Roles {
     return new GlobalStores(em).roles;
   }
 
-  async createRole(em: EntityManager, name: string, desc: string, now: number): Promise<number> {
-    return await conflictOnUnique(Messages.duplicateRole, () => this.store(em).createRole(name, desc, now));
+  /** `managedby` is the owner mark; an empty one is no mark. */
+  async createRole(em: EntityManager, name: string, desc: string, managedby: string | undefined, now: number): Promise<number> {
+    return await conflictOnUnique(Messages.duplicateRole, () => this.store(em).createRole(name, desc, managedby || null, now));
   }
 
   async role(em: EntityManager, by: { id?: number | undefined; name?: string | undefined }): Promise<RoleRow> {
@@ -36,13 +37,14 @@ export class Roles {
     return r;
   }
 
-  async updateRole(em: EntityManager, id: number, set: { name?: string | undefined; desc?: string | undefined }): Promise<void> {
+  /** Absent fields stay; `managedby: ''` removes the owner mark. */
+  async updateRole(em: EntityManager, id: number, set: { name?: string | undefined; desc?: string | undefined; managedby?: string | undefined }): Promise<void> {
     await conflictOnUnique(Messages.duplicateRole, () => this.store(em).updateRole(id, set));
     this.statements.clear();
   }
 
-  async createPolicy(em: EntityManager, name: string, desc: string, doc: unknown, now: number): Promise<number> {
-    return await conflictOnUnique(Messages.duplicatePolicy, () => this.store(em).createPolicy(name, desc, checkedPolicy(doc), now));
+  async createPolicy(em: EntityManager, name: string, desc: string, doc: unknown, managedby: string | undefined, now: number): Promise<number> {
+    return await conflictOnUnique(Messages.duplicatePolicy, () => this.store(em).createPolicy(name, desc, checkedPolicy(doc), managedby || null, now));
   }
 
   async policy(em: EntityManager, by: { id?: number | undefined; name?: string | undefined }): Promise<PolicyRow> {
@@ -51,7 +53,11 @@ export class Roles {
     return p;
   }
 
-  async updatePolicy(em: EntityManager, id: number, set: { name?: string | undefined; desc?: string | undefined; document?: unknown }): Promise<void> {
+  async updatePolicy(
+    em: EntityManager,
+    id: number,
+    set: { name?: string | undefined; desc?: string | undefined; document?: unknown; managedby?: string | undefined },
+  ): Promise<void> {
     if (set.document !== undefined) checkedPolicy(set.document);
     await conflictOnUnique(Messages.duplicatePolicy, () => this.store(em).updatePolicy(id, set));
     this.statements.clear();

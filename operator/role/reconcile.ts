@@ -1,12 +1,14 @@
 // Reconciles a Role: the vault role exists with the spec's description, its policies match the spec and are linked
-// to it, and a live xtoken for the referenced Tenant sits in the spec's Secret, replaced before it expires.
+// to it, and a live xtoken for the referenced Tenant sits in the spec's Secret, replaced before it expires. Only a
+// role and policies carrying this resource's owner mark are changed (see ownership.ts).
 import { claimVaultName, parseSpec, type ReconcileDeps } from '../deps.js';
 import { findCondition } from '../runtime/conditions.js';
 import type { ReconcileOutcome, Reconciler } from '../runtime/controller.js';
 import { ReconcileError } from '../runtime/reconcile-error.js';
-import { RoleSpec, type RoleStatus } from '../types/resources.js';
-import { VaultAnswerError } from '../vault-client.js';
+import { RoleSpec, type Role, type RoleStatus } from '../types/resources.js';
+import { VaultAnswerError, type RoleInfo } from '../vault-client.js';
 import { finalizeRole } from './finalize.js';
+import { nameTaken, owns } from './ownership.js';
 import { syncPolicies } from './policies.js';
 import { ensureXToken, iso, untilRotation } from './xtoken.js';
 
@@ -35,29 +37,48 @@ export function roleReconciler(deps: ReconcileDeps): Reconciler<RoleStatus> {
         throw new ReconcileError('TenantNotReady', `Tenant ${spec.tenantRef.name} ${tenant ? 'is not ready' : 'does not exist in this namespace'}`, { retryAfterMs: TENANT_WAIT_MS });
       }
 
-      // The description cannot be read back from the vault: it is written when the spec changed or the role is new.
-      let roleId = status.roleId;
-      if (roleId === undefined || status.observedGeneration !== obj.metadata.generation) {
-        try {
-          roleId = (await deps.vault.roleCreate({ rolename: spec.roleName, roledesc: spec.description })).roleid;
-          delete status.policies;
-          await deps.events.emit(obj, 'Normal', 'RoleCreated', `created vault role ${spec.roleName} (id ${roleId})`);
-        } catch (err) {
-          if (!(err instanceof VaultAnswerError && err.status === 409)) throw err;
-          await deps.vault.roleUpdate({ rolename: spec.roleName, roledesc: spec.description });
-        }
-      }
-      const synced = await syncPolicies(deps, obj, spec, status, roleId);
-      status.roleId = synced.roleId;
-      status.policies = synced.policies;
+      const role = await ensureRole(deps, obj, spec, status);
+      status.roleId = role.roleid;
+      status.policies = await syncPolicies(deps, obj, spec, role);
 
       const xtoken = await ensureXToken(deps, obj, spec, { id: tenantId, name: tenantName }, status.xtoken?.secretName);
       status.tenantId = tenantId;
       status.xtoken = { secretName: spec.xtoken.secretName, expiresAt: iso(xtoken.expires), rotateAt: iso(Math.floor(xtoken.rotateAt)) };
       return {
-        message: `vault role ${spec.roleName} (id ${synced.roleId}) has ${synced.policies.length} ${synced.policies.length === 1 ? 'policy' : 'policies'}; its xtoken for tenant ${tenantName} is in Secret ${spec.xtoken.secretName} until ${status.xtoken.expiresAt}`,
+        message: `vault role ${spec.roleName} (id ${role.roleid}) has ${status.policies.length} ${status.policies.length === 1 ? 'policy' : 'policies'}; its xtoken for tenant ${tenantName} is in Secret ${spec.xtoken.secretName} until ${status.xtoken.expiresAt}`,
         requeueAfterMs: untilRotation(xtoken, deps.clock),
       };
     },
   };
+}
+
+/**
+ * The vault role, read fresh every pass: created with this resource's owner mark when missing, its description
+ * brought in line when it carries the mark, and RoleNameTaken (nothing written) when it does not.
+ */
+async function ensureRole(deps: ReconcileDeps, obj: Role, spec: RoleSpec, status: RoleStatus): Promise<RoleInfo> {
+  let role = await deps.vault.roleGet(spec.roleName);
+  if (!role) {
+    try {
+      const { roleid } = await deps.vault.roleCreate({ rolename: spec.roleName, roledesc: spec.description, managedby: obj.metadata.uid });
+      await deps.events.emit(obj, 'Normal', 'RoleCreated', `created vault role ${spec.roleName} (id ${roleid})`);
+      return { roleid, rolename: spec.roleName, roledesc: spec.description, managedby: obj.metadata.uid, policies: [] };
+    } catch (err) {
+      // Someone made a role of that name since we looked: judge it like any existing one.
+      if (!(err instanceof VaultAnswerError && err.status === 409)) throw err;
+      role = await deps.vault.roleGet(spec.roleName);
+      if (!role) throw err;
+    }
+  }
+  if (!owns(obj, role)) {
+    // Whatever an earlier pass recorded (an operator before owner marks adopted any role by name), none of it is ours.
+    delete status.roleId;
+    delete status.policies;
+    throw nameTaken(obj, 'role', spec.roleName, role);
+  }
+  if (role.roledesc !== spec.description) {
+    await deps.vault.roleUpdate({ roleid: role.roleid, roledesc: spec.description });
+    await deps.events.emit(obj, 'Normal', 'RoleUpdated', `updated the description of vault role ${spec.roleName}`);
+  }
+  return role;
 }

@@ -1,15 +1,17 @@
-// POST /v2/PolicyCreate: an IAM-like policy document (CONTRACT §4.9); main tenant only.
+// POST /v2/PolicyCreate: an IAM-like policy document (CONTRACT §4.9), optionally with an owner mark (`managedby`);
+// main tenant only.
 import { z } from 'zod';
 import { defineOp } from '../define.js';
-import { Name, Description, PolicyDocument } from './schemas.js';
+import { Name, Description, PolicyDocument, ManagedBy } from './schemas.js';
 
 export const PolicyCreate = defineOp({
   name: 'PolicyCreate',
   access: 'mainTenant',
-  effect: 'write',
-  input: z.object({ policyname: Name, policydesc: Description.optional(), policy: PolicyDocument }),
+  kinds: [],
+  transaction: 'write',
+  input: z.object({ policyname: Name, policydesc: Description.optional(), policy: PolicyDocument, managedby: ManagedBy.optional() }),
   async run({ input, ctx }) {
-    const policyid = await ctx.services.roles.createPolicy(ctx.em, input.policyname, input.policydesc ?? '', input.policy, ctx.now);
+    const policyid = await ctx.services.roles.createPolicy(ctx.em, input.policyname, input.policydesc ?? '', input.policy, input.managedby, ctx.now);
     ctx.audit.after = { policyid, policyname: input.policyname };
     return { policyid };
   },

@@ -8,7 +8,8 @@ import { PolicyRef } from './schemas.js';
 export const PolicyDelete = defineOp({
   name: 'PolicyDelete',
   access: 'mainTenant',
-  effect: 'write',
+  kinds: [],
+  transaction: 'write',
   input: z.object(PolicyRef),
   async run({ input, ctx }) {
     const roles = ctx.services.roles;

@@ -1,4 +1,4 @@
-// POST /v2/PolicyGet: one policy by id or name.
+// POST /v2/PolicyGet: one policy by id or name, with its owner mark (`managedby`) when it has one.
 import { z } from 'zod';
 import { defineOp } from '../define.js';
 import { badRequest, Messages } from '../../errors.js';
@@ -6,12 +6,13 @@ import { PolicyRef } from './schemas.js';
 
 export const PolicyGet = defineOp({
   name: 'PolicyGet',
-  access: 'tenant',
-  effect: 'read',
+  access: 'mainTenant',
+  kinds: [],
+  transaction: 'read',
   input: z.object(PolicyRef),
   async run({ input, ctx }) {
     if (input.policyid === undefined && input.policyname === undefined) throw badRequest(`${Messages.missing}policyid`);
     const p = await ctx.services.roles.policy(ctx.services.db.global(), { id: input.policyid, name: input.policyname });
-    return { policyid: p.policyid, policyname: p.policyname, policydesc: p.policydesc, policy: p.policy };
+    return { policyid: p.policyid, policyname: p.policyname, policydesc: p.policydesc, policy: p.policy, ...(p.managedby !== null && { managedby: p.managedby }) };
   },
 });

@@ -1,14 +1,22 @@
-// POST /v2/PolicyUpdate: changes a policy's name, description or document; main tenant only.
+// POST /v2/PolicyUpdate: changes a policy's name, description, document or owner mark (kept unless given); main
+// tenant only.
 import { z } from 'zod';
 import { defineOp } from '../define.js';
 import { badRequest, Messages } from '../../errors.js';
-import { Id, Name, Description, PolicyDocument } from './schemas.js';
+import { Id, Name, Description, PolicyDocument, ManagedBy } from './schemas.js';
 
 export const PolicyUpdate = defineOp({
   name: 'PolicyUpdate',
   access: 'mainTenant',
-  effect: 'write',
-  input: z.object({ policyid: Id.optional(), policyname: Name.optional(), policydesc: Description.optional(), policy: PolicyDocument.optional() }),
+  kinds: [],
+  transaction: 'write',
+  input: z.object({
+    policyid: Id.optional(),
+    policyname: Name.optional(),
+    policydesc: Description.optional(),
+    policy: PolicyDocument.optional(),
+    managedby: ManagedBy.optional(),
+  }),
   async run({ input, ctx }) {
     const roles = ctx.services.roles;
     if (input.policyid === undefined && input.policyname === undefined) throw badRequest(`${Messages.missing}policyid`);
@@ -17,6 +25,7 @@ export const PolicyUpdate = defineOp({
       name: input.policyid !== undefined ? input.policyname : undefined,
       desc: input.policydesc,
       document: input.policy,
+      managedby: input.managedby,
     });
     ctx.audit.after = { policyid: policy.policyid };
     return {};

@@ -8,7 +8,8 @@ import { RoleRef } from './schemas.js';
 export const RoleDelete = defineOp({
   name: 'RoleDelete',
   access: 'mainTenant',
-  effect: 'write',
+  kinds: [],
+  transaction: 'write',
   input: z.object(RoleRef),
   async run({ input, ctx }) {
     const roles = ctx.services.roles;

@@ -7,7 +7,8 @@ import { RoleRef, PolicyRef, roleAndPolicy } from './schemas.js';
 export const RoleUnlinkPolicy = defineOp({
   name: 'RoleUnlinkPolicy',
   access: 'mainTenant',
-  effect: 'write',
+  kinds: [],
+  transaction: 'write',
   input: z.object({ ...RoleRef, ...PolicyRef }),
   async run({ input, ctx }) {
     const { role, policy } = await roleAndPolicy(ctx, input);

@@ -7,6 +7,11 @@ import { badRequest, Messages } from '../../errors.js';
 export const Name = z.string().min(1).max(128);
 export const Description = z.string().max(1024);
 export const Id = RecordId;
+/**
+ * Beyond the contract: who manages a role or policy (the operator puts its resource's uid here), so a tool changes
+ * only what it made. Printable ASCII without spaces; an empty one is no mark (on update: removes it).
+ */
+export const ManagedBy = z.string().max(256).regex(/^[\x21-\x7e]*$/, 'printable ASCII without spaces');
 /** A policy document; its shape is checked by the policy engine's parser, which names what is wrong. */
 export const PolicyDocument = z.custom<object>((v) => typeof v === 'object' && v !== null, { error: (iss) => (iss.input === undefined ? undefined : 'expected a policy object') });
 

@@ -1,0 +1,21 @@
+// POST /v2/RoleGet: one role by id or name, with its owner mark (`managedby`, when it has one) and the policies
+// linked to it; main tenant only. Beyond the DatabunkerPro contract: the operator reads it to tell a role it made
+// from one of the same name that someone else made.
+import { z } from 'zod';
+import { defineOp } from '../define.js';
+import { badRequest, Messages } from '../../errors.js';
+import { RoleRef } from './schemas.js';
+
+export const RoleGet = defineOp({
+  name: 'RoleGet',
+  access: 'mainTenant',
+  kinds: [],
+  transaction: 'read',
+  input: z.object(RoleRef),
+  async run({ input, ctx }) {
+    if (input.roleid === undefined && input.rolename === undefined) throw badRequest(`${Messages.missing}roleid`);
+    const role = await ctx.services.roles.role(ctx.em, { id: input.roleid, name: input.rolename });
+    const policies = await ctx.stores.roles.policiesOf(role.roleid);
+    return { roleid: role.roleid, rolename: role.rolename, roledesc: role.roledesc, ...(role.managedby !== null && { managedby: role.managedby }), policies };
+  },
+});
