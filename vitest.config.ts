@@ -1,13 +1,74 @@
-// Test runner configuration: every file gets its own tenant schema or database, so files run in parallel.
+// Test runner configuration: one project per kind of test (test/README.md says which goes where); `vitest run`
+// runs them all, `vitest run --project unit` only the fast ones. Every file gets its own tenant schema or
+// database, so files run in parallel.
 import { defineConfig } from 'vitest/config';
 
 export default defineConfig({
   test: {
-    include: ['test/**/*.test.ts'],
     exclude: ['test/bench/**', 'node_modules/**'],
-    testTimeout: 30_000,
-    hookTimeout: 90_000,
     pool: 'forks',
     maxWorkers: 2,
+    // A promise rejected with nobody listening, or an exception nobody caught, fails the run (vitest's default,
+    // stated here because test/e2e/unhandled-errors.test.ts proves it holds).
+    dangerouslyIgnoreUnhandledErrors: false,
+    projects: [
+      {
+        extends: true,
+        test: {
+          name: 'unit',
+          include: ['test/unit/**/*.test.ts'],
+          testTimeout: 30_000,
+        },
+      },
+      {
+        extends: true,
+        test: {
+          name: 'integration',
+          include: ['test/integration/**/*.test.ts'],
+          // The first test of a file also starts the file's vault (tokenizer process, database, migrations), which
+          // on a busy machine with the embedded database takes a minute: room for that and the test's own 30 s.
+          testTimeout: 120_000,
+          hookTimeout: 90_000,
+          // Work the api finishes after answering (object removal, sweeps) is polled for, with room for a busy machine.
+          expect: { poll: { timeout: 15_000 } },
+        },
+      },
+      {
+        extends: true,
+        test: {
+          name: 'operator',
+          include: ['test/operator/**/*.test.ts'],
+          testTimeout: 30_000,
+          hookTimeout: 90_000,
+        },
+      },
+      {
+        extends: true,
+        test: {
+          name: 'chart',
+          include: ['test/chart/**/*.test.ts'],
+          testTimeout: 30_000,
+        },
+      },
+      {
+        extends: true,
+        test: {
+          name: 'browser',
+          include: ['test/browser/**/*.test.ts'],
+          testTimeout: 60_000,
+          hookTimeout: 120_000,
+        },
+      },
+      {
+        extends: true,
+        test: {
+          name: 'e2e',
+          include: ['test/e2e/**/*.test.ts'],
+          // Each test sets its own deadlines from measured start times; this is only the ceiling.
+          testTimeout: 600_000,
+          hookTimeout: 90_000,
+        },
+      },
+    ],
   },
 });

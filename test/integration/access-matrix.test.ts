@@ -1,12 +1,11 @@
 // Every operation of the registry against every kind of caller: who is turned away (403) and who gets through
 // to the operation itself (any other answer: 200, or 400 for the empty body this test sends).
 import { createHash } from 'node:crypto';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startVault, buildProfile, type TestVault } from '../fixtures/vault.js';
+import { describe, expect } from 'vitest';
+import { test, buildProfile } from '../fixtures/vault.js';
 import { operations } from '../../api/ops/index.js';
 import type { OpDefinition } from '../../api/ops/define.js';
 
-let vault: TestVault;
 const headers: Record<string, Record<string, string>> = {};
 
 type Who = 'none' | 'garbage' | 'expired' | 'login' | 'roleWithoutPolicy' | 'roleUserGetOnly' | 'adminOfOtherTenant' | 'tenantAdmin' | 'root';
@@ -53,8 +52,7 @@ function expected(who: Who, op: OpDefinition): 'through' | 'denied' {
   }
 }
 
-beforeAll(async () => {
-  vault = await startVault();
+test.beforeAll(async ({ vault }) => {
   const ok = async (op: string, body: unknown, h?: Record<string, string>) => {
     const res = await vault.call(op, body, h);
     expect(res.status, `${op} ${JSON.stringify(res.body)}`).toBe(200);
@@ -86,14 +84,10 @@ beforeAll(async () => {
     .execute('update strongroom.credentials set expires_at = expires_at - 3600 where hash = ?', [createHash('sha256').update(expiring.xtoken).digest('hex')]);
 });
 
-afterAll(async () => {
-  await vault?.stop();
-});
-
 describe('the access matrix', () => {
   const callers: Who[] = ['none', 'garbage', 'expired', 'login', 'roleWithoutPolicy', 'roleUserGetOnly', 'adminOfOtherTenant', 'tenantAdmin', 'root'];
   // TenantDelete with an empty body is harmless (400); nothing here changes state a later pair depends on.
-  it.each(callers)('%s', async (who) => {
+  test.for(callers)('%s', async (who, { vault }) => {
     const wrong: string[] = [];
     for (const op of operations) {
       const res = await fetch(`${vault.url}/v2/${op.name}`, {

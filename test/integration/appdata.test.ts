@@ -1,22 +1,14 @@
 // Per-user app data over HTTP: create, read (and read a version), merge, list, delete, and the error cases.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startVault, buildProfile, type TestVault } from '../fixtures/vault.js';
+import { describe, expect } from 'vitest';
+import { it, buildProfile, type TestVault } from '../fixtures/vault.js';
 
-let vault: TestVault;
-beforeAll(async () => {
-  vault = await startVault();
-});
-afterAll(async () => {
-  await vault?.stop();
-});
-
-async function user(): Promise<string> {
+async function user(vault: TestVault): Promise<string> {
   return (await vault.call('UserCreate', { profile: buildProfile() })).body.token as string;
 }
 
 describe('app data', () => {
-  it('is stored per user and app, merged on update, kept as versions and read back exactly', async () => {
-    const token = await user();
+  it('is stored per user and app, merged on update, kept as versions and read back exactly', async ({ vault }) => {
+    const token = await user(vault);
     const ref = { mode: 'token', identity: token };
     expect((await vault.call('AppdataCreate', { ...ref, appname: 'Shop', appdata: { cart: ['book'], vip: false } })).status).toBe(200);
     const got = await vault.call('AppdataGet', { ...ref, appname: 'shop' });
@@ -37,8 +29,8 @@ describe('app data', () => {
     expect((await vault.call('AppdataDelete', { ...ref, appname: 'games' })).status).toBe(404);
   });
 
-  it('keeps the last ten earlier versions besides the current one', async () => {
-    const token = await user();
+  it('keeps the last ten earlier versions besides the current one', async ({ vault }) => {
+    const token = await user(vault);
     const ref = { mode: 'token', identity: token, appname: 'counter' };
     await vault.call('AppdataCreate', { ...ref, appdata: { n: 0 } });
     for (let n = 1; n <= 12; n++) expect((await vault.call('AppdataUpdate', { ...ref, appdata: { n } })).status).toBe(200);
@@ -49,8 +41,8 @@ describe('app data', () => {
     expect((await vault.call('AppdataGet', ref)).body).toMatchObject({ version: 13, appdata: { n: 12 } });
   });
 
-  it('answers 404 for an unknown user or app and 400 for bad input, and goes with the user', async () => {
-    const token = await user();
+  it('answers 404 for an unknown user or app and 400 for bad input, and goes with the user', async ({ vault }) => {
+    const token = await user(vault);
     const ref = { mode: 'token', identity: token };
     const none = await vault.call('AppdataGet', { ...ref, appname: 'nothing' });
     expect(none.status).toBe(404);
@@ -65,14 +57,14 @@ describe('app data', () => {
     expect((await vault.call('AppdataListAppNames')).body.apps).not.toContain('kept');
   });
 
-  it('is readable but not writable through the user’s own login xtoken', async () => {
-    const token = await user();
+  it('is readable but not writable through the user’s own login xtoken', async ({ vault }) => {
+    const token = await user(vault);
     const ref = { mode: 'token', identity: token };
     await vault.call('AppdataCreate', { ...ref, appname: 'prefs', appdata: { theme: 'dark' } });
     const login = { 'x-bunker-token': (await vault.call('XTokenCreateForUser', ref)).body.xtoken };
     expect((await vault.call('AppdataGet', { ...ref, appname: 'prefs' }, login)).body.appdata).toEqual({ theme: 'dark' });
     expect((await vault.call('AppdataUpdate', { ...ref, appname: 'prefs', appdata: { theme: 'light' } }, login)).status).toBe(403);
-    const other = await user();
+    const other = await user(vault);
     expect((await vault.call('AppdataGet', { mode: 'token', identity: other, appname: 'prefs' }, login)).status).toBe(403);
   });
 });

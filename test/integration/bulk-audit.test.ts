@@ -1,23 +1,15 @@
 // Bulk listing behind the unlock UUID, and the audit trail every call leaves, over HTTP.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startVault, buildProfile, type TestVault } from '../fixtures/vault.js';
+import { describe, expect } from 'vitest';
+import { it, buildProfile, type TestVault } from '../fixtures/vault.js';
 
-let vault: TestVault;
-beforeAll(async () => {
-  vault = await startVault();
-});
-afterAll(async () => {
-  await vault?.stop();
-});
-
-async function unlock(): Promise<string> {
+async function unlock(vault: TestVault): Promise<string> {
   const res = await vault.call('BulkListUnlock');
   expect(res.status).toBe(200);
   return res.body.unlockuuid as string;
 }
 
 describe('BulkListUnlock', () => {
-  it('accepts an absent body and returns a reusable UUID', async () => {
+  it('accepts an absent body and returns a reusable UUID', async ({ vault }) => {
     const res = await fetch(`${vault.url}/v2/BulkListUnlock`, { method: 'POST', headers: { 'x-bunker-token': vault.rootToken } });
     const body = (await res.json()) as Record<string, any>;
     expect(body.status).toBe('ok');
@@ -28,7 +20,7 @@ describe('BulkListUnlock', () => {
     expect(page2.status).toBe(200);
   });
 
-  it('refuses a missing, unknown or expired unlock UUID', async () => {
+  it('refuses a missing, unknown or expired unlock UUID', async ({ vault }) => {
     for (const unlockuuid of [undefined, 'nope', '00000000-0000-0000-0000-000000000000']) {
       const res = await vault.call('BulkListAllUsers', { unlockuuid });
       expect(res.status, String(unlockuuid)).toBe(unlockuuid === undefined ? 400 : 403);
@@ -39,8 +31,8 @@ describe('BulkListUnlock', () => {
 });
 
 describe('BulkListAllUsers', () => {
-  it('pages through every user in a stable order with a total', async () => {
-    const u = await unlock();
+  it('pages through every user in a stable order with a total', async ({ vault }) => {
+    const u = await unlock(vault);
     const before = (await vault.call('BulkListAllUsers', { unlockuuid: u, limit: 1 })).body.total as number;
     const made = [];
     for (let i = 0; i < 12; i++) made.push((await vault.call('UserCreate', { profile: buildProfile({ n: i }) })).body.token);
@@ -61,13 +53,13 @@ describe('BulkListAllUsers', () => {
 });
 
 describe('BulkListUsers', () => {
-  it('returns the matching users in request order and skips the missing', async () => {
+  it('returns the matching users in request order and skips the missing', async ({ vault }) => {
     const a = buildProfile();
     const b = buildProfile();
     const ta = (await vault.call('UserCreate', { profile: a })).body.token;
     const tb = (await vault.call('UserCreate', { profile: b })).body.token;
     const res = await vault.call('BulkListUsers', {
-      unlockuuid: await unlock(),
+      unlockuuid: await unlock(vault),
       users: [
         { mode: 'login', identity: b.login },
         { mode: 'email', identity: 'missing@example.com' },
@@ -81,8 +73,8 @@ describe('BulkListUsers', () => {
     expect(res.body.rows[1].profile).toEqual(a);
   });
 
-  it('refuses an empty list and the token mode', async () => {
-    const u = await unlock();
+  it('refuses an empty list and the token mode', async ({ vault }) => {
+    const u = await unlock(vault);
     expect((await vault.call('BulkListUsers', { unlockuuid: u, users: [] })).status).toBe(400);
     const tokenMode = await vault.call('BulkListUsers', { unlockuuid: u, users: [{ mode: 'token', identity: 'x' }] });
     expect(tokenMode.status).toBe(400);
@@ -91,7 +83,7 @@ describe('BulkListUsers', () => {
 });
 
 describe('audit trail', () => {
-  it('records every call on the user, failures included, with request_metadata and sealed details', async () => {
+  it('records every call on the user, failures included, with request_metadata and sealed details', async ({ vault }) => {
     const profile = buildProfile();
     const { token } = (await vault.call('UserCreate', { profile, request_metadata: { ticket: 'T-1' } })).body;
     await vault.call('UserGet', { mode: 'email', identity: profile.email });
@@ -114,14 +106,14 @@ describe('audit trail', () => {
     expect(created.body.details.request_metadata).toEqual({ ticket: 'T-1' });
   });
 
-  it('answers 404 for an unknown event and 400 for a malformed id', async () => {
+  it('answers 404 for an unknown event and 400 for a malformed id', async ({ vault }) => {
     expect((await vault.call('AuditGetEvent', { auditeventuuid: '00000000-0000-0000-0000-000000000000' })).status).toBe(404);
     const bad = await vault.call('AuditGetEvent', { auditeventuuid: 'zzz' });
     expect(bad.status).toBe(400);
     expect(bad.body.message).toBe('Bad UUID');
   });
 
-  it('keeps an intact hash chain that detects tampering', async () => {
+  it('keeps an intact hash chain that detects tampering', async ({ vault }) => {
     await vault.call('UserCreate', { profile: buildProfile() });
     const trail = vault.api.services.audit;
     expect(await trail.verify(1)).toBeNull();

@@ -1,25 +1,17 @@
 // Legal bases, agreements and processing activities over HTTP: the happy paths, the aliases and time forms,
 // expiry, the error cases, and what a login xtoken may do with its own consent.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startVault, buildProfile, type TestVault } from '../fixtures/vault.js';
+import { describe, expect } from 'vitest';
+import { it, buildProfile, type TestVault } from '../fixtures/vault.js';
 import { nowSeconds } from '../../api/vault/durations.js';
 
-let vault: TestVault;
-beforeAll(async () => {
-  vault = await startVault();
-});
-afterAll(async () => {
-  await vault?.stop();
-});
-
-async function user(): Promise<{ token: string; email: string }> {
+async function user(vault: TestVault): Promise<{ token: string; email: string }> {
   const profile = buildProfile();
   const res = await vault.call('UserCreate', { profile });
   return { token: res.body.token as string, email: profile.email as string };
 }
 
 let seq = 0;
-async function basis(extra: Record<string, unknown> = {}): Promise<string> {
+async function basis(vault: TestVault, extra: Record<string, unknown> = {}): Promise<string> {
   const brief = `basis-${++seq}-${Date.now() % 100000}`;
   const res = await vault.call('LegalBasisCreate', { brief, shortdesc: 'Newsletter', ...extra });
   expect(res.status, JSON.stringify(res.body)).toBe(200);
@@ -27,8 +19,8 @@ async function basis(extra: Record<string, unknown> = {}): Promise<string> {
 }
 
 describe('legal bases', () => {
-  it('are created, listed, updated (and renamed), and refused twice', async () => {
-    const brief = await basis({ module: 'marketing', basistype: 'Legitimate_Interest', requiredflag: true, requiredmsg: 'needed' });
+  it('are created, listed, updated (and renamed), and refused twice', async ({ vault }) => {
+    const brief = await basis(vault, { module: 'marketing', basistype: 'Legitimate_Interest', requiredflag: true, requiredmsg: 'needed' });
     const list = await vault.call('LegalBasisListAgreements');
     const row = list.body.rows.find((r: { brief: string }) => r.brief === brief);
     expect(row).toMatchObject({ brief, status: 'active', module: 'marketing', basistype: 'legitimate-interest', requiredflag: true, requiredmsg: 'needed' });
@@ -48,7 +40,7 @@ describe('legal bases', () => {
     expect((await vault.call('LegalBasisUpdate', { brief, status: 'active' })).status).toBe(404);
   });
 
-  it('answers 400 naming the field for bad input and 404 for an unknown brief', async () => {
+  it('answers 400 naming the field for bad input and 404 for an unknown brief', async ({ vault }) => {
     expect((await vault.call('LegalBasisCreate', {})).body.message).toBe('Missing API request parameters: brief');
     expect((await vault.call('LegalBasisCreate', { brief: 'has space' })).body.message).toMatch(/brief/);
     expect((await vault.call('LegalBasisCreate', { brief: 'x'.repeat(65) })).status).toBe(400);
@@ -60,11 +52,11 @@ describe('legal bases', () => {
     expect(missing.body.message).toBe('The legal basis record was not found');
   });
 
-  it('go when unused, and are kept as deleted with their agreements revoked when used', async () => {
-    const unused = await basis();
+  it('go when unused, and are kept as deleted with their agreements revoked when used', async ({ vault }) => {
+    const unused = await basis(vault);
     expect((await vault.call('LegalBasisDelete', { brief: unused })).body.result).toBe('deleted');
-    const used = await basis();
-    const u = await user();
+    const used = await basis(vault);
+    const u = await user(vault);
     await vault.call('AgreementAccept', { mode: 'token', identity: u.token, brief: used });
     expect((await vault.call('LegalBasisDelete', { brief: used })).body.result).toBe('marked');
     expect((await vault.call('LegalBasisListAgreements')).body.rows.map((r: { brief: string }) => r.brief)).not.toContain(used);
@@ -76,9 +68,9 @@ describe('legal bases', () => {
 });
 
 describe('agreements', () => {
-  it('are accepted by any identification mode, read back with one canonical status, listed and cancelled', async () => {
-    const u = await user();
-    const brief = await basis();
+  it('are accepted by any identification mode, read back with one canonical status, listed and cancelled', async ({ vault }) => {
+    const u = await user(vault);
+    const brief = await basis(vault);
     const accepted = await vault.call('AgreementAccept', {
       mode: 'email',
       identity: u.email,
@@ -106,7 +98,7 @@ describe('agreements', () => {
     expect(got.body.agreement.finaltime).toBe(got.body.agreement.endtime);
     expect(Math.abs(got.body.agreement.starttime - now)).toBeLessThan(60);
 
-    const second = await basis();
+    const second = await basis(vault);
     await vault.call('AgreementAccept', { mode: 'token', identity: u.token, brief: second, status: 'accept' });
     const list = await vault.call('AgreementListUserAgreements', { mode: 'token', identity: u.token });
     expect(list.body.total).toBe(2);
@@ -121,10 +113,10 @@ describe('agreements', () => {
     expect((await vault.call('AgreementGet', { mode: 'token', identity: u.token, brief })).body.agreement.status).toBe('active');
   });
 
-  it('take every status alias and time form, and refuse the rest naming the field', async () => {
-    const u = await user();
+  it('take every status alias and time form, and refuse the rest naming the field', async ({ vault }) => {
+    const u = await user(vault);
     const ref = { mode: 'token', identity: u.token };
-    const brief = await basis();
+    const brief = await basis(vault);
     for (const [alias, canonical] of [
       ['agree', 'active'],
       [true, 'active'],
@@ -156,10 +148,10 @@ describe('agreements', () => {
     expect((await vault.call('AgreementAccept', { brief })).body.message).toBe('Missing API request parameters: mode, identity');
   });
 
-  it('answer 404 for an unknown user, brief or agreement, and 409 for an inactive basis', async () => {
-    const u = await user();
+  it('answer 404 for an unknown user, brief or agreement, and 409 for an inactive basis', async ({ vault }) => {
+    const u = await user(vault);
     const ref = { mode: 'token', identity: u.token };
-    const brief = await basis();
+    const brief = await basis(vault);
     const nobody = { mode: 'email', identity: 'nobody@example.invalid' };
     expect((await vault.call('AgreementAccept', { ...nobody, brief })).body.message).toBe('The user record was not found');
     expect((await vault.call('AgreementAccept', { ...ref, brief: 'no-such-basis' })).body.message).toBe('The legal basis record was not found');
@@ -168,16 +160,16 @@ describe('agreements', () => {
     expect(none.body.message).toBe('The agreement record was not found');
     expect((await vault.call('AgreementCancel', { ...ref, brief })).status).toBe(404);
     expect((await vault.call('AgreementListUserAgreements', nobody)).status).toBe(404);
-    const inactive = await basis({ status: 'inactive' });
+    const inactive = await basis(vault, { status: 'inactive' });
     const refused = await vault.call('AgreementAccept', { ...ref, brief: inactive });
     expect(refused.status).toBe(409);
     expect(refused.body.message).toBe('The legal basis is not active');
   });
 
-  it('read as expired past their end, before and after the sweeper marks them', async () => {
-    const u = await user();
+  it('read as expired past their end, before and after the sweeper marks them', async ({ vault }) => {
+    const u = await user(vault);
     const ref = { mode: 'token', identity: u.token };
-    const brief = await basis();
+    const brief = await basis(vault);
     await vault.call('AgreementAccept', { ...ref, brief, finaltime: '1d' });
     const db = vault.api.services.db.global().getConnection();
     // The day passes: the stored end moves back instead of the test sleeping.
@@ -189,11 +181,11 @@ describe('agreements', () => {
     expect((await vault.call('AgreementGet', { ...ref, brief })).body.agreement.status).toBe('expired');
   });
 
-  it('begin at a start that lay ahead, while a pending given without one stays pending', async () => {
+  it('begin at a start that lay ahead, while a pending given without one stays pending', async ({ vault }) => {
     const db = vault.api.services.db.global().getConnection();
-    const scheduled = await user();
-    const held = await user();
-    const brief = await basis();
+    const scheduled = await user(vault);
+    const held = await user(vault);
+    const brief = await basis(vault);
     await vault.call('AgreementAccept', { mode: 'token', identity: scheduled.token, brief, starttime: '1d' });
     await vault.call('AgreementAccept', { mode: 'token', identity: held.token, brief, status: 'pending' });
     // A day passes for both: every stored time moves back instead of the test sleeping.
@@ -208,10 +200,10 @@ describe('agreements', () => {
     ]);
   });
 
-  it('are all revoked for one brief by AgreementRevokeAll, and go with their user', async () => {
-    const brief = await basis();
-    const a = await user();
-    const b = await user();
+  it('are all revoked for one brief by AgreementRevokeAll, and go with their user', async ({ vault }) => {
+    const brief = await basis(vault);
+    const a = await user(vault);
+    const b = await user(vault);
     await vault.call('AgreementAccept', { mode: 'token', identity: a.token, brief });
     await vault.call('AgreementAccept', { mode: 'token', identity: b.token, brief });
     const res = await vault.call('AgreementRevokeAll', { brief });
@@ -223,18 +215,18 @@ describe('agreements', () => {
     expect(count!.n).toBe(0);
   });
 
-  it('keep their free-text details sealed in the database', async () => {
-    const u = await user();
-    const brief = await basis();
+  it('keep their free-text details sealed in the database', async ({ vault }) => {
+    const u = await user(vault);
+    const brief = await basis(vault);
     await vault.call('AgreementAccept', { mode: 'token', identity: u.token, brief, referencecode: 'VISIBLE-REFERENCE-42' });
     const [row] = await vault.api.services.db.global().getConnection().execute('select details from tenant_1.agreements where user_token = ?', [u.token]);
     expect(Buffer.from(row!.details).toString('latin1')).not.toContain('VISIBLE-REFERENCE-42');
   });
 
-  it('are given and read by the person’s own login xtoken, but withdrawn only through a request', async () => {
-    const u = await user();
-    const other = await user();
-    const brief = await basis();
+  it('are given and read by the person’s own login xtoken, but withdrawn only through a request', async ({ vault }) => {
+    const u = await user(vault);
+    const other = await user(vault);
+    const brief = await basis(vault);
     const login = { 'x-bunker-token': (await vault.call('XTokenCreateForUser', { mode: 'token', identity: u.token })).body.xtoken };
     expect((await vault.call('AgreementAccept', { mode: 'token', identity: u.token, brief }, login)).status).toBe(200);
     expect((await vault.call('AgreementGet', { mode: 'token', identity: u.token, brief }, login)).body.agreement.status).toBe('active');
@@ -247,8 +239,8 @@ describe('agreements', () => {
 });
 
 describe('processing activities', () => {
-  it('are created, linked to legal bases, listed, updated, unlinked and deleted', async () => {
-    const brief = await basis();
+  it('are created, linked to legal bases, listed, updated, unlinked and deleted', async ({ vault }) => {
+    const brief = await basis(vault);
     const activity = `newsletter-${Date.now() % 100000}`;
     expect((await vault.call('ProcessingActivityCreate', { activity, title: 'Newsletter', script: 'send.sh', fulldesc: 'Weekly', applicableto: 'customers' })).status).toBe(200);
     expect((await vault.call('ProcessingActivityCreate', { activity })).status).toBe(409);
@@ -274,8 +266,8 @@ describe('processing activities', () => {
     expect((await vault.call('ProcessingActivityDelete', { activity: renamed })).status).toBe(404);
   });
 
-  it('answer 404 for an unknown activity or brief and 400 naming the field', async () => {
-    const brief = await basis();
+  it('answer 404 for an unknown activity or brief and 400 naming the field', async ({ vault }) => {
+    const brief = await basis(vault);
     const missing = await vault.call('ProcessingActivityLinkLegalBasis', { activity: 'no-such-activity', brief });
     expect(missing.status).toBe(404);
     expect(missing.body.message).toBe('The processing activity record was not found');

@@ -3,17 +3,12 @@
 import { existsSync, mkdirSync, readFileSync, readdirSync, utimesSync, writeFileSync } from 'node:fs';
 import { randomBytes, randomUUID } from 'node:crypto';
 import { dirname, join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startVault, buildProfile, type TestVault } from '../fixtures/vault.js';
+import { describe, expect } from 'vitest';
+import { it, vaultTest, buildProfile, type TestVault } from '../fixtures/vault.js';
 import { nowSeconds } from '../../api/vault/durations.js';
 
-let vault: TestVault;
-beforeAll(async () => {
-  vault = await startVault();
-});
-afterAll(async () => {
-  await vault?.stop();
-});
+/** A second vault, with small limits, for the tests of the limits. */
+const itWithSmallLimits = vaultTest({ env: { STRONGROOM_FILE_MAX_BYTES: '1mb', STRONGROOM_BODY_LIMIT: '64kb' } });
 
 // A real 1×1 PNG, then arbitrary bytes after its end (so each run's file is new content).
 const PNG = Buffer.concat([
@@ -21,50 +16,50 @@ const PNG = Buffer.concat([
   randomBytes(200),
 ]);
 const b64 = (b: Buffer) => b.toString('base64');
-const sql = (text: string, params: unknown[] = []) => vault.api.services.db.global().getConnection().execute(text, params);
+const sql = (vault: TestVault, text: string, params: unknown[] = []) => vault.api.services.db.global().getConnection().execute(text, params);
 
-async function user(): Promise<{ token: string; ref: { mode: string; identity: string } }> {
+async function user(vault: TestVault): Promise<{ token: string; ref: { mode: string; identity: string } }> {
   const token = (await vault.call('UserCreate', { profile: buildProfile() })).body.token as string;
   return { token, ref: { mode: 'token', identity: token } };
 }
 
-function objectPath(key: string): string {
+function objectPath(vault: TestVault, key: string): string {
   return join(vault.dataDir, 'files', ...key.split('/'));
 }
 
-async function objectKey(fileuuid: string): Promise<string> {
-  const [row] = await sql('select object_key from tenant_1.files where fileuuid = ?', [fileuuid]);
+async function objectKey(vault: TestVault, fileuuid: string): Promise<string> {
+  const [row] = await sql(vault, 'select object_key from tenant_1.files where fileuuid = ?', [fileuuid]);
   return row!.object_key as string;
 }
 
 /** Every object in the local store, as keys. */
-function storedKeys(dir = join(vault.dataDir, 'files'), prefix = ''): string[] {
+function storedKeys(vault: TestVault, dir = join(vault.dataDir, 'files'), prefix = ''): string[] {
   if (!existsSync(dir)) return [];
   return readdirSync(dir, { withFileTypes: true }).flatMap((e) =>
-    e.isDirectory() ? storedKeys(join(dir, e.name), `${prefix}${e.name}/`) : [`${prefix}${e.name}`],
+    e.isDirectory() ? storedKeys(vault, join(dir, e.name), `${prefix}${e.name}/`) : [`${prefix}${e.name}`],
   );
 }
 
 describe('FileCreate and FileGet', () => {
-  it('stores the content sealed under a key that names nobody, and gives it back by uuid or newest name', async () => {
-    const { token, ref } = await user();
+  it('stores the content sealed under a key that names nobody, and gives it back by uuid or newest name', async ({ vault }) => {
+    const { token, ref } = await user(vault);
     const text = Buffer.from(`Passport of ${token}: the plaintext that must never reach the disk`);
     const created = await vault.call('FileCreate', { ...ref, filename: 'passport-ada.txt', filedata: b64(text), tags: ['Passport', 'ID', 'passport'] });
     expect(created.status).toBe(200);
     expect(created.body).toEqual({ status: 'ok', token, fileuuid: expect.stringMatching(/^[0-9a-f-]{36}$/), duplicate: false, tags: ['id', 'passport'] });
     const { fileuuid } = created.body;
 
-    const key = await objectKey(fileuuid);
+    const key = await objectKey(vault, fileuuid);
     expect(key).toMatch(/^t1\/[0-9a-f]{2}\/[0-9a-f-]{36}$/);
     expect(key).not.toContain(token);
     expect(key).not.toContain(fileuuid);
     expect(key).not.toContain('passport');
-    const stored = readFileSync(objectPath(key));
+    const stored = readFileSync(objectPath(vault, key));
     expect(stored.includes(text)).toBe(false);
     expect(stored.includes(Buffer.from('plaintext'))).toBe(false);
     expect(stored.length).toBeGreaterThan(text.length);
     // The name is sealed in the database too.
-    const [meta] = await sql('select name_sealed from tenant_1.files where fileuuid = ?', [fileuuid]);
+    const [meta] = await sql(vault, 'select name_sealed from tenant_1.files where fileuuid = ?', [fileuuid]);
     expect(Buffer.from(meta!.name_sealed).includes(Buffer.from('passport-ada'))).toBe(false);
 
     const got = await vault.call('FileGet', { ...ref, fileuuid });
@@ -83,7 +78,7 @@ describe('FileCreate and FileGet', () => {
     const newer = await vault.call('FileCreate', { ...ref, filename: 'passport-ada.txt', filedata: b64(Buffer.from('second scan')) });
     expect(newer.body.duplicate).toBe(false);
     // Same second: the newest by time, then by uuid, so make the older one clearly older.
-    await sql('update tenant_1.files set created = created - 10 where fileuuid = ?', [fileuuid]);
+    await sql(vault, 'update tenant_1.files set created = created - 10 where fileuuid = ?', [fileuuid]);
     const byName = await vault.call('FileGet', { ...ref, filename: 'passport-ada.txt' });
     expect(byName.body.fileuuid).toBe(newer.body.fileuuid);
     expect(Buffer.from(byName.body.filedata, 'base64').toString()).toBe('second scan');
@@ -92,8 +87,8 @@ describe('FileCreate and FileGet', () => {
     expect((await vault.call('FileGet', { ...ref, fileuuid: fileuuid.toUpperCase() })).body.fileuuid).toBe(fileuuid);
   });
 
-  it('detects the mimetype from magic bytes when none is given, and keeps a given one', async () => {
-    const { ref } = await user();
+  it('detects the mimetype from magic bytes when none is given, and keeps a given one', async ({ vault }) => {
+    const { ref } = await user(vault);
     const samples: [Buffer, string][] = [
       [PNG, 'image/png'],
       [Buffer.concat([Buffer.from([0xff, 0xd8, 0xff, 0xe0]), randomBytes(50)]), 'image/jpeg'],
@@ -115,8 +110,8 @@ describe('FileCreate and FileGet', () => {
     expect((await vault.call('FileGet', { ...ref, fileuuid: given.body.fileuuid })).body.mimetype).toBe('text/csv; charset=utf-8');
   });
 
-  it('answers raw bytes with the stored type and a safe attachment disposition', async () => {
-    const { ref } = await user();
+  it('answers raw bytes with the stored type and a safe attachment disposition', async ({ vault }) => {
+    const { ref } = await user(vault);
     const created = await vault.call('FileCreate', { ...ref, filename: 'Résumé "final"/../x%.png', filedata: b64(PNG) });
     const res = await fetch(`${vault.url}/v2/FileGet`, {
       method: 'POST',
@@ -146,8 +141,8 @@ describe('FileCreate and FileGet', () => {
     expect((await vault.call('FileGet', { ...ref, fileuuid: html.body.fileuuid, raw: false })).body.filedata).toBe(b64(Buffer.from('<script>alert(1)</script>')));
   });
 
-  it('round-trips a 5 MiB file, as JSON and raw', async () => {
-    const { ref } = await user();
+  it('round-trips a 5 MiB file, as JSON and raw', async ({ vault }) => {
+    const { ref } = await user(vault);
     const content = randomBytes(5 * 1024 * 1024);
     const created = await vault.call('FileCreate', { ...ref, filename: 'big.bin', filedata: b64(content) });
     expect(created.status).toBe(200);
@@ -163,8 +158,8 @@ describe('FileCreate and FileGet', () => {
     expect(Buffer.from(await raw.arrayBuffer()).equals(content)).toBe(true);
   });
 
-  it('seals and opens a file of tens of MiB, just under the default limit', async () => {
-    const { ref } = await user();
+  it('seals and opens a file of tens of MiB, just under the default limit', async ({ vault }) => {
+    const { ref } = await user(vault);
     const content = randomBytes(32 * 1024 * 1024 - 1024);
     const created = await vault.call('FileCreate', { ...ref, filename: 'scan.tiff', filedata: b64(content) });
     expect(created.status).toBe(200);
@@ -177,8 +172,8 @@ describe('FileCreate and FileGet', () => {
     expect(Buffer.from(await raw.arrayBuffer()).equals(content)).toBe(true);
   });
 
-  it('leaves an audit event for every call, failures included', async () => {
-    const { ref } = await user();
+  it('leaves an audit event for every call, failures included', async ({ vault }) => {
+    const { ref } = await user(vault);
     const created = await vault.call('FileCreate', { ...ref, filename: 'a.txt', filedata: b64(Buffer.from('audited')) });
     await vault.call('FileGet', { ...ref, fileuuid: created.body.fileuuid });
     await vault.call('FileGet', { ...ref, fileuuid: randomUUID() });
@@ -190,19 +185,19 @@ describe('FileCreate and FileGet', () => {
 });
 
 describe('duplicates', () => {
-  it('answers the existing file for the same content of the same user and writes nothing', async () => {
-    const { ref } = await user();
+  it('answers the existing file for the same content of the same user and writes nothing', async ({ vault }) => {
+    const { ref } = await user(vault);
     const content = randomBytes(1000);
     const first = await vault.call('FileCreate', { ...ref, filename: 'one.bin', filedata: b64(content), tags: 'a' });
-    const objects = storedKeys().length;
+    const objects = storedKeys(vault).length;
     const again = await vault.call('FileCreate', { ...ref, filename: 'other-name.bin', filedata: b64(content), tags: 'b' });
     expect(again.body).toEqual({ status: 'ok', token: first.body.token, fileuuid: first.body.fileuuid, duplicate: true, tags: ['a'] });
-    expect(storedKeys().length).toBe(objects);
+    expect(storedKeys(vault).length).toBe(objects);
     const list = await vault.call('FileListUserFiles', ref);
     expect(list.body.files).toHaveLength(1);
 
     // Another user's copy is their own file, and its keyed hash differs: equal content is not visible as such.
-    const other = await user();
+    const other = await user(vault);
     const theirs = await vault.call('FileCreate', { ...other.ref, filename: 'one.bin', filedata: b64(content) });
     expect(theirs.body.duplicate).toBe(false);
     const mine = list.body.files[0];
@@ -211,23 +206,23 @@ describe('duplicates', () => {
     expect(their.doublehash).not.toBe(mine.doublehash);
   });
 
-  it('stores the content again once the earlier copy has expired', async () => {
-    const { ref } = await user();
+  it('stores the content again once the earlier copy has expired', async ({ vault }) => {
+    const { ref } = await user(vault);
     const content = randomBytes(100);
     const first = await vault.call('FileCreate', { ...ref, filename: 'e.bin', filedata: b64(content), finaltime: '1h' });
-    const oldKey = await objectKey(first.body.fileuuid);
-    await sql('update tenant_1.files set expires_at = expires_at - 7200 where fileuuid = ?', [first.body.fileuuid]);
+    const oldKey = await objectKey(vault, first.body.fileuuid);
+    await sql(vault, 'update tenant_1.files set expires_at = expires_at - 7200 where fileuuid = ?', [first.body.fileuuid]);
     const again = await vault.call('FileCreate', { ...ref, filename: 'e.bin', filedata: b64(content) });
     expect(again.body.duplicate).toBe(false);
     expect(again.body.fileuuid).not.toBe(first.body.fileuuid);
-    await expect.poll(() => existsSync(objectPath(oldKey))).toBe(false);
+    await expect.poll(() => existsSync(objectPath(vault, oldKey))).toBe(false);
   });
 });
 
 describe('tags', () => {
-  it('normalises tags, filters by one, replaces them, and lists a tenant-wide tag behind the unlock UUID', async () => {
-    const a = await user();
-    const b = await user();
+  it('normalises tags, filters by one, replaces them, and lists a tenant-wide tag behind the unlock UUID', async ({ vault }) => {
+    const a = await user(vault);
+    const b = await user(vault);
     const many = Array.from({ length: 20 }, (_, i) => `t${String(i).padStart(2, '0')}`);
     const tagged = await vault.call('FileCreate', { ...a.ref, filename: 'many', filedata: b64(randomBytes(10)), tags: many.reverse() });
     expect(tagged.body.tags).toEqual(many.sort().slice(0, 16));
@@ -275,8 +270,8 @@ describe('tags', () => {
     expect((await vault.call('BulkListFilesByTag', { unlockuuid, tag: '-bad' })).status).toBe(400);
   });
 
-  it('refuses tags that do not match the pattern, naming the field', async () => {
-    const { ref } = await user();
+  it('refuses tags that do not match the pattern, naming the field', async ({ vault }) => {
+    const { ref } = await user(vault);
     for (const tags of [['ok', 'not ok'], '_x', ['a'.repeat(51)], 'fine,bad!', 7, [1]]) {
       const res = await vault.call('FileCreate', { ...ref, filename: 'x', filedata: b64(randomBytes(4)), tags });
       expect(res.status, JSON.stringify(tags)).toBe(400);
@@ -287,8 +282,8 @@ describe('tags', () => {
 });
 
 describe('errors', () => {
-  it('answers 400 naming the field for missing, mistyped and malformed input', async () => {
-    const { ref } = await user();
+  it('answers 400 naming the field for missing, mistyped and malformed input', async ({ vault }) => {
+    const { ref } = await user(vault);
     const fine = { ...ref, filename: 'x', filedata: b64(Buffer.from('x')) };
     const cases: [Record<string, unknown>, string | RegExp][] = [
       [{ ...ref }, 'Missing API request parameters: filename, filedata'],
@@ -320,9 +315,9 @@ describe('errors', () => {
     expect((await vault.call('FileDelete', ref)).body.message).toBe('Missing API request parameters: fileuuid');
   });
 
-  it('answers 404 for an unknown user or file, and for another user’s file', async () => {
-    const a = await user();
-    const b = await user();
+  it('answers 404 for an unknown user or file, and for another user’s file', async ({ vault }) => {
+    const a = await user(vault);
+    const b = await user(vault);
     const nobody = { mode: 'token', identity: randomUUID() };
     const created = await vault.call('FileCreate', { ...a.ref, filename: 'mine', filedata: b64(randomBytes(8)) });
     for (const [op, body] of [
@@ -352,58 +347,58 @@ describe('errors', () => {
 });
 
 describe('expiry and removal', () => {
-  it('reads an expired file as missing and sweeps it with its object', async () => {
-    const { ref } = await user();
+  it('reads an expired file as missing and sweeps it with its object', async ({ vault }) => {
+    const { ref } = await user(vault);
     const created = await vault.call('FileCreate', { ...ref, filename: 'brief.txt', filedata: b64(Buffer.from('short-lived')), finaltime: '1h' });
-    const key = await objectKey(created.body.fileuuid);
+    const key = await objectKey(vault, created.body.fileuuid);
     expect((await vault.call('FileGet', { ...ref, fileuuid: created.body.fileuuid })).status).toBe(200);
-    await sql('update tenant_1.files set expires_at = expires_at - 7200 where fileuuid = ?', [created.body.fileuuid]);
+    await sql(vault, 'update tenant_1.files set expires_at = expires_at - 7200 where fileuuid = ?', [created.body.fileuuid]);
     expect((await vault.call('FileGet', { ...ref, fileuuid: created.body.fileuuid })).status).toBe(404);
     expect((await vault.call('FileGet', { ...ref, filename: 'brief.txt' })).status).toBe(404);
     expect((await vault.call('FileListUserFiles', ref)).body.files).toEqual([]);
     expect((await vault.call('FileDelete', { ...ref, fileuuid: created.body.fileuuid })).status).toBe(404);
-    expect(existsSync(objectPath(key))).toBe(true);
+    expect(existsSync(objectPath(vault, key))).toBe(true);
     await vault.api.services.sweeper.sweepOnce();
-    expect(existsSync(objectPath(key))).toBe(false);
-    expect(await sql('select 1 from tenant_1.files where fileuuid = ?', [created.body.fileuuid])).toEqual([]);
-    expect(await sql('select 1 from tenant_1.file_trash where object_key = ?', [key])).toEqual([]);
+    expect(existsSync(objectPath(vault, key))).toBe(false);
+    expect(await sql(vault, 'select 1 from tenant_1.files where fileuuid = ?', [created.body.fileuuid])).toEqual([]);
+    expect(await sql(vault, 'select 1 from tenant_1.file_trash where object_key = ?', [key])).toEqual([]);
   });
 
-  it('restarts a sliding window when the file is read', async () => {
-    const { ref } = await user();
+  it('restarts a sliding window when the file is read', async ({ vault }) => {
+    const { ref } = await user(vault);
     const created = await vault.call('FileCreate', { ...ref, filename: 's', filedata: b64(randomBytes(8)), slidingtime: '1h' });
-    await sql('update tenant_1.files set expires_at = ? where fileuuid = ?', [nowSeconds() + 30, created.body.fileuuid]);
+    await sql(vault, 'update tenant_1.files set expires_at = ? where fileuuid = ?', [nowSeconds() + 30, created.body.fileuuid]);
     expect((await vault.call('FileGet', { ...ref, fileuuid: created.body.fileuuid })).status).toBe(200);
-    const [row] = await sql('select expires_at from tenant_1.files where fileuuid = ?', [created.body.fileuuid]);
+    const [row] = await sql(vault, 'select expires_at from tenant_1.files where fileuuid = ?', [created.body.fileuuid]);
     expect(Number(row!.expires_at)).toBeGreaterThan(nowSeconds() + 3500);
   });
 
-  it('FileDelete removes the metadata and then the stored object', async () => {
-    const { token, ref } = await user();
+  it('FileDelete removes the metadata and then the stored object', async ({ vault }) => {
+    const { token, ref } = await user(vault);
     const created = await vault.call('FileCreate', { ...ref, filename: 'gone', filedata: b64(randomBytes(64)) });
-    const key = await objectKey(created.body.fileuuid);
+    const key = await objectKey(vault, created.body.fileuuid);
     const del = await vault.call('FileDelete', { ...ref, fileuuid: created.body.fileuuid });
     expect(del.body).toEqual({ status: 'ok', token });
-    await expect.poll(() => existsSync(objectPath(key))).toBe(false);
+    await expect.poll(() => existsSync(objectPath(vault, key))).toBe(false);
     expect((await vault.call('FileGet', { ...ref, fileuuid: created.body.fileuuid })).status).toBe(404);
     expect((await vault.call('FileDelete', { ...ref, fileuuid: created.body.fileuuid })).status).toBe(404);
-    await expect.poll(async () => (await sql('select 1 from tenant_1.file_trash where object_key = ?', [key])).length).toBe(0);
+    await expect.poll(async () => (await sql(vault, 'select 1 from tenant_1.file_trash where object_key = ?', [key])).length).toBe(0);
   });
 
-  it('takes a user’s objects away with every way of removing the user', async () => {
+  it('takes a user’s objects away with every way of removing the user', async ({ vault }) => {
     const withFiles = async (finaltime?: string) => {
       const token = (await vault.call('UserCreate', { profile: buildProfile(), ...(finaltime ? { finaltime } : {}) })).body.token as string;
       const ref = { mode: 'token', identity: token };
       const keys: string[] = [];
       for (const n of [1, 2]) {
         const created = await vault.call('FileCreate', { ...ref, filename: `f${n}`, filedata: b64(randomBytes(32)) });
-        keys.push(await objectKey(created.body.fileuuid));
+        keys.push(await objectKey(vault, created.body.fileuuid));
       }
-      for (const k of keys) expect(existsSync(objectPath(k))).toBe(true);
+      for (const k of keys) expect(existsSync(objectPath(vault, k))).toBe(true);
       return { token, ref, keys };
     };
     const gone = async (keys: string[]) => {
-      for (const k of keys) await expect.poll(() => existsSync(objectPath(k)), { timeout: 5000 }).toBe(false);
+      for (const k of keys) await expect.poll(() => existsSync(objectPath(vault, k))).toBe(false);
     };
 
     const single = await withFiles();
@@ -422,63 +417,55 @@ describe('expiry and removal', () => {
     const expiring = await withFiles('1h');
     await vault.api.services.sweeper.sweepOnce(nowSeconds() + 7_200);
     // The sweeper deletes the objects in the same pass, not later.
-    for (const k of expiring.keys) expect(existsSync(objectPath(k))).toBe(false);
-    expect(await sql('select count(*) as n from tenant_1.file_trash')).toEqual([{ n: '0' }]);
+    for (const k of expiring.keys) expect(existsSync(objectPath(vault, k))).toBe(false);
+    expect(await sql(vault, 'select count(*) as n from tenant_1.file_trash')).toEqual([{ n: '0' }]);
   });
 
-  it('deletes the object of an upload whose transaction rolls back', async () => {
-    const { token } = await user();
+  it('deletes the object of an upload whose transaction rolls back', async ({ vault }) => {
+    const { token } = await user(vault);
     const services = vault.api.services;
-    const before = new Set(storedKeys());
+    const before = new Set(storedKeys(vault));
     await expect(
       services.db.forTenant(1).transactional(async (tx) => {
         const scope = { em: tx, tenantId: 1, now: nowSeconds() };
         await services.files.create(scope, token, { filename: 'doomed', content: randomBytes(64), mimetype: 'application/octet-stream', tags: [], expiry: { finaltime: null, slidingtime: null } });
         // The object is there while the transaction runs...
-        expect(storedKeys().filter((k) => !before.has(k))).toHaveLength(1);
+        expect(storedKeys(vault).filter((k) => !before.has(k))).toHaveLength(1);
         throw new Error('the audit write failed');
       }),
     ).rejects.toThrow('the audit write failed');
     // ...and goes when it rolls back.
-    await expect.poll(() => storedKeys().filter((k) => !before.has(k))).toEqual([]);
+    await expect.poll(() => storedKeys(vault).filter((k) => !before.has(k))).toEqual([]);
   });
 
-  it('removes objects of ours that no file names once they are old enough, and nothing else', async () => {
-    const { ref } = await user();
+  it('removes objects of ours that no file names once they are old enough, and nothing else', async ({ vault }) => {
+    const { ref } = await user(vault);
     const kept = await vault.call('FileCreate', { ...ref, filename: 'kept', filedata: b64(randomBytes(16)) });
-    const keptKey = await objectKey(kept.body.fileuuid);
+    const keptKey = await objectKey(vault, kept.body.fileuuid);
     const orphan = `t1/ab/ab${randomUUID().slice(2)}`;
     const ofRemovedTenant = `t999/cd/cd${randomUUID().slice(2)}`;
     const foreign = 'backups/not-ours.bin';
     const young = `t1/ef/ef${randomUUID().slice(2)}`;
     const past = new Date(Date.now() - 2 * 3600 * 1000);
     for (const key of [orphan, ofRemovedTenant, foreign, young]) {
-      mkdirSync(dirname(objectPath(key)), { recursive: true });
-      writeFileSync(objectPath(key), randomBytes(16));
-      if (key !== young) utimesSync(objectPath(key), past, past);
+      mkdirSync(dirname(objectPath(vault, key)), { recursive: true });
+      writeFileSync(objectPath(vault, key), randomBytes(16));
+      if (key !== young) utimesSync(objectPath(vault, key), past, past);
     }
-    utimesSync(objectPath(keptKey), past, past);
+    utimesSync(objectPath(vault, keptKey), past, past);
     const removed = await vault.api.services.files.removeOrphans(nowSeconds() - 3600);
     expect(removed).toBeGreaterThanOrEqual(2);
-    expect(existsSync(objectPath(orphan))).toBe(false);
-    expect(existsSync(objectPath(ofRemovedTenant))).toBe(false);
-    expect(existsSync(objectPath(foreign))).toBe(true);
-    expect(existsSync(objectPath(young))).toBe(true);
-    expect(existsSync(objectPath(keptKey))).toBe(true);
+    expect(existsSync(objectPath(vault, orphan))).toBe(false);
+    expect(existsSync(objectPath(vault, ofRemovedTenant))).toBe(false);
+    expect(existsSync(objectPath(vault, foreign))).toBe(true);
+    expect(existsSync(objectPath(vault, young))).toBe(true);
+    expect(existsSync(objectPath(vault, keptKey))).toBe(true);
     expect((await vault.call('FileGet', { ...ref, fileuuid: kept.body.fileuuid })).status).toBe(200);
   });
 });
 
 describe('size limits', () => {
-  let small: TestVault;
-  beforeAll(async () => {
-    small = await startVault({ env: { STRONGROOM_FILE_MAX_BYTES: '1mb', STRONGROOM_BODY_LIMIT: '64kb' } });
-  });
-  afterAll(async () => {
-    await small?.stop();
-  });
-
-  it('lets FileCreate alone carry a body past the general limit, up to the file limit', async () => {
+  itWithSmallLimits('lets FileCreate alone carry a body past the general limit, up to the file limit', async ({ vault: small }) => {
     const token = (await small.call('UserCreate', { profile: buildProfile() })).body.token as string;
     const ref = { mode: 'token', identity: token };
     const content = randomBytes(1024 * 1024);
@@ -498,9 +485,9 @@ describe('size limits', () => {
 });
 
 describe('login xtokens', () => {
-  it('read their own person’s files, never someone else’s, and change none', async () => {
-    const mine = await user();
-    const theirs = await user();
+  it('read their own person’s files, never someone else’s, and change none', async ({ vault }) => {
+    const mine = await user(vault);
+    const theirs = await user(vault);
     const file = (await vault.call('FileCreate', { ...mine.ref, filename: 'cv.txt', filedata: b64(Buffer.from('my cv')) })).body.fileuuid;
     const other = (await vault.call('FileCreate', { ...theirs.ref, filename: 'cv.txt', filedata: b64(Buffer.from('their cv')) })).body.fileuuid;
     const login = { 'x-bunker-token': (await vault.call('XTokenCreateForUser', mine.ref)).body.xtoken as string };

@@ -1,19 +1,11 @@
 // Groups over HTTP: their life cycle, memberships with roles, grouproles in user objects, listing members.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startVault, buildProfile, type TestVault } from '../fixtures/vault.js';
-
-let vault: TestVault;
-beforeAll(async () => {
-  vault = await startVault();
-});
-afterAll(async () => {
-  await vault?.stop();
-});
+import { describe, expect } from 'vitest';
+import { it, buildProfile } from '../fixtures/vault.js';
 
 const unique = (base: string) => `${base}-${Math.random().toString(36).slice(2, 8)}`;
 
 describe('groups', () => {
-  it('are created, read by id or name, listed, updated and deleted, with 409 and 404 where due', async () => {
+  it('are created, read by id or name, listed, updated and deleted, with 409 and 404 where due', async ({ vault }) => {
     const groupname = unique('team');
     const made = await vault.call('GroupCreate', { groupname, groupdesc: 'the team' });
     expect(made.status).toBe(200);
@@ -34,7 +26,7 @@ describe('groups', () => {
     expect((await vault.call('GroupGet', {})).body.message).toBe('Missing API request parameters: groupid');
   });
 
-  it('hold users with roles: set at creation or by GroupAddUser, shown in grouproles, listed with their role', async () => {
+  it('hold users with roles: set at creation or by GroupAddUser, shown in grouproles, listed with their role', async ({ vault }) => {
     const rolename = unique('member');
     const role = await vault.call('RoleCreate', { rolename });
     const groupname = unique('family');
@@ -68,7 +60,7 @@ describe('groups', () => {
     expect((await vault.call('UserGet', { mode: 'token', identity: c.body.token })).body.grouproles).toEqual([]);
   });
 
-  it('refuse an unknown group or role before storing anything, in UserCreate and UserCreateBulk', async () => {
+  it('refuse an unknown group or role before storing anything, in UserCreate and UserCreateBulk', async ({ vault }) => {
     const profile = buildProfile();
     const res = await vault.call('UserCreate', { profile, groupname: 'nosuchgroup' });
     expect(res.status).toBe(404);
@@ -85,7 +77,7 @@ describe('groups', () => {
     expect((await vault.call('BulkListGroupUsers', { unlockuuid, groupname })).body.total).toBe(1);
   });
 
-  it('lose their memberships, not their users, when deleted; a deleted user leaves its groups', async () => {
+  it('lose their memberships, not their users, when deleted; a deleted user leaves its groups', async ({ vault }) => {
     const groupname = unique('g');
     await vault.call('GroupCreate', { groupname });
     const u = await vault.call('UserCreate', { profile: buildProfile(), groupname });

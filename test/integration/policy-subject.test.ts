@@ -1,19 +1,11 @@
 // The policy vocabulary about a person's other data and about the person themselves: `.appdata`,
 // `.agreement`/`.consent` and `.group` resources, and the `${user:FIELD}` and `${agreement:BRIEF}` variables.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startVault, buildProfile, type TestVault } from '../fixtures/vault.js';
-
-let vault: TestVault;
-beforeAll(async () => {
-  vault = await startVault();
-});
-afterAll(async () => {
-  await vault?.stop();
-});
+import { describe, expect } from 'vitest';
+import { it, buildProfile, type TestVault } from '../fixtures/vault.js';
 
 let n = 0;
 /** An xtoken for a fresh role holding exactly this policy. */
-async function roleWith(policy: unknown): Promise<Record<string, string>> {
+async function roleWith(vault: TestVault, policy: unknown): Promise<Record<string, string>> {
   const name = `subject-role-${++n}-${Date.now() % 100000}`;
   for (const [op, body] of [
     ['RoleCreate', { rolename: name }],
@@ -26,20 +18,20 @@ async function roleWith(policy: unknown): Promise<Record<string, string>> {
   return { 'x-bunker-token': (await vault.call('XTokenCreateForRole', { rolename: name })).body.xtoken };
 }
 
-async function person(extra: Record<string, unknown> = {}) {
+async function person(vault: TestVault, extra: Record<string, unknown> = {}) {
   const profile = buildProfile(extra);
   const token = (await vault.call('UserCreate', { profile })).body.token as string;
   return { token, ref: { mode: 'token', identity: token }, profile };
 }
 
 describe('resources naming kinds of a person’s data', () => {
-  it('let `.appdata` reach app data and `.consent` agreements, but not the profile', async () => {
-    const p = await person();
+  it('let `.appdata` reach app data and `.consent` agreements, but not the profile', async ({ vault }) => {
+    const p = await person(vault);
     await vault.call('AppdataCreate', { ...p.ref, appname: 'prefs', appdata: { a: 1 } });
     const brief = `kind-${Date.now() % 100000}`;
     await vault.call('LegalBasisCreate', { brief });
     await vault.call('AgreementAccept', { ...p.ref, brief });
-    const xtoken = await roleWith({ Effect: 'Allow', Action: ['AppdataGet', 'AgreementGet', 'UserGet'], Resource: ['users.appdata', 'users.consent'] });
+    const xtoken = await roleWith(vault, { Effect: 'Allow', Action: ['AppdataGet', 'AgreementGet', 'UserGet'], Resource: ['users.appdata', 'users.consent'] });
     expect((await vault.call('AppdataGet', { ...p.ref, appname: 'prefs' }, xtoken)).body.appdata).toEqual({ a: 1 });
     expect((await vault.call('AgreementGet', { ...p.ref, brief }, xtoken)).body.agreement.status).toBe('active');
     const profile = await vault.call('UserGet', p.ref, xtoken);
@@ -47,26 +39,26 @@ describe('resources naming kinds of a person’s data', () => {
     expect(profile.body.message).toBe('API access denied');
   });
 
-  it('reach group members’ app data through `${target_group_members}.appdata` resources only for members', async () => {
+  it('reach group members’ app data through `${target_group_members}.appdata` resources only for members', async ({ vault }) => {
     // Parsed and evaluated as a role policy here: the target-group form needs group facts, which only login
     // xtokens of group members bring, so for a role it grants nothing.
-    const xtoken = await roleWith({ Effect: 'Allow', Action: 'AppdataGet', Resource: '${target_group_members}.appdata' });
-    const p = await person();
+    const xtoken = await roleWith(vault, { Effect: 'Allow', Action: 'AppdataGet', Resource: '${target_group_members}.appdata' });
+    const p = await person(vault);
     await vault.call('AppdataCreate', { ...p.ref, appname: 'prefs', appdata: { a: 1 } });
     expect((await vault.call('AppdataGet', { ...p.ref, appname: 'prefs' }, xtoken)).status).toBe(403);
   });
 });
 
 describe('conditions about the person', () => {
-  it('`${agreement:BRIEF}` lets a role read only the people who consented', async () => {
+  it('`${agreement:BRIEF}` lets a role read only the people who consented', async ({ vault }) => {
     const brief = `research-${Date.now() % 100000}`;
     await vault.call('LegalBasisCreate', { brief });
-    const agreed = await person();
-    const refused = await person();
-    const never = await person();
+    const agreed = await person(vault);
+    const refused = await person(vault);
+    const never = await person(vault);
     await vault.call('AgreementAccept', { ...agreed.ref, brief });
     await vault.call('AgreementAccept', { ...refused.ref, brief, status: 'no' });
-    const xtoken = await roleWith({ Effect: 'Allow', Action: ['UserGet', 'AppdataCreate'], Condition: { StringEquals: { [`\${agreement:${brief}}`]: 'active' } } });
+    const xtoken = await roleWith(vault, { Effect: 'Allow', Action: ['UserGet', 'AppdataCreate'], Condition: { StringEquals: { [`\${agreement:${brief}}`]: 'active' } } });
     expect((await vault.call('UserGet', agreed.ref, xtoken)).body.profile).toEqual(agreed.profile);
     expect((await vault.call('UserGet', refused.ref, xtoken)).status).toBe(403);
     expect((await vault.call('UserGet', never.ref, xtoken)).status).toBe(403);
@@ -84,10 +76,10 @@ describe('conditions about the person', () => {
     expect((await vault.call('LegalBasisListAgreements', {}, xtoken)).status).toBe(403);
   });
 
-  it('`${user:FIELD}` (dotted paths too) lets a role reach only people whose profile matches', async () => {
-    const here = await person({ address: { country: 'EE' } });
-    const there = await person({ address: { country: 'FI' } });
-    const xtoken = await roleWith([
+  it('`${user:FIELD}` (dotted paths too) lets a role reach only people whose profile matches', async ({ vault }) => {
+    const here = await person(vault, { address: { country: 'EE' } });
+    const there = await person(vault, { address: { country: 'FI' } });
+    const xtoken = await roleWith(vault, [
       { Effect: 'Allow', Action: 'UserGet' },
       { Effect: 'Deny', Action: 'UserGet', Condition: { StringEquals: { '${user:address.country}': 'FI' } } },
     ]);

@@ -1,21 +1,13 @@
 // The data-subject report: everything held about one person in one JSON object, and the same as an HTML page
 // whose every value is escaped.
 import { randomUUID } from 'node:crypto';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startVault, buildProfile, type TestVault } from '../fixtures/vault.js';
-
-let vault: TestVault;
-beforeAll(async () => {
-  vault = await startVault();
-});
-afterAll(async () => {
-  await vault?.stop();
-});
+import { describe, expect } from 'vitest';
+import { it, buildProfile, type TestVault } from '../fixtures/vault.js';
 
 const NASTY = `<script>alert("x")</script>`;
 const NASTY_KEY = `"><img src=x onerror=alert(1)>`;
 
-async function person() {
+async function person(vault: TestVault) {
   const profile = buildProfile({ name: NASTY, [NASTY_KEY]: `it's & "quoted"` });
   const token = (await vault.call('UserCreate', { profile })).body.token as string;
   const ref = { mode: 'token', identity: token };
@@ -35,8 +27,8 @@ async function person() {
 }
 
 describe('the user report', () => {
-  it('holds the profile, app data, agreements, sessions, shared records, requests, groups, files and recent events', async () => {
-    const p = await person();
+  it('holds the profile, app data, agreements, sessions, shared records, requests, groups, files and recent events', async ({ vault }) => {
+    const p = await person(vault);
     const res = await vault.call('SystemGetUserReport', { mode: 'email', identity: p.profile.email });
     expect(res.status, JSON.stringify(res.body)).toBe(200);
     const r = res.body.report;
@@ -53,8 +45,8 @@ describe('the user report', () => {
     expect(r.audit.rows.map((e: { title: string }) => e.title)).toEqual(expect.arrayContaining(['UserCreate', 'AgreementAccept', 'FileCreate']));
   });
 
-  it('renders as a self-contained HTML page with every value and key escaped', async () => {
-    const p = await person();
+  it('renders as a self-contained HTML page with every value and key escaped', async ({ vault }) => {
+    const p = await person(vault);
     const res = await vault.call('SystemGetUserHTMLReport', p.ref);
     expect(res.status).toBe(200);
     const html: string = res.body.html;
@@ -77,7 +69,7 @@ describe('the user report', () => {
     expect([...tags].sort()).toEqual(['!doctype', 'body', 'h1', 'h2', 'head', 'html', 'li', 'meta', 'ol', 'section', 'span', 'style', 'table', 'td', 'th', 'title', 'tr']);
   });
 
-  it('answers 404 for an unknown person and 400 naming the field, and is not for login xtokens', async () => {
+  it('answers 404 for an unknown person and 400 naming the field, and is not for login xtokens', async ({ vault }) => {
     expect((await vault.call('SystemGetUserReport', { mode: 'email', identity: 'nobody@example.invalid' })).status).toBe(404);
     expect((await vault.call('SystemGetUserHTMLReport', { mode: 'fax', identity: 'x' })).body.message).toBe('The mode parameter has an incorrect format');
     expect((await vault.call('SystemGetUserReport', {})).body.message).toBe('Missing API request parameters: mode, identity');

@@ -2,32 +2,24 @@
 // identical open requests folded into one, approval carrying out the stored change, cancellation, 409 once
 // closed, the lists, and the error cases.
 import { randomUUID } from 'node:crypto';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startVault, buildProfile, type TestVault } from '../fixtures/vault.js';
+import { describe, expect } from 'vitest';
+import { it, buildProfile, type TestVault } from '../fixtures/vault.js';
 
-let vault: TestVault;
-beforeAll(async () => {
-  vault = await startVault();
-});
-afterAll(async () => {
-  await vault?.stop();
-});
-
-async function user() {
+async function user(vault: TestVault) {
   const profile = buildProfile();
   const res = await vault.call('UserCreate', { profile });
   const token = res.body.token as string;
   return { token, profile, ref: { mode: 'token', identity: token } };
 }
 
-async function loginOf(token: string) {
+async function loginOf(vault: TestVault, token: string) {
   return { 'x-bunker-token': (await vault.call('XTokenCreateForUser', { mode: 'token', identity: token })).body.xtoken as string };
 }
 
 describe('user requests', () => {
-  it('change the profile only once approved, by merge or by patch', async () => {
-    const u = await user();
-    const login = await loginOf(u.token);
+  it('change the profile only once approved, by merge or by patch', async ({ vault }) => {
+    const u = await user(vault);
+    const login = await loginOf(vault, u.token);
     const opened = await vault.call('UserUpdateRequest', { ...u.ref, profile: { name: 'Approved Name', fax: null } }, login);
     expect(opened.status, JSON.stringify(opened.body)).toBe(200);
     const { requestuuid } = opened.body;
@@ -60,8 +52,8 @@ describe('user requests', () => {
     expect(bad.body.message).toMatch(/patch/);
   });
 
-  it('fold an identical open request into the existing one, but not a different change', async () => {
-    const u = await user();
+  it('fold an identical open request into the existing one, but not a different change', async ({ vault }) => {
+    const u = await user(vault);
     const first = await vault.call('UserUpdateRequest', { ...u.ref, profile: { a: 1, b: 2 } });
     const again = await vault.call('UserUpdateRequest', { ...u.ref, profile: { b: 2, a: 1 } });
     expect(again.body).toEqual({ status: 'ok', requestuuid: first.body.requestuuid, result: 'request-exists' });
@@ -75,8 +67,8 @@ describe('user requests', () => {
     expect((await vault.call('UserDeleteRequest', u.ref)).body.requestuuid).not.toBe(del1.body.requestuuid);
   });
 
-  it('change app data, withdraw consent and erase the person when approved', async () => {
-    const u = await user();
+  it('change app data, withdraw consent and erase the person when approved', async ({ vault }) => {
+    const u = await user(vault);
     await vault.call('AppdataCreate', { ...u.ref, appname: 'prefs', appdata: { theme: 'dark', lang: 'en' } });
     const app = await vault.call('AppdataUpdateRequest', { ...u.ref, appname: 'prefs', appdata: { lang: 'et' } });
     expect((await vault.call('UserRequestGet', { requestuuid: app.body.requestuuid })).body.request).toMatchObject({
@@ -106,9 +98,9 @@ describe('user requests', () => {
     expect((await vault.call('UserGet', u.ref)).status).toBe(404);
   });
 
-  it('are listed per person and for the tenant, paginated, and cancelled by their person', async () => {
-    const u = await user();
-    const login = await loginOf(u.token);
+  it('are listed per person and for the tenant, paginated, and cancelled by their person', async ({ vault }) => {
+    const u = await user(vault);
+    const login = await loginOf(vault, u.token);
     const uuids: string[] = [];
     for (let i = 0; i < 3; i++) uuids.push((await vault.call('UserUpdateRequest', { ...u.ref, profile: { n: i } })).body.requestuuid);
     const page = await vault.call('UserRequestListUserRequests', { ...u.ref, offset: 1, limit: 1 }, login);
@@ -121,7 +113,7 @@ describe('user requests', () => {
     expect((await vault.call('UserRequestGet', { requestuuid: uuids[0] })).body.request).toMatchObject({ status: 'canceled', reason: 'user operation' });
     // A login xtoken may not approve, nor touch someone else's requests.
     expect((await vault.call('UserRequestApprove', { requestuuid: uuids[1] }, login)).status).toBe(403);
-    const other = await user();
+    const other = await user(vault);
     const theirs = await vault.call('UserDeleteRequest', other.ref);
     expect((await vault.call('UserRequestGet', { requestuuid: theirs.body.requestuuid }, login)).status).toBe(403);
     expect((await vault.call('UserRequestCancel', { requestuuid: theirs.body.requestuuid }, login)).status).toBe(403);
@@ -140,8 +132,8 @@ describe('user requests', () => {
     expect((await vault.call('BulkListAllUserRequests', { unlockuuid, status: 'odd' })).body.message).toMatch(/status/);
   });
 
-  it('answer 404 for an unknown person, request, app or agreement and 400 naming the field', async () => {
-    const u = await user();
+  it('answer 404 for an unknown person, request, app or agreement and 400 naming the field', async ({ vault }) => {
+    const u = await user(vault);
     const nobody = { mode: 'email', identity: 'nobody@example.invalid' };
     expect((await vault.call('UserDeleteRequest', nobody)).status).toBe(404);
     expect((await vault.call('UserUpdateRequest', { ...nobody, profile: {} })).status).toBe(404);
@@ -157,8 +149,8 @@ describe('user requests', () => {
     expect((await vault.call('UserRequestListUserRequests', nobody)).status).toBe(404);
   });
 
-  it('keep the proposed change sealed in the database', async () => {
-    const u = await user();
+  it('keep the proposed change sealed in the database', async ({ vault }) => {
+    const u = await user(vault);
     const res = await vault.call('UserUpdateRequest', { ...u.ref, profile: { secret: 'VISIBLE-PROPOSED-VALUE' } });
     const [row] = await vault.api.services.db.global().getConnection().execute('select change from tenant_1.user_requests where requestuuid = ?', [res.body.requestuuid]);
     expect(Buffer.from(row!.change).toString('latin1')).not.toContain('VISIBLE-PROPOSED-VALUE');

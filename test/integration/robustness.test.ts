@@ -1,17 +1,9 @@
 // No body, however wrong, makes any operation answer 500: every registered operation gets bodies whose fields
 // (every field name the contract uses) hold values of the wrong type, out of range, empty, huge or with NUL
 // characters. A seeded generator keeps a failure reproducible (the failing body is in the message).
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startVault, buildProfile, type TestVault } from '../fixtures/vault.js';
+import { describe, expect } from 'vitest';
+import { it, buildProfile } from '../fixtures/vault.js';
 import { operations } from '../../api/ops/index.js';
-
-let vault: TestVault;
-beforeAll(async () => {
-  vault = await startVault();
-});
-afterAll(async () => {
-  await vault?.stop();
-});
 
 const FIELDS = [
   'mode', 'identity', 'brief', 'newbrief', 'status', 'module', 'fulldesc', 'shortdesc', 'basistype', 'requiredmsg', 'requiredflag',
@@ -37,7 +29,7 @@ function generator(seed: number) {
 }
 
 describe('robustness', () => {
-  it('never answers 500 to a wrong body, for any operation', async () => {
+  it('never answers 500 to a wrong body, for any operation', async ({ vault }) => {
     const token = (await vault.call('UserCreate', { profile: buildProfile() })).body.token as string;
     const rnd = generator(20261123);
     const failures: string[] = [];
@@ -55,7 +47,7 @@ describe('robustness', () => {
     expect(failures).toEqual([]);
   }, 300_000);
 
-  it('refuses NUL characters in names with a 400 naming the field', async () => {
+  it('refuses NUL characters in names with a 400 naming the field', async ({ vault }) => {
     const res = await vault.call('GroupCreate', { groupname: 'bad\u0000name' });
     expect(res.status).toBe(400);
     expect(res.body.message).toBe('Invalid API request parameter: groupname must not contain NUL characters');

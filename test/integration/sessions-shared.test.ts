@@ -1,29 +1,23 @@
 // Sessions and shared records over HTTP: linking, expiry (sliding and final, capped), sealing, the public read
 // of a shared record with only its chosen fields, and the error cases.
 import { randomUUID } from 'node:crypto';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startVault, buildProfile, type TestVault } from '../fixtures/vault.js';
+import { describe, expect } from 'vitest';
+import { vaultTest, buildProfile, type TestVault } from '../fixtures/vault.js';
 import { nowSeconds } from '../../api/vault/durations.js';
 
-let vault: TestVault;
-beforeAll(async () => {
-  vault = await startVault({ env: { STRONGROOM_SESSION_MAX_SECONDS: '7200' } });
-});
-afterAll(async () => {
-  await vault?.stop();
-});
+const it = vaultTest({ env: { STRONGROOM_SESSION_MAX_SECONDS: '7200' } });
 
-async function user(extra: Record<string, unknown> = {}) {
+async function user(vault: TestVault, extra: Record<string, unknown> = {}) {
   const profile = buildProfile(extra);
   const res = await vault.call('UserCreate', { profile });
   return { token: res.body.token as string, profile };
 }
 
-const db = () => vault.api.services.db.global().getConnection();
+const db = (vault: TestVault) => vault.api.services.db.global().getConnection();
 
 describe('sessions', () => {
-  it('are upserted, read, linked to the person their data names, listed and deleted', async () => {
-    const u = await user();
+  it('are upserted, read, linked to the person their data names, listed and deleted', async ({ vault }) => {
+    const u = await user(vault);
     const sessionuuid = randomUUID();
     const up = await vault.call('SessionUpsert', { sessionuuid, sessiondata: { email: u.profile.email, cart: [1, 2] } });
     expect(up.status, JSON.stringify(up.body)).toBe(200);
@@ -49,7 +43,7 @@ describe('sessions', () => {
     expect((await vault.call('SessionGet', { sessionuuid: other })).status).toBe(404);
   });
 
-  it('answer 404 for an unknown person and 400 naming the field', async () => {
+  it('answer 404 for an unknown person and 400 naming the field', async ({ vault }) => {
     const nobody = await vault.call('SessionUpsert', { sessionuuid: randomUUID(), sessiondata: { email: 'nobody@example.invalid' } });
     expect(nobody.status).toBe(404);
     expect(nobody.body.message).toBe('The user record was not found');
@@ -64,7 +58,7 @@ describe('sessions', () => {
     expect((await vault.call('SessionListUserSessions', { mode: 'email', identity: 'nobody@example.invalid' })).status).toBe(404);
   });
 
-  it('expire at their final time, capped by the maximum lifetime, and are swept', async () => {
+  it('expire at their final time, capped by the maximum lifetime, and are swept', async ({ vault }) => {
     const sessionuuid = randomUUID();
     const now = nowSeconds();
     const res = await vault.call('SessionUpsert', { sessionuuid, sessiondata: { a: 1 }, finaltime: '30d' });
@@ -73,33 +67,33 @@ describe('sessions', () => {
     expect(res.body.expirationtime).toBeLessThanOrEqual(nowSeconds() + 7200);
     const short = await vault.call('SessionUpsert', { sessionuuid: randomUUID(), sessiondata: { a: 1 }, finaltime: '600s' });
     expect(short.body.expirationtime).toBeLessThanOrEqual(nowSeconds() + 600);
-    await db().execute('update tenant_1.sessions set expires = ? where sessionuuid = ?', [nowSeconds() - 1, sessionuuid]);
+    await db(vault).execute('update tenant_1.sessions set expires = ? where sessionuuid = ?', [nowSeconds() - 1, sessionuuid]);
     expect((await vault.call('SessionGet', { sessionuuid })).status).toBe(404);
     await vault.api.services.sweeper.sweepOnce();
-    const [row] = await db().execute('select count(*)::int as n from tenant_1.sessions where sessionuuid = ?', [sessionuuid]);
+    const [row] = await db(vault).execute('select count(*)::int as n from tenant_1.sessions where sessionuuid = ?', [sessionuuid]);
     expect(row!.n).toBe(0);
   });
 
-  it('with a sliding time live on from their last read', async () => {
+  it('with a sliding time live on from their last read', async ({ vault }) => {
     const sessionuuid = randomUUID();
     await vault.call('SessionUpsert', { sessionuuid, sessiondata: { a: 1 }, slidingtime: '1h' });
-    await db().execute('update tenant_1.sessions set expires = ? where sessionuuid = ?', [nowSeconds() + 60, sessionuuid]);
+    await db(vault).execute('update tenant_1.sessions set expires = ? where sessionuuid = ?', [nowSeconds() + 60, sessionuuid]);
     expect((await vault.call('SessionGet', { sessionuuid })).status).toBe(200);
-    const [row] = await db().execute('select expires from tenant_1.sessions where sessionuuid = ?', [sessionuuid]);
+    const [row] = await db(vault).execute('select expires from tenant_1.sessions where sessionuuid = ?', [sessionuuid]);
     expect(Number(row!.expires)).toBeGreaterThan(nowSeconds() + 3000);
   });
 
-  it('keep their data sealed in the database', async () => {
+  it('keep their data sealed in the database', async ({ vault }) => {
     const sessionuuid = randomUUID();
     await vault.call('SessionUpsert', { sessionuuid, sessiondata: { secret: 'VISIBLE-SESSION-SECRET' } });
-    const [row] = await db().execute('select data from tenant_1.sessions where sessionuuid = ?', [sessionuuid]);
+    const [row] = await db(vault).execute('select data from tenant_1.sessions where sessionuuid = ?', [sessionuuid]);
     expect(Buffer.from(row!.data).toString('latin1')).not.toContain('VISIBLE-SESSION-SECRET');
   });
 });
 
 describe('shared records', () => {
-  it('show a partner only the chosen fields of the profile, dotted paths and the token included, without a token', async () => {
-    const u = await user({ address: { city: 'Tallinn', street: 'Secret 1' } });
+  it('show a partner only the chosen fields of the profile, dotted paths and the token included, without a token', async ({ vault }) => {
+    const u = await user(vault, { address: { city: 'Tallinn', street: 'Secret 1' } });
     const created = await vault.call('SharedRecordCreate', { mode: 'token', identity: u.token, fields: 'name, address.city,token,missing.path', partner: 'acme' });
     expect(created.status, JSON.stringify(created.body)).toBe(200);
     const { recorduuid } = created.body;
@@ -112,8 +106,8 @@ describe('shared records', () => {
     expect(events.body.rows.map((r: { title: string }) => r.title)).toEqual(expect.arrayContaining(['SharedRecordCreate', 'SharedRecordGet']));
   });
 
-  it('show the whole profile without fields, or an app record, read as it is at retrieval', async () => {
-    const u = await user();
+  it('show the whole profile without fields, or an app record, read as it is at retrieval', async ({ vault }) => {
+    const u = await user(vault);
     const whole = await vault.call('SharedRecordCreate', { mode: 'token', identity: u.token });
     expect((await vault.call('SharedRecordGet', { recorduuid: whole.body.recorduuid })).body.data).toEqual(u.profile);
     await vault.call('AppdataCreate', { mode: 'token', identity: u.token, appname: 'shop', appdata: { plan: 'gold', card: '4111' } });
@@ -125,25 +119,25 @@ describe('shared records', () => {
     expect(noApp.body.message).toBe('The app record was not found');
   });
 
-  it('expire (never past the maximum), go with their person, and answer 404 after', async () => {
-    const u = await user();
+  it('expire (never past the maximum), go with their person, and answer 404 after', async ({ vault }) => {
+    const u = await user(vault);
     const created = await vault.call('SharedRecordCreate', { mode: 'token', identity: u.token, fields: 'name', finaltime: '1h' });
     expect(created.body.expirationtime).toBeLessThanOrEqual(nowSeconds() + 3600);
     const capped = await vault.call('SharedRecordCreate', { mode: 'token', identity: u.token, fields: 'name', finaltime: '10y' });
     expect(capped.body.expirationtime).toBeLessThanOrEqual(nowSeconds() + 31 * 86_400);
-    await db().execute('update tenant_1.shared_records set expires = ? where recorduuid = ?', [nowSeconds() - 1, created.body.recorduuid]);
+    await db(vault).execute('update tenant_1.shared_records set expires = ? where recorduuid = ?', [nowSeconds() - 1, created.body.recorduuid]);
     const expired = await vault.call('SharedRecordGet', { recorduuid: created.body.recorduuid });
     expect(expired.status).toBe(404);
     expect(expired.body.message).toBe('The shared record was not found');
     await vault.api.services.sweeper.sweepOnce();
-    const [row] = await db().execute('select count(*)::int as n from tenant_1.shared_records where recorduuid = ?', [created.body.recorduuid]);
+    const [row] = await db(vault).execute('select count(*)::int as n from tenant_1.shared_records where recorduuid = ?', [created.body.recorduuid]);
     expect(row!.n).toBe(0);
     await vault.call('UserDelete', { mode: 'token', identity: u.token });
     expect((await vault.call('SharedRecordGet', { recorduuid: capped.body.recorduuid })).status).toBe(404);
   });
 
-  it('answer 400 naming the field and 404 for an unknown person or record', async () => {
-    const u = await user();
+  it('answer 400 naming the field and 404 for an unknown person or record', async ({ vault }) => {
+    const u = await user(vault);
     expect((await vault.call('SharedRecordCreate', { mode: 'token', identity: u.token, fields: 'a,b c' })).body.message).toMatch(/fields/);
     expect((await vault.call('SharedRecordCreate', { mode: 'token', identity: u.token, finaltime: 'x' })).body.message).toMatch(/finaltime/);
     expect((await vault.call('SharedRecordCreate', { fields: 'name' })).body.message).toBe('Missing API request parameters: mode, identity');

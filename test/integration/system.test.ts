@@ -1,17 +1,9 @@
 // System statistics, the licence key call and the tenant's whole audit trail, over HTTP.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startVault, buildProfile, type TestVault } from '../fixtures/vault.js';
-
-let vault: TestVault;
-beforeAll(async () => {
-  vault = await startVault();
-});
-afterAll(async () => {
-  await vault?.stop();
-});
+import { describe, expect } from 'vitest';
+import { it, buildProfile } from '../fixtures/vault.js';
 
 describe('SystemGetSystemStats', () => {
-  it('counts users and tokens: every tenant for the main tenant, its own for a tenant admin', async () => {
+  it('counts users and tokens: every tenant for the main tenant, its own for a tenant admin', async ({ vault }) => {
     const t = await vault.call('TenantCreate', { tenantname: 'statsa', tenantorg: 'A' });
     const admin = { 'x-bunker-token': t.body.xtoken };
     await vault.call('UserCreate', { profile: buildProfile() });
@@ -26,7 +18,7 @@ describe('SystemGetSystemStats', () => {
 });
 
 describe('SystemSetLicenseKey', () => {
-  it('is accepted from the main tenant and refused to tenant admins; the key is not in the audit trail', async () => {
+  it('is accepted from the main tenant and refused to tenant admins; the key is not in the audit trail', async ({ vault }) => {
     const res = await vault.call('SystemSetLicenseKey', { licensekey: 'LICENSE-abc-123' });
     expect(res.body).toEqual({ status: 'ok', result: 'done' });
     expect((await vault.call('SystemSetLicenseKey', {})).status).toBe(400);
@@ -39,7 +31,7 @@ describe('SystemSetLicenseKey', () => {
 });
 
 describe('BulkListAllAuditEvents', () => {
-  it('pages through the tenant’s trail newest first, behind the unlock UUID', async () => {
+  it('pages through the tenant’s trail newest first, behind the unlock UUID', async ({ vault }) => {
     const unlockuuid = (await vault.call('BulkListUnlock')).body.unlockuuid;
     const first = await vault.call('BulkListAllAuditEvents', { unlockuuid, offset: 0, limit: 2 });
     expect(first.status).toBe(200);
@@ -53,7 +45,7 @@ describe('BulkListAllAuditEvents', () => {
 });
 
 describe('search and the cross-tenant System operations', () => {
-  it('UserSearch finds by email for an address and by login, phone or custom otherwise, behind the unlock UUID', async () => {
+  it('UserSearch finds by email for an address and by login, phone or custom otherwise, behind the unlock UUID', async ({ vault }) => {
     const profile: Record<string, any> = { ...buildProfile(), custom: `cust-${Math.random().toString(36).slice(2, 8)}` };
     const made = await vault.call('UserCreate', { profile });
     const unlockuuid = (await vault.call('BulkListUnlock')).body.unlockuuid;
@@ -66,7 +58,7 @@ describe('search and the cross-tenant System operations', () => {
     expect((await vault.call('UserSearch', { identity: profile.email })).status).toBe(400);
   });
 
-  it('finds, deletes and restores one person across tenants', async () => {
+  it('finds, deletes and restores one person across tenants', async ({ vault }) => {
     const other = await vault.call('TenantCreate', { tenantname: 'crossb', tenantorg: 'B' });
     const admin = { 'x-bunker-token': other.body.xtoken };
     const profile = buildProfile();
@@ -107,7 +99,7 @@ describe('search and the cross-tenant System operations', () => {
 });
 
 describe('SystemGenerateWrappingKey', () => {
-  it('issues a new wrapping key for three recovery shares, once, to the root token only', async () => {
+  it('issues a new wrapping key for three recovery shares, once, to the root token only', async ({ vault }) => {
     const shares = [...vault.tokenizerOutput().matchAll(/share \d: ([0-9a-f]+)/g)].map((m) => m[1]!);
     expect(shares).toHaveLength(5);
     const user = await vault.call('UserCreate', { profile: buildProfile() });

@@ -1,28 +1,20 @@
 // Tenants over HTTP: creation with its own schema and admin token, resolution, isolation, listing, deletion.
 import { request } from 'node:http';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startVault, buildProfile, type TestVault } from '../fixtures/vault.js';
+import { describe, expect } from 'vitest';
+import { it, buildProfile, type TestVault } from '../fixtures/vault.js';
 import { tenantSchema } from '../../api/store/database.js';
-
-let vault: TestVault;
-beforeAll(async () => {
-  vault = await startVault();
-});
-afterAll(async () => {
-  await vault?.stop();
-});
 
 /** A unique tenant name for this run. */
 const nameOf = (base: string) => `${base}${Math.random().toString(36).slice(2, 8)}`;
 
-async function createTenant(name = nameOf('t'), org = 'Org') {
+async function createTenant(vault: TestVault, name = nameOf('t'), org = 'Org') {
   const res = await vault.call('TenantCreate', { tenantname: name, tenantorg: org, email: `admin@${name}.example` });
   expect(res.status, JSON.stringify(res.body)).toBe(200);
   return { name, id: res.body.tenantid as number, xtoken: res.body.xtoken as string };
 }
 
 /** POST with an arbitrary Host header (fetch will not send one). */
-function postWithHost(host: string, op: string, body: unknown, token?: string): Promise<{ status: number; body: any }> {
+function postWithHost(vault: TestVault, host: string, op: string, body: unknown, token?: string): Promise<{ status: number; body: any }> {
   const data = JSON.stringify(body);
   const url = new URL(vault.url);
   return new Promise((resolve, reject) => {
@@ -39,21 +31,21 @@ function postWithHost(host: string, op: string, body: unknown, token?: string): 
   });
 }
 
-async function schemaExists(id: number): Promise<boolean> {
+async function schemaExists(vault: TestVault, id: number): Promise<boolean> {
   const rows = await vault.api.services.db.global().getConnection().execute('select 1 from information_schema.schemata where schema_name = ?', [tenantSchema(id)]);
   return rows.length > 0;
 }
 
 describe('TenantCreate', () => {
-  it('creates the tenant with its own schema and returns its id and admin token once', async () => {
-    const t = await createTenant();
+  it('creates the tenant with its own schema and returns its id and admin token once', async ({ vault }) => {
+    const t = await createTenant(vault);
     expect(t.id).toBeGreaterThan(1);
     expect(t.xtoken).toMatch(/^[0-9a-f-]{36}$/);
-    expect(await schemaExists(t.id)).toBe(true);
+    expect(await schemaExists(vault, t.id)).toBe(true);
   });
 
-  it('refuses a taken name with 409 and a bad name or missing field with 400', async () => {
-    const t = await createTenant();
+  it('refuses a taken name with 409 and a bad name or missing field with 400', async ({ vault }) => {
+    const t = await createTenant(vault);
     const dup = await vault.call('TenantCreate', { tenantname: t.name, tenantorg: 'Other' });
     expect(dup.status).toBe(409);
     expect(dup.body).toEqual({ status: 'error', message: 'Duplicate tenant name' });
@@ -61,8 +53,8 @@ describe('TenantCreate', () => {
     expect((await vault.call('TenantCreate', { tenantname: 'ok1' })).body.message).toBe('Missing API request parameters: tenantorg');
   });
 
-  it('is for the main tenant only: a tenant admin gets 403', async () => {
-    const t = await createTenant();
+  it('is for the main tenant only: a tenant admin gets 403', async ({ vault }) => {
+    const t = await createTenant(vault);
     const res = await vault.call('TenantCreate', { tenantname: nameOf('x'), tenantorg: 'x' }, { 'x-bunker-token': t.xtoken });
     expect(res.status).toBe(403);
     expect(res.body.message).toBe('Access denied');
@@ -70,8 +62,8 @@ describe('TenantCreate', () => {
 });
 
 describe('TenantRotateAdminToken', () => {
-  it('issues a new admin token once and retires every earlier one at once', async () => {
-    const t = await createTenant();
+  it('issues a new admin token once and retires every earlier one at once', async ({ vault }) => {
+    const t = await createTenant(vault);
     const admin = (xtoken: string) => ({ 'x-bunker-token': xtoken, 'x-bunker-tenant': t.name });
     expect((await vault.call('TenantGet', { tenantid: t.id }, admin(t.xtoken))).status).toBe(200);
     const rotated = await vault.call('TenantRotateAdminToken', { tenantid: t.id });
@@ -82,8 +74,8 @@ describe('TenantRotateAdminToken', () => {
     expect((await vault.call('UserCreate', { profile: buildProfile() }, admin(rotated.body.xtoken))).status).toBe(200);
   });
 
-  it('is for the main tenant only, and answers 404 for an unknown tenant', async () => {
-    const t = await createTenant();
+  it('is for the main tenant only, and answers 404 for an unknown tenant', async ({ vault }) => {
+    const t = await createTenant(vault);
     const own = await vault.call('TenantRotateAdminToken', { tenantid: t.id }, { 'x-bunker-token': t.xtoken, 'x-bunker-tenant': t.name });
     expect(own.status).toBe(403);
     const missing = await vault.call('TenantRotateAdminToken', { tenantid: 999_999 });
@@ -94,9 +86,9 @@ describe('TenantRotateAdminToken', () => {
 });
 
 describe('tenant resolution and isolation', () => {
-  it('keeps each tenant to its own data, by header, by subdomain and by the token’s own tenant', async () => {
-    const a = await createTenant();
-    const b = await createTenant();
+  it('keeps each tenant to its own data, by header, by subdomain and by the token’s own tenant', async ({ vault }) => {
+    const a = await createTenant(vault);
+    const b = await createTenant(vault);
     const profile = buildProfile();
     // The tenant admin token acts in its own tenant with no header at all.
     const made = await vault.call('UserCreate', { profile }, { 'x-bunker-token': a.xtoken });
@@ -105,22 +97,22 @@ describe('tenant resolution and isolation', () => {
     expect((await vault.call('UserGet', { mode: 'token', identity: token }, { 'x-bunker-token': a.xtoken })).status).toBe(200);
     // Root reaches it by header or subdomain; in the main tenant and in tenant B it does not exist.
     expect((await vault.call('UserGet', { mode: 'token', identity: token }, { 'x-bunker-tenant': a.name })).body.profile).toEqual(profile);
-    expect((await postWithHost(`${a.name}.vault.example`, 'UserGet', { mode: 'token', identity: token }, vault.rootToken)).status).toBe(200);
+    expect((await postWithHost(vault, `${a.name}.vault.example`, 'UserGet', { mode: 'token', identity: token }, vault.rootToken)).status).toBe(200);
     expect((await vault.call('UserGet', { mode: 'token', identity: token })).status).toBe(404);
     expect((await vault.call('UserGet', { mode: 'email', identity: profile.email }, { 'x-bunker-tenant': b.name })).status).toBe(404);
     // The same unique email may exist once per tenant.
     expect((await vault.call('UserCreate', { profile }, { 'x-bunker-tenant': b.name })).status).toBe(200);
   });
 
-  it('answers a token used with another tenant, existing or not, with the same 403', async () => {
-    const a = await createTenant();
-    const b = await createTenant();
+  it('answers a token used with another tenant, existing or not, with the same 403', async ({ vault }) => {
+    const a = await createTenant(vault);
+    const b = await createTenant(vault);
     const asA = (extra: Record<string, string>) => ({ 'x-bunker-token': a.xtoken, ...extra });
     const answers = [
       await vault.call('UserGet', { mode: 'login', identity: 'x' }, asA({ 'x-bunker-tenant': b.name })),
       await vault.call('UserGet', { mode: 'login', identity: 'x' }, asA({ 'x-bunker-tenant': 'nosuchtenant' })),
       await vault.call('UserGet', { mode: 'login', identity: 'x' }, asA({ 'x-bunker-tenant': 'main' })),
-      await postWithHost(`${b.name}.vault.example`, 'UserGet', { mode: 'login', identity: 'x' }, a.xtoken),
+      await postWithHost(vault, `${b.name}.vault.example`, 'UserGet', { mode: 'login', identity: 'x' }, a.xtoken),
       await vault.call('TenantGet', { tenantid: b.id }, asA({})),
       await vault.call('TenantGet', { tenantid: 999_999 }, asA({})),
     ];
@@ -129,8 +121,8 @@ describe('tenant resolution and isolation', () => {
 });
 
 describe('TenantGet, TenantUpdate, TenantListTenants', () => {
-  it('shows a tenant to root and to its own admin; 404 for root on an unknown id', async () => {
-    const t = await createTenant(nameOf('g'), 'Acme Ltd');
+  it('shows a tenant to root and to its own admin; 404 for root on an unknown id', async ({ vault }) => {
+    const t = await createTenant(vault, nameOf('g'), 'Acme Ltd');
     const expected = { status: 'ok', tenantid: t.id, tenantname: t.name, tenantorg: 'Acme Ltd', email: `admin@${t.name}.example` };
     expect((await vault.call('TenantGet', { tenantid: t.id })).body).toEqual(expected);
     expect((await vault.call('TenantGet', { tenantid: String(t.id) })).body).toEqual(expected);
@@ -140,21 +132,21 @@ describe('TenantGet, TenantUpdate, TenantListTenants', () => {
     expect(missing.body.message).toBe('The tenant record was not found');
   });
 
-  it('lets a tenant admin rename its own tenant; the new name resolves, the old one no longer does', async () => {
-    const t = await createTenant();
+  it('lets a tenant admin rename its own tenant; the new name resolves, the old one no longer does', async ({ vault }) => {
+    const t = await createTenant(vault);
     const renamed = nameOf('r');
     expect((await vault.call('TenantUpdate', { tenantname: renamed, tenantorg: 'New Org' }, { 'x-bunker-token': t.xtoken })).status).toBe(200);
     expect((await vault.call('TenantGet', { tenantid: t.id })).body).toMatchObject({ tenantname: renamed, tenantorg: 'New Org' });
     expect((await vault.call('UserGet', { mode: 'login', identity: 'x' }, { 'x-bunker-tenant': renamed })).status).toBe(404);
     expect((await vault.call('UserGet', { mode: 'login', identity: 'x' }, { 'x-bunker-tenant': t.name })).status).toBe(403);
-    const other = await createTenant();
+    const other = await createTenant(vault);
     expect((await vault.call('TenantUpdate', { tenantid: t.id, tenantname: other.name })).status).toBe(409);
     expect((await vault.call('TenantUpdate', { tenantid: 999_999, tenantorg: 'x' })).status).toBe(404);
     expect((await vault.call('TenantUpdate', { tenantid: other.id, tenantorg: 'x' }, { 'x-bunker-token': t.xtoken })).status).toBe(403);
   });
 
-  it('lists every tenant to the main tenant, paginated with a total, and refuses tenant admins', async () => {
-    const t = await createTenant();
+  it('lists every tenant to the main tenant, paginated with a total, and refuses tenant admins', async ({ vault }) => {
+    const t = await createTenant(vault);
     const all = await vault.call('TenantListTenants', { offset: 0, limit: 100 });
     expect(all.status).toBe(200);
     expect(all.body.total).toBeGreaterThanOrEqual(2);
@@ -168,12 +160,12 @@ describe('TenantGet, TenantUpdate, TenantListTenants', () => {
 });
 
 describe('TenantDelete', () => {
-  it('removes the schema, the data and every credential of the tenant', async () => {
-    const t = await createTenant();
+  it('removes the schema, the data and every credential of the tenant', async ({ vault }) => {
+    const t = await createTenant(vault);
     await vault.call('UserCreate', { profile: buildProfile() }, { 'x-bunker-token': t.xtoken });
     expect((await vault.call('TenantDelete', { tenantid: t.id }, { 'x-bunker-token': t.xtoken })).status).toBe(403);
     expect((await vault.call('TenantDelete', { tenantid: t.id })).status).toBe(200);
-    expect(await schemaExists(t.id)).toBe(false);
+    expect(await schemaExists(vault, t.id)).toBe(false);
     const after = await vault.call('UserGet', { mode: 'login', identity: 'x' }, { 'x-bunker-token': t.xtoken });
     expect(after.status).toBe(403);
     expect((await vault.call('TenantGet', { tenantid: t.id })).status).toBe(404);
@@ -185,22 +177,22 @@ describe('TenantDelete', () => {
 });
 
 describe('TenantGetUIConf', () => {
-  it('needs no token and answers for the tenant named by header or subdomain', async () => {
-    const t = await createTenant(nameOf('ui'), 'Portal Org');
+  it('needs no token and answers for the tenant named by header or subdomain', async ({ vault }) => {
+    const t = await createTenant(vault, nameOf('ui'), 'Portal Org');
     const res = await fetch(`${vault.url}/v2/TenantGetUIConf`, { method: 'POST', headers: { 'x-bunker-tenant': t.name } });
     const body = (await res.json()) as any;
     expect(res.status).toBe(200);
     expect(body.status).toBe('ok');
     expect(body.ui.company_title).toBe('Portal Org');
-    expect((await postWithHost(`${t.name}.vault.example`, 'TenantGetUIConf', {})).body.ui.company_title).toBe('Portal Org');
+    expect((await postWithHost(vault, `${t.name}.vault.example`, 'TenantGetUIConf', {})).body.ui.company_title).toBe('Portal Org');
     const plain = await fetch(`${vault.url}/v2/TenantGetUIConf`, { method: 'POST' });
     expect(plain.status).toBe(200);
   });
 });
 
 describe('the connection pool under concurrency', () => {
-  it('never lets one tenant read another: 200 interleaved calls of four tenants each see only their own users', async () => {
-    const tenants = await Promise.all([0, 1, 2, 3].map(() => createTenant()));
+  it('never lets one tenant read another: 200 interleaved calls of four tenants each see only their own users', async ({ vault }) => {
+    const tenants = await Promise.all([0, 1, 2, 3].map(() => createTenant(vault)));
     const users = await Promise.all(
       tenants.map(async (t) => {
         const profile = buildProfile();
@@ -231,7 +223,7 @@ describe('the connection pool under concurrency', () => {
 });
 
 describe('the second line of isolation (PostgreSQL)', () => {
-  it('runs a tenant’s statements as a role that cannot read another tenant’s schema (none on the embedded database)', async () => {
+  it('runs a tenant’s statements as a role that cannot read another tenant’s schema (none on the embedded database)', async ({ vault }) => {
     const { db } = vault.api.services;
     if (!process.env.DATABASE_URL) {
       // PGlite has one user: schema scoping is the only line there, and the vault says so by having no roles.
@@ -239,8 +231,8 @@ describe('the second line of isolation (PostgreSQL)', () => {
       expect(db.tenantPool(1)).toBeUndefined();
       return;
     }
-    const a = await createTenant();
-    const b = await createTenant();
+    const a = await createTenant(vault);
+    const b = await createTenant(vault);
     await vault.call('UserCreate', { profile: buildProfile() }, { 'x-bunker-token': a.xtoken });
     // As if the first line (schema scoping) had a bug: tenant B's pool asked for tenant A's rows.
     const poolB = db.tenantPool(b.id)!;

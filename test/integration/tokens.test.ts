@@ -1,16 +1,10 @@
 // Format-preserving tokens over HTTP, against the real tokenizer process and a real database.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startVault, type TestVault } from '../fixtures/vault.js';
+import { describe, expect } from 'vitest';
+import { vaultTest, type TestVault } from '../fixtures/vault.js';
 import { nowSeconds } from '../../api/vault/durations.js';
 
-let vault: TestVault;
-beforeAll(async () => {
-  // The sweeper is driven by hand.
-  vault = await startVault({ env: { STRONGROOM_SWEEP_SECONDS: '0' } });
-});
-afterAll(async () => {
-  await vault?.stop();
-});
+// The sweeper is driven by hand.
+const it = vaultTest({ env: { STRONGROOM_SWEEP_SECONDS: '0' } });
 
 function luhnValid(digits: string): boolean {
   let sum = 0;
@@ -22,12 +16,12 @@ function luhnValid(digits: string): boolean {
   return sum % 10 === 0;
 }
 
-async function unlock(): Promise<string> {
+async function unlock(vault: TestVault): Promise<string> {
   return (await vault.call('BulkListUnlock')).body.unlockuuid as string;
 }
 
 describe('TokenCreate and TokenGet', () => {
-  it('turns a card into a Luhn-valid token of the same length, found by tokenuuid and by tokenbase', async () => {
+  it('turns a card into a Luhn-valid token of the same length, found by tokenuuid and by tokenbase', async ({ vault }) => {
     const card = '4111 1111-1111 1111';
     const created = await vault.call('TokenCreate', { tokentype: 'creditcard', record: card });
     expect(created.status).toBe(200);
@@ -43,7 +37,7 @@ describe('TokenCreate and TokenGet', () => {
     }
   });
 
-  it('keeps the shape of emails and the digit count of Unix times, and gives text a UUID token', async () => {
+  it('keeps the shape of emails and the digit count of Unix times, and gives text a UUID token', async ({ vault }) => {
     const email = await vault.call('TokenCreate', { tokentype: 'email', record: 'alice.smith@example.com' });
     expect(email.status).toBe(200);
     expect(email.body.tokenbase).toMatch(/^[a-z0-9]{5}\.[a-z0-9]{5}@[a-z0-9]{7}\.com$/);
@@ -56,7 +50,7 @@ describe('TokenCreate and TokenGet', () => {
     expect((await vault.call('TokenGet', { token: text.body.tokenbase })).body.record).toBe('a secret note');
   });
 
-  it('makes a new pair every time, unless unique, which returns the same pair for the same record', async () => {
+  it('makes a new pair every time, unless unique, which returns the same pair for the same record', async ({ vault }) => {
     const a = await vault.call('TokenCreate', { tokentype: 'creditcard', record: '5500005555555559' });
     const b = await vault.call('TokenCreate', { tokentype: 'creditcard', record: '5500005555555559' });
     expect(a.body.tokenuuid).not.toBe(b.body.tokenuuid);
@@ -68,15 +62,15 @@ describe('TokenCreate and TokenGet', () => {
     expect([a.body.tokenuuid, b.body.tokenuuid]).not.toContain(u1.body.tokenuuid);
   });
 
-  it('restarts the life of a unique pair when it is asked for again', async () => {
+  it('restarts the life of a unique pair when it is asked for again', async ({ vault }) => {
     const first = await vault.call('TokenCreate', { tokentype: 'email', record: 'renew.me@example.org', unique: true, finaltime: '1h' });
     const again = await vault.call('TokenCreate', { tokentype: 'email', record: 'renew.me@example.org', unique: true, finaltime: '2d' });
     expect(again.body.tokenuuid).toBe(first.body.tokenuuid);
-    const [row] = await vault.api.services.tokens.store({ em: vault.api.services.db.forTenant(1), tenantId: 1, now: nowSeconds() }).find([first.body.tokenuuid], [], nowSeconds());
+    const [row] = await vault.api.services.db.stores(1).tokens.find([first.body.tokenuuid], [], nowSeconds());
     expect(row!.expiresAt! - nowSeconds()).toBeGreaterThan(86_400);
   });
 
-  it('never hands out a tokenbase twice in a tenant: a taken one is retried at the next FF1 attempt', async () => {
+  it('never hands out a tokenbase twice in a tenant: a taken one is retried at the next FF1 attempt', async ({ vault }) => {
     const card = '4916338506082832';
     const { tokens } = await vault.api.services.tokenizer.run(1, { tokenize: [{ format: 'CREDITCARD', value: card, attempt: 0 }] });
     const first = tokens[0]!;
@@ -94,7 +88,7 @@ describe('TokenCreate and TokenGet', () => {
     expect((await vault.call('TokenGet', { token: made.body.tokenbase })).body.record).toBe(card);
   });
 
-  it('answers 404 Token not found for unknown and expired tokens, and the sweeper removes expired ones', async () => {
+  it('answers 404 Token not found for unknown and expired tokens, and the sweeper removes expired ones', async ({ vault }) => {
     for (const token of ['00000000-0000-4000-8000-000000000000', '4000000000000002', 'nobody@example.com']) {
       const got = await vault.call('TokenGet', { token });
       expect(got.status, token).toBe(404);
@@ -115,7 +109,7 @@ describe('TokenCreate and TokenGet', () => {
     expect((await vault.call('TokenGet', { token: later.body.tokenuuid })).status).toBe(404);
   });
 
-  it('rejects a bad type, a bad record and missing fields with a 400 naming the field', async () => {
+  it('rejects a bad type, a bad record and missing fields with a 400 naming the field', async ({ vault }) => {
     const cases: [unknown, RegExp][] = [
       [{ record: '4111111111111111' }, /^Missing API request parameters: tokentype$/],
       [{ tokentype: 'creditcard' }, /^Missing API request parameters: record$/],
@@ -138,7 +132,7 @@ describe('TokenCreate and TokenGet', () => {
     expect((await vault.call('TokenGet', {})).body.message).toBe('Missing API request parameters: token');
   });
 
-  it('deletes a pair by tokenbase or tokenuuid, then finds it no more', async () => {
+  it('deletes a pair by tokenbase or tokenuuid, then finds it no more', async ({ vault }) => {
     const a = await vault.call('TokenCreate', { tokentype: 'creditcard', record: '378282246310005' });
     const b = await vault.call('TokenCreate', { tokentype: 'creditcard', record: '378282246310005' });
     expect((await vault.call('TokenDelete', { token: a.body.tokenbase })).status).toBe(200);
@@ -153,7 +147,7 @@ describe('TokenCreate and TokenGet', () => {
 });
 
 describe('TokenCreateBulk, BulkListTokens and BulkDeleteTokens', () => {
-  it('creates many pairs in one call, one per record, and unique ones once per record', async () => {
+  it('creates many pairs in one call, one per record, and unique ones once per record', async ({ vault }) => {
     const records = Array.from({ length: 300 }, (_, i) => ({ tokentype: 'creditcard', record: `4${String(i).padStart(14, '0')}0` }));
     const res = await vault.call('TokenCreateBulk', { records, finaltime: '1d' });
     expect(res.status).toBe(200);
@@ -179,7 +173,7 @@ describe('TokenCreateBulk, BulkListTokens and BulkDeleteTokens', () => {
     expect(again.body.created.map((c: { tokenuuid: string }) => c.tokenuuid)).toEqual(u.body.created.map((c: { tokenuuid: string }) => c.tokenuuid));
   });
 
-  it('keeps one pair per record across the chunks of a large unique batch', async () => {
+  it('keeps one pair per record across the chunks of a large unique batch', async ({ vault }) => {
     // 6,000 records in three tokenizer chunks; record i and i + 3,000 are the same card, in different chunks.
     const cards = Array.from({ length: 3000 }, (_, i) => `5${String(i).padStart(14, '0')}7`);
     const records = [...cards, ...cards].map((record) => ({ tokentype: 'creditcard', record }));
@@ -193,14 +187,14 @@ describe('TokenCreateBulk, BulkListTokens and BulkDeleteTokens', () => {
     expect(new Set((plain.body.created as { tokenbase: string }[]).map((c) => c.tokenbase)).size).toBe(5200);
   });
 
-  it('refuses a bad record naming its position, and refuses an empty batch', async () => {
+  it('refuses a bad record naming its position, and refuses an empty batch', async ({ vault }) => {
     const res = await vault.call('TokenCreateBulk', { records: [{ tokentype: 'creditcard', record: '4111111111111111' }, { tokentype: 'creditcard', record: '12' }] });
     expect(res.status).toBe(400);
     expect(res.body.message).toMatch(/^Invalid API request parameter: records\[1\]\.record is not a card number/);
     expect((await vault.call('TokenCreateBulk', { records: [] })).status).toBe(400);
   });
 
-  it('lists pairs by tokenbase or tokenuuid in request order and deletes them, behind the unlock UUID', async () => {
+  it('lists pairs by tokenbase or tokenuuid in request order and deletes them, behind the unlock UUID', async ({ vault }) => {
     const made = await vault.call('TokenCreateBulk', {
       records: [
         { tokentype: 'creditcard', record: '6011111111111117' },
@@ -208,7 +202,7 @@ describe('TokenCreateBulk, BulkListTokens and BulkDeleteTokens', () => {
       ],
     });
     const [card, mail] = made.body.created as Record<string, string>[];
-    const list = await vault.call('BulkListTokens', { unlockuuid: await unlock(), tokens: [mail!.tokenuuid, card!.tokenbase, 'unknown-token'] });
+    const list = await vault.call('BulkListTokens', { unlockuuid: await unlock(vault), tokens: [mail!.tokenuuid, card!.tokenbase, 'unknown-token'] });
     expect(list.status).toBe(200);
     expect(list.body.total).toBe(2);
     expect(list.body.rows).toEqual([
@@ -218,13 +212,13 @@ describe('TokenCreateBulk, BulkListTokens and BulkDeleteTokens', () => {
 
     expect((await vault.call('BulkListTokens', { tokens: [card!.tokenbase] })).status).toBe(400);
     expect((await vault.call('BulkDeleteTokens', { unlockuuid: '00000000-0000-4000-8000-000000000000', tokens: [card!.tokenbase] })).status).toBe(403);
-    const stale = await unlock();
+    const stale = await unlock(vault);
     // Its window over, as if a minute had passed (the window is whole seconds, so a short one would be flaky).
     await vault.api.services.db.global().getConnection().execute('update strongroom.unlocks set expires_at = expires_at - 3600 where uuid = ?', [stale]);
     const expired = await vault.call('BulkDeleteTokens', { unlockuuid: stale, tokens: [card!.tokenbase] });
     expect(expired.status).toBe(403);
 
-    const del = await vault.call('BulkDeleteTokens', { unlockuuid: await unlock(), tokens: [card!.tokenbase, mail!.tokenuuid, mail!.tokenbase] });
+    const del = await vault.call('BulkDeleteTokens', { unlockuuid: await unlock(vault), tokens: [card!.tokenbase, mail!.tokenuuid, mail!.tokenbase] });
     expect(del.status).toBe(200);
     expect(del.body.deleted).toBe(2);
     expect((await vault.call('TokenGet', { token: card!.tokenuuid })).status).toBe(404);
@@ -232,7 +226,7 @@ describe('TokenCreateBulk, BulkListTokens and BulkDeleteTokens', () => {
 });
 
 describe('tenants', () => {
-  it('never resolves a token of another tenant, and gives one card different tokens per tenant', async () => {
+  it('never resolves a token of another tenant, and gives one card different tokens per tenant', async ({ vault }) => {
     expect((await vault.call('TenantCreate', { tenantname: 'othertokens', tenantorg: 'Other' })).status).toBe(200);
     const other = { 'x-bunker-tenant': 'othertokens' };
     const mine = await vault.call('TokenCreate', { tokentype: 'creditcard', record: '4242424242424242', unique: true });
@@ -248,7 +242,7 @@ describe('tenants', () => {
 });
 
 describe('audit', () => {
-  it('records an event per token call, with the token as the record', async () => {
+  it('records an event per token call, with the token as the record', async ({ vault }) => {
     const made = await vault.call('TokenCreate', { tokentype: 'creditcard', record: '4000056655665556' });
     await vault.call('TokenGet', { token: made.body.tokenbase });
     const events = await vault.api.services.auditReader.listForRecord(vault.api.services.db.forTenant(1), 1, made.body.tokenuuid, 0, 10);

@@ -1,17 +1,9 @@
 // User profile operations over HTTP against a real tokenizer process and a real database.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startVault, buildProfile, type TestVault } from '../fixtures/vault.js';
-
-let vault: TestVault;
-beforeAll(async () => {
-  vault = await startVault();
-});
-afterAll(async () => {
-  await vault?.stop();
-});
+import { describe, expect } from 'vitest';
+import { it, buildProfile } from '../fixtures/vault.js';
 
 describe('UserCreate and UserGet', () => {
-  it('stores a profile and returns it exactly as sent, by every mode', async () => {
+  it('stores a profile and returns it exactly as sent, by every mode', async ({ vault }) => {
     const profile = buildProfile({ email: ' Mixed.Case@Example.COM ', phone: '+44 7700 900 456', custom: 'legacy-42', nested: { a: [1, 2, { b: null }] } });
     const created = await vault.call('UserCreate', { profile });
     expect(created.status).toBe(200);
@@ -32,7 +24,7 @@ describe('UserCreate and UserGet', () => {
     }
   });
 
-  it('answers many concurrent reads each with its own user, and a missing one with 404', async () => {
+  it('answers many concurrent reads each with its own user, and a missing one with 404', async ({ vault }) => {
     const profiles = Array.from({ length: 24 }, () => buildProfile());
     const tokens: string[] = [];
     for (const profile of profiles) tokens.push((await vault.call('UserCreate', { profile })).body.token);
@@ -50,7 +42,7 @@ describe('UserCreate and UserGet', () => {
     expect(reads.slice(-2).map((r) => r.status)).toEqual([404, 404]);
   });
 
-  it('answers 409 naming the index when a unique field is taken', async () => {
+  it('answers 409 naming the index when a unique field is taken', async ({ vault }) => {
     const profile = buildProfile();
     expect((await vault.call('UserCreate', { profile })).status).toBe(200);
     const dup = await vault.call('UserCreate', { profile: { ...buildProfile(), email: String(profile.email).toUpperCase() } });
@@ -58,14 +50,14 @@ describe('UserCreate and UserGet', () => {
     expect(dup.body).toEqual({ status: 'error', message: 'Duplicate index: email' });
   });
 
-  it('allows a profile without any index field, found by token only', async () => {
+  it('allows a profile without any index field, found by token only', async ({ vault }) => {
     const created = await vault.call('UserCreate', { profile: { name: 'No Index' } });
     expect(created.status).toBe(200);
     const got = await vault.call('UserGet', { mode: 'token', identity: created.body.token });
     expect(got.body.profile).toEqual({ name: 'No Index' });
   });
 
-  it('rejects bad input with a 400 naming the field', async () => {
+  it('rejects bad input with a 400 naming the field', async ({ vault }) => {
     expect((await vault.call('UserCreate', {})).body).toEqual({ status: 'error', message: 'Missing API request parameters: profile' });
     const wrongType = await vault.call('UserCreate', { profile: 'text' });
     expect(wrongType.status).toBe(400);
@@ -83,13 +75,13 @@ describe('UserCreate and UserGet', () => {
     expect(badUuid.body.message).toBe('Bad UUID');
   });
 
-  it('answers 404 for a user that does not exist', async () => {
+  it('answers 404 for a user that does not exist', async ({ vault }) => {
     const got = await vault.call('UserGet', { mode: 'email', identity: 'nobody@example.com' });
     expect(got.status).toBe(404);
     expect(got.body).toEqual({ status: 'error', message: 'The user record was not found' });
   });
 
-  it('treats null options as absent and accepts expiry in every form', async () => {
+  it('treats null options as absent and accepts expiry in every form', async ({ vault }) => {
     const created = await vault.call('UserCreate', { profile: buildProfile(), finaltime: '1y', slidingtime: '30d', groupname: null });
     expect(created.status).toBe(200);
     const got = await vault.call('UserGet', { mode: 'token', identity: created.body.token });
@@ -100,7 +92,7 @@ describe('UserCreate and UserGet', () => {
     expect(got.body.expirationtime).toBeGreaterThan(now + 29 * 86400);
   });
 
-  it('reads an expired user as missing', async () => {
+  it('reads an expired user as missing', async ({ vault }) => {
     const created = await vault.call('UserCreate', { profile: buildProfile(), finaltime: 1 });
     expect(created.status).toBe(200);
     // As if its second had passed.
@@ -111,7 +103,7 @@ describe('UserCreate and UserGet', () => {
 });
 
 describe('UserUpdate, UserPatch and versions', () => {
-  it('merges the sent fields, deletes nulls, and keeps the old profile as a version', async () => {
+  it('merges the sent fields, deletes nulls, and keeps the old profile as a version', async ({ vault }) => {
     const profile = buildProfile({ city: 'London', pets: ['cat'] });
     const { token } = (await vault.call('UserCreate', { profile })).body;
     const upd = await vault.call('UserUpdate', { mode: 'token', identity: token, profile: { city: 'Paris', pets: null, age: 36 } });
@@ -130,7 +122,7 @@ describe('UserUpdate, UserPatch and versions', () => {
     expect(missingVersion.status).toBe(404);
   });
 
-  it('moves the lookup index when the email changes, and refuses a taken one', async () => {
+  it('moves the lookup index when the email changes, and refuses a taken one', async ({ vault }) => {
     const a = buildProfile();
     const b = buildProfile();
     const { token } = (await vault.call('UserCreate', { profile: a })).body;
@@ -144,7 +136,7 @@ describe('UserUpdate, UserPatch and versions', () => {
     expect((await vault.call('UserGet', { mode: 'token', identity: token })).body.profile.login).toBe(a.login);
   });
 
-  it('applies an RFC 6902 patch and rejects one that cannot apply', async () => {
+  it('applies an RFC 6902 patch and rejects one that cannot apply', async ({ vault }) => {
     const { token } = (await vault.call('UserCreate', { profile: buildProfile({ tags: ['a'] }) })).body;
     const ok = await vault.call('UserPatch', {
       mode: 'token',
@@ -169,14 +161,14 @@ describe('UserUpdate, UserPatch and versions', () => {
     expect(notObject.status).toBe(400);
   });
 
-  it('answers 404 when updating or patching a missing user', async () => {
+  it('answers 404 when updating or patching a missing user', async ({ vault }) => {
     expect((await vault.call('UserUpdate', { mode: 'login', identity: 'ghost', profile: { a: 1 } })).status).toBe(404);
     expect((await vault.call('UserPatch', { mode: 'login', identity: 'ghost', patch: [{ op: 'add', path: '/a', value: 1 }] })).status).toBe(404);
   });
 });
 
 describe('UserDelete', () => {
-  it('erases the user so no mode finds it, and frees its indexes', async () => {
+  it('erases the user so no mode finds it, and frees its indexes', async ({ vault }) => {
     const profile = buildProfile();
     const { token } = (await vault.call('UserCreate', { profile })).body;
     expect((await vault.call('UserDelete', { mode: 'email', identity: profile.email })).body).toEqual({ status: 'ok' });
@@ -187,7 +179,7 @@ describe('UserDelete', () => {
 });
 
 describe('UserCreateBulk', () => {
-  it('creates many, echoes profiles, and reports duplicates without failing the batch', async () => {
+  it('creates many, echoes profiles, and reports duplicates without failing the batch', async ({ vault }) => {
     const existing = buildProfile();
     await vault.call('UserCreate', { profile: existing });
     const fresh = [buildProfile(), buildProfile(), buildProfile()];
@@ -207,7 +199,7 @@ describe('UserCreateBulk', () => {
     expect(got.body.finaltime).toBeGreaterThan(Math.floor(Date.now() / 1000) + 9 * 86400);
   });
 
-  it('rejects an empty or malformed batch', async () => {
+  it('rejects an empty or malformed batch', async ({ vault }) => {
     expect((await vault.call('UserCreateBulk', { records: [] })).status).toBe(400);
     expect((await vault.call('UserCreateBulk', {})).body.message).toBe('Missing API request parameters: records');
     const bad = await vault.call('UserCreateBulk', { records: [{ profile: 5 }] });
@@ -217,7 +209,7 @@ describe('UserCreateBulk', () => {
 });
 
 describe('UserDeleteBulk and the sweeper', () => {
-  it('erases the users named, skips unknown ones, and counts what it erased', async () => {
+  it('erases the users named, skips unknown ones, and counts what it erased', async ({ vault }) => {
     const a = buildProfile();
     const b = buildProfile();
     const ta = (await vault.call('UserCreate', { profile: a })).body.token;
@@ -236,7 +228,7 @@ describe('UserDeleteBulk and the sweeper', () => {
     expect((await vault.call('UserDeleteBulk', { users: [{ mode: 'token', identity: 'not-a-uuid' }] })).status).toBe(400);
   });
 
-  it('sweeps expired users away with their versions and app data', async () => {
+  it('sweeps expired users away with their versions and app data', async ({ vault }) => {
     const profile = buildProfile();
     const token = (await vault.call('UserCreate', { profile, finaltime: '1h' })).body.token;
     await vault.call('UserUpdate', { mode: 'token', identity: token, profile: { more: 1 } });

@@ -1,6 +1,6 @@
 // The coalescer: calls of one turn share a flush per key, results go back in order, failures reach every caller.
 import { describe, expect, it } from 'vitest';
-import { Coalescer } from '../../api/coalesce.js';
+import { Coalescer } from '../../../api/coalesce.js';
 
 describe('Coalescer', () => {
   it('merges the calls of one turn per key and answers each caller with its own result', async () => {

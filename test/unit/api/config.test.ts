@@ -4,7 +4,7 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { loadConfig } from '../../api/config.js';
+import { loadConfig } from '../../../api/config.js';
 
 describe('the root token', () => {
   const file = (text: string) => {

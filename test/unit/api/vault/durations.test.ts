@@ -1,8 +1,8 @@
 // The contract's time values: units, bare integers, ISO dates, and what is refused.
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
-import { parseTimeValue, toDeadline, toPeriod, expiresAt, expiryFrom } from '../../api/vault/durations.js';
-import { BadRequestError } from '../../api/errors.js';
+import { parseTimeValue, toDeadline, toPeriod, expiresAt, expiryFrom } from '../../../../api/vault/durations.js';
+import { BadRequestError } from '../../../../api/errors.js';
 
 const NOW = 1_800_000_000;
 

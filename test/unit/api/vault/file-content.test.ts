@@ -1,8 +1,7 @@
-// Strict base64, mimetype sniffing and the download header: the parsers of the file operations.
+// Strict base64 and mimetype sniffing: the parsers of the file operations.
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
-import { decodeBase64, sniffMimetype } from '../../api/vault/file-content.js';
-import { contentDisposition } from '../../api/http/raw.js';
+import { decodeBase64, sniffMimetype } from '../../../../api/vault/file-content.js';
 
 describe('decodeBase64', () => {
   it('gives back any bytes in standard or URL-safe form, padded or not, with line breaks', () => {
@@ -41,19 +40,5 @@ describe('sniffMimetype', () => {
     expect(await sniffMimetype(Buffer.from('%PDF-1.7\n%âãÏÓ\n'))).toBe('application/pdf');
     expect(await sniffMimetype(Buffer.from([0xff, 0xd8, 0xff, 0xe0, 0, 0x10, 0x4a, 0x46, 0x49, 0x46, 0]))).toBe('image/jpeg');
     expect(await sniffMimetype(Buffer.concat([Buffer.from([0x1f, 0x8b, 8, 0]), Buffer.alloc(16)]))).toBe('application/gzip');
-  });
-});
-
-describe('contentDisposition', () => {
-  it('is always a single-line ASCII header whose filename* decodes to the name with path separators replaced', () => {
-    fc.assert(
-      fc.property(fc.string({ unit: 'grapheme', minLength: 1, maxLength: 80 }), (name) => {
-        const header = contentDisposition(name);
-        expect(header).toMatch(/^[\x20-\x7e]+$/);
-        const m = /^attachment; filename="([^"]*)"; filename\*=UTF-8''(.+)$/.exec(header);
-        expect(m).not.toBeNull();
-        expect(decodeURIComponent(m![2]!)).toBe(name.replace(/[/\\]/g, '_'));
-      }),
-    );
   });
 });

@@ -1,9 +1,9 @@
 // The policy engine: default deny, an explicit Deny wins, field grants, conditions, masking.
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
-import { evaluate, maskProfile, parsePolicy, type PolicyStatement, type RequestFacts } from '../../api/vault/policy.js';
+import { evaluate, maskProfile, parsePolicy, type PolicyStatement, type RequestFacts } from '../../../../api/vault/policy.js';
 
-const facts = (over: Partial<RequestFacts> = {}): RequestFacts => ({ action: 'UserGet', role: 'reader', requestMetadata: {}, ...over });
+const facts = (over: Partial<RequestFacts> = {}): RequestFacts => ({ action: 'UserGet', kinds: ['profile'], role: 'reader', requestMetadata: {}, ...over });
 const ops = ['UserGet', 'UserCreate', 'UserDelete', 'BulkListUsers', 'TokenGet', 'AuditListUserEvents'];
 
 const statementArb: fc.Arbitrary<PolicyStatement> = fc.record(

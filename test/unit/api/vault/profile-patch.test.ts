@@ -2,8 +2,8 @@
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
 import mergePatch from 'json-merge-patch';
-import { applyProfilePatch } from '../../api/vault/profile-patch.js';
-import { BadRequestError } from '../../api/errors.js';
+import { applyProfilePatch } from '../../../../api/vault/profile-patch.js';
+import { BadRequestError } from '../../../../api/errors.js';
 
 describe('merge patch (UserUpdate)', () => {
   it('changes only the sent fields and deletes nulls, recursively', () => {
