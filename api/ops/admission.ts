@@ -54,7 +54,7 @@ export async function admit(services: Services, op: OpDefinition, principal: Pri
     const verdict = await judgeRole(services, principal, op, metadata);
     if (verdict.judgeSubject) {
       // A role that asks about the person may run only operations that judge every person they reach.
-      if (op.kinds.length > 0 && op.judges !== 'person') throw forbidden(Messages.apiDenied);
+      if (cannotJudge(op, verdict.needs)) throw forbidden(Messages.apiDenied);
       const { judgeSubject, needs } = verdict;
       // A call that carries personal data must have judged the person it reached; one that carries none (or
       // finds nobody) stands on the verdict without them.
@@ -81,6 +81,11 @@ export async function admit(services: Services, op: OpDefinition, principal: Pri
     };
   }
   return admission;
+}
+
+/** A role whose policies ask about the person cannot be given an operation that carries personal data unjudged. */
+export function cannotJudge(op: Pick<OpDefinition, 'kinds' | 'judges'>, needs: { profile: boolean; agreements: boolean }): boolean {
+  return (needs.profile || needs.agreements) && op.kinds.length > 0 && op.judges !== 'person';
 }
 
 /**
@@ -116,7 +121,7 @@ async function judgeRole(
  * carries profiles as the gate masks them; where the operation carries no profile, the profile's fields are not
  * its business; anywhere else a partial grant is no grant.
  */
-function grantFor(op: Facts, decision: ReturnType<typeof evaluate>): FieldGrant | null {
+export function grantFor(op: Facts, decision: ReturnType<typeof evaluate>): FieldGrant | null {
   if (!decision.allow) return null;
   if (decision.fields === '*') return '*';
   if (op.kinds.includes('profile')) return op.masks ? decision.fields : null;
@@ -163,7 +168,7 @@ async function judgeByGroups(
 }
 
 /** What a role's conditions may ask about the person a call is about: their profile, their agreements' status. */
-async function subjectFacts(
+export async function subjectFacts(
   services: Services,
   tenantId: number,
   em: EntityManager,

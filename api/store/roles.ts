@@ -99,12 +99,12 @@ export class RoleStore extends GlobalTables {
   }
 
   /** The role's name and the documents of every policy linked to it. */
-  async documentsOf(roleId: number): Promise<{ rolename: string; documents: unknown[] } | null> {
-    const rows = await this.sql<{ rolename: string; document: unknown }>(`select r.name as rolename, p.document from ${this.g}.roles r
+  async documentsOf(roleId: number): Promise<{ rolename: string; documents: { policyname: string; document: unknown }[] } | null> {
+    const rows = await this.sql<{ rolename: string; policyname: string; document: unknown }>(`select r.name as rolename, p.name as policyname, p.document from ${this.g}.roles r
        left join ${this.g}.role_policies rp on rp.role_id = r.id left join ${this.g}.policies p on p.id = rp.policy_id where r.id = $1`,
       [roleId],
     );
     if (!rows.length) return null;
-    return { rolename: rows[0]!.rolename, documents: rows.map((r) => r.document).filter((d) => d !== null) };
+    return { rolename: rows[0]!.rolename, documents: rows.filter((r) => r.document !== null).map((r) => ({ policyname: r.policyname, document: r.document })) };
   }
 }

@@ -103,36 +103,51 @@ const KIND_RESOURCE = /^users\.(appdata|agreement|consent|group|session|file|req
 const asList = (v: unknown): unknown[] => (Array.isArray(v) ? v : v === undefined ? [] : [v]);
 const asText = (v: unknown): string | undefined => (typeof v === 'string' ? v : typeof v === 'number' || typeof v === 'boolean' ? String(v) : undefined);
 
-function conditionHolds(condition: PolicyStatement['Condition'], facts: RequestFacts): boolean {
+/** One condition test as it was judged: what the variable resolved to, what was wanted, and whether it matched. */
+export interface ConditionTrace {
+  operator: string;
+  key: string;
+  saw: unknown;
+  wanted: unknown[];
+  matched: boolean;
+}
+
+function testHolds(op: string, have: unknown, want: unknown[]): boolean {
+  if (have === undefined || want.some((w) => w === undefined)) return false;
+  switch (op) {
+    case 'StringEquals': {
+      // A list on either side (group ids) matches when any of its values equals any wanted one.
+      const hs = asList(have).map(asText).filter((h) => h !== undefined);
+      const ws = new Set(want.flatMap(asList).map(asText));
+      return hs.some((h) => ws.has(h));
+    }
+    case 'ForAnyValue:ListIntersect': {
+      const hs = new Set(asList(have).map(asText));
+      return want.flatMap(asList).some((w) => hs.has(asText(w)));
+    }
+    case 'Bool': {
+      const truth = (v: unknown) => v === true || v === 'true';
+      return want.some((w) => truth(w) === truth(have));
+    }
+    default:
+      return false;
+  }
+}
+
+/** True when every test holds. With `record`, every test is judged and recorded (for PolicyExplain). */
+function conditionHolds(condition: PolicyStatement['Condition'], facts: RequestFacts, record?: ConditionTrace[]): boolean {
+  let holds = true;
   for (const [op, tests] of Object.entries(condition ?? {})) {
     for (const [left, right] of Object.entries(tests)) {
       const have = resolve(left, facts);
       const want = asList(right).map((r) => resolve(r, facts));
-      if (have === undefined || want.some((w) => w === undefined)) return false;
-      switch (op) {
-        case 'StringEquals': {
-          // A list on either side (group ids) matches when any of its values equals any wanted one.
-          const hs = asList(have).map(asText).filter((h) => h !== undefined);
-          const ws = new Set(want.flatMap(asList).map(asText));
-          if (!hs.some((h) => ws.has(h))) return false;
-          break;
-        }
-        case 'ForAnyValue:ListIntersect': {
-          const hs = new Set(asList(have).map(asText));
-          if (!want.flatMap(asList).some((w) => hs.has(asText(w)))) return false;
-          break;
-        }
-        case 'Bool': {
-          const truth = (v: unknown) => v === true || v === 'true';
-          if (!want.some((w) => truth(w) === truth(have))) return false;
-          break;
-        }
-        default:
-          return false;
-      }
+      const matched = testHolds(op, have, want);
+      if (!record && !matched) return false;
+      record?.push({ operator: op, key: left, saw: have, wanted: want, matched });
+      holds &&= matched;
     }
   }
-  return true;
+  return holds;
 }
 
 const GROUP_MEMBERS = /^\$\{target_group_members(?::role\/([^}]+))?\}\.(.+)$/;
@@ -166,13 +181,28 @@ function targetOf(resource: string, facts: RequestFacts): Target {
  * (`*` covers all; `users.profile…` the profile, wholly or some fields at any depth; `users.<kind>` that kind);
  * an operation that carries no personal data is allowed by `*` or a profile resource, as before kinds existed.
  */
-export function evaluate(statements: readonly PolicyStatement[], facts: RequestFacts): Decision {
-  const applicable = statements.filter(
-    (s) =>
+/** How a decision came about, statement by statement (indexes into the statements judged). */
+export interface Trace {
+  statements: { index: number; applied: boolean; conditions: ConditionTrace[] }[];
+  /** The Deny that refused the call, if one did. */
+  refusedBy?: number;
+  /** The Allows that granted something. */
+  allowedBy: number[];
+  /** Profile fields denied, each with the statement that denied it. */
+  deniedFields: { field: string; index: number }[];
+}
+
+export function evaluate(statements: readonly PolicyStatement[], facts: RequestFacts, trace?: Trace): Decision {
+  const applicable = statements.filter((s, index) => {
+    const record: ConditionTrace[] | undefined = trace ? [] : undefined;
+    const applied =
       (s.Principal === undefined || list(s.Principal.Role).some((r) => matches(r, facts.role))) &&
       list(s.Action).some((a) => matches(a, facts.action)) &&
-      conditionHolds(s.Condition, facts),
-  );
+      conditionHolds(s.Condition, facts, record);
+    trace?.statements.push({ index, applied, conditions: record ?? [] });
+    return applied;
+  });
+  const indexOf = (s: PolicyStatement) => statements.indexOf(s);
   let everything = false;
   let wholeProfile = false;
   const granted = new Set<string>();
@@ -183,15 +213,19 @@ export function evaluate(statements: readonly PolicyStatement[], facts: RequestF
     if (s.Effect === 'Deny') {
       for (const t of targets) {
         if (!t) continue;
-        if ('all' in t) return { allow: false };
-        if ('profile' in t) {
-          if (t.profile === '*') return { allow: false };
-          denied.add(t.profile);
+        const refuses = 'all' in t || ('profile' in t && t.profile === '*') || ('kind' in t && facts.kinds.includes(t.kind));
+        if (refuses) {
+          if (trace) trace.refusedBy = indexOf(s);
+          return { allow: false };
         }
-        if ('kind' in t && facts.kinds.includes(t.kind)) return { allow: false };
+        if ('profile' in t) {
+          denied.add(t.profile);
+          trace?.deniedFields.push({ field: t.profile, index: indexOf(s) });
+        }
       }
       continue;
     }
+    if (trace && targets.some((t) => t !== null)) trace.allowedBy.push(indexOf(s));
     for (const t of targets) {
       if (!t) continue;
       if ('all' in t) everything = true;

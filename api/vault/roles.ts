@@ -16,9 +16,16 @@ export function checkedPolicy(doc: unknown): unknown {
   return doc;
 }
 
+/** A role's statements as the engine judges them, and where each came from. */
+export interface RoleStatements {
+  rolename: string;
+  statements: PolicyStatement[];
+  sources: { policyname: string; index: number }[];
+}
+
 export class Roles {
   // Short TTL, like credentials: a changed policy applies on every replica within seconds.
-  private readonly statements = new LRUCache<number, { rolename: string; statements: PolicyStatement[] }>({ max: 10_000, ttl: 5_000 });
+  private readonly statements = new LRUCache<number, RoleStatements>({ max: 10_000, ttl: 5_000 });
 
   constructor(private readonly db: Database) {}
 
@@ -85,16 +92,19 @@ export class Roles {
   }
 
   /** The role's name and the statements of its policies; null when the role is gone. */
-  async statementsOf(roleId: number): Promise<{ rolename: string; statements: PolicyStatement[] } | null> {
+  /** The role's statements, in link order, each with the policy and the index within it it came from. */
+  async statementsOf(roleId: number): Promise<RoleStatements | null> {
     const hit = this.statements.get(roleId);
     if (hit) return hit;
     const found = await this.store().documentsOf(roleId);
     if (!found) return null;
-    const statements = found.documents.flatMap((d) => {
-      const p = parsePolicy(d);
-      return 'statements' in p ? p.statements : [];
+    const parsed = found.documents.map((d) => {
+      const p = parsePolicy(d.document);
+      return { policyname: d.policyname, statements: 'statements' in p ? p.statements : [] };
     });
-    const value = { rolename: found.rolename, statements };
+    const statements = parsed.flatMap((p) => p.statements);
+    const sources = parsed.flatMap((p) => p.statements.map((_, index) => ({ policyname: p.policyname, index })));
+    const value = { rolename: found.rolename, statements, sources };
     this.statements.set(roleId, value);
     return value;
   }

@@ -169,3 +169,58 @@ describe('v1 endpoints', () => {
     expect((await post('there')).status).toBe(200);
   });
 });
+
+describe('PolicyExplain', () => {
+  it('says why, with the same verdicts as enforcement, and never the person’s data', async ({ vault }) => {
+    const finn = await person(vault, { address: { country: 'FI', city: 'Oulu' } });
+    const swede = await person(vault, { address: { country: 'SE', city: 'Lund' } });
+    const rolename = `explain-${Date.now() % 100000}`;
+    const policyname = `${rolename}-p`;
+    expect((await vault.call('RoleCreate', { rolename })).status).toBe(200);
+    expect(
+      (
+        await vault.call('PolicyCreate', {
+          policyname,
+          policy: [
+            { Effect: 'Allow', Action: 'UserGet', Resource: '*' },
+            { Effect: 'Deny', Action: 'UserGet', Resource: 'users.profile.address.city' },
+            { Effect: 'Deny', Action: '*', Resource: '*', Condition: { StringEquals: { '${user:address.country}': 'FI' } } },
+          ],
+        })
+      ).status,
+    ).toBe(200);
+    expect((await vault.call('RoleLinkPolicy', { rolename, policyname })).status).toBe(200);
+    const created = await vault.call('XTokenCreateForRole', { rolename });
+    const xtoken = { 'x-bunker-token': created.body.xtoken as string };
+
+    const onSwede = await vault.call('PolicyExplain', { rolename, operation: 'UserGet', ...swede.ref });
+    expect(onSwede.status).toBe(200);
+    expect(onSwede.body.verdict).toBe('partial');
+    expect(onSwede.body.fields.masked).toEqual([{ field: 'address.city', policy: policyname, statement: 1, effect: 'Deny' }]);
+    expect(onSwede.body.conditions).toEqual([
+      { policy: policyname, statement: 2, effect: 'Deny', operator: 'StringEquals', variable: '${user:address.country}', wanted: ['FI'], matched: false },
+    ]);
+    expect((await vault.call('UserGet', swede.ref, xtoken)).body.profile.address).toEqual({ country: 'SE', city: '***' });
+
+    const onFinn = await vault.call('PolicyExplain', { rolename, operation: 'UserGet', ...finn.ref });
+    expect(onFinn.body.verdict).toBe('deny');
+    expect(onFinn.body.decidedby).toEqual([{ policy: policyname, statement: 2, effect: 'Deny' }]);
+    expect(JSON.stringify(onFinn.body)).not.toContain('Oulu');
+    // A condition about the person says whether it matched, never what the person's field holds.
+    expect(onFinn.body.conditions.every((c: Record<string, unknown>) => !('saw' in c))).toBe(true);
+    expect((await vault.call('UserGet', finn.ref, xtoken)).status).toBe(403);
+
+    // Through the xtoken's id, and for an operation the role cannot be judged on per person: refused, as enforced.
+    expect(typeof created.body.xtokenid).toBe('string');
+    const list = await vault.call('PolicyExplain', { xtokenid: created.body.xtokenid, operation: 'BulkListAllUsers' });
+    expect(list.body.verdict).toBe('deny');
+    const unlockuuid = (await vault.call('BulkListUnlock', {}, xtoken)).body.unlockuuid;
+    expect((await vault.call('BulkListAllUsers', { unlockuuid, offset: 0, limit: 10 }, xtoken)).status).toBe(403);
+
+    // Main-tenant admins only; a bad operation name is a 400 naming the field.
+    expect((await vault.call('PolicyExplain', { rolename, operation: 'UserGet' }, xtoken)).status).toBe(403);
+    const bad = await vault.call('PolicyExplain', { rolename, operation: 'NoSuchOperation' });
+    expect(bad.status).toBe(400);
+    expect(bad.body.message).toContain('operation');
+  });
+});
