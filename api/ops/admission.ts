@@ -28,6 +28,8 @@ export interface Admission {
   authoriseSubject?: (row: UserRow | null, em: EntityManager) => Promise<void>;
   /** For login xtokens: throws unless the caller's group roles let it reach this other person's record. */
   authoriseOther?: (userToken: string, em: EntityManager) => Promise<void>;
+  /** For list operations of roles whose policies ask about the person: each listed person's grant, or null. */
+  judgeListed?: (people: { row: UserRow; profile: Record<string, unknown> }[], em: EntityManager) => Promise<(FieldGrant | null)[]>;
   /** Judges one more action the operation performs (v1's creations), for the same caller. */
   authoriseAlso: (op: Pick<OpDefinition, 'name' | 'kinds' | 'masks' | 'login'>) => Promise<void>;
 }
@@ -60,6 +62,19 @@ export async function admit(services: Services, op: OpDefinition, principal: Pri
       // finds nobody) stands on the verdict without them.
       admission.deniedUnlessSubject = verdict.grant === null || op.kinds.length > 0;
       if (verdict.grant !== null) admission.fields = verdict.grant;
+      if (op.judges === 'list') {
+        // Each listed person is judged on their own; the answer is masked row by row, so nothing is left to mask.
+        admission.judgeListed = async (people, em) => {
+          admission.deniedUnlessSubject = false;
+          admission.fields = '*';
+          const grants: (FieldGrant | null)[] = [];
+          for (const { row, profile } of people) {
+            const facts = await subjectFacts(services, tenantId, em, row, { profile: false, agreements: needs.agreements });
+            grants.push(verdict.judgeOrNull({ ...facts, profile }));
+          }
+          return grants;
+        };
+      }
       admission.authoriseSubject = async (row, em) => {
         // No such person: denied like any refusal, so a caller the policy would refuse learns nothing.
         if (!row) {
@@ -85,7 +100,7 @@ export async function admit(services: Services, op: OpDefinition, principal: Pri
 
 /** A role whose policies ask about the person cannot be given an operation that carries personal data unjudged. */
 export function cannotJudge(op: Pick<OpDefinition, 'kinds' | 'judges'>, needs: { profile: boolean; agreements: boolean }): boolean {
-  return (needs.profile || needs.agreements) && op.kinds.length > 0 && op.judges !== 'person';
+  return (needs.profile || needs.agreements) && op.kinds.length > 0 && op.judges === undefined;
 }
 
 /**
@@ -98,16 +113,22 @@ async function judgeRole(
   principal: Principal,
   op: Facts,
   metadata: Record<string, unknown>,
-): Promise<{ grant: FieldGrant | null; judgeSubject?: (subject: NonNullable<RequestFacts['subject']>) => FieldGrant; needs: { profile: boolean; agreements: boolean } }> {
+): Promise<{
+  grant: FieldGrant | null;
+  judgeSubject?: (subject: NonNullable<RequestFacts['subject']>) => FieldGrant;
+  judgeOrNull: (subject: NonNullable<RequestFacts['subject']>) => FieldGrant | null;
+  needs: { profile: boolean; agreements: boolean };
+}> {
   const role = principal.roleId === null ? null : await services.roles.statementsOf(principal.roleId);
   if (!role) throw forbidden(Messages.apiDenied);
   const judge = (subject?: RequestFacts['subject']): FieldGrant | null =>
     grantFor(op, evaluate(role.statements, { action: op.name, kinds: op.kinds, role: role.rolename, requestMetadata: metadata, ...(subject ? { subject } : {}) }));
   const needs = subjectVariables(role.statements);
-  if (!needs.profile && !needs.agreements) return { grant: judge(), needs };
+  if (!needs.profile && !needs.agreements) return { grant: judge(), needs, judgeOrNull: judge };
   return {
     grant: judge(),
     needs,
+    judgeOrNull: judge,
     judgeSubject: (subject) => {
       const fields = judge(subject);
       if (fields === null) throw forbidden(Messages.apiDenied);
@@ -125,8 +146,11 @@ export function grantFor(op: Facts, decision: ReturnType<typeof evaluate>): Fiel
   if (!decision.allow) return null;
   if (decision.fields === '*') return '*';
   if (op.kinds.includes('profile')) return op.masks ? decision.fields : null;
-  // The kinds it carries are granted whole (evaluate saw to that); some profile fields grant no kind-less call.
-  return op.kinds.length > 0 ? '*' : null;
+  // The kinds it carries are granted whole (evaluate saw to that).
+  if (op.kinds.length > 0) return '*';
+  // A call that carries no one's data: allowed by everything (a denied profile field is not its business), not by
+  // a grant of some profile fields.
+  return decision.fields.has('*') ? '*' : null;
 }
 
 /**

@@ -6,6 +6,7 @@ import type { Principal } from '../vault/credentials.js';
 import type { AuditNote } from '../vault/audit.js';
 import type { UserRow } from '../store/users.js';
 import type { Stores } from '../store/stores.js';
+import type { FieldGrant } from '../vault/policy.js';
 
 /**
  * public: no token; tenant: any credential of the resolved tenant (role xtokens as their policies allow);
@@ -23,6 +24,11 @@ export interface OpContext {
   stores: Stores;
   /** True for writes, which run in one transaction with their audit event. */
   inTransaction: boolean;
+  /**
+   * For roles whose policies ask about the person, in operations that list people: each listed person's grant
+   * (null: leave them out). Absent when the role's verdict does not depend on the person.
+   */
+  judgeListed?: (people: { row: UserRow; profile: Record<string, unknown> }[]) => Promise<(FieldGrant | null)[]>;
   /** Judges one more action the operation performs (v1 creating a legal basis or an app record), or throws 403. */
   authoriseAlso: (op: Pick<OpDefinition, 'name' | 'kinds' | 'masks' | 'login'>) => Promise<void>;
   /** For login xtokens: throws unless the caller's group roles let it reach this other person's record. */
@@ -59,10 +65,10 @@ export interface OpDefinition<S extends z.ZodType = z.ZodType> {
   masks?: true;
   /**
    * `person`: every person it reaches is found through the users service, where the role's conditions about the
-   * person are judged. A role whose policies ask about the person is refused every other operation that carries
+   * person are judged. `list`: it lists people, and passes every one it would answer through `ctx.judgeListed`. A role whose policies ask about the person is refused every other operation that carries
    * personal data: judged on the data or not at all, never on a guess.
    */
-  judges?: 'person';
+  judges?: 'person' | 'list';
   /**
    * write: runs in one transaction together with its audit event. read: its event is batched and awaited.
    * own: manages its own transactions (schema changes run on the migrator's connection); its event is written

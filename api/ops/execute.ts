@@ -132,6 +132,7 @@ async function run(
       authoriseSubject: admission.authoriseSubject,
       authoriseOther: admission.authoriseOther && ((target: string) => admission.authoriseOther!(target, em())),
       authoriseAlso: admission.authoriseAlso,
+      judgeListed: admission.judgeListed && ((people) => admission.judgeListed!(people, em())),
       audit,
       now,
     };

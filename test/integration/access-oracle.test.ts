@@ -7,14 +7,19 @@ import { it, buildProfile, type TestVault } from '../fixtures/vault.js';
 
 type Statement = { Effect: 'Allow' | 'Deny'; Action: string; Resource: string; Condition?: { StringEquals: Record<string, string> } };
 
-const OPS = { UserGet: ['profile'], AppdataGet: ['appdata'], SystemGetUserReport: ['profile', 'appdata', 'agreement', 'group', 'session', 'file', 'request', 'audit'] } as const;
+const OPS = {
+  UserGet: ['profile'],
+  AppdataGet: ['appdata'],
+  SystemGetUserReport: ['profile', 'appdata', 'agreement', 'group', 'session', 'file', 'request', 'audit'],
+  BulkListAllUsers: ['profile'],
+} as const;
 type Op = keyof typeof OPS;
 const RESOURCES = ['*', 'users.profile', 'users.profile.name', 'users.profile.address', 'users.profile.address.city', 'users.appdata', 'users.appdata'];
 
 const statementArb: fc.Arbitrary<Statement> = fc
   .record({
     Effect: fc.constantFrom('Allow' as const, 'Deny' as const),
-    Action: fc.constantFrom('*', 'UserGet', 'AppdataGet', 'SystemGetUserReport'),
+    Action: fc.constantFrom('*', 'UserGet', 'AppdataGet', 'SystemGetUserReport', 'BulkListAllUsers'),
     Resource: fc.constantFrom(...RESOURCES),
     country: fc.option(fc.constantFrom('FI', 'SE'), { nil: undefined }),
   })
@@ -47,11 +52,11 @@ function oracle(policy: Statement[], op: Op, person: Person): { allowed: false }
   if (kinds.includes('profile') && !full) {
     const left = granted.filter((g) => !denied.some((d) => g === d || g.startsWith(`${d}.`)));
     if (left.length === 0) return { allowed: false };
-    // Only UserGet's answer can be masked; a report with some fields of the profile is refused.
-    if (op !== 'UserGet') return { allowed: false };
+    // Only answers of profiles (UserGet, the lists) can be masked; a report with some fields of the profile is refused.
+    if (op === 'SystemGetUserReport') return { allowed: false };
     return { allowed: true, paths: { full: false, granted: left, denied } };
   }
-  if (kinds.includes('profile') && full && denied.length > 0 && op !== 'UserGet') return { allowed: false };
+  if (kinds.includes('profile') && full && denied.length > 0 && op === 'SystemGetUserReport') return { allowed: false };
   return { allowed: true, paths: { full, granted, denied } };
 }
 
@@ -96,8 +101,33 @@ describe('the policy engine against its oracle', () => {
     await fc.assert(
       fc.asyncProperty(fc.array(statementArb, { minLength: 1, maxLength: 4 }), async (policy) => {
         const role = await roleWith(vault, policy);
+        // The list: each person judged on their own when the policy asks about the person, else all or none.
+        const aboutPerson = policy.some((s) => s.Condition);
+        // BulkListUnlock carries no one's data: judged without a person, allowed by everything or the whole profile.
+        const unconditional = policy.filter((s) => !s.Condition && s.Action === '*');
+        const unlocks =
+          unconditional.some((s) => s.Effect === 'Allow' && (s.Resource === '*' || s.Resource === 'users.profile')) &&
+          !unconditional.some((s) => s.Effect === 'Deny' && (s.Resource === '*' || s.Resource === 'users.profile'));
+        const unlock = await vault.call('BulkListUnlock', {}, role);
+        expect(unlock.status, `BulkListUnlock under ${JSON.stringify(policy)}`).toBe(unlocks ? 200 : 403);
+        const unlockuuid = unlocks ? unlock.body.unlockuuid : (await vault.call('BulkListUnlock')).body.unlockuuid;
+        const list = await vault.call('BulkListAllUsers', { unlockuuid, offset: 0, limit: 100 }, role);
+        const verdicts = people.map((p) => oracle(policy, 'BulkListAllUsers', p));
+        const where = `BulkListAllUsers under ${JSON.stringify(policy)}`;
+        // Without its own unlock UUID (one issued to another credential) the list is refused whatever the policy.
+        if (!unlocks || (!aboutPerson && !verdicts[0]!.allowed)) expect(list.status, `${where} ${JSON.stringify(list.body)}`).toBe(403);
+        else {
+          expect(list.status, `${where} ${JSON.stringify(list.body)}`).toBe(200);
+          const expected = people.flatMap((p, i) => {
+            const v = verdicts[i]!;
+            return v.allowed ? [{ token: p.ref.identity, profile: shown(p.profile, v.paths) }] : [];
+          });
+          const got = (list.body.rows as { token: string; profile: Record<string, unknown> }[]).map((r) => ({ token: r.token, profile: r.profile }));
+          expect(got, where).toEqual(expected);
+          expect(list.body.total, where).toBe(expected.length);
+        }
         for (const person of people) {
-          for (const op of Object.keys(OPS) as Op[]) {
+          for (const op of (Object.keys(OPS) as Op[]).filter((o) => o !== 'BulkListAllUsers')) {
             const body = op === 'AppdataGet' ? { ...person.ref, appname: 'prefs' } : person.ref;
             const res = await vault.call(op, body, role);
             const want = oracle(policy, op, person);

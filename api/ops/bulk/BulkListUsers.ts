@@ -5,12 +5,14 @@ import { Identity } from '../schemas.js';
 import { forbidden, Messages } from '../../errors.js';
 import { presentUser } from '../../vault/users.js';
 import { INDEX_COLUMN } from '../../store/users.js';
+import { visiblePeople } from '../listed.js';
 
 export const BulkListUsers = defineOp({
   name: 'BulkListUsers',
   access: 'tenant',
   kinds: ['profile'],
   masks: true,
+  judges: 'list',
   transaction: 'read',
   input: z.object({
     unlockuuid: z.string(),
@@ -47,8 +49,7 @@ export const BulkListUsers = defineOp({
         ordered.push(row);
       }
     });
-    const profiles = await users.openMany(ctx.tenantId, ordered);
-    const rows = ordered.map((row, i) => presentUser(row, profiles[i]!));
-    return { total: rows.length, rows };
+    const shown = await visiblePeople(ctx, ordered, await users.openMany(ctx.tenantId, ordered));
+    return { total: shown.length, rows: shown.map((p) => presentUser(p.row, p.profile)) };
   },
 });

@@ -57,16 +57,20 @@ export const PolicyExplain = defineOp({
     const decision = evaluate(role.statements, { action: op.name, kinds: op.kinds, role: role.rolename, requestMetadata: input.request_metadata ?? {}, ...(subject ? { subject } : {}) }, trace);
     const grant = grantFor(op, decision);
     const unjudged = cannotJudge(op, needs);
-    const personless = (needs.profile || needs.agreements) && op.kinds.length > 0 && !subject;
-    const verdict = grant === null || unjudged || personless ? 'deny' : grant === '*' ? 'allow' : 'partial';
+    const personal = needs.profile || needs.agreements;
+    // A list judges each person it would answer: without one named, the verdict is that of the list as a whole.
+    const listed = personal && op.judges === 'list' && !subject;
+    const personless = personal && op.kinds.length > 0 && !subject && !listed;
+    const verdict = listed ? 'partial' : grant === null || unjudged || personless ? 'deny' : grant === '*' ? 'allow' : 'partial';
 
     const source = (index: number) => ({ policy: role.sources[index]?.policyname ?? null, statement: role.sources[index]?.index ?? index, effect: role.statements[index]!.Effect });
     // A condition about the person shows whether it matched, never the person's value.
-    const personal = (key: string) => /^\$\{(user|agreement):/.test(key);
+    const aboutPerson = (key: string) => /^\$\{(user|agreement):/.test(key);
     return {
       verdict,
-      reason:
-        verdict !== 'deny'
+      reason: listed
+        ? 'each listed person is judged on their own: the list leaves out the people the policy refuses'
+        : verdict !== 'deny'
           ? undefined
           : unjudged
             ? 'the policies ask about the person, and this operation cannot judge every person it reaches'
@@ -95,7 +99,7 @@ export const PolicyExplain = defineOp({
             ...source(s.index),
             operator: c.operator,
             variable: c.key,
-            saw: personal(c.key) ? undefined : (c.saw ?? null),
+            saw: aboutPerson(c.key) ? undefined : (c.saw ?? null),
             wanted: c.wanted,
             matched: c.matched,
           })),

@@ -4,12 +4,14 @@ import { defineOp } from '../define.js';
 import { Identity } from '../schemas.js';
 import { presentUser } from '../../vault/users.js';
 import { findInTenant, searchModes } from '../../vault/search.js';
+import { visiblePeople } from '../listed.js';
 
 export const UserSearch = defineOp({
   name: 'UserSearch',
   access: 'tenant',
   kinds: ['profile'],
   masks: true,
+  judges: 'list',
   transaction: 'read',
   // `mode` is accepted and ignored: the documentation's examples send it, the SDKs do not.
   input: z.object({ unlockuuid: z.string(), identity: Identity, mode: z.string().optional() }),
@@ -17,7 +19,7 @@ export const UserSearch = defineOp({
     await ctx.services.unlocks.check(input.unlockuuid, ctx.principal, ctx.tenantId, ctx.now);
     ctx.audit.identity = input.identity;
     const rows = await findInTenant(ctx.services, ctx.tenantId, searchModes(input.identity), input.identity, ctx.now);
-    const profiles = await ctx.services.users.openMany(ctx.tenantId, rows);
-    return { total: rows.length, rows: rows.map((r, i) => presentUser(r, profiles[i]!)) };
+    const shown = await visiblePeople(ctx, rows, await ctx.services.users.openMany(ctx.tenantId, rows));
+    return { total: shown.length, rows: shown.map((p) => presentUser(p.row, p.profile)) };
   },
 });
