@@ -8,7 +8,7 @@ import type { Database } from '../store/database.js';
 import { type UserRow, INDEX_COLUMN } from '../store/users.js';
 import type { Stores } from '../store/stores.js';
 import { badRequest, conflict, forbidden, notFound, Messages } from '../errors.js';
-import type { Principal } from './credentials.js';
+import { Credentials, type Principal } from './credentials.js';
 import { INDEX_FIELDS, INDEX_KIND, indexValues, isUuid, type IndexMode, type Mode } from './identities.js';
 import { expiresAt } from './durations.js';
 import { Coalescer } from '../coalesce.js';
@@ -118,10 +118,21 @@ export class Users {
     return { row, profile: await this.open(scope.tenantId, row.token, row.profile) };
   }
 
+  /**
+   * The profile in a sealed row. A row read once in a request is often opened twice (a role's condition about the
+   * person, then the answer): the plaintext of that very Buffer is kept for as long as the row lives, and each caller
+   * gets its own copy.
+   */
   async open(tenantId: number, token: string, sealed: Buffer): Promise<Profile> {
+    const known = this.opened.get(sealed);
+    if (known) return structuredClone(known);
     const [plain] = (await this.tokenizer.run(tenantId, { open: [{ table: USERS_TABLE, rowId: token, ciphertext: sealed }] })).opened;
-    return JSON.parse(plain!.toString('utf8')) as Profile;
+    const profile = JSON.parse(plain!.toString('utf8')) as Profile;
+    this.opened.set(sealed, structuredClone(profile));
+    return profile;
   }
+
+  private readonly opened = new WeakMap<Buffer, Profile>();
 
   async openMany(tenantId: number, rows: { token: string; profile: Buffer }[]): Promise<Profile[]> {
     if (!rows.length) return [];
@@ -275,12 +286,19 @@ export class Users {
     const store = storesOf(scope).users;
     await store.keepVersion(row.token, row.version, row.profile, scope.now, Number.MAX_SAFE_INTEGER);
     await store.removeKeepingVersions(row.token);
+    this.forgetLogins(scope, row.token);
     this.onRemove?.(scope);
   }
 
   async remove(scope: Scope, token: string): Promise<void> {
     await storesOf(scope).users.remove(token);
+    this.forgetLogins(scope, token);
     this.onRemove?.(scope);
+  }
+
+  /** The store removed the person's login xtokens with them; this process forgets them too once that commits. */
+  private forgetLogins(scope: Scope, token: string): void {
+    Credentials.of(this.db)?.forgetUserAfterCommit(scope.em, scope.tenantId, token);
   }
 
   /** Told, in the removing transaction, that users went (their files' objects are deleted once it commits). */

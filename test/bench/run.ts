@@ -14,6 +14,7 @@ import { percentile, printTable, type Row } from './stats.js';
 import { measureFf1 } from './ff1.js';
 import { measureSubjects } from './subjects.js';
 import { measureFiles } from './files.js';
+import { measureAccess } from './access.js';
 
 const QUICK = process.env.BENCH_QUICK === '1';
 const BATCHES = QUICK ? 4 : 20;
@@ -57,12 +58,16 @@ async function rawInsertLimit(url: string): Promise<number> {
 const agent = new Agent({ keepAlive: true, maxSockets: 1 });
 
 function post(base: string, token: string, op: string, body: unknown): Promise<{ status: number; body: any }> {
+  return postWith(base, token, op, body);
+}
+
+function postWith(base: string, token: string, op: string, body: unknown, extra: Record<string, string> = {}): Promise<{ status: number; body: any }> {
   const data = Buffer.from(JSON.stringify(body));
   return new Promise((resolve, reject) => {
     const req = request(`${base}/v2/${op}`, {
       method: 'POST',
       agent,
-      headers: { 'content-type': 'application/json', 'content-length': data.length, 'x-bunker-token': token },
+      headers: { 'content-type': 'application/json', 'content-length': data.length, 'x-bunker-token': token, ...extra },
     }, (res) => {
       const chunks: Buffer[] = [];
       res.on('data', (c: Buffer) => chunks.push(c));
@@ -235,6 +240,9 @@ async function main() {
     const loadRole = await load(base, xtoken, userGet('token'), tokens);
     if (loadRole.non2xx) fail(`UserGet through the role xtoken answered ${loadRole.non2xx} errors`, vault);
 
+    console.log('The admission gate: a role judged per person beside the root token, UserGet and BulkListAllUsers…');
+    const access = await measureAccess(base, rootToken, (op, body, headers) => postWith(base, rootToken, op, body, headers), LOAD_SECONDS);
+
     console.log(`FF1 inside the tokenizer (16-digit cards)…`);
     const ff1 = await measureFf1();
     console.log(`TokenCreateBulk, ${TOKEN_BATCHES} × ${TOKEN_BATCH} cards…`);
@@ -273,6 +281,7 @@ async function main() {
       { metric: 'TokenGet by tokenbase p99 (1 conn)', value: tokenLatency.p99, unit: 'ms' },
       { metric: 'TokenGet (16 conns)', value: tokenLoad.rps, unit: 'req/s' },
       { metric: 'TokenGet p50/p99 (16)', value: tokenLoad.p50, unit: `ms / ${tokenLoad.p99} ms` },
+      ...access,
       ...subjects,
       ...files,
     ];

@@ -1,0 +1,85 @@
+// The admission gate's cost, in one run: UserGet and BulkListAllUsers (100 rows) through a role whose policy asks
+// about the person (each person judged: their profile opened for the condition, lists judged person by person)
+// beside the root token, on a tenant of its own with 1,000 people.
+import autocannon from 'autocannon';
+import { benchProfile } from './profiles.js';
+import type { Row } from './stats.js';
+
+type Post = (op: string, body: unknown, headers?: Record<string, string>) => Promise<{ status: number; body: any }>;
+
+const PEOPLE = 1_000;
+const CONNECTIONS = 16;
+
+function ok(what: string, res: { status: number; body: any }) {
+  if (res.status !== 200) throw new Error(`${what} failed: ${res.status} ${JSON.stringify(res.body)}`);
+  return res.body;
+}
+
+async function hammer(base: string, headers: Record<string, string>, op: string, seconds: number, body: (i: number) => unknown) {
+  let n = 0;
+  const result = await autocannon({
+    url: base,
+    connections: CONNECTIONS,
+    duration: seconds,
+    requests: [
+      {
+        method: 'POST',
+        path: `/v2/${op}`,
+        headers: { 'content-type': 'application/json', ...headers },
+        setupRequest: (req: any) => ({ ...req, body: JSON.stringify(body(n++)) }),
+      },
+    ],
+  });
+  if (result.non2xx + result.errors) throw new Error(`${op} under load answered ${result.non2xx + result.errors} errors`);
+  return { rps: result.requests.average, p50: result.latency.p50, p99: result.latency.p99 };
+}
+
+export async function measureAccess(base: string, root: string, post: Post, seconds: number): Promise<Row[]> {
+  const run = Math.random().toString(16).slice(2, 8);
+  const tenant = `benchacl${run}`;
+  ok('TenantCreate', await post('TenantCreate', { tenantname: tenant, tenantorg: 'bench' }));
+  const inTenant = { 'x-bunker-tenant': tenant };
+  const tokens: string[] = [];
+  for (let i = 0; i < PEOPLE; i += 250) {
+    const records = Array.from({ length: 250 }, (_, j) => ({ profile: { ...benchProfile(2_000_000 + i + j, run), region: (i + j) % 10 === 0 ? 'restricted' : 'open' } }));
+    const created = ok('UserCreateBulk', await post('UserCreateBulk', { records }, inTenant));
+    tokens.push(...(created.created as { token: string }[]).map((c) => c.token));
+  }
+  const rolename = `bench-region-${run}`;
+  ok('RoleCreate', await post('RoleCreate', { rolename }));
+  ok(
+    'PolicyCreate',
+    await post('PolicyCreate', {
+      policyname: rolename,
+      policy: [
+        { Effect: 'Allow', Action: ['UserGet', 'BulkListAllUsers', 'BulkListUnlock'], Resource: '*' },
+        { Effect: 'Deny', Action: ['UserGet', 'BulkListAllUsers'], Resource: '*', Condition: { StringEquals: { '${user:region}': 'restricted' } } },
+      ],
+    }),
+  );
+  ok('RoleLinkPolicy', await post('RoleLinkPolicy', { rolename, policyname: rolename }));
+  const xtoken = ok('XTokenCreateForRole', await post('XTokenCreateForRole', { rolename, finaltime: '1h' }, inTenant)).xtoken as string;
+  const asRoot = { 'x-bunker-token': root, ...inTenant };
+  const asRole = { 'x-bunker-token': xtoken, ...inTenant };
+  // Every tenth person is restricted: the role reads the others.
+  const open = tokens.filter((_, i) => i % 10 !== 0);
+  const get = (i: number) => ({ mode: 'token', identity: open[i % open.length] });
+  await hammer(base, asRoot, 'UserGet', 1, get);
+  const rootGet = await hammer(base, asRoot, 'UserGet', seconds, get);
+  const roleGet = await hammer(base, asRole, 'UserGet', seconds, get);
+
+  const unlock = async (headers: Record<string, string>) => ok('BulkListUnlock', await post('BulkListUnlock', {}, headers)).unlockuuid as string;
+  const [rootUnlock, roleUnlock] = [await unlock(asRoot), await unlock(asRole)];
+  const page = (unlockuuid: string) => (i: number) => ({ unlockuuid, offset: (i * 100) % (PEOPLE - 100), limit: 100 });
+  const rootList = await hammer(base, asRoot, 'BulkListAllUsers', seconds, page(rootUnlock));
+  const roleList = await hammer(base, asRole, 'BulkListAllUsers', seconds, page(roleUnlock));
+  const cost = (role: number, rootRps: number) => (1 - role / rootRps) * 100;
+  return [
+    { metric: 'UserGet, root (16 conns, 1k-person tenant)', value: rootGet.rps, unit: 'req/s' },
+    { metric: 'UserGet, role judged per person (16)', value: roleGet.rps, unit: 'req/s' },
+    { metric: 'per-person judgement cost on UserGet', value: cost(roleGet.rps, rootGet.rps), unit: '%' },
+    { metric: 'BulkListAllUsers 100 rows, root (16)', value: rootList.rps, unit: 'req/s' },
+    { metric: 'BulkListAllUsers 100 rows, role judged (16)', value: roleList.rps, unit: 'req/s' },
+    { metric: 'per-person judgement cost on the list', value: cost(roleList.rps, rootList.rps), unit: '%' },
+  ];
+}
