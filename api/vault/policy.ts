@@ -30,12 +30,24 @@ export function parsePolicy(doc: unknown): { statements: PolicyStatement[] } | {
     return { reason: `${path.join('.') || 'policy'}: ${issue.message}` };
   }
   const statements = parsed.data;
-  for (const s of statements) {
+  for (const [i, s] of statements.entries()) {
+    for (const r of s.Resource === undefined ? [] : Array.isArray(s.Resource) ? s.Resource : [s.Resource]) {
+      if (!enforceable(r)) {
+        return { reason: `${i}.Resource: ${r} names nothing the engine enforces (use *, users.profile[.<field>…], users.<kind> with kind one of appdata, agreement, consent, group, session, file, request, audit, or \${target_group_members[:role/NAME]}.<the same>)` };
+      }
+    }
     for (const op of Object.keys(s.Condition ?? {})) {
       if (!(OPERATORS as readonly string[]).includes(op)) return { reason: `Condition: unknown operator ${op} (use ${OPERATORS.join(', ')})` };
     }
   }
   return { statements };
+}
+
+/** A resource the engine knows how to enforce; anything else would silently grant or deny nothing. */
+function enforceable(resource: string): boolean {
+  const g = GROUP_MEMBERS.exec(resource);
+  const r = g ? `users.${g[2]}` : resource;
+  return r === '*' || r === 'users.profile' || /^users\.profile\.[^.\s]+(\.[^.\s]+)*$/.test(r) || r === 'users.profile.*' || KIND_RESOURCE.test(r);
 }
 
 export interface RequestFacts {

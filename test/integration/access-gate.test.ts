@@ -236,3 +236,17 @@ describe('PolicyExplain', () => {
     expect(bad.body.message).toContain('operation');
   });
 });
+
+describe('policies the engine cannot enforce', () => {
+  it('are refused with a 400 naming the part', async ({ vault }) => {
+    for (const [policy, part] of [
+      [{ Effect: 'Allow', Action: 'UserGet', Resource: 'users.secrets' }, '0.Resource'],
+      [[{ Effect: 'Allow', Action: '*' }, { Effect: 'Deny', Action: '*', Resource: ['users.profile.name', 'tokens'] }], '1.Resource'],
+      [{ Effect: 'Allow', Action: 'UserGet', Condition: { StringLike: { '${request_metadata:x}': 'y' } } }, 'Condition'],
+    ] as const) {
+      const res = await vault.call('PolicyCreate', { policyname: `bad-${Math.random().toString(16).slice(2, 8)}`, policy });
+      expect(res.status, JSON.stringify(policy)).toBe(400);
+      expect(res.body.message).toContain(part);
+    }
+  });
+});
