@@ -32,10 +32,14 @@ import { PolicyGet } from './roles/PolicyGet.js';
 import { PolicyListAllPolicies } from './roles/PolicyListAllPolicies.js';
 import { PolicyUpdate } from './roles/PolicyUpdate.js';
 import { RoleCreate } from './roles/RoleCreate.js';
+import { RoleGet } from './roles/RoleGet.js';
 import { RoleLinkPolicy } from './roles/RoleLinkPolicy.js';
 import { RoleUpdate } from './roles/RoleUpdate.js';
 import { XTokenCreateForRole } from './roles/XTokenCreateForRole.js';
 import { XTokenCreateForUser } from './roles/XTokenCreateForUser.js';
+import { XTokenListForRole } from './roles/XTokenListForRole.js';
+import { XTokenListForUser } from './roles/XTokenListForUser.js';
+import { XTokenRevoke } from './roles/XTokenRevoke.js';
 import { SystemDeleteUserProfiles } from './system/SystemDeleteUserProfiles.js';
 import { SystemGenerateWrappingKey } from './system/SystemGenerateWrappingKey.js';
 import { SystemGetSystemStats } from './system/SystemGetSystemStats.js';
@@ -103,6 +107,7 @@ import { SystemGetUserReport } from './system/SystemGetUserReport.js';
 import { SystemGetUserHTMLReport } from './system/SystemGetUserHTMLReport.js';
 import { RoleDelete } from './roles/RoleDelete.js';
 import { PolicyDelete } from './roles/PolicyDelete.js';
+import { PolicyExplain } from './roles/PolicyExplain.js';
 import { RoleUnlinkPolicy } from './roles/RoleUnlinkPolicy.js';
 import { TenantRotateAdminToken } from './tenants/TenantRotateAdminToken.js';
 
@@ -152,6 +157,7 @@ export const operations: readonly OpDefinition[] = [
   LegalBasisUpdate,
   PolicyCreate,
   PolicyDelete,
+  PolicyExplain,
   PolicyGet,
   PolicyListAllPolicies,
   PolicyUpdate,
@@ -163,6 +169,7 @@ export const operations: readonly OpDefinition[] = [
   ProcessingActivityUpdate,
   RoleCreate,
   RoleDelete,
+  RoleGet,
   RoleLinkPolicy,
   RoleUnlinkPolicy,
   RoleUpdate,
@@ -212,4 +219,7 @@ export const operations: readonly OpDefinition[] = [
   UserUpdateRequest,
   XTokenCreateForRole,
   XTokenCreateForUser,
+  XTokenListForRole,
+  XTokenListForUser,
+  XTokenRevoke,
 ] as unknown as OpDefinition[];

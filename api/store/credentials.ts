@@ -11,7 +11,20 @@ export interface CredentialRow {
   expiresAt: number | null;
 }
 
+/** What an admin may see of an xtoken: never its hash. */
+export interface XTokenListing {
+  xtokenid: string;
+  kind: string;
+  /** Unix seconds; 0 for a credential that does not expire. */
+  expires: number;
+  created: number;
+}
+
 const num = (v: unknown): number | null => (v === null || v === undefined ? null : Number(v));
+
+function toListing(r: Record<string, unknown>): XTokenListing {
+  return { xtokenid: r.id as string, kind: r.kind as string, expires: num(r.expires_at) ?? 0, created: Number(r.created) };
+}
 
 function toRow(r: Record<string, unknown>): CredentialRow {
   return {
@@ -31,11 +44,56 @@ export class CredentialStore extends GlobalTables {
     return r ? toRow(r) : null;
   }
 
+  async byId(id: string): Promise<CredentialRow | null> {
+    const [r] = await this.sql(`select id, hash, kind, tenant_id, role_id, user_token, expires_at from ${this.g}.credentials where id = $1`, [id]);
+    return r ? toRow(r) : null;
+  }
+
   async insert(row: CredentialRow, created: number): Promise<void> {
     await this.sql(
       `insert into ${this.g}.credentials (id, hash, kind, tenant_id, role_id, user_token, expires_at, created) values ($1, $2, $3, $4, $5, $6, $7, $8)`,
       [row.id, row.hash, row.kind, row.tenantId, row.roleId, row.userToken, row.expiresAt, created],
     );
+  }
+
+  /**
+   * Removes one xtoken (a role or login credential; never a root or tenant admin token) by its id, in the tenant
+   * given (null: any tenant); answers what it was, or null when there was no such xtoken there.
+   */
+  async removeXToken(id: string, tenantId: number | null): Promise<Pick<CredentialRow, 'kind' | 'tenantId' | 'roleId' | 'userToken'> | null> {
+    const [r] = await this.sql(
+      `delete from ${this.g}.credentials where id = $1 and kind in ('role', 'login') and ($2::int is null or tenant_id = $2)
+       returning kind, tenant_id, role_id, user_token`,
+      [id, tenantId],
+    );
+    return r ? { kind: r.kind as string, tenantId: Number(r.tenant_id), roleId: num(r.role_id), userToken: (r.user_token as string | null) ?? null } : null;
+  }
+
+  /** The tenant's live xtokens of a role, oldest first: ids and times only, never a hash. */
+  async xtokensOfRole(tenantId: number, roleId: number, now: number): Promise<XTokenListing[]> {
+    return (await this.sql(
+      `select id, kind, expires_at, created from ${this.g}.credentials
+       where tenant_id = $1 and kind = 'role' and role_id = $2 and (expires_at is null or expires_at > $3) order by created, id`,
+      [tenantId, roleId, now],
+    )).map(toListing);
+  }
+
+  /** The tenant's live login xtokens of a person, oldest first: ids and times only, never a hash. */
+  async xtokensOfUser(tenantId: number, userToken: string, now: number): Promise<XTokenListing[]> {
+    return (await this.sql(
+      `select id, kind, expires_at, created from ${this.g}.credentials
+       where tenant_id = $1 and kind = 'login' and user_token = $2 and (expires_at is null or expires_at > $3) order by created, id`,
+      [tenantId, userToken, now],
+    )).map(toListing);
+  }
+
+  /**
+   * Removes the login xtokens of people of the tenant, in the caller's transaction (the tenant's database role may:
+   * see Global0005Credentials). Run after the people's own removal, so it sees an xtoken committed meanwhile.
+   */
+  async removeLoginsOf(tenantId: number, userTokens: string[]): Promise<void> {
+    if (!userTokens.length) return;
+    await this.sql(`delete from ${this.g}.credentials where tenant_id = $1 and kind = 'login' and user_token = any($2::uuid[])`, [tenantId, userTokens]);
   }
 
   /** Removes every admin token of the tenant; answers how many went. */

@@ -237,6 +237,12 @@ export class Database {
       `grant execute on all functions in schema ${schema} to ${role}`,
       `grant usage on schema "${GLOBAL_SCHEMA}" to ${role}`,
       `grant select on "${GLOBAL_SCHEMA}".roles, "${GLOBAL_SCHEMA}".unlocks to ${role}`,
+      // A person removed in a tenant's transaction takes their login xtokens along: the role may remove those of
+      // its own tenant's people (row-level security, Global0005Credentials) and never sees a hash.
+      `grant select (tenant_id, kind, user_token), delete on "${GLOBAL_SCHEMA}".credentials to ${role}`,
+      `do $$ begin if not exists (select from pg_policies where schemaname = '${GLOBAL_SCHEMA}' and tablename = 'credentials'
+         and policyname = '${this.roleOf(tenantId)}') then create policy ${role} on "${GLOBAL_SCHEMA}".credentials to ${role}
+         using (tenant_id = ${Number(tenantId)} and kind = 'login'); end if; end $$`,
     ]) {
       await query(em, sql);
     }

@@ -4,6 +4,7 @@ import { conflict } from '../errors.js';
 import type { IndexMode } from '../vault/identities.js';
 import { TenantTables } from './tenant-tables.js';
 import { GLOBAL_SCHEMA } from './schemas.js';
+import { CredentialStore } from './credentials.js';
 
 export interface UserRow {
   token: string;
@@ -165,9 +166,16 @@ export class UserStore extends TenantTables {
     await this.sql(`update ${this.t}.users set expires_at = $2 where token = $1`, [token, expiresAt]);
   }
 
+  /** Removes the user with its versions and its login xtokens (in the caller's transaction). */
   async remove(token: string): Promise<void> {
     await this.sql(`delete from ${this.t}.user_versions where token = $1`, [token]);
     await this.sql(`delete from ${this.t}.users where token = $1`, [token]);
+    await this.removeLogins([token]);
+  }
+
+  /** Every removal of a user ends here: its login xtokens go with it, so no restore brings them back. */
+  private removeLogins(tokens: string[]): Promise<void> {
+    return new CredentialStore(this.em).removeLoginsOf(this.tenantId, tokens);
   }
 
   /** Removes expired users with their versions, a bounded number at a time; returns how many went. */
@@ -178,12 +186,14 @@ export class UserStore extends TenantTables {
     );
     const tokens = rows.map((r) => r.token as string);
     if (tokens.length) await this.sql(`delete from "${this.schema}".user_versions where token = any($1::uuid[])`, [tokens]);
+    await this.removeLogins(tokens);
     return tokens.length;
   }
 
-  /** Removes the live row only: its versions stay, so SystemRestoreUserProfile can bring it back. */
+  /** Removes the live row only: its versions stay, so SystemRestoreUserProfile can bring it back (not its xtokens). */
   async removeKeepingVersions(token: string): Promise<void> {
     await this.sql(`delete from ${this.t}.users where token = $1`, [token]);
+    await this.removeLogins([token]);
   }
 
   /** Keeps the replaced ciphertext as a version and drops versions beyond the newest `keep`. */

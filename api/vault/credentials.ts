@@ -5,7 +5,8 @@ import type { EntityManager } from '@mikro-orm/postgresql';
 import type { Database } from '../store/database.js';
 import { MAIN_TENANT_ID } from '../store/database.js';
 import { GlobalStores } from '../store/stores.js';
-import { forbidden } from '../errors.js';
+import type { XTokenListing } from '../store/credentials.js';
+import { forbidden, notFound } from '../errors.js';
 import { nowSeconds } from './durations.js';
 
 export type CredentialKind = 'root' | 'tenant-admin' | 'role' | 'login';
@@ -25,9 +26,15 @@ export function hashToken(token: string): string {
   return createHash('sha256').update(token, 'utf8').digest('hex');
 }
 
+/** The answer to an unknown xtoken id, and to an id of another tenant's xtoken (ids do not leak across tenants). */
+export const XTOKEN_NOT_FOUND = 'The xtoken record was not found';
+
+/** How long a replica may go on trusting a principal it has cached: the bound on revocation elsewhere. */
+export const PRINCIPAL_CACHE_MS = 5_000;
+
 export class Credentials {
   // Short TTL: a revoked or expired credential stops working within seconds on every replica.
-  private readonly cache = new LRUCache<string, Principal>({ max: 10_000, ttl: 5_000 });
+  private readonly cache = new LRUCache<string, Principal>({ max: 10_000, ttl: PRINCIPAL_CACHE_MS });
 
   constructor(private readonly db: Database) {}
 
@@ -64,12 +71,57 @@ export class Credentials {
     extra: { roleId?: number; userToken?: string; expiresAt?: number } = {},
     em: EntityManager = this.db.global(),
   ): Promise<string> {
+    return (await this.issueWithId(kind, tenantId, extra, em)).token;
+  }
+
+  /** As `issue`, with the credential's id: what XTokenRevoke and the xtoken lists name it by. */
+  async issueWithId(
+    kind: CredentialKind,
+    tenantId: number,
+    extra: { roleId?: number; userToken?: string; expiresAt?: number } = {},
+    em: EntityManager = this.db.global(),
+  ): Promise<{ token: string; id: string }> {
     const token = randomUUID();
+    const id = randomUUID();
     await this.stores(em).credentials.insert(
-      { id: randomUUID(), hash: hashToken(token), kind, tenantId, roleId: extra.roleId ?? null, userToken: extra.userToken ?? null, expiresAt: extra.expiresAt ?? null },
+      { id, hash: hashToken(token), kind, tenantId, roleId: extra.roleId ?? null, userToken: extra.userToken ?? null, expiresAt: extra.expiresAt ?? null },
       nowSeconds(),
     );
-    return token;
+    return { token, id };
+  }
+
+  /**
+   * Revokes one role or login xtoken by id in the caller's transaction: within `tenantId` (null: root, any tenant),
+   * else 404, the same as for an id that never was. This process forgets it once the transaction commits; other
+   * replicas within PRINCIPAL_CACHE_MS.
+   */
+  async revokeXToken(em: EntityManager, id: string, tenantId: number | null): Promise<{ kind: string; tenantId: number; userToken: string | null }> {
+    const gone = await this.stores(em).credentials.removeXToken(id, tenantId);
+    if (!gone) throw notFound(XTOKEN_NOT_FOUND);
+    afterCommit(em, () => this.forget((p) => p.credentialId === id));
+    return { kind: gone.kind, tenantId: gone.tenantId, userToken: gone.userToken };
+  }
+
+  /** The tenant's live xtokens of a role: ids, kinds and times, never a secret or its hash. */
+  xtokensOfRole(em: EntityManager, tenantId: number, roleId: number, now: number): Promise<XTokenListing[]> {
+    return this.stores(em).credentials.xtokensOfRole(tenantId, roleId, now);
+  }
+
+  /** The tenant's live login xtokens of a person: ids, kinds and times, never a secret or its hash. */
+  xtokensOfUser(em: EntityManager, tenantId: number, userToken: string, now: number): Promise<XTokenListing[]> {
+    return this.stores(em).credentials.xtokensOfUser(tenantId, userToken, now);
+  }
+
+  /**
+   * A person was removed in `em`'s transaction, their login xtokens with them (UserStore): once it commits, this
+   * process forgets their cached principals at once; other replicas let them lapse within PRINCIPAL_CACHE_MS.
+   */
+  forgetUserAfterCommit(em: EntityManager, tenantId: number, userToken: string): void {
+    afterCommit(em, () => this.forget((p) => p.kind === 'login' && p.tenantId === tenantId && p.userToken === userToken));
+  }
+
+  private forget(which: (principal: Principal) => boolean): void {
+    for (const [hash, principal] of this.cache.entries()) if (which(principal)) this.cache.delete(hash);
   }
 
   /** Removes every admin token of the tenant (a new one is issued beside it by the caller). */
@@ -81,12 +133,12 @@ export class Credentials {
 
   /** Drops this process's cached principals of a role at once (other replicas let them lapse within the TTL). */
   forgetRole(roleId: number): void {
-    for (const [hash, principal] of this.cache.entries()) if (principal.roleId === roleId) this.cache.delete(hash);
+    this.forget((principal) => principal.roleId === roleId);
   }
 
   /** Drops this process's cached principals of a tenant at once (other replicas let them lapse within the TTL). */
   forgetTenant(tenantId: number): void {
-    for (const [hash, principal] of this.cache.entries()) if (principal.tenantId === tenantId) this.cache.delete(hash);
+    this.forget((principal) => principal.tenantId === tenantId);
   }
 
   /**
@@ -109,4 +161,14 @@ export class Credentials {
     await credentials.insert(root(hashToken(token)), now);
     return token;
   }
+}
+
+/**
+ * Runs `fn` once `em`'s transaction commits (at once outside one). Before the commit the credential is still there,
+ * and a principal dropped earlier could be read and cached again. MikroORM gives each transaction its own event
+ * manager, so the subscriber lives and dies with this transaction.
+ */
+function afterCommit(em: EntityManager, fn: () => void): void {
+  if (!em.isInTransaction()) return fn();
+  em.getEventManager().registerSubscriber({ afterTransactionCommit: () => fn() });
 }

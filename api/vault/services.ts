@@ -50,13 +50,17 @@ export interface Services {
 export function buildServices(config: Config, log: Logger, db: Database, tokenizer: TokenizerClient): Services {
   const roles = new Roles(db);
   const credentials = new Credentials(db);
-  const users = new Users(tokenizer, db, { versioning: config.versioning, maxVersions: config.maxVersions });
-  const sealer = new Sealer(tokenizer);
+  const users = new Users(tokenizer, db, { versioning: config.versioning, maxVersions: config.maxVersions, maxBytes: config.profileMaxBytes });
+  const sealer = new Sealer(tokenizer, config.profileMaxBytes);
   const appdata = new Appdata(sealer, { versioning: config.versioning, maxVersions: config.maxVersions });
   const consent = new Consent(sealer);
   const files = new Files(tokenizer, db, createBlobStore(config.files.store), log, { orphanSeconds: config.files.orphanSeconds });
-  // A user's removal takes the rows of their files with it (cascade); their objects go once that commits.
-  users.onRemove = (scope) => files.reapAfterCommit(scope);
+  // A user's removal takes the rows of their files (cascade) and their login xtokens with it; once that commits,
+  // their objects are deleted and this process forgets their cached principals.
+  users.onRemove = (scope, token) => {
+    files.reapAfterCommit(scope);
+    credentials.forgetUserAfterCommit(scope.em, scope.tenantId, token);
+  };
   const notifier = createNotifier({ smtpUrl: config.smtp.url, from: config.smtp.from, log });
   return {
     config,

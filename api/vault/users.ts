@@ -8,10 +8,11 @@ import type { Database } from '../store/database.js';
 import { type UserRow, INDEX_COLUMN } from '../store/users.js';
 import type { Stores } from '../store/stores.js';
 import { badRequest, conflict, forbidden, notFound, Messages } from '../errors.js';
-import { Credentials, type Principal } from './credentials.js';
+import type { Principal } from './credentials.js';
 import { INDEX_FIELDS, INDEX_KIND, indexValues, isUuid, type IndexMode, type Mode } from './identities.js';
 import { expiresAt } from './durations.js';
 import { Coalescer } from '../coalesce.js';
+import { documentBytes } from './documents.js';
 
 export const USERS_TABLE = 'users';
 /** Profiles per tokenizer call and per INSERT in a bulk create. */
@@ -64,7 +65,7 @@ export class Users {
   constructor(
     private readonly tokenizer: TokenizerClient,
     private readonly db: Database,
-    private readonly opts: { versioning: boolean; maxVersions: number },
+    private readonly opts: { versioning: boolean; maxVersions: number; maxBytes: number },
   ) {}
 
 
@@ -178,7 +179,7 @@ export class Users {
     });
     const { hash, sealed } = await this.tokenizer.run(tenantId, {
       hash: hashItems,
-      seal: items.map((it) => ({ table: USERS_TABLE, rowId: it.token, plaintext: Buffer.from(JSON.stringify(it.profile)) })),
+      seal: items.map((it) => ({ table: USERS_TABLE, rowId: it.token, plaintext: documentBytes('profile', it.profile, this.opts.maxBytes) })),
     });
     const out = items.map((_, i) => ({
       sealed: sealed[i]!,
@@ -286,23 +287,19 @@ export class Users {
     const store = storesOf(scope).users;
     await store.keepVersion(row.token, row.version, row.profile, scope.now, Number.MAX_SAFE_INTEGER);
     await store.removeKeepingVersions(row.token);
-    this.forgetLogins(scope, row.token);
-    this.onRemove?.(scope);
+    this.onRemove?.(scope, row.token);
   }
 
   async remove(scope: Scope, token: string): Promise<void> {
     await storesOf(scope).users.remove(token);
-    this.forgetLogins(scope, token);
-    this.onRemove?.(scope);
+    this.onRemove?.(scope, token);
   }
 
-  /** The store removed the person's login xtokens with them; this process forgets them too once that commits. */
-  private forgetLogins(scope: Scope, token: string): void {
-    Credentials.of(this.db)?.forgetUserAfterCommit(scope.em, scope.tenantId, token);
-  }
-
-  /** Told, in the removing transaction, that users went (their files' objects are deleted once it commits). */
-  onRemove: ((scope: Scope) => void) | undefined;
+  /**
+   * Told, in the removing transaction, that a user went (the store took their login xtokens along): the composition
+   * root has their files' objects deleted and their cached principals forgotten once it commits.
+   */
+  onRemove: ((scope: Scope, token: string) => void) | undefined;
 
   /** Restarts a sliding window on use; skipped when it would move by less than a minute, to spare writes. */
   async touch(scope: Scope, row: UserRow): Promise<void> {

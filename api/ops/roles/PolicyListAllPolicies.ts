@@ -4,8 +4,9 @@ import { defineOp } from '../define.js';
 
 export const PolicyListAllPolicies = defineOp({
   name: 'PolicyListAllPolicies',
-  access: 'tenant',
-  effect: 'read',
+  access: 'mainTenant',
+  kinds: [],
+  transaction: 'read',
   input: z.object({}),
   async run({ ctx }) {
     const rows = await ctx.stores.roles.policies();

@@ -9,14 +9,16 @@ import { xtokenExpiry } from './xtokens.js';
 export const XTokenCreateForRole = defineOp({
   name: 'XTokenCreateForRole',
   access: 'admin',
-  effect: 'write',
+  kinds: [],
+  transaction: 'write',
   input: z.object({ ...RoleRef, finaltime: TimeInput.optional(), slidingtime: TimeInput.optional() }),
   async run({ input, ctx }) {
     if (input.roleid === undefined && input.rolename === undefined) throw badRequest(`${Messages.missing}roleid`);
     const role = await ctx.services.roles.role(ctx.em, { id: input.roleid, name: input.rolename });
     const expiresAt = xtokenExpiry(input, ctx.now, ctx.services.config.xtokenMaxSeconds);
-    const xtoken = await ctx.services.credentials.issue('role', ctx.tenantId, { roleId: role.roleid, expiresAt }, ctx.em);
-    ctx.audit.after = { roleid: role.roleid, expires: expiresAt };
-    return { xtoken, expires: expiresAt };
+    const { token: xtoken, id: xtokenid } = await ctx.services.credentials.issueWithId('role', ctx.tenantId, { roleId: role.roleid, expiresAt }, ctx.em);
+    ctx.audit.after = { roleid: role.roleid, xtokenid, expires: expiresAt };
+    // Beyond the contract: `xtokenid` names it for XTokenRevoke and the xtoken lists.
+    return { xtoken, xtokenid, expires: expiresAt };
   },
 });

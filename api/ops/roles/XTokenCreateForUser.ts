@@ -8,12 +8,17 @@ import { subjectRow } from '../subject.js';
 export const XTokenCreateForUser = defineOp({
   name: 'XTokenCreateForUser',
   access: 'admin',
-  effect: 'write',
+  kinds: ['profile'],
+  judges: 'person',
+  transaction: 'write',
   input: z.object({ ...UserRef, finaltime: TimeInput.optional(), slidingtime: TimeInput.optional() }),
   async run({ input, ctx }) {
-    const row = await subjectRow(ctx, input);
+    // Locked until commit: a removal of the person waits for this xtoken, and then takes it along.
+    const row = await subjectRow(ctx, input, true);
     const expiresAt = xtokenExpiry(input, ctx.now, ctx.services.config.xtokenMaxSeconds);
-    const xtoken = await ctx.services.credentials.issue('login', ctx.tenantId, { userToken: row.token, expiresAt }, ctx.em);
-    return { xtoken, token: row.token, expires: expiresAt };
+    const { token: xtoken, id: xtokenid } = await ctx.services.credentials.issueWithId('login', ctx.tenantId, { userToken: row.token, expiresAt }, ctx.em);
+    ctx.audit.after = { xtokenid, expires: expiresAt };
+    // Beyond the contract: `xtokenid` names it for XTokenRevoke and XTokenListForUser.
+    return { xtoken, xtokenid, token: row.token, expires: expiresAt };
   },
 });

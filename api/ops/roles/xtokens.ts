@@ -1,10 +1,18 @@
-// How long an xtoken lives: the call's finaltime (or slidingtime, from now), else 10 minutes, never past the cap.
+// What the xtoken operations share: how long an xtoken lives, and how one is named (its id, never the secret).
+import { z } from 'zod';
 import { expiryFrom } from '../../vault/durations.js';
 
 const DEFAULT_SECONDS = 600;
 
+/** The finaltime (or slidingtime, from now), else 10 minutes, never past the cap. */
 export function xtokenExpiry(input: { finaltime?: string | number | undefined; slidingtime?: string | number | undefined }, now: number, maxSeconds: number): number {
   const { finaltime, slidingtime } = expiryFrom(input, now);
   const wanted = finaltime ?? (slidingtime ? now + slidingtime : now + DEFAULT_SECONDS);
   return Math.min(wanted, now + maxSeconds);
 }
+
+/** An xtoken's id as XTokenCreateForRole/XTokenCreateForUser return it; a malformed one is a 400 naming the field. */
+export const XTokenId = z
+  .string()
+  .regex(/^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i, { error: 'must be a UUID' })
+  .transform((id) => id.toLowerCase());
