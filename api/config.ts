@@ -37,6 +37,8 @@ const Env = z.object({
   STRONGROOM_SWEEP_SECONDS: z.coerce.number().int().min(0).default(60),
   STRONGROOM_XTOKEN_MAX_SECONDS: z.coerce.number().int().min(60).default(86_400),
   STRONGROOM_SESSION_MAX_SECONDS: z.coerce.number().int().min(60).default(3600),
+  /** The largest profile, app record or other sealed document, as JSON. */
+  STRONGROOM_PROFILE_MAX_BYTES: z.coerce.number().int().min(1024).max(16 * 1024 * 1024).default(1024 * 1024),
   STRONGROOM_SHARE_MAX_SECONDS: z.coerce.number().int().min(60).default(31 * 86_400),
   STRONGROOM_SMTP_URL: z.string().regex(/^smtps?:\/\//, 'must be an smtp:// or smtps:// URL').optional(),
   STRONGROOM_SMTP_FROM: z.string().default('Strongroom <no-reply@localhost>'),
@@ -93,6 +95,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env) {
     xtokenMaxSeconds: e.STRONGROOM_XTOKEN_MAX_SECONDS,
     /** The longest a session lives (`max_session_retention_period`), and how long one without times lives. */
     sessionMaxSeconds: e.STRONGROOM_SESSION_MAX_SECONDS,
+    profileMaxBytes: e.STRONGROOM_PROFILE_MAX_BYTES,
     /** The longest a shared record lives (`max_shareable_record_retention_period`), and its default. */
     shareMaxSeconds: e.STRONGROOM_SHARE_MAX_SECONDS,
     smtp: { url: e.STRONGROOM_SMTP_URL, from: e.STRONGROOM_SMTP_FROM },

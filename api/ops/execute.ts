@@ -11,6 +11,7 @@ import { VaultError, badRequest, forbidden, Messages } from '../errors.js';
 import { fromDatabaseError } from '../store/errors.js';
 import { Stores } from '../store/stores.js';
 import { admit, masked, type Admission } from './admission.js';
+import { MAX_DEPTH, tooDeep } from '../vault/documents.js';
 
 /** `null` means absent; numeric strings are accepted for every `*id` field (the SDKs send both). */
 export function normaliseBody(body: Record<string, unknown>): Record<string, unknown> {
@@ -50,6 +51,9 @@ function parseInput(op: OpDefinition, rawBody: Record<string, unknown>): { input
   if (requestMetadata !== undefined && requestMetadata !== null && (typeof requestMetadata !== 'object' || Array.isArray(requestMetadata))) {
     throw badRequest('Invalid API request parameter: request_metadata: expected object');
   }
+  // Every value a request carries is bounded in depth before anything walks it.
+  const deep = tooDeep(rawBody);
+  if (deep) throw badRequest(`Invalid API request parameter: ${deep}: nested deeper than ${MAX_DEPTH} levels`);
   const body = normaliseBody(rawBody);
   const parsed = op.input.safeParse(body);
   if (!parsed.success) throw badRequest(validationMessage(parsed.error, body));
@@ -74,8 +78,9 @@ export async function executeOperation(
 ): Promise<Record<string, unknown>> {
   const now = nowSeconds();
   const note: AuditNote = {};
-  const audited = (status: 'ok' | 'error', msg?: string) =>
-    draftEvent(op.name, principal, note, msg === undefined ? { status } : { status, msg }, rawBody.request_metadata, now);
+  // request_metadata too deep to take is left out of the event of its refusal: the event is written all the same.
+  const metadata = tooDeep(rawBody.request_metadata) ? undefined : rawBody.request_metadata;
+  const audited = (status: 'ok' | 'error', msg?: string) => draftEvent(op.name, principal, note, msg === undefined ? { status } : { status, msg }, metadata, now);
   try {
     const admission = await admit(services, op, principal, tenantId, metadataOf(rawBody));
     const { input } = parseInput(op, rawBody);

@@ -1,12 +1,18 @@
 // JSON values sealed through the tokenizer, bound by their AAD to a table and a row so a blob moved elsewhere
 // does not open. Small calls from concurrent requests travel together (the client coalesces them).
 import type { TokenizerClient } from '../tokenizer-client.js';
+import { documentBytes } from './documents.js';
 
 export class Sealer {
-  constructor(private readonly tokenizer: TokenizerClient) {}
+  constructor(
+    private readonly tokenizer: TokenizerClient,
+    /** The largest document sealed, as JSON (STRONGROOM_PROFILE_MAX_BYTES). */
+    private readonly maxBytes: number,
+  ) {}
 
-  async seal(tenantId: number, table: string, rowId: string, value: unknown): Promise<Buffer> {
-    const { sealed } = await this.tokenizer.run(tenantId, { seal: [{ table, rowId, plaintext: Buffer.from(JSON.stringify(value)) }] });
+  /** Seals a document; one larger than the bound is a 400 naming `field`. */
+  async seal(tenantId: number, table: string, rowId: string, value: unknown, field = 'document'): Promise<Buffer> {
+    const { sealed } = await this.tokenizer.run(tenantId, { seal: [{ table, rowId, plaintext: documentBytes(field, value, this.maxBytes) }] });
     return sealed[0]!;
   }
 
