@@ -14,6 +14,7 @@ COPY proto ./proto
 COPY api ./api
 COPY tokenizer ./tokenizer
 COPY operator ./operator
+COPY web ./web
 RUN npm run build
 
 # Production dependencies only: no compiler, no test tools, no second Node.
@@ -28,6 +29,8 @@ RUN mkdir /data && chown 1000:1000 /data && chmod 700 /data
 WORKDIR /app
 COPY --from=deps --chown=root:root /app/node_modules ./node_modules
 COPY --from=build --chown=root:root /app/dist ./dist
+COPY --from=build --chown=root:root /app/web/dist ./web/dist
+COPY --from=build --chown=root:root /app/web/docs ./web/docs
 COPY --chown=root:root package.json ./
 # The code belongs to root and cannot be changed by the process, which runs as the image's unprivileged user
 # (uid 1000, "node"); the numeric id lets Kubernetes check runAsNonRoot.

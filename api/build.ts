@@ -1,9 +1,11 @@
-// `npm start`'s first step: builds dist/ only when a source is newer than the last build, so a start without
-// changes goes straight to the compiled programs (no compiler at start). `--force` always builds (`npm run build`).
+// `npm start`'s first step: builds dist/ and the pages (web/dist) only when a source is newer than the last build,
+// so a start without changes goes straight to the compiled programs (no compiler at start). `--force` always
+// builds both (`npm run build`).
 import { spawnSync } from 'node:child_process';
 import { cpSync, existsSync, mkdirSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { buildPages, ensurePagesBuilt } from '../web/scripts/ensure-built.js';
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 const stamp = join(root, 'dist', '.built');
@@ -38,6 +40,9 @@ const force = process.argv.includes('--force');
 if (force || !existsSync(stamp) || statSync(stamp).mtimeMs < newestSource()) {
   build();
   process.stderr.write(`Strongroom: built dist/ in ${((performance.now() - started) / 1000).toFixed(1)} s\n`);
-} else if (!force) {
+} else {
   process.stderr.write(`Strongroom: dist/ is up to date (checked in ${Math.round(performance.now() - started)} ms)\n`);
 }
+const pagesStarted = performance.now();
+if (force) buildPages();
+else if (ensurePagesBuilt()) process.stderr.write(`Strongroom: built the pages (web/dist) in ${((performance.now() - pagesStarted) / 1000).toFixed(1)} s\n`);

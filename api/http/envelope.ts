@@ -37,6 +37,8 @@ export function envelope(log: Logger) {
       // Never log the error's own text for client errors: parser errors may carry the raw body.
       if (status >= 500) log.error({ err: sanitize(err), reqId: ctx.state.reqId }, 'request failed');
       ctx.status = status;
+      // A dependency is down (database, tokenizer, file store): the client may try again shortly.
+      if (status === 503) ctx.set('Retry-After', '1');
       ctx.body = { status: 'error', message };
     }
   };

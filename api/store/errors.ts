@@ -1,5 +1,5 @@
 // Database errors, translated once: a unique violation becomes the caller's 409, the request's own bad text its 400.
-import { badRequest, conflict } from '../errors.js';
+import { badRequest, conflict, UnavailableError } from '../errors.js';
 
 /** A unique-constraint violation, whether pg or the ORM reports it. */
 export function isUniqueViolation(err: unknown): boolean {
@@ -24,5 +24,19 @@ export async function conflictOnUnique<T>(message: string, work: () => Promise<T
 export function fromDatabaseError(err: unknown): unknown {
   const code = (err as { code?: unknown })?.code;
   if (code === '22021' || code === '22P05') return badRequest('Invalid API request parameter: text values must not contain NUL characters');
+  if (isOutage(err)) return new UnavailableError('The database is unavailable');
   return err;
+}
+
+// PostgreSQL shutting down, restarting, refusing connections, or out of them; the connection itself lost.
+const OUTAGE_CODES = new Set(['57P01', '57P02', '57P03', '08000', '08001', '08003', '08004', '08006', '53300']);
+const OUTAGE_ERRNOS = new Set(['ECONNREFUSED', 'ECONNRESET', 'EPIPE', 'ETIMEDOUT', 'EHOSTUNREACH']);
+const OUTAGE_TEXT = /Connection terminated|connection is closed|timeout exceeded when trying to connect|Client has encountered a connection error|Connection refused/i;
+
+/** The database cannot be reached now: the call may succeed later (503), it is not the vault's fault (500). */
+function isOutage(err: unknown): boolean {
+  const e = err as { code?: unknown; errno?: unknown; message?: unknown } | null | undefined;
+  if (!e) return false;
+  if (typeof e.code === 'string' && (OUTAGE_CODES.has(e.code) || OUTAGE_ERRNOS.has(e.code))) return true;
+  return typeof e.message === 'string' && OUTAGE_TEXT.test(e.message);
 }

@@ -1,0 +1,36 @@
+// The signed-in credential of the console and the calls made with it.
+import { createContext, useContext } from 'react';
+import { call, callRaw, type Answer } from '../api/client';
+import type { OperationName, Requests } from '../api/requests.gen';
+
+export interface ConsoleSession {
+  token: string;
+  /** Root (a main-tenant admin) may act in any tenant: the tenant switcher sets this. */
+  tenant: string;
+  kind: 'root' | 'admin';
+}
+
+export interface Vault {
+  session: ConsoleSession;
+  call: <Op extends OperationName>(op: Op, body: Requests[Op]) => Promise<Answer>;
+  callRaw: <Op extends OperationName>(op: Op, body: Requests[Op]) => Promise<Blob>;
+}
+
+export function vaultFor(session: ConsoleSession): Vault {
+  const creds = { token: session.token, tenant: session.tenant || undefined };
+  return {
+    session,
+    call: (op, body) => call(op, body, creds),
+    callRaw: (op, body) => callRaw(op, body, creds),
+  };
+}
+
+export const VaultContext = createContext<Vault | null>(null);
+
+export function useVault(): Vault {
+  const vault = useContext(VaultContext);
+  if (!vault) throw new Error('useVault outside a signed-in console');
+  return vault;
+}
+
+export const SESSION_KEY = 'strongroom.console';

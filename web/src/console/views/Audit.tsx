@@ -1,0 +1,61 @@
+// The tenant's audit trail through the unlock window, filtered by operation, result and person.
+import { useState } from 'react';
+import { useQuery } from '@tanstack/react-query';
+import { useVault } from '../session';
+import { UnlockBar, useUnlock } from '../unlock';
+import { rowsOf, text } from '../../api/client';
+import { Empty, JsonBlock, QueryState, SelectField, TextField } from '../../shared/ui';
+import { AuditTable } from './PersonActivity';
+
+const PAGE = 100;
+
+export function Audit() {
+  const vault = useVault();
+  const { uuid } = useUnlock();
+  const [offset, setOffset] = useState(0);
+  const [operation, setOperation] = useState('');
+  const [result, setResult] = useState('any');
+  const [record, setRecord] = useState('');
+  const [event, setEvent] = useState<string | null>(null);
+  const list = useQuery({
+    queryKey: ['auditall', vault.session.tenant, uuid, offset],
+    queryFn: () => vault.call('BulkListAllAuditEvents', { unlockuuid: uuid!, offset, limit: PAGE }),
+    enabled: uuid !== null,
+  });
+  const detail = useQuery({ queryKey: ['event', event], queryFn: () => vault.call('AuditGetEvent', { auditeventuuid: event! }), enabled: event !== null });
+  const rows = rowsOf(list.data).filter(
+    (r) =>
+      (!operation || text(r.title).toLowerCase().includes(operation.toLowerCase())) &&
+      (result === 'any' || text(r.status) === result) &&
+      (!record.trim() || text(r.record) === record.trim()),
+  );
+  const total = Number(list.data?.total ?? 0);
+  return (
+    <>
+      <h1>Audit trail</h1>
+      <UnlockBar what="the audit trail" />
+      <div className="row">
+        <TextField label="Operation contains" value={operation} onChange={setOperation} />
+        <SelectField label="Result" value={result} onChange={setResult} options={['any', 'ok', 'error']} />
+        <TextField label="Person (token)" value={record} onChange={setRecord} />
+      </div>
+      {uuid === null && !list.data ? <Empty>Unlock to read the audit trail.</Empty> : null}
+      <QueryState loading={list.isLoading && uuid !== null} error={list.error} what="audit events" />
+      {list.data ? (
+        <>
+          <AuditTable rows={rows} caption={`Events ${offset + 1}–${Math.min(offset + PAGE, total)} of ${total}, ${rows.length} matching the filters`} onOpen={setEvent} />
+          <div className="actions">
+            <button type="button" disabled={offset === 0} onClick={() => setOffset(Math.max(0, offset - PAGE))}>
+              Newer
+            </button>
+            <button type="button" disabled={offset + PAGE >= total} onClick={() => setOffset(offset + PAGE)}>
+              Older
+            </button>
+          </div>
+        </>
+      ) : null}
+      <QueryState loading={detail.isLoading && event !== null} error={detail.error} what="the event" />
+      {detail.data ? <JsonBlock value={detail.data} label="Audit event details" /> : null}
+    </>
+  );
+}

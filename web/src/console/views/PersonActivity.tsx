@@ -1,0 +1,107 @@
+// A person's requests, audit events and report (JSON and HTML).
+import { useState } from 'react';
+import { useMutation, useQuery } from '@tanstack/react-query';
+import { useVault } from '../session';
+import { rowsOf, text } from '../../api/client';
+import { ErrorMessage, JsonBlock, QueryState, Table } from '../../shared/ui';
+import { download, formatTime } from '../../shared/session';
+import { RequestDetail } from './RequestDetail';
+
+export function RequestsTab({ token }: { token: string }) {
+  const vault = useVault();
+  const [open, setOpen] = useState<string | null>(null);
+  const list = useQuery({ queryKey: ['requests', 'user', token], queryFn: () => vault.call('UserRequestListUserRequests', { mode: 'token', identity: token }) });
+  return (
+    <section aria-labelledby="requests-h">
+      <h2 id="requests-h">Requests</h2>
+      <QueryState loading={list.isLoading} error={list.error} what="requests" />
+      <Table
+        caption="This person's requests"
+        empty="No requests."
+        rows={rowsOf(list.data)}
+        columns={[
+          { key: 'requesttype', label: 'Type' },
+          { key: 'status', label: 'Status' },
+          { key: 'creationtime', label: 'Made', render: (r) => formatTime(r.creationtime) },
+          { key: 'view', label: 'Details', render: (r) => <button type="button" onClick={() => setOpen(text(r.requestuuid))}>View</button> },
+        ]}
+      />
+      {open ? <RequestDetail requestuuid={open} /> : null}
+    </section>
+  );
+}
+
+export function AuditTab({ token }: { token: string }) {
+  const vault = useVault();
+  const [offset, setOffset] = useState(0);
+  const [event, setEvent] = useState<string | null>(null);
+  const list = useQuery({ queryKey: ['audit', token, offset], queryFn: () => vault.call('AuditListUserEvents', { mode: 'token', identity: token, offset, limit: 25 }) });
+  const detail = useQuery({ queryKey: ['event', event], queryFn: () => vault.call('AuditGetEvent', { auditeventuuid: event! }), enabled: event !== null });
+  const total = Number(list.data?.total ?? 0);
+  return (
+    <section aria-labelledby="audit-h">
+      <h2 id="audit-h">Audit events</h2>
+      <QueryState loading={list.isLoading} error={list.error} what="audit events" />
+      <AuditTable rows={rowsOf(list.data)} caption={`Events about this person (${total})`} onOpen={setEvent} />
+      <div className="actions">
+        <button type="button" disabled={offset === 0} onClick={() => setOffset(Math.max(0, offset - 25))}>
+          Newer
+        </button>
+        <button type="button" disabled={offset + 25 >= total} onClick={() => setOffset(offset + 25)}>
+          Older
+        </button>
+      </div>
+      <QueryState loading={detail.isLoading && event !== null} error={detail.error} what="the event" />
+      {detail.data ? <JsonBlock value={detail.data} label="Audit event details" /> : null}
+    </section>
+  );
+}
+
+export function AuditTable({ rows, caption, onOpen }: { rows: Record<string, unknown>[]; caption: string; onOpen: (uuid: string) => void }) {
+  return (
+    <Table
+      caption={caption}
+      empty="No audit events."
+      rows={rows}
+      columns={[
+        { key: 'when', label: 'When', render: (r) => formatTime(r.when) },
+        { key: 'title', label: 'Operation' },
+        { key: 'status', label: 'Result' },
+        { key: 'mode', label: 'Named by' },
+        { key: 'msg', label: 'Message' },
+        { key: 'open', label: 'Details', render: (r) => <button type="button" onClick={() => onOpen(text(r.auditeventuuid))}>Details</button> },
+      ]}
+    />
+  );
+}
+
+export function ReportTab({ token }: { token: string }) {
+  const vault = useVault();
+  const json = useMutation({
+    mutationFn: async () => {
+      const answer = await vault.call('SystemGetUserReport', { mode: 'token', identity: token });
+      download(new Blob([JSON.stringify(answer.report, null, 2)], { type: 'application/json' }), 'report.json');
+    },
+  });
+  const html = useMutation({
+    mutationFn: async () => {
+      const answer = await vault.call('SystemGetUserHTMLReport', { mode: 'token', identity: token });
+      download(new Blob([text(answer.html)], { type: 'text/html' }), 'report.html');
+    },
+  });
+  return (
+    <section aria-labelledby="report-h">
+      <h2 id="report-h">Report</h2>
+      <p>Everything the vault holds about this person, as one document (a data subject access request export).</p>
+      <div className="actions">
+        <button type="button" className="primary" onClick={() => json.mutate()} disabled={json.isPending}>
+          Download JSON report
+        </button>
+        <button type="button" onClick={() => html.mutate()} disabled={html.isPending}>
+          Download HTML report
+        </button>
+      </div>
+      <ErrorMessage error={json.error ?? html.error} />
+    </section>
+  );
+}

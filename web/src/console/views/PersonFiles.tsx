@@ -1,0 +1,134 @@
+// A person's files (upload, download, delete) and shared records (a public, expiring view of chosen fields).
+import { useRef, useState } from 'react';
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useVault } from '../session';
+import { rowsOf, text } from '../../api/client';
+import { ConfirmButton, ErrorMessage, JsonBlock, Notice, QueryState, Table, TextField } from '../../shared/ui';
+import { download, formatTime } from '../../shared/session';
+
+/** The file's bytes as base64, the way FileCreate takes them. */
+async function base64Of(file: File): Promise<string> {
+  const bytes = new Uint8Array(await file.arrayBuffer());
+  let binary = '';
+  for (let i = 0; i < bytes.length; i += 0x8000) binary += String.fromCharCode(...bytes.subarray(i, i + 0x8000));
+  return btoa(binary);
+}
+
+export function FilesTab({ token }: { token: string }) {
+  const vault = useVault();
+  const client = useQueryClient();
+  const input = useRef<HTMLInputElement>(null);
+  const list = useQuery({ queryKey: ['files', token], queryFn: () => vault.call('FileListUserFiles', { mode: 'token', identity: token }) });
+  const refresh = () => client.invalidateQueries({ queryKey: ['files', token] });
+  const upload = useMutation({
+    mutationFn: async (file: File) => vault.call('FileCreate', { mode: 'token', identity: token, filename: file.name, filedata: await base64Of(file), ...(file.type ? { mimetype: file.type } : {}) }),
+    onSuccess: async () => {
+      if (input.current) input.current.value = '';
+      await refresh();
+    },
+  });
+  const get = useMutation({
+    mutationFn: async (row: Record<string, unknown>) => download(await vault.callRaw('FileGet', { mode: 'token', identity: token, fileuuid: text(row.fileuuid), raw: true }), text(row.filename) || 'file'),
+  });
+  const remove = useMutation({ mutationFn: (uuid: string) => vault.call('FileDelete', { mode: 'token', identity: token, fileuuid: uuid }), onSuccess: refresh });
+  return (
+    <section aria-labelledby="files-h">
+      <h2 id="files-h">Files</h2>
+      <QueryState loading={list.isLoading} error={list.error} what="files" />
+      <Table
+        caption="Stored files"
+        empty="No files."
+        rows={rowsOf(list.data, 'files')}
+        columns={[
+          { key: 'filename', label: 'Name' },
+          { key: 'mimetype', label: 'Type' },
+          { key: 'size', label: 'Bytes' },
+          {
+            key: 'act',
+            label: 'Actions',
+            render: (r) => (
+              <span className="actions">
+                <button type="button" onClick={() => get.mutate(r)}>
+                  Download
+                </button>
+                <ConfirmButton label="Delete" confirmLabel="Delete file" onConfirm={() => remove.mutate(text(r.fileuuid))} />
+              </span>
+            ),
+          },
+        ]}
+      />
+      <form
+        className="row"
+        onSubmit={(e) => {
+          e.preventDefault();
+          const file = input.current?.files?.[0];
+          if (file) upload.mutate(file);
+        }}
+      >
+        <div className="field">
+          <label htmlFor="upload">File to upload</label>
+          <input id="upload" ref={input} type="file" />
+        </div>
+        <button type="submit" className="primary" disabled={upload.isPending}>
+          {upload.isPending ? 'Uploading…' : 'Upload'}
+        </button>
+      </form>
+      <ErrorMessage error={upload.error ?? get.error ?? remove.error} />
+    </section>
+  );
+}
+
+export function SharedTab({ token }: { token: string }) {
+  const vault = useVault();
+  const [fields, setFields] = useState('name,email');
+  const [partner, setPartner] = useState('');
+  const [finaltime, setFinaltime] = useState('1d');
+  const [lookup, setLookup] = useState('');
+  const create = useMutation({
+    mutationFn: () => vault.call('SharedRecordCreate', { mode: 'token', identity: token, fields: fields.split(',').map((f) => f.trim()).filter(Boolean), ...(partner ? { partner } : {}), finaltime }),
+  });
+  const get = useMutation({ mutationFn: () => vault.call('SharedRecordGet', { recorduuid: lookup.trim() }) });
+  return (
+    <section aria-labelledby="shared-h">
+      <h2 id="shared-h">Shared records</h2>
+      <form
+        className="card"
+        onSubmit={(e) => {
+          e.preventDefault();
+          create.mutate();
+        }}
+      >
+        <h3>Share some fields</h3>
+        <div className="row">
+          <TextField label="Fields (comma-separated)" value={fields} onChange={setFields} />
+          <TextField label="Partner" value={partner} onChange={setPartner} />
+          <TextField label="Expires after" value={finaltime} onChange={setFinaltime} hint="e.g. 12h, 7d, 3600s" />
+        </div>
+        <button type="submit" className="primary" disabled={create.isPending}>
+          Create shared record
+        </button>
+        {create.data ? (
+          <Notice>
+            Shared record <code>{text(create.data.recorduuid)}</code> expires {formatTime(create.data.expirationtime)}.
+          </Notice>
+        ) : null}
+        <ErrorMessage error={create.error} />
+      </form>
+      <form
+        className="card"
+        onSubmit={(e) => {
+          e.preventDefault();
+          get.mutate();
+        }}
+      >
+        <h3>Look up a shared record</h3>
+        <div className="row">
+          <TextField label="Record UUID" value={lookup} onChange={setLookup} />
+          <button type="submit">Look up</button>
+        </div>
+        {get.data ? <JsonBlock value={get.data.data} label="Shared data" /> : null}
+        <ErrorMessage error={get.error} />
+      </form>
+    </section>
+  );
+}

@@ -1,0 +1,159 @@
+// Consents (give and withdraw, each legal basis explained), requests and their status, shares, the data export.
+import { useState } from 'react';
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { rowsOf, text } from '../api/client';
+import { ConfirmButton, Empty, ErrorMessage, Notice, QueryState, Table, TextField } from '../shared/ui';
+import { download, formatTime } from '../shared/session';
+import { useMe } from './session';
+import { exportHtml, gatherExport } from './export';
+
+const BASIS_WORDS: Record<string, string> = {
+  consent: 'Only with your consent, which you may withdraw at any time.',
+  contract: 'Needed to fulfil a contract with you.',
+  'legal-requirement': 'Required by law.',
+  'legitimate-interest': 'In the organisation’s legitimate interest, weighed against yours.',
+  'public-interest': 'In the public interest.',
+  'vital-interest': 'To protect someone’s life.',
+};
+
+export function MyConsents() {
+  const { call, me } = useMe();
+  const client = useQueryClient();
+  const bases = useQuery({ queryKey: ['bases'], queryFn: () => call('LegalBasisListAgreements', {}) });
+  const mine = useQuery({ queryKey: ['myagreements'], queryFn: () => call('AgreementListUserAgreements', me) });
+  const status = new Map(rowsOf(mine.data).map((r) => [text(r.brief), text(r.status)]));
+  const refresh = () => client.invalidateQueries({ queryKey: ['myagreements'] });
+  const [done, setDone] = useState('');
+  const set = useMutation({
+    mutationFn: ({ brief, give }: { brief: string; give: boolean }) => call('AgreementAccept', { ...me, brief, status: give ? 'active' : 'canceled', agreementmethod: 'privacy-portal' }),
+    onSuccess: async (_a, { brief, give }) => {
+      setDone(give ? `You gave consent to ${brief}.` : `You withdrew your consent to ${brief}.`);
+      await refresh();
+    },
+  });
+  const rows = rowsOf(bases.data).filter((r) => r.status !== 'deleted');
+  return (
+    <>
+      <h1>My consents</h1>
+      <QueryState loading={bases.isLoading || mine.isLoading} error={bases.error ?? mine.error} what="your consents" />
+      {done ? <Notice>{done}</Notice> : null}
+      <ErrorMessage error={set.error} />
+      {bases.data && !rows.length ? <Empty>This organisation has not defined any legal basis.</Empty> : null}
+      {rows.map((r) => {
+        const brief = text(r.brief);
+        const state = status.get(brief) ?? 'none';
+        const active = state === 'active';
+        const userControl = r.usercontrol !== false && r.basistype === 'consent';
+        return (
+          <section key={brief} className="card" aria-labelledby={`basis-${brief}`}>
+            <h2 id={`basis-${brief}`}>{text(r.shortdesc) || brief}</h2>
+            {r.fulldesc ? <p>{text(r.fulldesc)}</p> : null}
+            <p className="muted">
+              Legal basis: {text(r.basistype)}. {BASIS_WORDS[text(r.basistype)] ?? ''}
+            </p>
+            <p>
+              Your answer: <strong>{active ? (r.basistype === 'consent' ? 'consent given' : 'in effect') : state === 'none' ? 'not asked yet' : state}</strong>
+            </p>
+            {userControl ? (
+              <button type="button" className={active ? 'danger' : 'primary'} disabled={set.isPending} onClick={() => set.mutate({ brief, give: !active })}>
+                {active ? `Withdraw consent to ${brief}` : `Give consent to ${brief}`}
+              </button>
+            ) : (
+              <p className="muted">This processing does not depend on your consent.</p>
+            )}
+          </section>
+        );
+      })}
+    </>
+  );
+}
+
+export function MyRequests() {
+  const { call, me } = useMe();
+  const client = useQueryClient();
+  const list = useQuery({ queryKey: ['myrequests'], queryFn: () => call('UserRequestListUserRequests', me) });
+  const cancel = useMutation({ mutationFn: (requestuuid: string) => call('UserRequestCancel', { requestuuid, reason: 'withdrawn by the person' }), onSuccess: () => client.invalidateQueries({ queryKey: ['myrequests'] }) });
+  return (
+    <>
+      <h1>My requests</h1>
+      <QueryState loading={list.isLoading} error={list.error} what="your requests" />
+      {list.data ? (
+        <Table
+          caption="Requests you made"
+          empty="You have not asked for anything yet."
+          rows={rowsOf(list.data)}
+          columns={[
+            { key: 'requesttype', label: 'Request', render: (r) => ({ 'forget-me': 'Erase my data', 'change-profile': 'Change my profile', 'agreement-withdraw': 'Withdraw consent', 'change-app-data': 'Change app data' })[text(r.requesttype)] ?? text(r.requesttype) },
+            { key: 'status', label: 'Status' },
+            { key: 'creationtime', label: 'Asked', render: (r) => formatTime(r.creationtime) },
+            { key: 'when', label: 'Last change', render: (r) => formatTime(r.when) },
+            { key: 'act', label: 'Action', render: (r) => (r.status === 'open' ? <ConfirmButton label="Withdraw request" confirmLabel="Yes, withdraw it" onConfirm={() => cancel.mutate(text(r.requestuuid))} /> : null) },
+          ]}
+        />
+      ) : null}
+      <ErrorMessage error={cancel.error} />
+    </>
+  );
+}
+
+export function MyShares() {
+  const { call, me } = useMe();
+  const [fields, setFields] = useState('name,email');
+  const [partner, setPartner] = useState('');
+  const [finaltime, setFinaltime] = useState('7d');
+  const share = useMutation({ mutationFn: () => call('SharedRecordCreate', { ...me, fields: fields.split(',').map((f) => f.trim()).filter(Boolean), ...(partner.trim() ? { partner: partner.trim() } : {}), finaltime }) });
+  return (
+    <>
+      <h1>Share my data</h1>
+      <form
+        className="card"
+        onSubmit={(e) => {
+          e.preventDefault();
+          share.mutate();
+        }}
+      >
+        <p>Make a link that lets someone read only the fields you choose, until it expires.</p>
+        <TextField label="Fields to share (comma-separated)" value={fields} onChange={setFields} required />
+        <TextField label="Who it is for (optional)" value={partner} onChange={setPartner} />
+        <TextField label="Expires after" value={finaltime} onChange={setFinaltime} hint="for example 12h, 7d or 3600s" />
+        <button type="submit" className="primary" disabled={share.isPending}>
+          Create shared link
+        </button>
+        {share.data ? (
+          <Notice>
+            Shared record <code>{text(share.data.recorduuid)}</code>, valid until {formatTime(share.data.expirationtime)}. Give this identifier to the recipient: it reads the fields with SharedRecordGet.
+          </Notice>
+        ) : null}
+        <ErrorMessage error={share.error} />
+      </form>
+    </>
+  );
+}
+
+export function MyReport() {
+  const me = useMe();
+  const run = useMutation({
+    mutationFn: async (kind: 'json' | 'html') => {
+      const data = await gatherExport(me);
+      if (kind === 'json') download(new Blob([JSON.stringify(data, null, 2)], { type: 'application/json' }), 'my-data.json');
+      else download(new Blob([exportHtml(data)], { type: 'text/html' }), 'my-data.html');
+    },
+  });
+  return (
+    <>
+      <h1>Download my data</h1>
+      <p>A copy of what the vault holds about you: your profile and its versions, consents, app data, sessions, requests, files and the log of who accessed your record.</p>
+      <div className="actions">
+        <button type="button" className="primary" disabled={run.isPending} onClick={() => run.mutate('json')}>
+          Download as JSON
+        </button>
+        <button type="button" disabled={run.isPending} onClick={() => run.mutate('html')}>
+          Download as a web page (HTML)
+        </button>
+      </div>
+      {run.isPending ? <p role="status">Gathering your data…</p> : null}
+      {run.isSuccess ? <Notice>Your download has started.</Notice> : null}
+      <ErrorMessage error={run.error} />
+    </>
+  );
+}

@@ -1,0 +1,2 @@
+// Lets TypeScript accept the stylesheet imports Vite bundles.
+declare module '*.css';
