@@ -1,37 +1,23 @@
 // The admission gate's cost, in one run: UserGet and BulkListAllUsers (100 rows) through a role whose policy asks
 // about the person (each person judged: their profile opened for the condition, lists judged person by person)
 // beside the root token, on a tenant of its own with 1,000 people.
-import autocannon from 'autocannon';
+import { hammer } from './load.js';
 import { benchProfile } from './profiles.js';
 import type { Row } from './stats.js';
 
 type Post = (op: string, body: unknown, headers?: Record<string, string>) => Promise<{ status: number; body: any }>;
 
 const PEOPLE = 1_000;
-const CONNECTIONS = 16;
 
 function ok(what: string, res: { status: number; body: any }) {
   if (res.status !== 200) throw new Error(`${what} failed: ${res.status} ${JSON.stringify(res.body)}`);
   return res.body;
 }
 
-async function hammer(base: string, headers: Record<string, string>, op: string, seconds: number, body: (i: number) => unknown) {
-  let n = 0;
-  const result = await autocannon({
-    url: base,
-    connections: CONNECTIONS,
-    duration: seconds,
-    requests: [
-      {
-        method: 'POST',
-        path: `/v2/${op}`,
-        headers: { 'content-type': 'application/json', ...headers },
-        setupRequest: (req: any) => ({ ...req, body: JSON.stringify(body(n++)) }),
-      },
-    ],
-  });
-  if (result.non2xx + result.errors) throw new Error(`${op} under load answered ${result.non2xx + result.errors} errors`);
-  return { rps: result.requests.average, p50: result.latency.p50, p99: result.latency.p99 };
+async function hammerOk(base: string, headers: Record<string, string>, op: string, seconds: number, body: (i: number) => unknown) {
+  const result = await hammer(base, headers, op, seconds, body);
+  if (result.errors) throw new Error(`${op} under load answered ${result.errors} errors`);
+  return result;
 }
 
 export async function measureAccess(base: string, root: string, post: Post, seconds: number): Promise<Row[]> {
@@ -64,15 +50,15 @@ export async function measureAccess(base: string, root: string, post: Post, seco
   // Every tenth person is restricted: the role reads the others.
   const open = tokens.filter((_, i) => i % 10 !== 0);
   const get = (i: number) => ({ mode: 'token', identity: open[i % open.length] });
-  await hammer(base, asRoot, 'UserGet', 1, get);
-  const rootGet = await hammer(base, asRoot, 'UserGet', seconds, get);
-  const roleGet = await hammer(base, asRole, 'UserGet', seconds, get);
+  await hammerOk(base, asRoot, 'UserGet', 1, get);
+  const rootGet = await hammerOk(base, asRoot, 'UserGet', seconds, get);
+  const roleGet = await hammerOk(base, asRole, 'UserGet', seconds, get);
 
   const unlock = async (headers: Record<string, string>) => ok('BulkListUnlock', await post('BulkListUnlock', {}, headers)).unlockuuid as string;
   const [rootUnlock, roleUnlock] = [await unlock(asRoot), await unlock(asRole)];
   const page = (unlockuuid: string) => (i: number) => ({ unlockuuid, offset: (i * 100) % (PEOPLE - 100), limit: 100 });
-  const rootList = await hammer(base, asRoot, 'BulkListAllUsers', seconds, page(rootUnlock));
-  const roleList = await hammer(base, asRole, 'BulkListAllUsers', seconds, page(roleUnlock));
+  const rootList = await hammerOk(base, asRoot, 'BulkListAllUsers', seconds, page(rootUnlock));
+  const roleList = await hammerOk(base, asRole, 'BulkListAllUsers', seconds, page(roleUnlock));
   const cost = (role: number, rootRps: number) => (1 - role / rootRps) * 100;
   return [
     { metric: 'UserGet, root (16 conns, 1k-person tenant)', value: rootGet.rps, unit: 'req/s' },

@@ -1,29 +1,9 @@
 // Writes about one person under load: AppdataUpdate (a sealed merge, a version kept) and AgreementAccept (a
 // sealed upsert), each at 16 connections over distinct people, with their audit events in the same transaction.
-import autocannon from 'autocannon';
+import { CONNECTIONS, hammer } from './load.js';
 import type { Row } from './stats.js';
 
 type Post = (op: string, body: unknown) => Promise<{ status: number; body: any }>;
-
-const CONNECTIONS = 16;
-
-async function hammer(base: string, token: string, op: string, seconds: number, body: (i: number) => unknown) {
-  let n = 0;
-  const result = await autocannon({
-    url: base,
-    connections: CONNECTIONS,
-    duration: seconds,
-    requests: [
-      {
-        method: 'POST',
-        path: `/v2/${op}`,
-        headers: { 'content-type': 'application/json', 'x-bunker-token': token },
-        setupRequest: (req: any) => ({ ...req, body: JSON.stringify(body(n++)) }),
-      },
-    ],
-  });
-  return { rps: result.requests.average, p50: result.latency.p50, p99: result.latency.p99, errors: result.non2xx + result.errors };
-}
 
 /** Measures both over `tokens` (existing people); fails loudly on any error answer. */
 export async function measureSubjects(base: string, token: string, post: Post, tokens: string[], seconds: number): Promise<Row[]> {
@@ -39,13 +19,13 @@ export async function measureSubjects(base: string, token: string, post: Post, t
   const basis = await post('LegalBasisCreate', { brief: 'bench-marketing', basistype: 'consent' });
   if (basis.status !== 200) throw new Error(`LegalBasisCreate failed: ${JSON.stringify(basis.body)}`);
 
-  const updates = await hammer(base, token, 'AppdataUpdate', seconds, (i) => ({
+  const updates = await hammer(base, { 'x-bunker-token': token }, 'AppdataUpdate', seconds, (i) => ({
     mode: 'token',
     identity: people[i % people.length],
     appname: 'bench',
     appdata: { visits: i, last: `page-${i % 97}` },
   }));
-  const accepts = await hammer(base, token, 'AgreementAccept', seconds, (i) => ({
+  const accepts = await hammer(base, { 'x-bunker-token': token }, 'AgreementAccept', seconds, (i) => ({
     mode: 'token',
     identity: people[i % people.length],
     brief: 'bench-marketing',

@@ -2,30 +2,9 @@
 // of a kind binds every operation that carries it, field grants work at any depth, v1 is judged for what it does.
 // Each case is a bypass that worked before the gate judged on the data.
 import { describe, expect } from 'vitest';
-import { it, buildProfile, type TestVault } from '../fixtures/vault.js';
+import { it, type TestVault } from '../fixtures/vault.js';
+import { person, roleWith } from '../fixtures/roles.js';
 
-let n = 0;
-/** An xtoken for a fresh role holding exactly this policy. */
-async function roleWith(vault: TestVault, policy: unknown): Promise<Record<string, string>> {
-  const name = `gate-role-${++n}-${Date.now() % 100000}`;
-  for (const [op, body] of [
-    ['RoleCreate', { rolename: name }],
-    ['PolicyCreate', { policyname: name, policy }],
-    ['RoleLinkPolicy', { rolename: name, policyname: name }],
-  ] as const) {
-    const res = await vault.call(op, body);
-    expect(res.status, `${op} ${JSON.stringify(res.body)}`).toBe(200);
-  }
-  return { 'x-bunker-token': (await vault.call('XTokenCreateForRole', { rolename: name })).body.xtoken };
-}
-
-async function person(vault: TestVault, extra: Record<string, unknown> = {}) {
-  const profile = buildProfile(extra);
-  const created = await vault.call('UserCreate', { profile });
-  expect(created.status).toBe(200);
-  const token = created.body.token as string;
-  return { token, ref: { mode: 'token', identity: token }, profile };
-}
 
 const NO_FINNS = [
   { Effect: 'Allow', Action: '*', Resource: '*' },

@@ -1,28 +1,8 @@
 // The policy vocabulary about a person's other data and about the person themselves: `.appdata`,
 // `.agreement`/`.consent` and `.group` resources, and the `${user:FIELD}` and `${agreement:BRIEF}` variables.
 import { describe, expect } from 'vitest';
-import { it, buildProfile, type TestVault } from '../fixtures/vault.js';
-
-let n = 0;
-/** An xtoken for a fresh role holding exactly this policy. */
-async function roleWith(vault: TestVault, policy: unknown): Promise<Record<string, string>> {
-  const name = `subject-role-${++n}-${Date.now() % 100000}`;
-  for (const [op, body] of [
-    ['RoleCreate', { rolename: name }],
-    ['PolicyCreate', { policyname: name, policy }],
-    ['RoleLinkPolicy', { rolename: name, policyname: name }],
-  ] as const) {
-    const res = await vault.call(op, body);
-    expect(res.status, `${op} ${JSON.stringify(res.body)}`).toBe(200);
-  }
-  return { 'x-bunker-token': (await vault.call('XTokenCreateForRole', { rolename: name })).body.xtoken };
-}
-
-async function person(vault: TestVault, extra: Record<string, unknown> = {}) {
-  const profile = buildProfile(extra);
-  const token = (await vault.call('UserCreate', { profile })).body.token as string;
-  return { token, ref: { mode: 'token', identity: token }, profile };
-}
+import { it } from '../fixtures/vault.js';
+import { person, roleWith } from '../fixtures/roles.js';
 
 describe('resources naming kinds of a person’s data', () => {
   it('let `.appdata` reach app data and `.consent` agreements, but not the profile', async ({ vault }) => {
