@@ -92,7 +92,6 @@ export class LeaderElector {
 
   private async tryAcquireOrRenew(): Promise<boolean> {
     const { namespace, name, identity } = this.opts;
-    const now = new k8s.V1MicroTime(this.clock.now());
     const durationSeconds = Math.ceil(this.opts.leaseDurationMs / 1000);
     try {
       let lease: k8s.V1Lease;
@@ -100,6 +99,7 @@ export class LeaderElector {
         lease = await this.kube.coordination.readNamespacedLease({ namespace, name });
       } catch (err) {
         if (apiStatus(err) !== 404) throw err;
+        const now = new k8s.V1MicroTime(this.clock.now());
         await this.kube.coordination.createNamespacedLease({
           namespace,
           body: { metadata: { name, namespace }, spec: { holderIdentity: identity, leaseDurationSeconds: durationSeconds, acquireTime: now, renewTime: now, leaseTransitions: 0 } },
@@ -113,6 +113,8 @@ export class LeaderElector {
       this.see(holder, String(spec.renewTime ?? ''));
       const expired = this.clock.now() > this.observedAt + (spec.leaseDurationSeconds ?? durationSeconds) * 1000;
       if (holder !== '' && holder !== identity && !expired) return false;
+      // The times written are those of the decision, read after the Lease came back, never before the read.
+      const now = new k8s.V1MicroTime(this.clock.now());
       const transitions = (spec.leaseTransitions ?? 0) + (holder === identity ? 0 : 1);
       await this.kube.coordination.replaceNamespacedLease({
         namespace,
