@@ -132,12 +132,19 @@ describe('tokenizer process', () => {
   const count = (code: string) => metric(`strongroom_tokenizer_batch_duration_seconds_count{code="${code}"}`);
 
   it('stops working on a batch once its deadline has passed', async () => {
-    const [stoppedBefore, okBefore, hashedBefore] = [await count('DEADLINE_EXCEEDED'), await count('OK'), await metric('strongroom_tokenizer_items_total{kind="hash"}')];
-    // Long enough for the request to arrive even on a loaded machine, far shorter than the work.
-    await expect(client.run(slowBatch(), 2_500)).rejects.toMatchObject({ code: grpc.status.DEADLINE_EXCEEDED });
-    // The server stops on its own at its next check; wait (bounded) until nothing runs any more.
-    await waitUntil(async () => (await metric('strongroom_tokenizer_batches_in_flight')) === 0);
-    expect(await count('DEADLINE_EXCEEDED')).toBe(stoppedBefore + 1);
+    const [okBefore, hashedBefore] = [await count('OK'), await metric('strongroom_tokenizer_items_total{kind="hash"}')];
+    // Far shorter than the work. On a loaded machine a 12 MB request may not even reach the server within the
+    // deadline (then the server never starts it, and counts nothing): such an attempt is made again, up to three
+    // times, since what is tested is that a batch the server started stops at its deadline.
+    let stopped = false;
+    for (let attempt = 0; attempt < 3 && !stopped; attempt++) {
+      const stoppedBefore = await count('DEADLINE_EXCEEDED');
+      await expect(client.run(slowBatch(), 2_500)).rejects.toMatchObject({ code: grpc.status.DEADLINE_EXCEEDED });
+      // The server stops on its own at its next check; wait (bounded) until nothing runs any more.
+      await waitUntil(async () => (await metric('strongroom_tokenizer_batches_in_flight')) === 0);
+      stopped = (await count('DEADLINE_EXCEEDED')) === stoppedBefore + 1;
+    }
+    expect(stopped).toBe(true);
     expect(await count('OK')).toBe(okBefore);
     expect(await metric('strongroom_tokenizer_items_total{kind="hash"}')).toBe(hashedBefore);
     expect(await healthCheck(tokenizer.target)).toBe('SERVING');
