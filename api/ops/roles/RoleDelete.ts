@@ -2,8 +2,7 @@
 // Beyond the DatabunkerPro contract: without it a role could only be disarmed, never removed.
 import { z } from 'zod';
 import { defineOp } from '../define.js';
-import { badRequest, Messages } from '../../errors.js';
-import { RoleRef } from './schemas.js';
+import { RoleRef, namedRole } from './schemas.js';
 
 export const RoleDelete = defineOp({
   name: 'RoleDelete',
@@ -13,8 +12,7 @@ export const RoleDelete = defineOp({
   input: z.object(RoleRef),
   async run({ input, ctx }) {
     const roles = ctx.services.roles;
-    if (input.roleid === undefined && input.rolename === undefined) throw badRequest(`${Messages.missing}roleid`);
-    const role = await roles.role(ctx.em, { id: input.roleid, name: input.rolename });
+    const role = await namedRole(ctx, input);
     await roles.deleteRole(ctx.em, role.roleid);
     // This process stops honouring the role's xtokens now; other replicas within their cache's few seconds.
     ctx.services.credentials.forgetRole(role.roleid);

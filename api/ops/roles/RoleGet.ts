@@ -3,8 +3,7 @@
 // from one of the same name that someone else made.
 import { z } from 'zod';
 import { defineOp } from '../define.js';
-import { badRequest, Messages } from '../../errors.js';
-import { RoleRef } from './schemas.js';
+import { RoleRef, namedRole } from './schemas.js';
 
 export const RoleGet = defineOp({
   name: 'RoleGet',
@@ -13,8 +12,7 @@ export const RoleGet = defineOp({
   transaction: 'read',
   input: z.object(RoleRef),
   async run({ input, ctx }) {
-    if (input.roleid === undefined && input.rolename === undefined) throw badRequest(`${Messages.missing}roleid`);
-    const role = await ctx.services.roles.role(ctx.em, { id: input.roleid, name: input.rolename });
+    const role = await namedRole(ctx, input);
     const policies = await ctx.stores.roles.policiesOf(role.roleid);
     return { roleid: role.roleid, rolename: role.rolename, roledesc: role.roledesc, ...(role.managedby !== null && { managedby: role.managedby }), policies };
   },

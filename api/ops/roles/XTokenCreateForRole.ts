@@ -1,9 +1,8 @@
 // POST /v2/XTokenCreateForRole: a token that acts as the role in this tenant, judged by the role's policies.
 import { z } from 'zod';
 import { defineOp } from '../define.js';
-import { badRequest, Messages } from '../../errors.js';
 import { TimeInput } from '../schemas.js';
-import { RoleRef } from './schemas.js';
+import { RoleRef, namedRole } from './schemas.js';
 import { xtokenExpiry } from './xtokens.js';
 
 export const XTokenCreateForRole = defineOp({
@@ -13,8 +12,7 @@ export const XTokenCreateForRole = defineOp({
   transaction: 'write',
   input: z.object({ ...RoleRef, finaltime: TimeInput.optional(), slidingtime: TimeInput.optional() }),
   async run({ input, ctx }) {
-    if (input.roleid === undefined && input.rolename === undefined) throw badRequest(`${Messages.missing}roleid`);
-    const role = await ctx.services.roles.role(ctx.em, { id: input.roleid, name: input.rolename });
+    const role = await namedRole(ctx, input);
     const expiresAt = xtokenExpiry(input, ctx.now, ctx.services.config.xtokenMaxSeconds);
     const { token: xtoken, id: xtokenid } = await ctx.services.credentials.issueWithId('role', ctx.tenantId, { roleId: role.roleid, expiresAt }, ctx.em);
     ctx.audit.after = { roleid: role.roleid, xtokenid, expires: expiresAt };

@@ -19,6 +19,12 @@ export const PolicyDocument = z.custom<object>((v) => typeof v === 'object' && v
 export const RoleRef = { roleid: Id.optional(), rolename: Name.optional() };
 export const PolicyRef = { policyid: Id.optional(), policyname: Name.optional() };
 
+/** The role an operation names by `roleid` or `rolename`: 400 when it names none, 404 when it is unknown. */
+export async function namedRole(ctx: OpContext, input: { roleid?: number | undefined; rolename?: string | undefined }) {
+  if (input.roleid === undefined && input.rolename === undefined) throw badRequest(`${Messages.missing}roleid`);
+  return ctx.services.roles.role(ctx.em, { id: input.roleid, name: input.rolename });
+}
+
 /** The role and the policy a link operation names, each by id or name: 400 when one is not named, 404 when unknown. */
 export async function roleAndPolicy(
   ctx: OpContext,
