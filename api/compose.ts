@@ -28,7 +28,11 @@ export async function startApi(env: NodeJS.ProcessEnv = process.env) {
   const handle = app.callback();
   // Koa answers every error itself (its onerror): the promise it returns never rejects.
   const server = createServer((req, res) => void handle(req, res));
-  server.keepAliveTimeout = 65_000;
+  // Deliberate limits on a slow client: its headers, its whole request (a file upload included), and how long an
+  // idle connection is kept for the next request (longer than a load balancer's idle timeout, typically 60 s).
+  server.headersTimeout = config.server.headersTimeoutMs;
+  server.requestTimeout = config.server.requestTimeoutMs;
+  server.keepAliveTimeout = config.server.keepAliveTimeoutMs;
   await new Promise<void>((resolve) => server.listen(config.port, config.host, resolve));
   const address = server.address();
   const port = typeof address === 'object' && address ? address.port : config.port;

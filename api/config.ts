@@ -27,7 +27,26 @@ const Env = z.object({
   STRONGROOM_TOKENIZER_SOCKET: z.string().optional(),
   STRONGROOM_TOKENIZER_ADDRESS: z.string().optional(),
   STRONGROOM_TOKENIZER_DEADLINE_MS: z.coerce.number().int().min(100).default(10_000),
-  STRONGROOM_BODY_LIMIT: size.default(32 * 1024 * 1024),
+  STRONGROOM_BODY_LIMIT: size.default(2 * 1024 * 1024),
+  STRONGROOM_PUBLIC_BODY_LIMIT: size.default(16 * 1024),
+  STRONGROOM_LARGE_BODIES: z.coerce.number().int().min(1).max(64).default(2),
+  STRONGROOM_HEADERS_TIMEOUT_MS: z.coerce.number().int().min(1000).default(20_000),
+  STRONGROOM_REQUEST_TIMEOUT_MS: z.coerce.number().int().min(1000).default(120_000),
+  STRONGROOM_KEEPALIVE_TIMEOUT_MS: z.coerce.number().int().min(1000).default(65_000),
+  STRONGROOM_TRUST_PROXY: bool.default(false),
+  STRONGROOM_TENANT_DOMAIN: z
+    .string()
+    .regex(/^([a-z0-9]([a-z0-9-]*[a-z0-9])?\.)*[a-z0-9]([a-z0-9-]*[a-z0-9])?$/i, 'a DNS name such as vault.example.com')
+    .transform((v) => v.toLowerCase())
+    .optional(),
+  STRONGROOM_LOGIN_RATE_PER_ADDRESS: z.coerce.number().int().min(1).default(30),
+  STRONGROOM_LOGIN_RATE_PER_TENANT: z.coerce.number().int().min(1).default(600),
+  STRONGROOM_AUTH_FAILURES_PER_ADDRESS: z.coerce.number().int().min(1).default(60),
+  STRONGROOM_AUTH_BLOCK_SECONDS: z.coerce.number().int().min(1).default(300),
+  STRONGROOM_CHALLENGE_MAX_NUMBER: z.coerce.number().int().min(100).max(10_000_000).default(100_000),
+  STRONGROOM_LOGIN_MAX_FAILURES: z.coerce.number().int().min(1).default(10),
+  STRONGROOM_LOGIN_WINDOW_SECONDS: z.coerce.number().int().min(60).default(86_400),
+  STRONGROOM_SMS_WEBHOOK_URL: z.url('must be a URL').optional(),
   STRONGROOM_LIST_USERS: bool.default(true),
   STRONGROOM_VERSIONING: bool.default(true),
   STRONGROOM_MAX_VERSIONS: z.coerce.number().int().min(1).max(1000).default(10),
@@ -83,6 +102,32 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env) {
       deadlineMs: e.STRONGROOM_TOKENIZER_DEADLINE_MS,
     },
     bodyLimit: e.STRONGROOM_BODY_LIMIT,
+    limits: {
+      /** The largest body of an authenticated call (FileCreate's files aside). */
+      body: e.STRONGROOM_BODY_LIMIT,
+      /** The largest body of a public call (login, shared records, UI configuration). */
+      publicBody: e.STRONGROOM_PUBLIC_BODY_LIMIT,
+      /** How many bodies larger than `body` (FileCreate's) may be in memory at once. */
+      largeBodies: e.STRONGROOM_LARGE_BODIES,
+      publicPerAddress: e.STRONGROOM_LOGIN_RATE_PER_ADDRESS,
+      publicPerTenant: e.STRONGROOM_LOGIN_RATE_PER_TENANT,
+      authFailuresPerAddress: e.STRONGROOM_AUTH_FAILURES_PER_ADDRESS,
+      authBlockSeconds: e.STRONGROOM_AUTH_BLOCK_SECONDS,
+    },
+    server: {
+      headersTimeoutMs: e.STRONGROOM_HEADERS_TIMEOUT_MS,
+      requestTimeoutMs: e.STRONGROOM_REQUEST_TIMEOUT_MS,
+      keepAliveTimeoutMs: e.STRONGROOM_KEEPALIVE_TIMEOUT_MS,
+      /** Behind a proxy: the client's address is the first of X-Forwarded-For. */
+      trustProxy: e.STRONGROOM_TRUST_PROXY,
+    },
+    /** Subdomains of this name select a tenant (`acme.<domain>`); unset, no Host ever does. */
+    tenantDomain: e.STRONGROOM_TENANT_DOMAIN,
+    login: {
+      challengeMaxNumber: e.STRONGROOM_CHALLENGE_MAX_NUMBER,
+      maxFailures: e.STRONGROOM_LOGIN_MAX_FAILURES,
+      windowSeconds: e.STRONGROOM_LOGIN_WINDOW_SECONDS,
+    },
     listUsers: e.STRONGROOM_LIST_USERS,
     versioning: e.STRONGROOM_VERSIONING,
     maxVersions: e.STRONGROOM_MAX_VERSIONS,
@@ -99,6 +144,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env) {
     /** The longest a shared record lives (`max_shareable_record_retention_period`), and its default. */
     shareMaxSeconds: e.STRONGROOM_SHARE_MAX_SECONDS,
     smtp: { url: e.STRONGROOM_SMTP_URL, from: e.STRONGROOM_SMTP_FROM },
+    smsWebhookUrl: e.STRONGROOM_SMS_WEBHOOK_URL,
     logLevel: e.STRONGROOM_LOG_LEVEL,
     files: {
       /** Largest file content; FileCreate alone accepts a body that large (as base64, plus room for the rest). */

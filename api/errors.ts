@@ -21,6 +21,16 @@ export class ConflictError extends VaultError {
 export class PayloadTooLargeError extends VaultError {
   readonly status = 413;
 }
+/** Too many calls from one client, for one tenant or at one person's login: try again after `retryAfter` seconds. */
+export class TooManyRequestsError extends VaultError {
+  readonly status = 429;
+  constructor(
+    message: string,
+    readonly retryAfter: number,
+  ) {
+    super(message);
+  }
+}
 /** A dependency (database, tokenizer) is down: the request may succeed later. */
 export class UnavailableError extends VaultError {
   readonly status = 503;
@@ -47,6 +57,8 @@ export const Messages = {
   auditNotFound: 'The audit event was not found',
   versionNotFound: 'The user record version was not found',
   tooLarge: 'The request body is too large',
+  tooManyRequests: 'Too many requests',
+  busy: 'The vault is busy: try again shortly',
   tokenNotFound: 'Token not found',
   duplicateTenant: 'Duplicate tenant name',
   tenantNotFound: 'The tenant record was not found',

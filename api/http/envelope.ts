@@ -1,7 +1,7 @@
 // The edge of the API: every answer is a JSON envelope, and foreign errors become the contract's own.
 import type { Context, Next } from 'koa';
 import type { Logger } from 'pino';
-import { VaultError, Messages } from '../errors.js';
+import { TooManyRequestsError, VaultError, Messages } from '../errors.js';
 import { fromDatabaseError } from '../store/errors.js';
 
 interface HttpishError {
@@ -39,6 +39,7 @@ export function envelope(log: Logger) {
       ctx.status = status;
       // A dependency is down (database, tokenizer, file store): the client may try again shortly.
       if (status === 503) ctx.set('Retry-After', '1');
+      if (err instanceof TooManyRequestsError) ctx.set('Retry-After', String(err.retryAfter));
       ctx.body = { status: 'error', message };
     }
   };

@@ -12,7 +12,8 @@ import { v1Handlers } from './v1.js';
 import { mountPages } from './pages.js';
 
 export function createApp(services: Services): Koa {
-  const app = new Koa({ proxy: false });
+  // Behind a proxy (STRONGROOM_TRUST_PROXY) the client's address, which rate limits count, is X-Forwarded-For's.
+  const app = new Koa({ proxy: services.config.server.trustProxy });
   const router = new Router();
 
   router.get('/healthz', (ctx) => {
@@ -32,18 +33,15 @@ export function createApp(services: Services): Koa {
     ctx.type = registry.contentType;
     ctx.body = await registry.metrics();
   });
-  const parseBody = (jsonLimit: number) => koaBody({ json: true, jsonStrict: true, jsonLimit, urlencoded: false, text: false, multipart: false });
-  const parseJson = parseBody(services.config.bodyLimit);
-  // FileCreate alone carries a whole file (as base64): its own, larger limit (STRONGROOM_FILE_MAX_BYTES).
-  const parseFileJson = parseBody(services.config.files.bodyLimit);
-  router.post('/v2/:op', (ctx, next) => (ctx.params.op === 'FileCreate' ? parseFileJson : parseJson)(ctx, next), v2Handler(services));
+  // The body is read by the handler, once the caller is known (http/body.ts).
+  router.post('/v2/:op', v2Handler(services));
 
-  // v1 clients send JSON or form-encoded records.
+  // v1 clients send JSON or form-encoded records; the token is checked before the body is read.
   const v1 = v1Handlers(services);
   const v1Body = koaBody({ json: true, jsonStrict: true, jsonLimit: '1mb', urlencoded: true, formLimit: '1mb', text: false, multipart: false });
-  router.post('/v1/consent/:mode/:identity/:brief', v1Body, (ctx) => v1.consent(ctx));
-  router.post('/v1/userapp/:mode/:identity/:appname', v1Body, (ctx) => v1.userapp(ctx));
-  router.get('/v1/session/session/:session', (ctx) => v1.session(ctx));
+  router.post('/v1/consent/:mode/:identity/:brief', v1.authenticate, v1Body, (ctx) => v1.consent(ctx));
+  router.post('/v1/userapp/:mode/:identity/:appname', v1.authenticate, v1Body, (ctx) => v1.userapp(ctx));
+  router.get('/v1/session/session/:session', v1.authenticate, (ctx) => v1.session(ctx));
   // The console, the portal, the API reference and the OpenAPI document (api/http/pages.ts).
   mountPages(router);
 

@@ -1,7 +1,7 @@
 // The three v1 endpoints our brief keeps for old clients (CONTRACT, standing decisions). Each runs as its v2
 // counterpart, so the same policies, login-xtoken rules, transactions and audit events apply, and answers
 // with v1's lowercase messages in the same JSON envelope.
-import type { Context } from 'koa';
+import type { Context, Next } from 'koa';
 import type { Services } from '../vault/services.js';
 import type { OpDefinition } from '../ops/define.js';
 import { executeOperation } from '../ops/execute.js';
@@ -9,7 +9,9 @@ import { V1Consent, V1ConsentAccept } from '../ops/v1/consent.js';
 import { V1UserappPut } from '../ops/v1/userapp.js';
 import { V1SessionGet } from '../ops/v1/session.js';
 import { MODES, isUuid, type Mode } from '../vault/identities.js';
-import { VaultError, Messages } from '../errors.js';
+import { ForbiddenError, VaultError, Messages } from '../errors.js';
+import type { Principal } from '../vault/credentials.js';
+import { authenticateCaller } from './body.js';
 
 /** v1's own words for the errors its clients know. */
 const V1_MESSAGES: Record<string, string> = {
@@ -37,22 +39,34 @@ const BRIEF = /^[a-z0-9-]{1,64}$/;
 const APPNAME = /^[a-z0-9-]{1,64}$/;
 
 export function v1Handlers(services: Services) {
-  /** Authenticates as v2 does, runs the operation, and answers in v1's words. */
+  /** v1's errors in its own words. */
+  function v1Error(err: unknown): unknown {
+    if (err instanceof V1Error || !(err instanceof VaultError)) return err;
+    return new V1Error(err.status, V1_MESSAGES[err.message] ?? err.message.charAt(0).toLowerCase() + err.message.slice(1));
+  }
+
+  /** Authenticates from the header, before the body is read (as v2 does). */
+  async function authenticate(ctx: Context, next: Next): Promise<void> {
+    const token = ctx.get('x-bunker-token');
+    try {
+      ctx.state.principal = await authenticateCaller(services, ctx, token || undefined);
+    } catch (err) {
+      if (!token && err instanceof ForbiddenError) throw new V1Error(403, 'missing X-Bunker-Token header');
+      throw v1Error(err);
+    }
+    await next();
+  }
+
+  /** Runs the operation as the authenticated caller, and answers in v1's words. */
   async function run(ctx: Context, op: OpDefinition, body: Record<string, unknown>): Promise<void> {
     try {
-      const token = ctx.get('x-bunker-token');
-      if (!token) throw new V1Error(403, 'missing X-Bunker-Token header');
-      const principal = await services.credentials.authenticate(token);
+      const principal = ctx.state.principal as Principal;
       const tenantId = await services.tenants.resolve(principal, ctx.get('x-bunker-tenant') || undefined, ctx.host);
       const result = await executeOperation(services, op, principal, tenantId, body);
       ctx.status = 200;
       ctx.body = { status: 'ok', ...result };
     } catch (err) {
-      if (err instanceof V1Error) throw err;
-      if (err instanceof VaultError) {
-        throw new V1Error(err.status, V1_MESSAGES[err.message] ?? err.message.charAt(0).toLowerCase() + err.message.slice(1));
-      }
-      throw err;
+      throw v1Error(err);
     }
   }
 
@@ -72,6 +86,7 @@ export function v1Handlers(services: Services) {
   }
 
   return {
+    authenticate,
     /** POST /v1/consent/{mode}/{identity}/{brief} */
     async consent(ctx: Context) {
       const ref = userRef(ctx);

@@ -1,16 +1,36 @@
-// POST /v2/<OperationName>: find the operation, authenticate, resolve the tenant, execute, wrap in the envelope.
+// POST /v2/<OperationName>: find the operation, authenticate from the header, resolve the tenant, only then read
+// the body (within the caller's limit), execute, wrap in the envelope.
 import type { Context } from 'koa';
 import type { Services } from '../vault/services.js';
 import { operations } from '../ops/index.js';
+import type { OpDefinition } from '../ops/define.js';
 import { executeOperation, executePublicOperation } from '../ops/execute.js';
 import { operationDuration } from '../metrics.js';
 import { badRequest, notFound, Messages, VaultError } from '../errors.js';
 import { rawHeaders } from './raw.js';
 import { rawOf } from '../ops/raw-answer.js';
+import { authenticateCaller, bodyReader, LargeBodies, leaveBodyUnread } from './body.js';
 
 const byName = new Map(operations.map((op) => [op.name, op]));
 
 export function v2Handler(services: Services) {
+  const { limits } = services.config;
+  const readPublic = bodyReader(limits.publicBody);
+  const readDefault = bodyReader(limits.body);
+  const readFile = bodyReader(services.config.files.bodyLimit);
+  const largeBodies = new LargeBodies(limits.largeBodies);
+  /** The body of an authenticated call, and the large-body slot it holds (if it may be large). */
+  const readAuthenticated = async (ctx: Context, op: OpDefinition): Promise<{ body: unknown; release: () => void }> => {
+    if (!op.largeBody || Number(ctx.get('content-length') || Infinity) <= limits.body) return { body: await readDefault(ctx), release: () => {} };
+    const release = largeBodies.take(ctx);
+    try {
+      return { body: await readFile(ctx), release };
+    } catch (err) {
+      release();
+      throw err;
+    }
+  };
+
   return async function v2(ctx: Context) {
     const name = String(ctx.params.op ?? '');
     const op = byName.get(name);
@@ -18,18 +38,33 @@ export function v2Handler(services: Services) {
     ctx.state.routeLabel = op ? `/v2/${op.name}` : '/v2/:op';
     const started = process.hrtime.bigint();
     let status = 'ok';
+    let release = () => {};
     try {
-      if (!op) throw notFound(Messages.unknownOperation);
-      const body = bodyObject(ctx.request.body);
+      if (!op) {
+        leaveBodyUnread(ctx);
+        throw notFound(Messages.unknownOperation);
+      }
       if (op.access === 'public') {
-        const tenantId = await services.tenants.resolvePublic(ctx.get('x-bunker-tenant') || undefined, ctx.host);
+        const tenant = await services.tenants.resolvePublic(ctx.get('x-bunker-tenant') || undefined, ctx.host);
+        if (op.rateLimited) {
+          await services.limits.publicCall(ctx.ip, tenant.tenantId).catch((err: unknown) => {
+            leaveBodyUnread(ctx);
+            throw err;
+          });
+        }
+        const body = bodyObject(await readPublic(ctx));
         ctx.status = 200;
-        ctx.body = { status: 'ok', ...(await executePublicOperation(services, op, tenantId, body)) };
+        ctx.body = { status: 'ok', ...(await executePublicOperation(services, op, tenant, body)) };
         return;
       }
-      const principal = await services.credentials.authenticate(ctx.get('x-bunker-token') || undefined);
-      const tenantId = await services.tenants.resolve(principal, ctx.get('x-bunker-tenant') || undefined, ctx.host);
-      const result = await executeOperation(services, op, principal, tenantId, body);
+      const principal = await authenticateCaller(services, ctx, ctx.get('x-bunker-token') || undefined);
+      const tenantId = await services.tenants.resolve(principal, ctx.get('x-bunker-tenant') || undefined, ctx.host).catch((err: unknown) => {
+        leaveBodyUnread(ctx);
+        throw err;
+      });
+      const read = await readAuthenticated(ctx, op);
+      release = read.release;
+      const result = await executeOperation(services, op, principal, tenantId, bodyObject(read.body));
       ctx.status = 200;
       // FileGet with `raw`: the file's bytes with download headers, and no JSON.
       const raw = rawOf(result);
@@ -43,6 +78,7 @@ export function v2Handler(services: Services) {
       status = err instanceof VaultError && err.status < 500 ? 'client_error' : 'server_error';
       throw err;
     } finally {
+      release();
       if (op) operationDuration.observe({ operation: op.name, status }, Number(process.hrtime.bigint() - started) / 1e9);
     }
   };

@@ -38,6 +38,8 @@ export interface OpContext {
    * call again once that person is found (or not: null), and throws 403 when the policy refuses.
    */
   authoriseSubject?: ((row: UserRow | null, em: EntityManager) => Promise<void>) | undefined;
+  /** Public calls: whether the request named a tenant (header or Host), whether or not one has that name. */
+  tenantNamed?: boolean;
   /** What the operation tells its audit event: whose record, how it was named, before and after. */
   audit: AuditNote;
   now: number;
@@ -75,6 +77,15 @@ export interface OpDefinition<S extends z.ZodType = z.ZodType> {
    * once it has succeeded.
    */
   transaction: 'read' | 'write' | 'own';
+  /** Its body carries a whole file: it alone may be as large as STRONGROOM_FILE_MAX_BYTES allows. */
+  largeBody?: true;
+  /** Public login calls: counted per client address and per tenant, and refused (429) over the limits. */
+  rateLimited?: true;
+  /**
+   * A public operation whose tenant follows from its input (a shared record's uuid) rather than from the request's
+   * tenant name: the tenant it belongs to, or null for none.
+   */
+  tenantOf?: (input: z.output<S>, services: Services) => Promise<number | null>;
   input: S;
   run(args: { input: z.output<S>; ctx: OpContext }): Promise<Record<string, unknown>>;
 }

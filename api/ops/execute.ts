@@ -61,11 +61,13 @@ function parseInput(op: OpDefinition, rawBody: Record<string, unknown>): { input
 }
 
 /** Public operations: no credential, no audit event (the contract's portal endpoints); input rules as usual. */
-export async function executePublicOperation(services: Services, op: OpDefinition, tenantId: number, rawBody: Record<string, unknown>) {
+export async function executePublicOperation(services: Services, op: OpDefinition, tenant: { tenantId: number; named: boolean }, rawBody: Record<string, unknown>) {
   const { input } = parseInput(op, rawBody);
+  // An operation that knows its tenant from its input acts there; the request's tenant is its fallback.
+  const tenantId = (op.tenantOf && (await op.tenantOf(input, services))) ?? tenant.tenantId;
   const principal: Principal = { credentialId: '', kind: 'public', tenantId, roleId: null, userToken: null, expiresAt: null };
   const em = services.db.forTenant(tenantId);
-  const ctx: OpContext = { services, principal, tenantId, em, stores: new Stores(em, tenantId), inTransaction: false, audit: {}, now: nowSeconds(), authoriseAlso: async () => {} };
+  const ctx: OpContext = { services, principal, tenantId, em, stores: new Stores(em, tenantId), inTransaction: false, audit: {}, now: nowSeconds(), authoriseAlso: async () => {}, tenantNamed: tenant.named };
   return op.run({ input, ctx });
 }
 

@@ -243,6 +243,11 @@ export class Database {
       `do $$ begin if not exists (select from pg_policies where schemaname = '${GLOBAL_SCHEMA}' and tablename = 'credentials'
          and policyname = '${this.roleOf(tenantId)}') then create policy ${role} on "${GLOBAL_SCHEMA}".credentials to ${role}
          using (tenant_id = ${Number(tenantId)} and kind = 'login'); end if; end $$`,
+      // Its shared records' entries in the global index from record uuid to tenant, and no other tenant's.
+      `grant select, insert, delete on "${GLOBAL_SCHEMA}".shared_record_tenants to ${role}`,
+      `do $$ begin if not exists (select from pg_policies where schemaname = '${GLOBAL_SCHEMA}' and tablename = 'shared_record_tenants'
+         and policyname = '${this.roleOf(tenantId)}') then create policy ${role} on "${GLOBAL_SCHEMA}".shared_record_tenants to ${role}
+         using (tenant_id = ${Number(tenantId)}) with check (tenant_id = ${Number(tenantId)}); end if; end $$`,
     ]) {
       await query(em, sql);
     }

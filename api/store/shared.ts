@@ -1,5 +1,7 @@
 // SQL for one tenant schema's shared records: which of a person's fields a partner may read, until when.
+import { GlobalTables } from './global-tables.js';
 import { TenantTables } from './tenant-tables.js';
+import { GLOBAL_SCHEMA } from './schemas.js';
 import { num, text, textOrNull, textsOrNull, type Raw } from './columns.js';
 
 export interface SharedRow {
@@ -25,7 +27,9 @@ function sharedOf(r: Raw): SharedRow {
 }
 
 export class SharedStore extends TenantTables {
+  /** The record, and its entry in the global index from record uuid to tenant (on the same connection). */
   async insert(r: SharedRow): Promise<void> {
+    await this.sql(`insert into "${GLOBAL_SCHEMA}".shared_record_tenants (recorduuid, tenant_id) values ($1, $2)`, [r.recorduuid, this.tenantId]);
     await this.sql(`insert into ${this.t}.shared_records (recorduuid, user_token, fields, appname, partner, created, expires) values ($1, $2, $3, $4, $5, $6, $7)`,
       [r.recorduuid, r.user_token, r.fields, r.appname, r.partner, r.created, r.expires],
     );
@@ -43,9 +47,19 @@ export class SharedStore extends TenantTables {
   }
 
   async sweep(now: number, batch: number): Promise<number> {
-    const rows = await this.sql(`delete from ${this.t}.shared_records where recorduuid in (select recorduuid from ${this.t}.shared_records where expires <= $1 limit $2) returning 1`,
+    const rows = await this.sql<{ recorduuid: string }>(
+      `delete from ${this.t}.shared_records where recorduuid in (select recorduuid from ${this.t}.shared_records where expires <= $1 limit $2) returning recorduuid`,
       [now, batch],
     );
+    if (rows.length) await this.sql(`delete from "${GLOBAL_SCHEMA}".shared_record_tenants where recorduuid = any($1::uuid[])`, [rows.map((r) => r.recorduuid)]);
     return rows.length;
+  }
+}
+
+/** The global index from a shared record's uuid to its tenant: a public link needs no tenant name. */
+export class SharedIndexStore extends GlobalTables {
+  async tenantOf(recorduuid: string): Promise<number | null> {
+    const [r] = await this.sql(`select tenant_id from ${this.g}.shared_record_tenants where recorduuid = $1`, [recorduuid]);
+    return r ? Number(r.tenant_id) : null;
   }
 }

@@ -9,11 +9,12 @@ import { FileStore } from './files.js';
 import { GroupStore } from './groups.js';
 import { LockStore } from './locks.js';
 import { LoginStore } from './logins.js';
+import { RateLimitClient } from './rate-limits.js';
 import { RequestStore } from './requests.js';
 import { RoleStore } from './roles.js';
 import { SessionStore } from './sessions.js';
 import { SettingStore } from './settings.js';
-import { SharedStore } from './shared.js';
+import { SharedIndexStore, SharedStore } from './shared.js';
 import { StatsStore } from './stats.js';
 import { TenantStore } from './tenants.js';
 import { TokenStore } from './tokens.js';
@@ -30,11 +31,17 @@ export class GlobalStores {
   get logins(): LoginStore {
     return new LoginStore(this.em);
   }
+  get rateLimits(): RateLimitClient {
+    return new RateLimitClient(this.em);
+  }
   get roles(): RoleStore {
     return new RoleStore(this.em);
   }
   get settings(): SettingStore {
     return new SettingStore(this.em);
+  }
+  get sharedIndex(): SharedIndexStore {
+    return new SharedIndexStore(this.em);
   }
   get tenants(): TenantStore {
     return new TenantStore(this.em);

@@ -1,18 +1,35 @@
-// Passwordless login: an image captcha, then a six-digit code sent to the user's email or phone, then a login
-// xtoken. Answers and codes are stored hashed, single-use and short-lived; wrong codes are counted.
-import { createHash, randomInt, randomUUID, timingSafeEqual } from 'node:crypto';
-import svgCaptcha from 'svg-captcha';
+// Passwordless login: a proof-of-work challenge (ALTCHA), then an eight-digit code sent to the email or phone stored
+// in the person's profile, then a login xtoken.
+// - A challenge is solved once: its row is spent by its first answer.
+// - Each UserPrelogin gets its own code, named by the `loginid` it answers: a guess that names a prelogin counts
+//   against that code alone, so nobody without the loginid can spend another's code.
+// - Wrong codes are remembered per person over a sliding window that no new prelogin resets; a person with too
+//   many is locked out (no code is sent, no guess is heard) until the oldest falls out of the window.
+// - Known and unknown identities do the same work: an unknown one gets a decoy code row; the code is delivered
+//   after the answer, off the request path.
+import { createHash, randomBytes, randomInt, randomUUID, timingSafeEqual } from 'node:crypto';
+import { createChallenge, verifySolution } from 'altcha-lib/v1';
 import type { Logger } from 'pino';
 import type { Database } from '../store/database.js';
-import { VaultError } from '../errors.js';
+import { badRequest, VaultError } from '../errors.js';
 import type { Credentials } from './credentials.js';
 import type { Notifier } from './notifier.js';
 import type { Users } from './users.js';
 import { nowSeconds } from './durations.js';
 
-const CAPTCHA_SECONDS = 300;
-const CODE_SECONDS = 60;
-const MAX_ATTEMPTS = 5;
+export interface LoginSettings {
+  /** The challenge's difficulty: the solver tries on average half this many SHA-256 hashes. */
+  challengeMaxNumber: number;
+  /** Wrong codes a person may have in the window before being locked out. */
+  maxFailures: number;
+  windowSeconds: number;
+}
+
+const CHALLENGE_SECONDS = 300;
+const CODE_SECONDS = 300;
+const CODE_DIGITS = 8;
+/** Wrong guesses at one prelogin's code before that code is gone. */
+const ATTEMPTS_PER_CODE = 3;
 const XTOKEN_SECONDS = 600;
 
 /** The contract answers these with HTTP 200 and `status: error` (the SDKs read the message). */
@@ -20,10 +37,24 @@ export class LoginError extends VaultError {
   readonly status = 200;
 }
 
+export const LOGIN_MESSAGES = { noSms: 'Login by phone is not available: no SMS channel is configured' } as const;
+
 const sha256 = (text: string) => createHash('sha256').update(text, 'utf8').digest('hex');
 const same = (a: string, b: string) => a.length === b.length && timingSafeEqual(Buffer.from(a), Buffer.from(b));
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+export interface Challenge {
+  algorithm: string;
+  challenge: string;
+  maxnumber: number;
+  salt: string;
+  signature: string;
+}
 
 export class Logins {
+  /** Deliveries under way (after their answers): tests and shutdown wait for them. */
+  private readonly deliveries = new Set<Promise<void>>();
+
   constructor(
     private readonly db: Database,
     private readonly users: Users,
@@ -31,61 +62,108 @@ export class Logins {
     /** Replaceable: where codes go (tests read them from here). */
     public notifier: Notifier,
     private readonly log: Logger,
+    readonly settings: LoginSettings,
   ) {}
 
-  /** Replaceable: draws a captcha (tests draw one whose answer they know). */
-  drawCaptcha: () => { text: string; data: string } = () => svgCaptcha.create({ size: 5, noise: 3, ignoreChars: '0oO1ilI' });
-
-  async createCaptcha(): Promise<{ captchacode: string; image: string }> {
-    const captcha = this.drawCaptcha();
-    const id = randomUUID();
+  async createChallenge(): Promise<{ captchacode: string; challenge: Challenge }> {
     const now = nowSeconds();
-    await this.db.globalStores().logins.addCaptcha(id, sha256(captcha.text.toLowerCase()), now + CAPTCHA_SECONDS, now);
-    return { captchacode: id, image: `data:image/svg+xml;base64,${Buffer.from(captcha.data).toString('base64')}` };
+    // Each challenge has its own HMAC key, kept with it: the row is the state, no secret is shared by replicas.
+    const hmacKey = randomBytes(32).toString('base64url');
+    const made = await createChallenge({ hmacKey, maxnumber: this.settings.challengeMaxNumber, expires: new Date((now + CHALLENGE_SECONDS) * 1000) });
+    const challenge: Challenge = { algorithm: made.algorithm, challenge: made.challenge, maxnumber: made.maxnumber ?? this.settings.challengeMaxNumber, salt: made.salt, signature: made.signature };
+    const id = randomUUID();
+    await this.db.globalStores().logins.addChallenge(id, JSON.stringify({ ...challenge, hmacKey }), now + CHALLENGE_SECONDS, now);
+    return { captchacode: id, challenge };
   }
 
-  /** True once for a right answer within its lifetime; the captcha is spent either way. */
+  /** True once for a right solution within its lifetime; the challenge is spent either way. */
   private async solve(captchacode: string, answer: string): Promise<boolean> {
-    if (!/^[0-9a-f-]{36}$/i.test(captchacode)) return false;
-    const row = await this.db.globalStores().logins.spendCaptcha(captchacode);
-    return !!row && row.expiresAt > nowSeconds() && same(row.answerHash, sha256(answer.trim().toLowerCase()));
+    if (!UUID.test(captchacode) || !/^\d{1,10}$/.test(answer.trim())) return false;
+    const row = await this.db.globalStores().logins.spendChallenge(captchacode.toLowerCase());
+    if (!row || row.expiresAt <= nowSeconds()) return false;
+    const { hmacKey, ...c } = JSON.parse(row.challenge) as Challenge & { hmacKey: string };
+    const number = Number(answer.trim());
+    if (number > c.maxnumber) return false;
+    return verifySolution({ algorithm: c.algorithm as 'SHA-256', challenge: c.challenge, salt: c.salt, signature: c.signature, number }, hmacKey, true);
   }
 
-  /** Sends a code when the identity belongs to a user; the answer is the same either way. */
-  async prelogin(tenantId: number, mode: 'email' | 'phone', identity: string, answer: string, captchacode: string): Promise<void> {
+  /**
+   * Sends a code to the person's stored contact when the identity belongs to someone who is not locked out. The
+   * answer, and the work done before it, are the same either way.
+   */
+  async prelogin(tenantId: number, mode: 'email' | 'phone', identity: string, answer: string, captchacode: string): Promise<{ loginid: string }> {
+    if (!this.notifier.channels.has(mode)) throw badRequest(LOGIN_MESSAGES.noSms);
     if (!(await this.solve(captchacode, answer))) throw new LoginError('captcha-error');
     const now = nowSeconds();
-    const row = await this.findUser(tenantId, mode, identity, now);
-    if (!row) {
-      this.log.info({ tenantId, mode }, 'login code asked for an unknown identity');
-      return;
-    }
-    const code = String(randomInt(0, 1_000_000)).padStart(6, '0');
-    await this.db.globalStores().logins.putCode(tenantId, row.token, sha256(`${row.token}:${code}`), now + CODE_SECONDS);
-    await this.notifier.sendLoginCode(mode, identity, code);
+    const user = await this.findUser(tenantId, mode, identity, now);
+    const locked = user ? await this.lockedUntil(tenantId, user.token, now) : null;
+    const loginid = randomUUID();
+    const code = String(randomInt(0, 10 ** CODE_DIGITS)).padStart(CODE_DIGITS, '0');
+    // An unknown identity or a locked-out person gets a decoy: a row bound to nobody, so the work is the same.
+    const token = user && locked === null ? user.token : randomUUID();
+    await this.db.globalStores().logins.putCode(loginid, tenantId, token, sha256(`${loginid}:${code}`), now + CODE_SECONDS, now);
+    if (!user) this.log.info({ tenantId, mode }, 'login code asked for an unknown identity');
+    else if (locked !== null) this.log.warn({ tenantId, mode }, 'login code refused: the person is locked out');
+    else this.deliverLater(tenantId, user.token, mode, code);
+    return { loginid };
   }
 
-  /** A login xtoken and the user's token for the right code; each wrong code counts, and five end it. */
-  async login(tenantId: number, mode: 'email' | 'phone', identity: string, code: string): Promise<{ xtoken: string; token: string }> {
+  /**
+   * A login xtoken and the user's token for the right code. With `loginid`, only that prelogin's code is tried;
+   * without (the SDKs' UserLogin), any of the person's live codes. Every wrong code counts against the person.
+   */
+  async login(tenantId: number, mode: 'email' | 'phone', identity: string, code: string, loginid?: string): Promise<{ xtoken: string; token: string }> {
     const now = nowSeconds();
-    const user = await this.findUser(tenantId, mode, identity, now);
     const fail = (why: string) => {
       this.log.info({ tenantId, mode, why }, 'login failed');
       return new LoginError('login-error');
     };
-    if (!user) throw fail('unknown identity');
     const { logins } = this.db.globalStores();
-    const row = await logins.attempt(tenantId, user.token);
-    if (!row) throw fail('no code');
-    if (row.expiresAt <= now || row.attempts > MAX_ATTEMPTS) {
-      await logins.removeCode(tenantId, user.token);
-      throw fail(row.attempts > MAX_ATTEMPTS ? 'too many attempts' : 'code expired');
+    if (loginid !== undefined && !UUID.test(loginid)) throw fail('malformed loginid');
+    const user = await this.findUser(tenantId, mode, identity, now);
+    // An unknown identity is tried as a person nobody is: the same statements run.
+    const token = user?.token ?? randomUUID();
+    if ((await this.lockedUntil(tenantId, token, now)) !== null) throw fail('locked out');
+    const candidates = loginid !== undefined ? [await logins.attempt(tenantId, token, loginid.toLowerCase())] : await logins.liveCodes(tenantId, token, now);
+    const typed = code.trim();
+    const match = candidates.find((c) => c !== null && c.expiresAt > now && c.attempts <= ATTEMPTS_PER_CODE && same(c.codeHash, sha256(`${c.id}:${typed}`)));
+    if (!match) {
+      await logins.addFailure(tenantId, token, now);
+      for (const c of candidates) if (c && c.attempts >= ATTEMPTS_PER_CODE) await logins.removeCode(c.id);
+      throw fail(user ? 'wrong code' : 'unknown identity');
     }
-    if (!same(row.codeHash, sha256(`${user.token}:${code.trim()}`))) throw fail('wrong code');
     // Spending the code is the check that counts: of two logins racing with it, one deletes it and one fails.
-    if (!(await logins.spendCode(tenantId, user.token, row.codeHash))) throw fail('code already used');
+    if (!user || !(await logins.spendCode(match.id))) throw fail('code already used');
     const xtoken = await this.credentials.issue('login', tenantId, { userToken: user.token, expiresAt: now + XTOKEN_SECONDS });
     return { xtoken, token: user.token };
+  }
+
+  /** When a locked-out person may try again, or null when they are not locked out. */
+  private async lockedUntil(tenantId: number, token: string, now: number): Promise<number | null> {
+    const { count, oldest } = await this.db.globalStores().logins.failures(tenantId, token, now - this.settings.windowSeconds);
+    return count >= this.settings.maxFailures ? (oldest ?? now) + this.settings.windowSeconds : null;
+  }
+
+  /** Sends the code to the contact in the person's profile, after the answer; a failure is logged, never shown. */
+  private deliverLater(tenantId: number, token: string, mode: 'email' | 'phone', code: string): void {
+    const delivery = (async () => {
+      const now = nowSeconds();
+      const { profile } = await this.users.find({ em: this.db.forTenant(tenantId), tenantId, now, inTransaction: false }, 'token', token);
+      const to = profile[mode];
+      if (typeof to !== 'string' || !to.trim()) {
+        this.log.warn({ tenantId, mode }, 'login code not sent: the profile holds no such contact');
+        return;
+      }
+      await this.notifier.sendLoginCode(mode, to.trim(), code);
+    })()
+      .catch((err: unknown) => this.log.error({ err: { message: (err as Error).message }, tenantId, mode }, 'login code delivery failed'))
+      .finally(() => this.deliveries.delete(delivery));
+    this.deliveries.add(delivery);
+  }
+
+  /** Waits for the deliveries under way. */
+  async settled(): Promise<void> {
+    await Promise.all([...this.deliveries]);
   }
 
   private async findUser(tenantId: number, mode: 'email' | 'phone', identity: string, now: number) {
@@ -95,5 +173,10 @@ export class Logins {
       if (err instanceof VaultError && err.status === 404) return null;
       throw err;
     }
+  }
+
+  /** Forgets old wrong codes, spent challenges and codes past their time (the sweeper). */
+  async sweep(now: number): Promise<void> {
+    await this.db.globalStores().logins.sweep(now, this.settings.windowSeconds);
   }
 }

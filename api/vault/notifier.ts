@@ -1,30 +1,51 @@
-// Delivers one-time login codes: by SMTP (nodemailer) when configured, else to the log, for development.
+// Delivers one-time login codes: email by SMTP (nodemailer), text messages through an HTTP webhook, or, in
+// development (neither configured), to the log.
 import nodemailer from 'nodemailer';
 import type { Logger } from 'pino';
 
+export type Channel = 'email' | 'phone';
+
 export interface Notifier {
-  /** `to` is an email address or a phone number; `code` the six digits. */
-  sendLoginCode(channel: 'email' | 'phone', to: string, code: string): Promise<void>;
+  /** The channels codes can be sent on: a login by any other is refused before any code is made. */
+  readonly channels: ReadonlySet<Channel>;
+  /** `to` is the email address or phone number stored in the profile; `code` the digits. */
+  sendLoginCode(channel: Channel, to: string, code: string): Promise<void>;
 }
 
-export function createNotifier(opts: { smtpUrl: string | undefined; from: string; log: Logger }): Notifier {
-  if (opts.smtpUrl) {
-    const transport = nodemailer.createTransport(opts.smtpUrl);
+const TEXT = (code: string) => `Your login code is ${code}. It is valid for 5 minutes.`;
+
+export function createNotifier(opts: { smtpUrl: string | undefined; smsWebhookUrl: string | undefined; from: string; log: Logger }): Notifier {
+  if (!opts.smtpUrl && !opts.smsWebhookUrl) {
     return {
-      async sendLoginCode(channel, to, code) {
-        // No SMS gateway is configured with SMTP: codes for phones cannot be delivered and are not sent.
-        if (channel !== 'email') {
-          opts.log.warn('login code for a phone not sent: no SMS gateway configured');
-          return;
-        }
-        await transport.sendMail({ from: opts.from, to, subject: 'Your login code', text: `Your login code is ${code}. It is valid for 60 seconds.` });
+      channels: new Set<Channel>(['email', 'phone']),
+      async sendLoginCode(channel, _to, code) {
+        // Development only: the code goes to the log, the address never does.
+        opts.log.warn({ channel, code }, 'login code (development notifier: set STRONGROOM_SMTP_URL to send it)');
       },
     };
   }
+  const transport = opts.smtpUrl ? nodemailer.createTransport(opts.smtpUrl) : undefined;
+  const webhook = opts.smsWebhookUrl;
+  const channels = new Set<Channel>();
+  if (transport) channels.add('email');
+  if (webhook) channels.add('phone');
   return {
-    async sendLoginCode(channel, _to, code) {
-      // Development only (no STRONGROOM_SMTP_URL): the code goes to the log, the address never does.
-      opts.log.warn({ channel, code }, 'login code (development notifier: set STRONGROOM_SMTP_URL to send it)');
+    channels,
+    async sendLoginCode(channel, to, code) {
+      if (channel === 'email' && transport) {
+        await transport.sendMail({ from: opts.from, to, subject: 'Your login code', text: TEXT(code) });
+      } else if (channel === 'phone' && webhook) {
+        // The SMS gateway's own adapter receives `{ to, text }` and answers 2xx once it has taken the message.
+        const res = await fetch(webhook, {
+          method: 'POST',
+          headers: { 'Content-Type': 'application/json' },
+          body: JSON.stringify({ to, text: TEXT(code) }),
+          signal: AbortSignal.timeout(10_000),
+        });
+        if (!res.ok) throw new Error(`SMS webhook answered ${res.status}`);
+      } else {
+        throw new Error(`no ${channel} channel configured`);
+      }
     },
   };
 }

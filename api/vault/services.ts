@@ -13,6 +13,7 @@ import { Sweeper } from './sweeper.js';
 import { Roles } from './roles.js';
 import { Groups } from './groups.js';
 import { Logins } from './logins.js';
+import { Limits } from './limits.js';
 import { Appdata } from './appdata.js';
 import { createNotifier } from './notifier.js';
 import { Sealer } from './sealed.js';
@@ -39,6 +40,7 @@ export interface Services {
   roles: Roles;
   groups: Groups;
   logins: Logins;
+  limits: Limits;
   appdata: Appdata;
   consent: Consent;
   sessions: Sessions;
@@ -61,7 +63,8 @@ export function buildServices(config: Config, log: Logger, db: Database, tokeniz
     files.reapAfterCommit(scope);
     credentials.forgetUserAfterCommit(scope.em, scope.tenantId, token);
   };
-  const notifier = createNotifier({ smtpUrl: config.smtp.url, from: config.smtp.from, log });
+  const notifier = createNotifier({ smtpUrl: config.smtp.url, smsWebhookUrl: config.smsWebhookUrl, from: config.smtp.from, log });
+  const logins = new Logins(db, users, credentials, notifier, log, config.login);
   return {
     config,
     log,
@@ -70,18 +73,19 @@ export function buildServices(config: Config, log: Logger, db: Database, tokeniz
     audit: new AuditTrail(db, tokenizer, log),
     auditReader: new AuditReader(tokenizer),
     credentials,
-    tenants: new Tenants(db),
+    tenants: new Tenants(db, config.tenantDomain),
     unlocks: new Unlocks(db, config.unlockSeconds),
     tokens: new Tokens(tokenizer, db),
-    sweeper: new Sweeper(db, log, config.sweepSeconds, files),
+    sweeper: new Sweeper(db, log, config.sweepSeconds, files, logins),
     roles,
     groups: new Groups(roles),
     users,
-    logins: new Logins(db, users, credentials, notifier, log),
+    logins,
+    limits: new Limits(db, config.limits),
     appdata,
     consent,
     sessions: new Sessions(sealer, config.sessionMaxSeconds),
-    shared: new SharedRecords(users, appdata, config.shareMaxSeconds),
+    shared: new SharedRecords(db, users, appdata, config.shareMaxSeconds),
     requests: new UserRequests(sealer, users, appdata, consent),
     files,
   };

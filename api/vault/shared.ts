@@ -5,11 +5,13 @@ import { randomUUID } from 'node:crypto';
 import type { Scope, Users } from './users.js';
 import type { Appdata } from './appdata.js';
 import type { SharedRow } from '../store/shared.js';
+import type { Database } from '../store/database.js';
 import { notFound, Messages } from '../errors.js';
 import { valueAtPath } from './dotted-path.js';
 
 export class SharedRecords {
   constructor(
+    private readonly db: Database,
     private readonly users: Users,
     private readonly appdata: Appdata,
     /** The longest a shared record may live, and how long one without a final time lives. */
@@ -24,6 +26,11 @@ export class SharedRecords {
     const row: SharedRow = { recorduuid: randomUUID(), user_token: token, fields: share.fields, appname: share.appname, partner: share.partner, created: scope.now, expires };
     await storesOf(scope).shared.insert(row);
     return row;
+  }
+
+  /** The tenant a shared record belongs to (the global index), or null. */
+  async tenantOf(uuid: string): Promise<number | null> {
+    return this.db.globalStores().sharedIndex.tenantOf(uuid);
   }
 
   /** The shared view, or 404 when the record, its person or its app record no longer exists. */

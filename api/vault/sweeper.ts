@@ -5,6 +5,7 @@ import type { Database } from '../store/database.js';
 import { Stores } from '../store/stores.js';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { Files } from './files.js';
+import type { Logins } from './logins.js';
 import { nowSeconds } from './durations.js';
 
 // Rows per statement: a long backlog is cleared over several statements, never in one huge transaction.
@@ -34,6 +35,7 @@ export class Sweeper {
     private readonly log: Logger,
     private readonly seconds: number,
     private readonly files?: Pick<Files, 'sweep' | 'sweepOrphans'>,
+    private readonly logins?: Pick<Logins, 'sweep'>,
   ) {}
 
   start(): void {
@@ -73,6 +75,9 @@ export class Sweeper {
       await this.files?.sweep(id);
     }
     await this.files?.sweepOrphans(now);
+    // Login state and rate-limit counters past their time (idempotent: any replica may do it).
+    await this.logins?.sweep(now);
+    await this.db.globalStores().rateLimits.sweep(Date.now());
     if (removed) this.log.info({ removed }, 'expired records removed');
     return removed;
   }

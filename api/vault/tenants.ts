@@ -3,12 +3,13 @@ import { LRUCache } from 'lru-cache';
 import type { Database } from '../store/database.js';
 import { MAIN_TENANT_ID } from '../store/database.js';
 import type { TenantRow } from '../store/tenants.js';
-import { forbidden, notFound, Messages } from '../errors.js';
+import { badRequest, forbidden, notFound, Messages } from '../errors.js';
 import type { Principal } from './credentials.js';
 import { nowSeconds } from './durations.js';
 import { conflictOnUnique } from '../store/errors.js';
 
 export const TENANT_NAME = /^[a-z0-9]+$/;
+const RESERVED_MESSAGE = 'Invalid API request parameter: tenantname: the name is reserved';
 
 export interface TenantInfo {
   tenantid: number;
@@ -19,13 +20,25 @@ export interface TenantInfo {
 
 const present = (t: TenantRow): TenantInfo => ({ tenantid: t.id, tenantname: t.name, tenantorg: t.org, email: t.email });
 
+/** Names no tenant may take: they would shadow the vault's own host names or the main tenant. */
+const RESERVED = new Set(['main', 'www', 'api', 'vault', 'admin', 'root', 'app', 'portal', 'console', 'status', 'metrics', 'localhost', 'default', 'mail', 'static']);
+
 export class Tenants {
   private readonly byName = new LRUCache<string, { id: number | null }>({ max: 10_000, ttl: 10_000 });
 
-  constructor(private readonly db: Database) {}
+  constructor(
+    private readonly db: Database,
+    /** STRONGROOM_TENANT_DOMAIN: `<name>.<domain>` selects a tenant by Host; unset, no Host does. */
+    private readonly domain?: string,
+  ) {}
 
   private get store() {
     return this.db.globalStores().tenants;
+  }
+
+  /** Whether `name` may be given to a tenant: reserved names and the tenant domain's own labels may not. */
+  isReserved(name: string): boolean {
+    return RESERVED.has(name) || (this.domain?.split('.').includes(name) ?? false);
   }
 
   async idOf(name: string): Promise<number | null> {
@@ -38,18 +51,27 @@ export class Tenants {
     return id;
   }
 
+  /** The tenant name a Host carries: the one label before STRONGROOM_TENANT_DOMAIN, and nothing when unset. */
+  nameInHost(host: string | undefined): string | undefined {
+    return tenantInHost(host, this.domain);
+  }
+
   /**
    * An explicit header that names another tenant, or no tenant at all, is 403 with the same answer either way,
-   * so a caller learns nothing about which tenants exist. The main tenant's root token may act anywhere.
+   * so a caller learns nothing about which tenants exist. The main tenant's root token may act anywhere, but only
+   * by the header: the root token never changes tenant through Host, which a client may not control.
    */
   async resolve(principal: Principal, header: string | undefined, host: string | undefined): Promise<number> {
     let tenantId: number | null = null;
     if (header !== undefined && header !== '') {
       tenantId = await this.idOf(header.trim().toLowerCase());
       if (tenantId === null) throw forbidden();
-    } else {
-      const sub = subdomainOf(host);
-      if (sub) tenantId = await this.idOf(sub);
+    } else if (principal.kind !== 'root') {
+      const sub = this.nameInHost(host);
+      if (sub) {
+        tenantId = await this.idOf(sub);
+        if (tenantId === null) throw forbidden();
+      }
     }
     tenantId ??= principal.tenantId;
     const mayCross = principal.kind === 'root' && principal.tenantId === MAIN_TENANT_ID;
@@ -57,10 +79,13 @@ export class Tenants {
     return tenantId;
   }
 
-  /** A public call's tenant: the one named by header or subdomain when it exists, else the main tenant. */
-  async resolvePublic(header: string | undefined, host: string | undefined): Promise<number> {
-    const name = header?.trim().toLowerCase() || subdomainOf(host);
-    return (name ? await this.idOf(name) : null) ?? MAIN_TENANT_ID;
+  /**
+   * A public call's tenant: the one named by header or Host when it exists, else the main tenant; `named` says
+   * whether the request named a tenant at all (known or not), which the answer must not reveal.
+   */
+  async resolvePublic(header: string | undefined, host: string | undefined): Promise<{ tenantId: number; named: boolean }> {
+    const name = header?.trim().toLowerCase() || this.nameInHost(host);
+    return { tenantId: (name ? await this.idOf(name) : null) ?? MAIN_TENANT_ID, named: !!name };
   }
 
   forget(name: string): void {
@@ -72,6 +97,7 @@ export class Tenants {
    * is removed again, so a failed TenantCreate leaves nothing behind.
    */
   async create(name: string, org: string, email: string | null): Promise<TenantInfo> {
+    if (this.isReserved(name)) throw badRequest(RESERVED_MESSAGE);
     const id = await conflictOnUnique(Messages.duplicateTenant, () => this.store.insert(name, org, email, nowSeconds()));
     try {
       await this.db.migrateTenant(id);
@@ -93,6 +119,7 @@ export class Tenants {
     const row = await this.store.byId(id);
     if (!row) throw notFound(Messages.tenantNotFound);
     if (change.name === undefined && change.org === undefined && change.email === undefined) return;
+    if (change.name !== undefined && change.name !== row.name && this.isReserved(change.name)) throw badRequest(RESERVED_MESSAGE);
     await conflictOnUnique(Messages.duplicateTenant, () => this.store.update(id, change));
     this.forget(row.name);
     if (change.name) this.forget(change.name);
@@ -112,12 +139,14 @@ export class Tenants {
   }
 }
 
-/** `acme.vault.example` gives `acme`; localhost, bare names and IP addresses give nothing. */
-export function subdomainOf(host: string | undefined): string | undefined {
-  if (!host) return undefined;
-  const name = host.replace(/:\d+$/, '').toLowerCase();
-  if (name.startsWith('[') || /^\d+(\.\d+){3}$/.test(name)) return undefined;
-  const labels = name.split('.');
-  if (labels.length < 2) return undefined;
-  return labels[0];
+/**
+ * `acme.vault.example.com` gives `acme` when the domain is `vault.example.com`; any other host (another domain,
+ * deeper or bare names, IP addresses) and any host at all without a domain give nothing.
+ */
+export function tenantInHost(host: string | undefined, domain: string | undefined): string | undefined {
+  if (!host || !domain) return undefined;
+  const name = host.replace(/:\d+$/, '').toLowerCase().replace(/\.$/, '');
+  if (!name.endsWith(`.${domain}`)) return undefined;
+  const label = name.slice(0, -domain.length - 1);
+  return TENANT_NAME.test(label) ? label : undefined;
 }

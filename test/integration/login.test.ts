@@ -1,87 +1,96 @@
-// Passwordless login over HTTP: captcha, one-time code, login xtoken; single use, expiry, attempt limits.
+// Passwordless login over HTTP: proof-of-work challenge, one-time code bound to its prelogin, login xtoken; single
+// use, expiry, attempt limits. The attacks on it (brute force, burning codes, timing) are in abuse-login.test.ts.
 import { describe, expect } from 'vitest';
-import { test, it, buildProfile, type TestVault } from '../fixtures/vault.js';
+import { test, it, buildProfile } from '../fixtures/vault.js';
+import { inbox, prelogin, pub, solved, type Sent } from '../fixtures/login.js';
 
-const sent: { channel: string; to: string; code: string }[] = [];
-let drawn = 0;
-
+let sent: Sent[] = [];
 test.beforeAll(async ({ vault }) => {
-  const logins = vault.api.services.logins;
-  logins.notifier = { sendLoginCode: async (channel, to, code) => void sent.push({ channel, to, code }) };
-  // A captcha whose answer the test knows: Cap1x, Cap2x, ...
-  logins.drawCaptcha = () => ({ text: `Cap${++drawn}x`, data: '<svg xmlns="http://www.w3.org/2000/svg"/>' });
+  sent = inbox(vault);
 });
 
-/** A public call: no token at all. */
-async function pub(vault: TestVault, op: string, body?: unknown): Promise<{ status: number; body: any }> {
-  const res = await fetch(`${vault.url}/v2/${op}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: body === undefined ? undefined : JSON.stringify(body) });
-  return { status: res.status, body: await res.json() };
-}
-
-/** A fresh captcha and its answer. */
-async function captcha(vault: TestVault): Promise<{ captchacode: string; answer: string }> {
-  const res = await pub(vault, 'CaptchaCreate');
-  expect(res.status).toBe(200);
-  expect(res.body.image).toMatch(/^data:image\/svg\+xml;base64,/);
-  return { captchacode: res.body.captchacode, answer: `Cap${drawn}x` };
-}
-
 describe('passwordless login', () => {
-  it('sends a code for a solved captcha and trades it once for a login xtoken that reads the own record', async ({ vault }) => {
+  it('sends a code for a solved challenge and trades it once for a login xtoken that reads the own record', async ({ vault }) => {
     const profile = buildProfile();
     const user = await vault.call('UserCreate', { profile });
-    const c = await captcha(vault);
-    // Answers are checked without regard to case.
-    const pre = await pub(vault, 'UserPrelogin', { mode: 'email', identity: profile.email, code: c.answer.toLowerCase(), captchacode: c.captchacode });
-    expect(pre.body).toEqual({ status: 'ok', result: 'done' });
+    const c = await pub(vault, 'CaptchaCreate');
+    expect(c.body).toMatchObject({ status: 'ok', captchacode: expect.stringMatching(/^[0-9a-f-]{36}$/), challenge: { algorithm: 'SHA-256', maxnumber: 1000 } });
+    expect(c.body.image).toBeUndefined();
+    const pre = await prelogin(vault, 'email', `  ${profile.email.toUpperCase()} `);
+    expect(pre.body).toEqual({ status: 'ok', result: 'done', loginid: expect.stringMatching(/^[0-9a-f-]{36}$/) });
     const mail = sent.at(-1)!;
+    // Sent to the address stored in the profile, never to the string typed.
     expect(mail).toMatchObject({ channel: 'email', to: profile.email });
-    expect(mail.code).toMatch(/^\d{6}$/);
-    const login = await pub(vault, 'UserLogin', { mode: 'email', identity: profile.email, smscode: mail.code });
+    expect(mail.code).toMatch(/^\d{8}$/);
+    const login = await pub(vault, 'UserLogin', { mode: 'email', identity: profile.email, smscode: mail.code, loginid: pre.loginid });
     expect(login.status).toBe(200);
     expect(login.body).toMatchObject({ status: 'ok', token: user.body.token, xtoken: expect.stringMatching(/^[0-9a-f-]{36}$/) });
     const own = await vault.call('UserGet', { mode: 'token', identity: user.body.token }, { 'x-bunker-token': login.body.xtoken });
     expect(own.body.profile).toEqual(profile);
-    // The code is single-use.
+    // The code is single-use, with or without its loginid.
+    expect((await pub(vault, 'UserLogin', { mode: 'email', identity: profile.email, smscode: mail.code, loginid: pre.loginid })).body).toEqual({ status: 'error', message: 'login-error' });
     expect((await pub(vault, 'UserLogin', { mode: 'email', identity: profile.email, smscode: mail.code })).body).toEqual({ status: 'error', message: 'login-error' });
+  });
+
+  it('takes a code without a loginid, as the SDKs send UserLogin', async ({ vault }) => {
+    const profile = buildProfile();
+    const user = await vault.call('UserCreate', { profile });
+    await prelogin(vault, 'email', profile.email);
+    const login = await pub(vault, 'UserLogin', { mode: 'email', identity: profile.email, smscode: sent.at(-1)!.code });
+    expect(login.body).toMatchObject({ status: 'ok', token: user.body.token });
   });
 
   it('lets only one of several racing logins spend a code', async ({ vault }) => {
     const profile = buildProfile();
     await vault.call('UserCreate', { profile });
-    const c = await captcha(vault);
-    await pub(vault, 'UserPrelogin', { mode: 'email', identity: profile.email, code: c.answer, captchacode: c.captchacode });
+    const { loginid } = await prelogin(vault, 'email', profile.email);
     const { code } = sent.at(-1)!;
-    const tries = await Promise.all(Array.from({ length: 4 }, () => pub(vault, 'UserLogin', { mode: 'email', identity: profile.email, smscode: code })));
+    const tries = await Promise.all(Array.from({ length: 4 }, () => pub(vault, 'UserLogin', { mode: 'email', identity: profile.email, smscode: code, loginid })));
     expect(tries.filter((t) => t.body.status === 'ok')).toHaveLength(1);
   });
 
-  it('refuses a wrong or spent captcha with captcha-error, and answers an unknown identity like a known one', async ({ vault }) => {
-    const c = await captcha(vault);
-    expect((await pub(vault, 'UserPrelogin', { mode: 'email', identity: 'x@example.com', code: 'wrong', captchacode: c.captchacode })).body).toEqual({
+  it('refuses a wrong or spent solution with captcha-error, and answers an unknown identity like a known one', async ({ vault }) => {
+    const c = await solved(vault);
+    const wrong = String((Number(c.code) + 1) % 1000);
+    expect((await pub(vault, 'UserPrelogin', { mode: 'email', identity: 'x@example.com', code: wrong, captchacode: c.captchacode })).body).toEqual({
       status: 'error',
       message: 'captcha-error',
     });
-    // Spent by the wrong try: even the right answer no longer works.
-    expect((await pub(vault, 'UserPrelogin', { mode: 'email', identity: 'x@example.com', code: c.answer, captchacode: c.captchacode })).body.message).toBe('captcha-error');
+    // Spent by the wrong try: even the right solution no longer works.
+    expect((await pub(vault, 'UserPrelogin', { mode: 'email', identity: 'x@example.com', ...c })).body.message).toBe('captcha-error');
+    // A solution is not a free-form text, and a made-up challenge id is no challenge.
+    expect((await pub(vault, 'UserPrelogin', { mode: 'email', identity: 'x@example.com', code: 'abc', captchacode: c.captchacode })).body.message).toBe('captcha-error');
+    expect((await pub(vault, 'UserPrelogin', { mode: 'email', identity: 'x@example.com', code: '1', captchacode: '00000000-0000-4000-8000-000000000000' })).body.message).toBe('captcha-error');
     const before = sent.length;
-    const d = await captcha(vault);
-    const unknown = await pub(vault, 'UserPrelogin', { mode: 'email', identity: 'nobody-here@example.com', code: d.answer, captchacode: d.captchacode });
-    expect(unknown.body).toEqual({ status: 'ok', result: 'done' });
+    const unknown = await prelogin(vault, 'email', 'nobody-here@example.com');
+    expect(unknown.body).toEqual({ status: 'ok', result: 'done', loginid: expect.stringMatching(/^[0-9a-f-]{36}$/) });
     expect(sent.length).toBe(before);
     expect((await pub(vault, 'UserPrelogin', { mode: 'login', identity: 'x', code: 'x', captchacode: 'x' })).status).toBe(400);
-    expect((await pub(vault, 'UserLogin', { mode: 'email', identity: 'nobody-here@example.com', smscode: '123456' })).body.message).toBe('login-error');
+    expect((await pub(vault, 'UserLogin', { mode: 'email', identity: 'nobody-here@example.com', smscode: '12345678', loginid: unknown.loginid })).body.message).toBe('login-error');
   });
 
-  it('ends a code after five wrong tries', async ({ vault }) => {
+  it('ends a code after three wrong tries at it', async ({ vault }) => {
     const profile = buildProfile();
     await vault.call('UserCreate', { profile });
-    const c = await captcha(vault);
-    await pub(vault, 'UserPrelogin', { mode: 'phone', identity: profile.phone, code: c.answer, captchacode: c.captchacode });
+    const { loginid } = await prelogin(vault, 'phone', profile.phone);
     const sms = sent.at(-1)!;
-    expect(sms.channel).toBe('phone');
-    const wrong = sms.code === '000000' ? '000001' : '000000';
-    for (let i = 0; i < 5; i++) expect((await pub(vault, 'UserLogin', { mode: 'phone', identity: profile.phone, smscode: wrong })).body.message).toBe('login-error');
-    expect((await pub(vault, 'UserLogin', { mode: 'phone', identity: profile.phone, smscode: sms.code })).body.message).toBe('login-error');
+    expect(sms).toMatchObject({ channel: 'phone', to: profile.phone });
+    const wrong = sms.code === '00000000' ? '00000001' : '00000000';
+    for (let i = 0; i < 3; i++) expect((await pub(vault, 'UserLogin', { mode: 'phone', identity: profile.phone, smscode: wrong, loginid })).body.message).toBe('login-error');
+    expect((await pub(vault, 'UserLogin', { mode: 'phone', identity: profile.phone, smscode: sms.code, loginid })).body.message).toBe('login-error');
+  });
+
+  it('refuses a phone login with a clear error when no SMS channel is configured', async ({ vault }) => {
+    const profile = buildProfile();
+    await vault.call('UserCreate', { profile });
+    inbox(vault, ['email']);
+    try {
+      const c = await solved(vault);
+      const res = await pub(vault, 'UserPrelogin', { mode: 'phone', identity: profile.phone, ...c });
+      expect(res.status).toBe(400);
+      expect(res.body).toEqual({ status: 'error', message: 'Login by phone is not available: no SMS channel is configured' });
+    } finally {
+      sent = inbox(vault);
+    }
   });
 });

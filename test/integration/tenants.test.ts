@@ -1,7 +1,10 @@
 // Tenants over HTTP: creation with its own schema and admin token, resolution, isolation, listing, deletion.
 import { request } from 'node:http';
 import { describe, expect } from 'vitest';
-import { it, buildProfile, type TestVault } from '../fixtures/vault.js';
+import { vaultTest, buildProfile, type TestVault } from '../fixtures/vault.js';
+
+// Subdomains of vault.example select tenants (STRONGROOM_TENANT_DOMAIN).
+const it = vaultTest({ env: { STRONGROOM_TENANT_DOMAIN: 'vault.example' } });
 import { tenantSchema } from '../../api/store/database.js';
 
 /** A unique tenant name for this run. */
@@ -95,9 +98,11 @@ describe('tenant resolution and isolation', () => {
     expect(made.status).toBe(200);
     const token = made.body.token as string;
     expect((await vault.call('UserGet', { mode: 'token', identity: token }, { 'x-bunker-token': a.xtoken })).status).toBe(200);
-    // Root reaches it by header or subdomain; in the main tenant and in tenant B it does not exist.
+    // Its admin also reaches it by its subdomain; root by header only, never by Host, which a client may not
+    // control. In the main tenant and in tenant B it does not exist.
+    expect((await postWithHost(vault, `${a.name}.vault.example`, 'UserGet', { mode: 'token', identity: token }, a.xtoken)).status).toBe(200);
     expect((await vault.call('UserGet', { mode: 'token', identity: token }, { 'x-bunker-tenant': a.name })).body.profile).toEqual(profile);
-    expect((await postWithHost(vault, `${a.name}.vault.example`, 'UserGet', { mode: 'token', identity: token }, vault.rootToken)).status).toBe(200);
+    expect((await postWithHost(vault, `${a.name}.vault.example`, 'UserGet', { mode: 'token', identity: token }, vault.rootToken)).status).toBe(404);
     expect((await vault.call('UserGet', { mode: 'token', identity: token })).status).toBe(404);
     expect((await vault.call('UserGet', { mode: 'email', identity: profile.email }, { 'x-bunker-tenant': b.name })).status).toBe(404);
     // The same unique email may exist once per tenant.
@@ -177,16 +182,23 @@ describe('TenantDelete', () => {
 });
 
 describe('TenantGetUIConf', () => {
-  it('needs no token and answers for the tenant named by header or subdomain', async ({ vault }) => {
+  it('needs no token, and answers a named tenant exactly as an unknown name: nothing to enumerate', async ({ vault }) => {
     const t = await createTenant(vault, nameOf('ui'), 'Portal Org');
-    const res = await fetch(`${vault.url}/v2/TenantGetUIConf`, { method: 'POST', headers: { 'x-bunker-tenant': t.name } });
-    const body = (await res.json()) as any;
-    expect(res.status).toBe(200);
-    expect(body.status).toBe('ok');
-    expect(body.ui.company_title).toBe('Portal Org');
-    expect((await postWithHost(vault, `${t.name}.vault.example`, 'TenantGetUIConf', {})).body.ui.company_title).toBe('Portal Org');
-    const plain = await fetch(`${vault.url}/v2/TenantGetUIConf`, { method: 'POST' });
+    const ask = async (headers: Record<string, string>) => {
+      const res = await fetch(`${vault.url}/v2/TenantGetUIConf`, { method: 'POST', headers });
+      return { status: res.status, body: (await res.json()) as any };
+    };
+    const known = await ask({ 'x-bunker-tenant': t.name });
+    expect(known.status).toBe(200);
+    expect(known.body.status).toBe('ok');
+    expect(known.body.ui.company_title).toBe('');
+    expect(await ask({ 'x-bunker-tenant': 'nosuchtenantatall' })).toEqual(known);
+    expect(await postWithHost(vault, `${t.name}.vault.example`, 'TenantGetUIConf', {})).toEqual(known);
+    expect(await postWithHost(vault, 'nosuchtenantatall.vault.example', 'TenantGetUIConf', {})).toEqual(known);
+    // The vault's own portal (no tenant named) shows the main tenant's organisation.
+    const plain = await ask({});
     expect(plain.status).toBe(200);
+    expect(plain.body.ui.company_title).not.toBe('');
   });
 });
 

@@ -10,6 +10,7 @@ import { BAD_BASE64, FileData, FileName, Mimetype, Tags } from './schemas.js';
 
 export const FileCreate = defineOp({
   name: 'FileCreate',
+  largeBody: true,
   access: 'tenant',
   kinds: ['file'],
   judges: 'person',

@@ -1,4 +1,5 @@
-// POST /v2/CaptchaCreate (public): a new image captcha; its id goes back with the answer to UserPrelogin.
+// POST /v2/CaptchaCreate (public): a new proof-of-work challenge (ALTCHA); its id goes back with the solution to
+// UserPrelogin.
 import { z } from 'zod';
 import { defineOp } from '../define.js';
 
@@ -7,8 +8,9 @@ export const CaptchaCreate = defineOp({
   access: 'public',
   kinds: [],
   transaction: 'read',
+  rateLimited: true,
   input: z.object({}),
   async run({ ctx }) {
-    return ctx.services.logins.createCaptcha();
+    return ctx.services.logins.createChallenge();
   },
 });

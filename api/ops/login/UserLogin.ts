@@ -1,4 +1,5 @@
-// POST /v2/UserLogin (public): the code from UserPrelogin for a login xtoken and the user's token.
+// POST /v2/UserLogin (public): the code from UserPrelogin for a login xtoken and the user's token. `loginid` (from
+// UserPrelogin) binds the guess to that attempt's code; the SDKs send none, and then any live code is tried.
 import { z } from 'zod';
 import { defineOp } from '../define.js';
 import { Identity } from '../schemas.js';
@@ -9,8 +10,14 @@ export const UserLogin = defineOp({
   access: 'public',
   kinds: [],
   transaction: 'read',
-  input: z.object({ mode: LoginMode, identity: Identity, smscode: z.union([z.string().min(1).max(16), z.number().int().nonnegative().transform((n) => String(n).padStart(6, '0'))]) }),
+  rateLimited: true,
+  input: z.object({
+    mode: LoginMode,
+    identity: Identity,
+    smscode: z.union([z.string().min(1).max(16), z.number().int().nonnegative().transform((n) => String(n).padStart(8, '0'))]),
+    loginid: z.string().max(64).optional(),
+  }),
   async run({ input, ctx }) {
-    return ctx.services.logins.login(ctx.tenantId, input.mode, input.identity, input.smscode);
+    return ctx.services.logins.login(ctx.tenantId, input.mode, input.identity, input.smscode, input.loginid);
   },
 });

@@ -1,4 +1,5 @@
-// POST /v2/UserPrelogin (public): a solved captcha sends a six-digit code to the user's email or phone.
+// POST /v2/UserPrelogin (public): a solved challenge sends an eight-digit code to the email or phone stored in the
+// user's profile. The answer names this attempt (`loginid`) whether or not the identity belongs to anyone.
 import { z } from 'zod';
 import { defineOp } from '../define.js';
 import { Identity } from '../schemas.js';
@@ -11,10 +12,16 @@ export const UserPrelogin = defineOp({
   access: 'public',
   kinds: [],
   transaction: 'read',
-  input: z.object({ mode: LoginMode, identity: Identity, code: z.string().min(1).max(32), captchacode: z.string().min(1).max(64) }),
+  rateLimited: true,
+  // `code`: the challenge's solution (a number); `captchacode`: the challenge's id from CaptchaCreate.
+  input: z.object({
+    mode: LoginMode,
+    identity: Identity,
+    code: z.union([z.string().min(1).max(32), z.number().int().nonnegative().transform(String)]),
+    captchacode: z.string().min(1).max(64),
+  }),
   async run({ input, ctx }) {
-    await ctx.services.logins.prelogin(ctx.tenantId, input.mode, input.identity, input.code, input.captchacode);
-    // The same answer whether or not the identity belongs to anyone.
-    return { result: 'done' };
+    const { loginid } = await ctx.services.logins.prelogin(ctx.tenantId, input.mode, input.identity, input.code, input.captchacode);
+    return { result: 'done', loginid };
   },
 });

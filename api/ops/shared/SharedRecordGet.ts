@@ -11,6 +11,8 @@ export const SharedRecordGet = defineOp({
   kinds: [],
   transaction: 'read',
   input: z.object({ recorduuid: Uuid }),
+  // The link works whatever tenant the record belongs to: found through the global index, not the tenant's name.
+  tenantOf: (input, services) => services.shared.tenantOf(input.recorduuid.toLowerCase()),
   async run({ input, ctx }) {
     const uuid = input.recorduuid.toLowerCase();
     try {

@@ -1,4 +1,6 @@
-// POST /v2/TenantGetUIConf (public): what a portal shows for the tenant named by header or subdomain.
+// POST /v2/TenantGetUIConf (public): what a portal shows. A request that names a tenant (header or Host) gets the
+// answer of a tenant without a UI configuration, whether or not the tenant exists, so the call reveals nothing
+// about which tenants exist; the vault's own portal (no tenant named) shows the main tenant's organisation.
 import { z } from 'zod';
 import { defineOp } from '../define.js';
 
@@ -9,11 +11,11 @@ export const TenantGetUIConf = defineOp({
   transaction: 'read',
   input: z.object({}),
   async run({ ctx }) {
-    const tenant = await ctx.services.tenants.get(ctx.tenantId);
+    const title = ctx.tenantNamed ? '' : (await ctx.services.tenants.get(ctx.tenantId)).tenantorg;
     return {
       ui: {
         logo_link: '',
-        company_title: tenant.tenantorg,
+        company_title: title,
         company_vat: '',
         company_city: '',
         company_link: '',
