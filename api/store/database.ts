@@ -9,6 +9,7 @@ import { globalMigrations, tenantMigrations } from './migrations/index.js';
 import { registerPool, query } from './sql.js';
 
 import { GLOBAL_SCHEMA, MAIN_TENANT_ID, MAIN_TENANT_NAME, tenantSchema } from './schemas.js';
+import { reclaimLostConnections } from './pool-guard.js';
 import { GlobalStores, Stores } from './stores.js';
 
 export { GLOBAL_SCHEMA, MAIN_TENANT_ID, MAIN_TENANT_NAME, tenantSchema };
@@ -61,6 +62,7 @@ export class Database {
     const db = new Database(orm, Boolean(server), server, opts.databaseUrl);
     const mainPool = (await orm.em.getConnection().getNativeClient()) as pg.Pool;
     db.mainPool = mainPool;
+    reclaimLostConnections(mainPool);
     if (opts.databaseUrl) await db.setUpIsolation(opts.log);
     registerPool(orm.em.getConnection(), mainPool, db.roleOf ? (tenantId) => db.tenantPool(tenantId) : undefined);
     try {
