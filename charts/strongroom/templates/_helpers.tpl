@@ -64,6 +64,70 @@ app.kubernetes.io/component: operator
 {{- default (printf "%s-database" (include "strongroom.fullname" .)) .Values.database.existingSecret -}}
 {{- end -}}
 
+{{/*
+CloudNativePG: the Cluster, the Secret it generates for the database owner, the Service the api connects to.
+*/}}
+{{- define "strongroom.cnpg.clusterName" -}}
+{{- default (printf "%s-db" (include "strongroom.fullname" .)) .Values.database.cnpg.clusterName -}}
+{{- end -}}
+
+{{- define "strongroom.cnpg.appSecretName" -}}
+{{- printf "%s-app" (include "strongroom.cnpg.clusterName" .) -}}
+{{- end -}}
+
+{{- define "strongroom.cnpg.poolerName" -}}
+{{- default (printf "%s-pooler-rw" (include "strongroom.cnpg.clusterName" .)) .Values.database.cnpg.pooler.name -}}
+{{- end -}}
+
+{{- define "strongroom.cnpg.host" -}}
+{{- if .Values.database.cnpg.pooler.enabled -}}
+{{- include "strongroom.cnpg.poolerName" . -}}
+{{- else -}}
+{{- printf "%s-rw" (include "strongroom.cnpg.clusterName" .) -}}
+{{- end -}}
+{{- end -}}
+
+{{/*
+The api's DATABASE_URL for the CloudNativePG Cluster. $(CNPG_APP_USER) and $(CNPG_APP_PASSWORD) are expanded by
+Kubernetes from the env entries before it (CNPG generates an alphanumeric password, safe in a URL). uselibpqcompat
+makes sslmode mean what it means to libpq (require: encrypted; verify-ca; verify-full: and the host name).
+*/}}
+{{- define "strongroom.cnpg.databaseUrl" -}}
+{{- $cnpg := .Values.database.cnpg -}}
+{{- $url := printf "postgres://$(CNPG_APP_USER):$(CNPG_APP_PASSWORD)@%s:5432/%s?uselibpqcompat=true&sslmode=%s" (include "strongroom.cnpg.host" .) $cnpg.database $cnpg.sslMode -}}
+{{- if ne $cnpg.sslMode "disable" -}}
+{{- $url = printf "%s&sslrootcert=%s/ca.crt" $url (include "strongroom.paths.databaseCa" .) -}}
+{{- end -}}
+{{- $url -}}
+{{- end -}}
+
+{{- define "strongroom.cnpg.objectStoreName" -}}
+{{- printf "%s-backups" (include "strongroom.cnpg.clusterName" .) -}}
+{{- end -}}
+
+{{/*
+The object store of CloudNativePG backups: the same fields in the plugin's ObjectStore and the in-tree
+spec.backup.barmanObjectStore.
+*/}}
+{{- define "strongroom.cnpg.objectStoreConfiguration" -}}
+{{- $b := .Values.database.cnpg.backup -}}
+destinationPath: {{ $b.destinationPath | quote }}
+{{- with $b.endpointURL }}
+endpointURL: {{ . | quote }}
+{{- end }}
+s3Credentials:
+  {{- if $b.s3Credentials.inheritFromIAMRole }}
+  inheritFromIAMRole: true
+  {{- else }}
+  accessKeyId: { name: {{ $b.s3Credentials.existingSecret }}, key: {{ $b.s3Credentials.accessKeyIdKey }} }
+  secretAccessKey: { name: {{ $b.s3Credentials.existingSecret }}, key: {{ $b.s3Credentials.secretAccessKeyKey }} }
+  {{- end }}
+wal:
+  compression: {{ $b.walCompression }}
+data:
+  compression: {{ $b.dataCompression }}
+{{- end -}}
+
 {{- define "strongroom.s3SecretName" -}}
 {{- default (printf "%s-s3" (include "strongroom.fullname" .)) .Values.files.s3.existingSecret -}}
 {{- end -}}
@@ -129,6 +193,7 @@ Where things live inside the api pod.
 {{- define "strongroom.paths.files" -}}/var/lib/strongroom-files{{- end -}}
 {{- define "strongroom.paths.wrappingKey" -}}/var/run/secrets/strongroom/wrapping-key{{- end -}}
 {{- define "strongroom.paths.rootToken" -}}/var/run/secrets/strongroom/root-token{{- end -}}
+{{- define "strongroom.paths.databaseCa" -}}/var/run/secrets/strongroom/database-ca{{- end -}}
 
 {{/*
 Settings that cannot be expressed in values.schema.json: combinations that would leave pods stuck or data split.
@@ -141,8 +206,24 @@ Settings that cannot be expressed in values.schema.json: combinations that would
 {{- if and .Values.database.embedded (ne .Values.keyring.source "persistentVolume") -}}
 {{- fail "database.embedded keeps its data on the keyring volume: set keyring.source to persistentVolume" -}}
 {{- end -}}
-{{- if and (not .Values.database.embedded) (not .Values.database.url) (not .Values.database.existingSecret) -}}
-{{- fail "set database.url or database.existingSecret (PostgreSQL 15+), or database.embedded: true to try Strongroom out" -}}
+{{- $cnpg := .Values.database.cnpg -}}
+{{- if and (not .Values.database.embedded) (not .Values.database.url) (not .Values.database.existingSecret) (not $cnpg.enabled) -}}
+{{- fail "set database.url or database.existingSecret (PostgreSQL 15+), database.cnpg.enabled: true for a CloudNativePG Cluster, or database.embedded: true to try Strongroom out" -}}
+{{- end -}}
+{{- if and $cnpg.enabled (or .Values.database.embedded .Values.database.url .Values.database.existingSecret) -}}
+{{- fail "database.cnpg.enabled creates the database: leave database.url, database.existingSecret and database.embedded unset" -}}
+{{- end -}}
+{{- if and $cnpg.enabled $cnpg.synchronous.enabled (gt (int $cnpg.synchronous.number) (sub (int $cnpg.instances) 1)) -}}
+{{- fail "database.cnpg.synchronous.number must be at most database.cnpg.instances - 1 (the standbys that can confirm a commit)" -}}
+{{- end -}}
+{{- if and $cnpg.enabled $cnpg.backup.enabled (not $cnpg.backup.s3Credentials.inheritFromIAMRole) (not $cnpg.backup.s3Credentials.existingSecret) -}}
+{{- fail "database.cnpg.backup needs s3Credentials.existingSecret or s3Credentials.inheritFromIAMRole" -}}
+{{- end -}}
+{{- if and $cnpg.enabled $cnpg.pooler.enabled $cnpg.createRole -}}
+{{- fail "database.cnpg.pooler: PgBouncer refuses the startup option (options=-c role=...) with which the api opens each tenant's own connections; set database.cnpg.createRole to false (tenants isolated by schema only) or leave the Pooler off" -}}
+{{- end -}}
+{{- if and $cnpg.enabled $cnpg.pooler.enabled (eq (include "strongroom.cnpg.poolerName" .) (include "strongroom.cnpg.clusterName" .)) -}}
+{{- fail "database.cnpg.pooler.name must differ from the Cluster's name" -}}
 {{- end -}}
 {{- if and $many (eq .Values.keyring.source "persistentVolume") (not .Values.keyring.persistence.existingClaim) (not (has "ReadWriteMany" .Values.keyring.persistence.accessModes)) -}}
 {{- fail "more than one api pod shares one keyring: give keyring.persistence.accessModes ReadWriteMany, or use keyring.source secret" -}}
