@@ -1,6 +1,7 @@
 // Credentials: who is calling. Tokens are stored only as SHA-256 hashes and checked through a short-lived cache.
 import { createHash, randomUUID } from 'node:crypto';
 import { LRUCache } from 'lru-cache';
+import { isUniqueViolation } from '../store/errors.js';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { Database } from '../store/database.js';
 import { MAIN_TENANT_ID } from '../store/database.js';
@@ -153,7 +154,12 @@ export class Credentials {
       const hash = hashToken(configured);
       // A changed STRONGROOM_ROOT_TOKEN retires the old root token.
       await credentials.removeRootsExcept(hash);
-      if (!(await credentials.byHash(hash))) await credentials.insert(root(hash), now);
+      // Replicas starting together race here: the one that loses finds the row the other inserted.
+      if (!(await credentials.byHash(hash))) {
+        await credentials.insert(root(hash), now).catch((err: unknown) => {
+          if (!isUniqueViolation(err)) throw err;
+        });
+      }
       return undefined;
     }
     if ((await credentials.countRoots()) > 0) return undefined;

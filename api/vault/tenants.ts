@@ -4,7 +4,7 @@ import type { Database } from '../store/database.js';
 import { MAIN_TENANT_ID } from '../store/database.js';
 import type { TenantRow } from '../store/tenants.js';
 import { badRequest, forbidden, notFound, Messages } from '../errors.js';
-import type { Principal } from './credentials.js';
+import { PRINCIPAL_CACHE_MS, type Principal } from './credentials.js';
 import { nowSeconds } from './durations.js';
 import { conflictOnUnique } from '../store/errors.js';
 
@@ -24,7 +24,12 @@ const present = (t: TenantRow): TenantInfo => ({ tenantid: t.id, tenantname: t.n
 const RESERVED = new Set(['main', 'www', 'api', 'vault', 'admin', 'root', 'app', 'portal', 'console', 'status', 'metrics', 'localhost', 'default', 'mail', 'static']);
 
 export class Tenants {
-  private readonly byName = new LRUCache<string, { id: number | null }>({ max: 10_000, ttl: 10_000 });
+  /**
+   * Tenant ids by name, for as long as a replica may trust a cached credential (PRINCIPAL_CACHE_MS): a rename or a
+   * removal elsewhere reaches this replica within that time. Names that name no tenant are not kept, so a tenant
+   * created on another replica is found here at once.
+   */
+  private readonly byName = new LRUCache<string, { id: number }>({ max: 10_000, ttl: PRINCIPAL_CACHE_MS });
 
   constructor(
     private readonly db: Database,
@@ -46,9 +51,9 @@ export class Tenants {
     const hit = this.byName.get(name);
     if (hit) return hit.id;
     const row = await this.store.byName(name);
-    const id = row ? row.id : null;
-    this.byName.set(name, { id });
-    return id;
+    if (!row) return null;
+    this.byName.set(name, { id: row.id });
+    return row.id;
   }
 
   /** The tenant name a Host carries: the one label before STRONGROOM_TENANT_DOMAIN, and nothing when unset. */
