@@ -9,8 +9,9 @@ import type { Context } from 'koa';
 import { serveOpenApiJson, serveOpenApiYaml } from './openapi.js';
 
 /**
- * No inline script or style, nothing from elsewhere, never inside a frame. Captcha images arrive as data: URLs;
- * downloads are made from blob: URLs.
+ * No inline script or style, nothing from elsewhere, never inside a frame. Images may be data: URLs (the API
+ * reference's icons); downloads are made from blob: URLs; the portal's challenge solver is a worker from 'self'
+ * (worker-src falls back to script-src).
  */
 export const PAGE_CSP = [
   "default-src 'none'",

@@ -2,7 +2,7 @@
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { chromium, type Browser, type Page } from 'playwright-core';
+import { chromium, type Browser, type Locator, type Page } from 'playwright-core';
 import { AxeBuilder } from '@axe-core/playwright';
 import { expect } from 'vitest';
 
@@ -36,4 +36,14 @@ export async function expectAccessible(page: Page, name: string): Promise<void> 
 export async function screenshot(page: Page, name: string): Promise<void> {
   mkdirSync(ARTIFACTS, { recursive: true });
   await page.screenshot({ path: join(ARTIFACTS, `${name}.png`), fullPage: true });
+}
+
+/** Waits for the page as a person would, with room for a busy machine. */
+export const poll: typeof expect.poll = (fn, options) => expect.poll(fn, { timeout: 30_000, ...(typeof options === 'number' ? { timeout: options } : options) });
+
+/** 'shown' once the locator is visible; until then what the page's alerts say, so a failure tells why. */
+export async function shown(locator: Locator): Promise<string> {
+  if (await locator.isVisible()) return 'shown';
+  const alerts = await locator.page().getByRole('alert').allTextContents();
+  return alerts.length ? `the page says: ${alerts.join(' | ')}` : 'not shown';
 }

@@ -575,6 +575,7 @@ export type UserLoginInput = {
   mode: "email" | "phone";
   identity: string | number;
   smscode: string | number;
+  loginid?: string;
 };
 
 export type UserPatchInput = {
@@ -602,7 +603,7 @@ export type UserPatchRequestInput = {
 export type UserPreloginInput = {
   mode: "email" | "phone";
   identity: string | number;
-  code: string;
+  code: string | number;
   captchacode: string;
 };
 

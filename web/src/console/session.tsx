@@ -14,6 +14,8 @@ export interface Vault {
   session: ConsoleSession;
   call: <Op extends OperationName>(op: Op, body: Requests[Op]) => Promise<Answer>;
   callRaw: <Op extends OperationName>(op: Op, body: Requests[Op]) => Promise<Blob>;
+  /** For operations that only the main tenant serves (roles), whichever tenant the switcher has chosen. */
+  callMain: <Op extends OperationName>(op: Op, body: Requests[Op]) => Promise<Answer>;
 }
 
 export function vaultFor(session: ConsoleSession): Vault {
@@ -22,6 +24,7 @@ export function vaultFor(session: ConsoleSession): Vault {
     session,
     call: (op, body) => call(op, body, creds),
     callRaw: (op, body) => callRaw(op, body, creds),
+    callMain: (op, body) => call(op, body, { token: session.token }),
   };
 }
 

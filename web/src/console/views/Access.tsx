@@ -1,11 +1,11 @@
-// Roles, policies (with a validating JSON editor) and the xtokens made for roles.
+// Policies (with a validating JSON editor), roles with their xtokens (Roles.tsx) and PolicyExplain.
 import { useState } from 'react';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useVault } from '../session';
 import { objectOf, rowsOf, text } from '../../api/client';
 import { ConfirmButton, ErrorMessage, JsonEditor, Notice, QueryState, Table, TextField, jsonIsValid } from '../../shared/ui';
-import { formatTime } from '../../shared/session';
 import { Explain } from './Explain';
+import { Roles } from './Roles';
 
 const EXAMPLE = JSON.stringify({ Effect: 'Allow', Principal: { Role: 'support' }, Action: ['UserGet'], Resource: ['users.profile.name', 'users.profile.email'] }, null, 2);
 
@@ -110,63 +110,6 @@ function Policies() {
         {save.isSuccess ? <Notice>Policy saved.</Notice> : null}
         <ErrorMessage error={save.error ?? load.error ?? remove.error} />
       </form>
-    </section>
-  );
-}
-
-function Roles() {
-  const vault = useVault();
-  const [rolename, setRolename] = useState('');
-  const [roledesc, setRoledesc] = useState('');
-  const [policyname, setPolicyname] = useState('');
-  const [finaltime, setFinaltime] = useState('1h');
-  const create = useMutation({ mutationFn: () => vault.call('RoleCreate', { rolename: rolename.trim(), roledesc }) });
-  const update = useMutation({ mutationFn: () => vault.call('RoleUpdate', { rolename: rolename.trim(), roledesc }) });
-  const remove = useMutation({ mutationFn: () => vault.call('RoleDelete', { rolename: rolename.trim() }) });
-  const link = useMutation({ mutationFn: () => vault.call('RoleLinkPolicy', { rolename: rolename.trim(), policyname: policyname.trim() }) });
-  const unlink = useMutation({ mutationFn: () => vault.call('RoleUnlinkPolicy', { rolename: rolename.trim(), policyname: policyname.trim() }) });
-  const xtoken = useMutation({ mutationFn: () => vault.call('XTokenCreateForRole', { rolename: rolename.trim(), finaltime }) });
-  const all = [create, update, remove, link, unlink, xtoken];
-  const done = all.find((m) => m.isSuccess && m !== xtoken);
-  return (
-    <section className="card" aria-labelledby="roles-h">
-      <h2 id="roles-h">Roles and xtokens</h2>
-      <p className="muted">Roles live in the main tenant. Name a role to create, describe, delete it, link a policy to it, or make an xtoken for it.</p>
-      <div className="row">
-        <TextField label="Role name" value={rolename} onChange={setRolename} required />
-        <TextField label="Role description" value={roledesc} onChange={setRoledesc} />
-      </div>
-      <div className="actions">
-        <button type="button" className="primary" disabled={!rolename.trim()} onClick={() => create.mutate()}>
-          Create role
-        </button>
-        <button type="button" disabled={!rolename.trim()} onClick={() => update.mutate()}>
-          Update description
-        </button>
-        <ConfirmButton label="Delete role" confirmLabel="Delete role and its xtokens" disabled={!rolename.trim()} onConfirm={() => remove.mutate()} />
-      </div>
-      <div className="row">
-        <TextField label="Policy to link or unlink" value={policyname} onChange={setPolicyname} />
-        <button type="button" disabled={!rolename.trim() || !policyname.trim()} onClick={() => link.mutate()}>
-          Link policy
-        </button>
-        <button type="button" disabled={!rolename.trim() || !policyname.trim()} onClick={() => unlink.mutate()}>
-          Unlink policy
-        </button>
-      </div>
-      <div className="row">
-        <TextField label="xtoken lifetime" value={finaltime} onChange={setFinaltime} hint="e.g. 600s, 1h, 1d (m means months)" />
-        <button type="button" disabled={!rolename.trim()} onClick={() => xtoken.mutate()}>
-          Create xtoken for role
-        </button>
-      </div>
-      {done ? <Notice>Done.</Notice> : null}
-      {xtoken.data ? (
-        <Notice>
-          xtoken <code>{text(xtoken.data.xtoken)}</code>, valid until {formatTime(xtoken.data.expires)}. It is shown once: copy it now.
-        </Notice>
-      ) : null}
-      <ErrorMessage error={all.map((m) => m.error).find(Boolean)} />
     </section>
   );
 }

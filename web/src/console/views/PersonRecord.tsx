@@ -1,4 +1,4 @@
-// One person's record: profile, versions, data, consent, sessions, files, shares, requests, audit, report.
+// One person's record: profile, versions, data, consent, sessions, files, shares, requests, xtokens, audit, report.
 import { useState } from 'react';
 import { useQuery } from '@tanstack/react-query';
 import { useVault } from '../session';
@@ -8,8 +8,9 @@ import { ProfileTab, VersionsTab } from './PersonProfile';
 import { AgreementsTab, AppdataTab, SessionsTab } from './PersonData';
 import { FilesTab, SharedTab } from './PersonFiles';
 import { AuditTab, ReportTab, RequestsTab } from './PersonActivity';
+import { XTokens } from './XTokens';
 
-const TABS = ['Profile', 'Versions', 'App data', 'Agreements', 'Sessions', 'Files', 'Shared records', 'Requests', 'Audit', 'Report'] as const;
+const TABS = ['Profile', 'Versions', 'App data', 'Agreements', 'Sessions', 'Files', 'Shared records', 'Requests', 'Xtokens', 'Audit', 'Report'] as const;
 type Tab = (typeof TABS)[number];
 
 export function PersonRecord({ token, onClose }: { token: string; onClose: () => void }) {
@@ -72,9 +73,25 @@ function Panel({ tab, token, profile, onDeleted }: { tab: Tab; token: string; pr
       return <SharedTab token={token} />;
     case 'Requests':
       return <RequestsTab token={token} />;
+    case 'Xtokens':
+      return <XTokensTab token={token} />;
     case 'Audit':
       return <AuditTab token={token} />;
     case 'Report':
       return <ReportTab token={token} />;
   }
+}
+
+/** The person's login xtokens: what the portal signs them in with, or what an admin made for them. */
+function XTokensTab({ token }: { token: string }) {
+  const vault = useVault();
+  return (
+    <XTokens
+      queryKey={['xtokens', 'user', vault.session.tenant, token]}
+      whose="this person"
+      level={2}
+      list={() => vault.call('XTokenListForUser', { mode: 'token', identity: token })}
+      create={(finaltime) => vault.call('XTokenCreateForUser', { mode: 'token', identity: token, finaltime })}
+    />
+  );
 }
