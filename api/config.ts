@@ -39,9 +39,9 @@ const Env = z.object({
     .regex(/^([a-z0-9]([a-z0-9-]*[a-z0-9])?\.)*[a-z0-9]([a-z0-9-]*[a-z0-9])?$/i, 'a DNS name such as vault.example.com')
     .transform((v) => v.toLowerCase())
     .optional(),
-  STRONGROOM_LOGIN_RATE_PER_ADDRESS: z.coerce.number().int().min(1).default(30),
-  STRONGROOM_LOGIN_RATE_PER_TENANT: z.coerce.number().int().min(1).default(600),
-  STRONGROOM_AUTH_FAILURES_PER_ADDRESS: z.coerce.number().int().min(1).default(60),
+  STRONGROOM_LOGIN_RATE_PER_ADDRESS: z.coerce.number().int().min(0).default(30),
+  STRONGROOM_LOGIN_RATE_PER_TENANT: z.coerce.number().int().min(0).default(600),
+  STRONGROOM_AUTH_FAILURES_PER_ADDRESS: z.coerce.number().int().min(0).default(60),
   STRONGROOM_AUTH_BLOCK_SECONDS: z.coerce.number().int().min(1).default(300),
   STRONGROOM_CHALLENGE_MAX_NUMBER: z.coerce.number().int().min(100).max(10_000_000).default(100_000),
   STRONGROOM_LOGIN_MAX_FAILURES: z.coerce.number().int().min(1).default(10),

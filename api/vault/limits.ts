@@ -8,6 +8,7 @@ import type { Database } from '../store/database.js';
 import { RATE_LIMIT_SCHEMA, RATE_LIMIT_TABLE } from '../store/rate-limits.js';
 import { TooManyRequestsError, Messages } from '../errors.js';
 
+/** Every limit is a count per minute; 0 turns that limit off (e.g. behind a gateway that limits already). */
 export interface LimitSettings {
   /** Public login calls (CaptchaCreate, UserPrelogin, UserLogin) per client address per minute. */
   publicPerAddress: number;
@@ -32,12 +33,12 @@ export class Limits {
   ) {
     const storeClient = { query: (q: { text: string; values?: unknown[] }) => db.globalStores().rateLimits.query(q) };
     const common = { storeClient, storeType: 'client', schemaName: RATE_LIMIT_SCHEMA, tableName: RATE_LIMIT_TABLE, tableCreated: true, clearExpiredByTimeout: false };
-    this.publicByAddress = new RateLimiterPostgres({ ...common, keyPrefix: 'public-address', points: settings.publicPerAddress, duration: 60 });
-    this.publicByTenant = new RateLimiterPostgres({ ...common, keyPrefix: 'public-tenant', points: settings.publicPerTenant, duration: 60 });
+    this.publicByAddress = new RateLimiterPostgres({ ...common, keyPrefix: 'public-address', points: Math.max(1, settings.publicPerAddress), duration: 60 });
+    this.publicByTenant = new RateLimiterPostgres({ ...common, keyPrefix: 'public-tenant', points: Math.max(1, settings.publicPerTenant), duration: 60 });
     this.authFailures = new RateLimiterPostgres({
       ...common,
       keyPrefix: 'auth-failure',
-      points: settings.authFailuresPerAddress,
+      points: Math.max(1, settings.authFailuresPerAddress),
       duration: 60,
       blockDuration: settings.authBlockSeconds,
     });
@@ -45,11 +46,15 @@ export class Limits {
 
   /** One public login call from `address` for `tenantId`; 429 when either limit is spent. */
   async publicCall(address: string, tenantId: number): Promise<void> {
-    await Promise.all([consume(this.publicByAddress, address), consume(this.publicByTenant, String(tenantId))]);
+    await Promise.all([
+      this.settings.publicPerAddress ? consume(this.publicByAddress, address) : undefined,
+      this.settings.publicPerTenant ? consume(this.publicByTenant, String(tenantId)) : undefined,
+    ]);
   }
 
   /** Throws 429 when `address` is blocked for failed authentications: checked before any token is looked at. */
   checkAddress(address: string): void {
+    if (!this.blocked.size) return;
     const until = this.blocked.get(address);
     if (until === undefined) return;
     const left = until - Date.now();
@@ -62,6 +67,7 @@ export class Limits {
 
   /** Counts a failed authentication from `address`; the address is blocked once over the limit. */
   async authFailed(address: string): Promise<void> {
+    if (!this.settings.authFailuresPerAddress) return;
     try {
       await this.authFailures.consume(address);
     } catch (res) {

@@ -1,7 +1,7 @@
 // `npm run bench`: UserCreateBulk, UserGet latency and throughput against real PostgreSQL, beside the raw
 // multi-row INSERT limit of the same machine. A measurement, not a test: it exits 0 when targets are missed.
 import { randomBytes, randomUUID } from 'node:crypto';
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { cpSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { Agent, request } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -15,6 +15,7 @@ import { measureFf1 } from './ff1.js';
 import { measureSubjects } from './subjects.js';
 import { measureFiles } from './files.js';
 import { measureAccess } from './access.js';
+import { measureEdge } from './edge.js';
 
 const QUICK = process.env.BENCH_QUICK === '1';
 const BATCHES = QUICK ? 4 : 20;
@@ -240,6 +241,31 @@ async function main() {
     const loadRole = await load(base, xtoken, userGet('token'), tokens);
     if (loadRole.non2xx) fail(`UserGet through the role xtoken answered ${loadRole.non2xx} errors`, vault);
 
+    console.log('The edge: UserGet beside a second vault with the rate limits off (same database, interleaved)…');
+    const edgeDir = mkdtempSync(join(tmpdir(), 'srb-'));
+    // One vault in two processes: the second gets the first's keyring and its development wrapping key.
+    cpSync(join(dataDir, 'tokenizer'), join(edgeDir, 'tokenizer'), { recursive: true });
+    const unlimited = await startSupervisor(
+      {
+        DATABASE_URL: url.toString(),
+        STRONGROOM_DATA_DIR: edgeDir,
+        STRONGROOM_ROOT_TOKEN: rootToken,
+        STRONGROOM_LOG_LEVEL: 'warn',
+        STRONGROOM_AUTH_FAILURES_PER_ADDRESS: '0',
+        STRONGROOM_LOGIN_RATE_PER_ADDRESS: '0',
+        STRONGROOM_LOGIN_RATE_PER_TENANT: '0',
+      },
+      { built: true },
+    );
+    let edge: Row[];
+    try {
+      await unlimited.waitReady();
+      edge = await measureEdge(base, unlimited.url, rootToken, tokens, LOAD_SECONDS);
+    } finally {
+      await unlimited.stop();
+      rmSync(edgeDir, { recursive: true, force: true });
+    }
+
     console.log('The admission gate: a role judged per person beside the root token, UserGet and BulkListAllUsers…');
     const access = await measureAccess(base, rootToken, (op, body, headers) => postWith(base, rootToken, op, body, headers), LOAD_SECONDS);
 
@@ -281,6 +307,7 @@ async function main() {
       { metric: 'TokenGet by tokenbase p99 (1 conn)', value: tokenLatency.p99, unit: 'ms' },
       { metric: 'TokenGet (16 conns)', value: tokenLoad.rps, unit: 'req/s' },
       { metric: 'TokenGet p50/p99 (16)', value: tokenLoad.p50, unit: `ms / ${tokenLoad.p99} ms` },
+      ...edge,
       ...access,
       ...subjects,
       ...files,

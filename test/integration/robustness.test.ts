@@ -19,6 +19,18 @@ const VALUES: unknown[] = [
   'ab88ca3e-599f-8f17-10dd-c7f424504b94', true, false, [], [1], ['x', { y: 1 }], {}, { a: 1 }, { op: 'remove', path: '/x' },
 ];
 
+/**
+ * Values too deep or too large to be taken, as JSON text (JSON.stringify itself would overflow on the deepest):
+ * objects and arrays nested past the 64-level limit and 10,000 deep, and a string of 1.5 MB.
+ */
+const HOSTILE: string[] = [
+  `${'{"a":'.repeat(70)}1${'}'.repeat(70)}`,
+  `${'{"a":'.repeat(10_000)}1${'}'.repeat(10_000)}`,
+  `${'['.repeat(10_000)}${']'.repeat(10_000)}`,
+  JSON.stringify('x'.repeat(1_500_000)),
+];
+const PLACEHOLDER = '"__hostile__"';
+
 /** A small seeded generator (LCG): the same seed makes the same bodies. */
 function generator(seed: number) {
   let s = seed;
@@ -38,10 +50,28 @@ describe('robustness', () => {
         // Half the bodies name a real person, so the operations get past the lookup to their own checks.
         const body: Record<string, unknown> = i % 2 ? { mode: 'token', identity: token } : {};
         for (const f of FIELDS) if (rnd(4) === 0) body[f] = VALUES[rnd(VALUES.length)];
-        const res = await vault.call(op.name, body);
+        // One body in five carries a hostile value in one of its fields.
+        const hostile = i % 5 === 4 ? HOSTILE[rnd(HOSTILE.length)]! : undefined;
+        if (hostile) body[FIELDS[rnd(FIELDS.length)]!] = '__hostile__';
+        const text = hostile ? JSON.stringify(body).replace(PLACEHOLDER, hostile) : JSON.stringify(body);
+        const res = await vault.call(op.name, text);
         if (res.status >= 500 || res.body?.status !== 'error' && res.status !== 200) {
-          failures.push(`${op.name} answered ${res.status} ${JSON.stringify(res.body)} to ${JSON.stringify(body)}`);
+          failures.push(`${op.name} answered ${res.status} ${JSON.stringify(res.body)} to ${text.slice(0, 300)}`);
         }
+      }
+    }
+    expect(failures).toEqual([]);
+  }, 300_000);
+
+  it('answers a body past the limit 413 and a body that is not a JSON object 400, for any operation', async ({ vault }) => {
+    const failures: string[] = [];
+    const big = JSON.stringify({ profile: { x: 'y'.repeat(3 * 1024 * 1024) } });
+    for (const op of operations) {
+      for (const [text, status] of [[big, 413], ['[1,2,3]', 400], ['"text"', 400], ['{"a":', 400]] as const) {
+        // FileCreate may carry a file: a 3 MB body is within its limit and judged on its content (400).
+        const expected = op.name === 'FileCreate' && text === big ? 400 : status;
+        const res = await vault.call(op.name, text);
+        if (res.status !== expected || res.body?.status !== 'error') failures.push(`${op.name} answered ${res.status} ${JSON.stringify(res.body)} to ${text.slice(0, 40)}`);
       }
     }
     expect(failures).toEqual([]);
