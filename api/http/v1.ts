@@ -64,7 +64,7 @@ export function v1Handlers(services: Services) {
       const tenantId = await services.tenants.resolve(principal, ctx.get('x-bunker-tenant') || undefined, ctx.host);
       const result = await executeOperation(services, op, principal, tenantId, body);
       ctx.status = 200;
-      ctx.body = { status: 'ok', ...result };
+      ctx.body = { ...result, status: 'ok' };
     } catch (err) {
       throw v1Error(err);
     }

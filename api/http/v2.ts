@@ -54,7 +54,8 @@ export function v2Handler(services: Services) {
         }
         const body = bodyObject(await readPublic(ctx));
         ctx.status = 200;
-        ctx.body = { status: 'ok', ...(await executePublicOperation(services, op, tenant, body)) };
+        // The envelope's status is the call's own, whatever the answer holds.
+        ctx.body = { ...(await executePublicOperation(services, op, tenant, body)), status: 'ok' };
         return;
       }
       const principal = await authenticateCaller(services, ctx, ctx.get('x-bunker-token') || undefined);
@@ -73,7 +74,7 @@ export function v2Handler(services: Services) {
         ctx.body = raw.body;
         return;
       }
-      ctx.body = { status: 'ok', ...result };
+      ctx.body = { ...result, status: 'ok' };
     } catch (err) {
       status = err instanceof VaultError && err.status < 500 ? 'client_error' : 'server_error';
       throw err;

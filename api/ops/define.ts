@@ -77,7 +77,10 @@ export interface OpDefinition<S extends z.ZodType = z.ZodType> {
    * once it has succeeded.
    */
   transaction: 'read' | 'write' | 'own';
-  /** Its body carries a whole file: it alone may be as large as STRONGROOM_FILE_MAX_BYTES allows. */
+  /**
+   * Its body may carry a whole file or a bulk of records: it may be as large as FileCreate's limit (from
+   * STRONGROOM_FILE_MAX_BYTES), and such bodies count against STRONGROOM_LARGE_BODIES.
+   */
   largeBody?: true;
   /** Public login calls: counted per client address and per tenant, and refused (429) over the limits. */
   rateLimited?: true;

@@ -102,7 +102,7 @@ describe('bodies are read only for callers who may send them', () => {
     }
   });
 
-  it('gives an authenticated call the default limit and only FileCreate the file limit', async ({ vault }) => {
+  it('gives an authenticated call the default limit and only FileCreate and the bulk creations the file limit', async ({ vault }) => {
     const token = { 'x-bunker-token': vault.rootToken };
     const big = await post(vault, '/v2/UserCreate', 64 * MIB, token);
     expect(big.status).toBe(413);

@@ -100,10 +100,24 @@ describe('audit trail', () => {
     const event = await vault.call('AuditGetEvent', { auditeventuuid: row.auditeventuuid });
     expect(event.status).toBe(200);
     expect(event.body.eventtype).toBe('UserUpdate');
+    expect(event.body.eventstatus).toBe('ok');
     expect(event.body.details.before.email).toBe(profile.email);
     expect(event.body.details.request_metadata).toEqual({ reason: 'typo' });
     const created = await vault.call('AuditGetEvent', { auditeventuuid: list.body.rows[2].auditeventuuid });
     expect(created.body.details.request_metadata).toEqual({ ticket: 'T-1' });
+  });
+
+  it('answers a failed call\'s event with status ok: the event\'s outcome is eventstatus', async ({ vault }) => {
+    const { unlockuuid } = (await vault.call('BulkListUnlock')).body;
+    const missing = await vault.call('UserGet', { mode: 'login', identity: `nobody-${Date.now()}` });
+    expect(missing.status).toBe(404);
+    const all = await vault.call('BulkListAllAuditEvents', { unlockuuid, limit: 5 });
+    const last = (all.body.rows as { auditeventuuid: string; title: string; status: string }[]).find((r) => r.title === 'UserGet');
+    expect(last!.status).toBe('error');
+    const event = await vault.call('AuditGetEvent', { auditeventuuid: last!.auditeventuuid });
+    expect(event.status).toBe(200);
+    expect(event.body.status).toBe('ok');
+    expect(event.body.eventstatus).toBe('error');
   });
 
   it('answers 404 for an unknown event and 400 for a malformed id', async ({ vault }) => {

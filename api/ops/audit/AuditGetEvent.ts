@@ -1,4 +1,5 @@
 // POST /v2/AuditGetEvent: one audit event with its sealed details (identity, before, after, request_metadata).
+// The event's own outcome is `eventstatus`: the envelope's `status` is always this call's.
 import { z } from 'zod';
 import { defineOp } from '../define.js';
 import { Uuid } from '../schemas.js';
@@ -13,6 +14,7 @@ export const AuditGetEvent = defineOp({
   async run({ input, ctx }) {
     const event = await ctx.services.auditReader.get(ctx.em, ctx.tenantId, input.auditeventuuid.toLowerCase());
     if (!event) throw notFound(Messages.auditNotFound);
-    return event;
+    const { status, ...rest } = event;
+    return { ...rest, eventstatus: status };
   },
 });

@@ -8,6 +8,7 @@ import { TokenTypeInput, RecordInput, checkedRecord } from './schemas.js';
 
 export const TokenCreateBulk = defineOp({
   name: 'TokenCreateBulk',
+  largeBody: true,
   access: 'tenant',
   kinds: [],
   transaction: 'write',

@@ -8,6 +8,7 @@ import { badRequest } from '../../errors.js';
 
 export const UserCreateBulk = defineOp({
   name: 'UserCreateBulk',
+  largeBody: true,
   access: 'tenant',
   kinds: ['profile'],
   transaction: 'write',
