@@ -1,5 +1,5 @@
 // The versioned master keyring in memory: its key versions, the active one, rotation, the recovery key.
-import { randomBytes } from 'node:crypto';
+import { createHash, randomBytes } from 'node:crypto';
 import { split, combine } from 'shamir-secret-sharing';
 import { openRecoveryCopy, readKeyringFile, sealKeyringFile, writePrivateFile } from './keyring-file.js';
 
@@ -42,6 +42,15 @@ export class Keyring {
 
   get versions(): number[] {
     return [...this.keys.keys()].sort((a, b) => a - b);
+  }
+
+  /**
+   * A public name for this keyring, the same across restarts and rotations: a one-way hash of its first key
+   * version, so a database can say which keyring it expects without holding anything secret.
+   */
+  get id(): string {
+    const first = this.keys.get(this.versions[0]!)!;
+    return createHash('sha256').update('strongroom/keyring-id\0').update(first).digest('hex').slice(0, 16);
   }
 
   key(version: number): Buffer | undefined {

@@ -2,7 +2,8 @@
 import { hkdfSync } from 'node:crypto';
 import type { Keyring } from './keyring.js';
 
-export type Purpose = 'record' | 'index' | 'fpe' | 'dedupe';
+// `wrap` seals persons' data keys (envelope encryption); it seals nothing else.
+export type Purpose = 'record' | 'index' | 'fpe' | 'dedupe' | 'wrap';
 
 // Changing the salt or the info layout changes every subkey: stored ciphertexts and indexes would be lost.
 const SALT = Buffer.from('strongroom/subkey/v1');

@@ -24,6 +24,14 @@ export interface BatchResult {
    * trimmed and lowercased.
    */
   'detokenized'?: (string)[];
+  /**
+   * one per new_key_subjects item: the data key wrapped under the tenant's key (active master version).
+   */
+  'wrapped_keys'?: (Buffer | Uint8Array | string)[];
+  /**
+   * one per rewrap_keys item, wrapped under the active master version.
+   */
+  'rewrapped_keys'?: (Buffer | Uint8Array | string)[];
 }
 
 export interface BatchResult__Output {
@@ -48,4 +56,12 @@ export interface BatchResult__Output {
    * trimmed and lowercased.
    */
   'detokenized': (string)[];
+  /**
+   * one per new_key_subjects item: the data key wrapped under the tenant's key (active master version).
+   */
+  'wrapped_keys': (Buffer)[];
+  /**
+   * one per rewrap_keys item, wrapped under the active master version.
+   */
+  'rewrapped_keys': (Buffer)[];
 }

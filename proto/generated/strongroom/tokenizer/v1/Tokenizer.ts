@@ -8,6 +8,8 @@ import type { KeyringInfoRequest as _strongroom_tokenizer_v1_KeyringInfoRequest,
 import type { KeyringInfoResponse as _strongroom_tokenizer_v1_KeyringInfoResponse, KeyringInfoResponse__Output as _strongroom_tokenizer_v1_KeyringInfoResponse__Output } from '../../../strongroom/tokenizer/v1/KeyringInfoResponse.js';
 import type { RewrapRequest as _strongroom_tokenizer_v1_RewrapRequest, RewrapRequest__Output as _strongroom_tokenizer_v1_RewrapRequest__Output } from '../../../strongroom/tokenizer/v1/RewrapRequest.js';
 import type { RewrapResponse as _strongroom_tokenizer_v1_RewrapResponse, RewrapResponse__Output as _strongroom_tokenizer_v1_RewrapResponse__Output } from '../../../strongroom/tokenizer/v1/RewrapResponse.js';
+import type { RotateRequest as _strongroom_tokenizer_v1_RotateRequest, RotateRequest__Output as _strongroom_tokenizer_v1_RotateRequest__Output } from '../../../strongroom/tokenizer/v1/RotateRequest.js';
+import type { RotateResponse as _strongroom_tokenizer_v1_RotateResponse, RotateResponse__Output as _strongroom_tokenizer_v1_RotateResponse__Output } from '../../../strongroom/tokenizer/v1/RotateResponse.js';
 
 export interface TokenizerClient extends grpc.Client {
   /**
@@ -45,6 +47,21 @@ export interface TokenizerClient extends grpc.Client {
   rewrap(argument: _strongroom_tokenizer_v1_RewrapRequest, callback: grpc.requestCallback<_strongroom_tokenizer_v1_RewrapResponse__Output>): grpc.ClientUnaryCall;
   
   /**
+   * Adds a master key version and makes it active for new writes; older versions keep opening.
+   */
+  Rotate(argument: _strongroom_tokenizer_v1_RotateRequest, metadata: grpc.Metadata, options: grpc.CallOptions, callback: grpc.requestCallback<_strongroom_tokenizer_v1_RotateResponse__Output>): grpc.ClientUnaryCall;
+  Rotate(argument: _strongroom_tokenizer_v1_RotateRequest, metadata: grpc.Metadata, callback: grpc.requestCallback<_strongroom_tokenizer_v1_RotateResponse__Output>): grpc.ClientUnaryCall;
+  Rotate(argument: _strongroom_tokenizer_v1_RotateRequest, options: grpc.CallOptions, callback: grpc.requestCallback<_strongroom_tokenizer_v1_RotateResponse__Output>): grpc.ClientUnaryCall;
+  Rotate(argument: _strongroom_tokenizer_v1_RotateRequest, callback: grpc.requestCallback<_strongroom_tokenizer_v1_RotateResponse__Output>): grpc.ClientUnaryCall;
+  /**
+   * Adds a master key version and makes it active for new writes; older versions keep opening.
+   */
+  rotate(argument: _strongroom_tokenizer_v1_RotateRequest, metadata: grpc.Metadata, options: grpc.CallOptions, callback: grpc.requestCallback<_strongroom_tokenizer_v1_RotateResponse__Output>): grpc.ClientUnaryCall;
+  rotate(argument: _strongroom_tokenizer_v1_RotateRequest, metadata: grpc.Metadata, callback: grpc.requestCallback<_strongroom_tokenizer_v1_RotateResponse__Output>): grpc.ClientUnaryCall;
+  rotate(argument: _strongroom_tokenizer_v1_RotateRequest, options: grpc.CallOptions, callback: grpc.requestCallback<_strongroom_tokenizer_v1_RotateResponse__Output>): grpc.ClientUnaryCall;
+  rotate(argument: _strongroom_tokenizer_v1_RotateRequest, callback: grpc.requestCallback<_strongroom_tokenizer_v1_RotateResponse__Output>): grpc.ClientUnaryCall;
+  
+  /**
    * Runs every item of the batch under the tenant's subkeys. Results come back in request order.
    * INVALID_ARGUMENT names the first bad item; no partial results are returned.
    */
@@ -77,6 +94,11 @@ export interface TokenizerHandlers extends grpc.UntypedServiceImplementation {
   Rewrap: grpc.handleUnaryCall<_strongroom_tokenizer_v1_RewrapRequest__Output, _strongroom_tokenizer_v1_RewrapResponse>;
   
   /**
+   * Adds a master key version and makes it active for new writes; older versions keep opening.
+   */
+  Rotate: grpc.handleUnaryCall<_strongroom_tokenizer_v1_RotateRequest__Output, _strongroom_tokenizer_v1_RotateResponse>;
+  
+  /**
    * Runs every item of the batch under the tenant's subkeys. Results come back in request order.
    * INVALID_ARGUMENT names the first bad item; no partial results are returned.
    */
@@ -87,5 +109,6 @@ export interface TokenizerHandlers extends grpc.UntypedServiceImplementation {
 export interface TokenizerDefinition extends grpc.ServiceDefinition {
   KeyringInfo: MethodDefinition<_strongroom_tokenizer_v1_KeyringInfoRequest, _strongroom_tokenizer_v1_KeyringInfoResponse, _strongroom_tokenizer_v1_KeyringInfoRequest__Output, _strongroom_tokenizer_v1_KeyringInfoResponse__Output>
   Rewrap: MethodDefinition<_strongroom_tokenizer_v1_RewrapRequest, _strongroom_tokenizer_v1_RewrapResponse, _strongroom_tokenizer_v1_RewrapRequest__Output, _strongroom_tokenizer_v1_RewrapResponse__Output>
+  Rotate: MethodDefinition<_strongroom_tokenizer_v1_RotateRequest, _strongroom_tokenizer_v1_RotateResponse, _strongroom_tokenizer_v1_RotateRequest__Output, _strongroom_tokenizer_v1_RotateResponse__Output>
   Run: MethodDefinition<_strongroom_tokenizer_v1_Batch, _strongroom_tokenizer_v1_BatchResult, _strongroom_tokenizer_v1_Batch__Output, _strongroom_tokenizer_v1_BatchResult__Output>
 }
