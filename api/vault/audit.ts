@@ -5,7 +5,7 @@ import type { Logger } from 'pino';
 import type { Database } from '../store/database.js';
 import { Stores } from '../store/stores.js';
 import type { AuditEventRow } from '../store/audit.js';
-import type { TokenizerClient } from '../tokenizer-client.js';
+import { isPersonal, type TokenizerClient } from '../tokenizer-client.js';
 import { auditBatchSize } from '../metrics.js';
 import type { Principal } from './credentials.js';
 
@@ -78,17 +78,30 @@ export class AuditTrail {
   /** Writes events in the caller's transaction (if any): they commit or roll back with the change they describe. */
   async writeInTx(em: EntityManager, tenantId: number, drafts: AuditDraft[]): Promise<void> {
     if (drafts.length === 0) return;
-    const withDetails = drafts.filter((d) => d.details);
+    const stores = new Stores(em, tenantId);
+    // Details of an event about a person are theirs: sealed under their key, they stop opening once the person is
+    // erased. Those of a person erased by this very call are dropped (the key is already gone).
+    const records = [...new Set(drafts.filter((d) => d.details && d.record).map((d) => d.record!))];
+    const keys = await stores.subjectKeys.get(records);
+    const withDetails = drafts.filter((d) => d.details && !(d.record && keys.get(d.record) === null));
     const sealed = withDetails.length
       ? (
           await this.tokenizer.run(tenantId, {
-            seal: withDetails.map((d) => ({ table: AUDIT_TABLE, rowId: d.uuid, plaintext: Buffer.from(JSON.stringify(d.details)) })),
+            seal: withDetails.map((d) => {
+              const wrapped = d.record ? keys.get(d.record) : undefined;
+              return {
+                table: AUDIT_TABLE,
+                rowId: d.uuid,
+                plaintext: Buffer.from(JSON.stringify(d.details)),
+                key: wrapped ? { subject: d.record!, wrapped } : undefined,
+              };
+            }),
           })
         ).sealed
       : [];
     const sealedBy = new Map(withDetails.map((d, i) => [d.uuid, sealed[i]!]));
     const rows = drafts.map((d) => ({ ...d, details: sealedBy.get(d.uuid) ?? null }));
-    await new Stores(em, tenantId).audit.append(rows.map((r) => ({ ...r, canonical: canonical(r) })));
+    await stores.audit.append(rows.map((r) => ({ ...r, canonical: canonical(r) })));
   }
 
   /**
@@ -197,12 +210,23 @@ export class AuditReader {
     return this.page(em, tenantId, record, offset, limit);
   }
 
+  /**
+   * The event with its details. Those of an erased person answer as erased: the event's non-personal facts
+   * (operation, time, actor, status, the person's token) stay, and `details` is `{ erased: true }`.
+   */
   async get(em: EntityManager, tenantId: number, uuid: string) {
-    const e = await new Stores(em, tenantId).audit.byUuid(uuid);
+    const stores = new Stores(em, tenantId);
+    const e = await stores.audit.byUuid(uuid);
     if (!e) return null;
+    const wrapped = e.record ? (await stores.subjectKeys.get([e.record])).get(e.record) : undefined;
+    const personal = e.details ? isPersonal(e.details) : false;
+    // A person erased (tombstone), or whose key is missing from the key table (a restored data backup).
+    const erased = wrapped === null || (personal && !wrapped);
+    if (erased) return { ...presentEvent(e), more: false, details: { erased: true } };
     let details: Record<string, unknown> = {};
     if (e.details) {
-      const [plain] = (await this.tokenizer.run(tenantId, { open: [{ table: AUDIT_TABLE, rowId: e.uuid, ciphertext: e.details }] })).opened;
+      const key = personal && wrapped ? { subject: e.record!, wrapped } : undefined;
+      const [plain] = (await this.tokenizer.run(tenantId, { open: [{ table: AUDIT_TABLE, rowId: e.uuid, ciphertext: e.details, key }] })).opened;
       details = JSON.parse(plain!.toString('utf8')) as Record<string, unknown>;
     }
     return { ...presentEvent(e), details };

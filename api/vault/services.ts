@@ -16,6 +16,7 @@ import { Logins } from './logins.js';
 import { Appdata } from './appdata.js';
 import { createNotifier } from './notifier.js';
 import { Sealer } from './sealed.js';
+import { SubjectKeys } from './subject-keys.js';
 import { Consent } from './consent.js';
 import { Sessions } from './sessions.js';
 import { SharedRecords } from './shared.js';
@@ -34,6 +35,7 @@ export interface Services {
   tenants: Tenants;
   unlocks: Unlocks;
   users: Users;
+  keys: SubjectKeys;
   tokens: Tokens;
   sweeper: Sweeper;
   roles: Roles;
@@ -50,11 +52,12 @@ export interface Services {
 export function buildServices(config: Config, log: Logger, db: Database, tokenizer: TokenizerClient): Services {
   const roles = new Roles(db);
   const credentials = new Credentials(db);
-  const users = new Users(tokenizer, db, { versioning: config.versioning, maxVersions: config.maxVersions, maxBytes: config.profileMaxBytes });
-  const sealer = new Sealer(tokenizer, config.profileMaxBytes);
+  const keys = new SubjectKeys();
+  const users = new Users(tokenizer, db, { versioning: config.versioning, maxVersions: config.maxVersions, maxBytes: config.profileMaxBytes }, keys);
+  const sealer = new Sealer(tokenizer, config.profileMaxBytes, keys);
   const appdata = new Appdata(sealer, { versioning: config.versioning, maxVersions: config.maxVersions });
   const consent = new Consent(sealer);
-  const files = new Files(tokenizer, db, createBlobStore(config.files.store), log, { orphanSeconds: config.files.orphanSeconds });
+  const files = new Files(tokenizer, db, createBlobStore(config.files.store), log, { orphanSeconds: config.files.orphanSeconds }, keys);
   // A user's removal takes the rows of their files (cascade) and their login xtokens with it; once that commits,
   // their objects are deleted and this process forgets their cached principals.
   users.onRemove = (scope, token) => {
@@ -69,6 +72,7 @@ export function buildServices(config: Config, log: Logger, db: Database, tokeniz
     tokenizer,
     audit: new AuditTrail(db, tokenizer, log),
     auditReader: new AuditReader(tokenizer),
+    keys,
     credentials,
     tenants: new Tenants(db),
     unlocks: new Unlocks(db, config.unlockSeconds),

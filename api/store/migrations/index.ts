@@ -11,6 +11,7 @@ import { Tenant0004Groups } from './Tenant0004Groups.js';
 import { Tenant0005Appdata } from './Tenant0005Appdata.js';
 import { Tenant0006Subjects } from './Tenant0006Subjects.js';
 import { Tenant0007Files } from './Tenant0007Files.js';
+import { Tenant0008SubjectKeys } from './Tenant0008SubjectKeys.js';
 
 export const globalMigrations = [Global0001Init, Global0002Roles, Global0003Login, Global0004Ownership, Global0005Credentials];
-export const tenantMigrations = [Tenant0001Users, Tenant0002AuditAppend, Tenant0003Tokens, Tenant0004Groups, Tenant0005Appdata, Tenant0006Subjects, Tenant0007Files];
+export const tenantMigrations = [Tenant0001Users, Tenant0002AuditAppend, Tenant0003Tokens, Tenant0004Groups, Tenant0005Appdata, Tenant0006Subjects, Tenant0007Files, Tenant0008SubjectKeys];

@@ -8,7 +8,8 @@ export interface BatchResult {
    */
   'hash'?: (Buffer | Uint8Array | string)[];
   /**
-   * format byte, key version, nonce, ciphertext, tag per seal item.
+   * format byte, key version, nonce, ciphertext, tag per seal item; a personal item (with a subject) is format
+   * byte 0x02, nonce, ciphertext, tag (its key is the person's, named by the wrapped key, not a master version).
    */
   'sealed'?: (Buffer | Uint8Array | string)[];
   /**
@@ -40,7 +41,8 @@ export interface BatchResult__Output {
    */
   'hash': (Buffer)[];
   /**
-   * format byte, key version, nonce, ciphertext, tag per seal item.
+   * format byte, key version, nonce, ciphertext, tag per seal item; a personal item (with a subject) is format
+   * byte 0x02, nonce, ciphertext, tag (its key is the person's, named by the wrapped key, not a master version).
    */
   'sealed': (Buffer)[];
   /**
