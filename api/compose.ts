@@ -16,6 +16,8 @@ export async function startApi(env: NodeJS.ProcessEnv = process.env) {
   const tokenizer = new TokenizerClient(config.tokenizer.target, config.tokenizer.deadlineMs);
   const services = buildServices(config, log, db, tokenizer);
   registerPoolGauge(await db.poolStats());
+  // A tokenizer not up yet is asked again by /readyz; a keyring that does not match is logged and refused.
+  await services.keyringCheck.check().catch(() => undefined);
   const generated = await services.credentials.ensureRoot(config.rootToken);
   if (generated) {
     // Shown once, on the operator's terminal, never in the structured log.

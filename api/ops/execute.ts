@@ -7,7 +7,7 @@ import type { Services } from '../vault/services.js';
 import type { Principal } from '../vault/credentials.js';
 import { draftEvent, type AuditNote } from '../vault/audit.js';
 import { nowSeconds } from '../vault/durations.js';
-import { VaultError, badRequest, forbidden, Messages } from '../errors.js';
+import { UnavailableError, VaultError, badRequest, forbidden, Messages } from '../errors.js';
 import { fromDatabaseError } from '../store/errors.js';
 import { Stores } from '../store/stores.js';
 import { admit, masked, type Admission } from './admission.js';
@@ -76,6 +76,8 @@ export async function executeOperation(
   tenantId: number,
   rawBody: Record<string, unknown>,
 ): Promise<Record<string, unknown>> {
+  // A tokenizer whose keyring does not match the database would answer every sealed read with a 500.
+  if (services.keyringCheck.state === 'mismatch') throw new UnavailableError(Messages.keyringMismatch);
   const now = nowSeconds();
   const note: AuditNote = {};
   // request_metadata too deep to take is left out of the event of its refusal: the event is written all the same.

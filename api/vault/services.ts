@@ -17,6 +17,7 @@ import { Appdata } from './appdata.js';
 import { createNotifier } from './notifier.js';
 import { Sealer } from './sealed.js';
 import { SubjectKeys } from './subject-keys.js';
+import { KeyringCheck } from './keyring-check.js';
 import { Consent } from './consent.js';
 import { Sessions } from './sessions.js';
 import { SharedRecords } from './shared.js';
@@ -36,6 +37,7 @@ export interface Services {
   unlocks: Unlocks;
   users: Users;
   keys: SubjectKeys;
+  keyringCheck: KeyringCheck;
   tokens: Tokens;
   sweeper: Sweeper;
   roles: Roles;
@@ -73,6 +75,7 @@ export function buildServices(config: Config, log: Logger, db: Database, tokeniz
     audit: new AuditTrail(db, tokenizer, log),
     auditReader: new AuditReader(tokenizer),
     keys,
+    keyringCheck: new KeyringCheck(db, tokenizer, log),
     credentials,
     tenants: new Tenants(db),
     unlocks: new Unlocks(db, config.unlockSeconds),

@@ -1,0 +1,61 @@
+// The database remembers which keyring sealed it: a sentinel sealed at its first start. A tokenizer whose keyring
+// cannot open it (a restored database with the wrong keyring, a new keyring by mistake) makes the api refuse to
+// serve and say which keyring it expects, by its public id, instead of answering 500s.
+import type { Logger } from 'pino';
+import type { Database } from '../store/database.js';
+import { TokenizerRejectedError, type TokenizerClient } from '../tokenizer-client.js';
+
+const SENTINEL_TEXT = 'strongroom keyring sentinel v1';
+// Sealed under the main tenant's key, in a table and row no data uses.
+const TENANT = 1;
+const TABLE = 'keyring_sentinel';
+const ROW = 'sentinel';
+export const SENTINEL_KEY = 'keyring.sentinel';
+export const KEYRING_ID_KEY = 'keyring.id';
+
+export type KeyringState = 'unchecked' | 'ok' | 'mismatch';
+
+export class KeyringCheck {
+  state: KeyringState = 'unchecked';
+  /** The keyring id the database expects, once known. */
+  expected: string | undefined;
+  private running: Promise<KeyringState> | undefined;
+
+  constructor(
+    private readonly db: Database,
+    private readonly tokenizer: TokenizerClient,
+    private readonly log: Logger,
+  ) {}
+
+  /** Checks once at a time; a tokenizer that cannot be reached leaves the state unchecked (asked again later). */
+  check(): Promise<KeyringState> {
+    if (this.state === 'ok') return Promise.resolve('ok');
+    return (this.running ??= this.run().finally(() => (this.running = undefined)));
+  }
+
+  private async run(): Promise<KeyringState> {
+    const info = await this.tokenizer.keyringInfo(2_000);
+    const settings = this.db.globalStores().settings;
+    let sealed = await settings.get(SENTINEL_KEY);
+    if (sealed === null) {
+      const made = await this.tokenizer.run(TENANT, { seal: [{ table: TABLE, rowId: ROW, plaintext: Buffer.from(SENTINEL_TEXT) }] });
+      await settings.setIfAbsent({ [SENTINEL_KEY]: made.sealed[0]!.toString('base64'), [KEYRING_ID_KEY]: info.keyring_id });
+      sealed = (await settings.get(SENTINEL_KEY))!;
+    }
+    this.expected = (await settings.get(KEYRING_ID_KEY)) ?? undefined;
+    try {
+      const { opened } = await this.tokenizer.run(TENANT, { open: [{ table: TABLE, rowId: ROW, ciphertext: Buffer.from(sealed, 'base64') }] });
+      this.state = opened[0]!.toString() === SENTINEL_TEXT ? 'ok' : 'mismatch';
+    } catch (err) {
+      if (!(err instanceof TokenizerRejectedError)) throw err;
+      this.state = 'mismatch';
+    }
+    if (this.state === 'mismatch') {
+      this.log.error(
+        { expectedKeyring: this.expected ?? 'unknown', tokenizerKeyring: info.keyring_id },
+        'the tokenizer\'s keyring cannot open this database\'s sentinel: not serving until the expected keyring is given',
+      );
+    }
+    return this.state;
+  }
+}
