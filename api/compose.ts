@@ -14,6 +14,8 @@ export async function startApi(env: NodeJS.ProcessEnv = process.env) {
   const log = pino({ level: config.logLevel, base: { component: 'api' } });
   const db = await Database.open({ dataDir: config.dataDir, databaseUrl: config.databaseUrl, poolMax: config.dbPoolMax, log });
   const tokenizer = new TokenizerClient(config.tokenizer.target, config.tokenizer.deadlineMs);
+  tokenizer.saltSource = (tenantId) => db.globalStores().tenants.keySalt(tenantId);
+  tokenizer.knowSalts(await db.globalStores().tenants.keySalts());
   const services = buildServices(config, log, db, tokenizer);
   registerPoolGauge(await db.poolStats());
   // A tokenizer not up yet is asked again by /readyz; a keyring that does not match is logged and refused.

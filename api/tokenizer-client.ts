@@ -167,9 +167,42 @@ export class TokenizerClient {
     );
   }
 
-  private runOne(tenantId: number, batch: TokenizerBatch): Promise<TokenizerResult> {
+  /**
+   * Where a tenant's key salt comes from (the composition root reads it from the tenants table): null for a tenant
+   * made before salts, undefined for no such tenant. A tenant's salt never changes and ids are never reused, so
+   * an existing tenant's answer is kept for the life of the process.
+   */
+  saltSource: ((tenantId: number) => Promise<Buffer | null | undefined>) | undefined;
+  private readonly salts = new Map<number, Buffer>();
+
+  /** Salts read in bulk (at start): calls for these tenants never need a lookup. */
+  knowSalts(salts: Map<number, Buffer | null>): void {
+    for (const [id, salt] of salts) this.salts.set(id, salt ?? Buffer.alloc(0));
+  }
+
+  /**
+   * Learns the tenant's salt now, outside any transaction: the embedded database serves one connection at a
+   * time, and a lookup on another connection from inside a transaction would wait forever.
+   */
+  async prepare(tenantId: number): Promise<void> {
+    await this.saltOf(tenantId);
+  }
+
+  private async saltOf(tenantId: number): Promise<Buffer> {
+    const known = this.salts.get(tenantId);
+    if (known) return known;
+    const salt = await this.saltSource?.(tenantId);
+    if (salt === undefined) return Buffer.alloc(0);
+    const value = salt ?? Buffer.alloc(0);
+    this.salts.set(tenantId, value);
+    return value;
+  }
+
+  private async runOne(tenantId: number, batch: TokenizerBatch): Promise<TokenizerResult> {
+    const tenantSalt = await this.saltOf(tenantId);
     const req: Batch = {
       tenant_id: tenantId,
+      tenant_salt: tenantSalt,
       hash: batch.hash ?? [],
       seal: (batch.seal ?? []).map((s) => ({ table: s.table, row_id: s.rowId, plaintext: s.plaintext, ...keyFields(s.key) })),
       open: (batch.open ?? []).map((o) => ({ table: o.table, row_id: o.rowId, ciphertext: o.ciphertext, ...keyFields(o.key) })),

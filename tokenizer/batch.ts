@@ -71,6 +71,7 @@ function prepareItem(list: 'tokenize' | 'detokenize', i: number, format: string 
  */
 export function validateBatch(req: Batch__Output): PreparedTokens {
   if (!Number.isInteger(req.tenant_id) || req.tenant_id < 1) throw new BadItemError('tenant_id must be 1 or more');
+  if (req.tenant_salt.length > 64) throw new BadItemError('tenant_salt is longer than 64 bytes');
   req.hash.forEach((item, i) => {
     if (!INDEX_KINDS.includes(item.kind as IndexKind)) throw new BadItemError(`hash[${i}].kind is not a known index kind`);
   });
@@ -187,6 +188,7 @@ export async function runBatch(
   const pacer = new Pacer(control);
   pacer.stopIfOver();
   const tenant = req.tenant_id;
+  keys = keys.withSalt(req.tenant_salt);
   const dataKeys = new DataKeys(keys, tenant);
   try {
     return await runValidated(keys, activeVersion, req, prepared, pacer, dataKeys, countSeals);

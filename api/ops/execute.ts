@@ -63,6 +63,7 @@ function parseInput(op: OpDefinition, rawBody: Record<string, unknown>): { input
 /** Public operations: no credential, no audit event (the contract's portal endpoints); input rules as usual. */
 export async function executePublicOperation(services: Services, op: OpDefinition, tenantId: number, rawBody: Record<string, unknown>) {
   const { input } = parseInput(op, rawBody);
+  await services.tokenizer.prepare(tenantId);
   const principal: Principal = { credentialId: '', kind: 'public', tenantId, roleId: null, userToken: null, expiresAt: null };
   const em = services.db.forTenant(tenantId);
   const ctx: OpContext = { services, principal, tenantId, em, stores: new Stores(em, tenantId), inTransaction: false, audit: {}, now: nowSeconds(), authoriseAlso: async () => {} };
@@ -78,6 +79,7 @@ export async function executeOperation(
 ): Promise<Record<string, unknown>> {
   // A tokenizer whose keyring does not match the database would answer every sealed read with a 500.
   if (services.keyringCheck.state === 'mismatch') throw new UnavailableError(Messages.keyringMismatch);
+  await services.tokenizer.prepare(tenantId);
   const now = nowSeconds();
   const note: AuditNote = {};
   // request_metadata too deep to take is left out of the event of its refusal: the event is written all the same.

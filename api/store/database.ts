@@ -1,5 +1,5 @@
 // Opens the database (embedded PGlite or a real PostgreSQL), runs migrations, and hands out tenant-scoped managers.
-import { createHash } from 'node:crypto';
+import { createHash, randomBytes } from 'node:crypto';
 import pg from 'pg';
 import { MikroORM, type EntityManager } from '@mikro-orm/postgresql';
 import { Migrator } from '@mikro-orm/migrations';
@@ -10,6 +10,7 @@ import { registerPool, query } from './sql.js';
 
 import { GLOBAL_SCHEMA, MAIN_TENANT_ID, MAIN_TENANT_NAME, tenantSchema } from './schemas.js';
 import { GlobalStores, Stores } from './stores.js';
+import { KEY_SALT_BYTES } from './tenants.js';
 
 export { GLOBAL_SCHEMA, MAIN_TENANT_ID, MAIN_TENANT_NAME, tenantSchema };
 
@@ -163,15 +164,18 @@ export class Database {
     const now = Math.floor(Date.now() / 1000);
     await query(
       em,
-      `insert into "${GLOBAL_SCHEMA}".tenants (id, name, org, email, created) values ($1, $2, $3, null, $4)
+      `insert into "${GLOBAL_SCHEMA}".tenants (id, name, org, email, created, key_salt) values ($1, $2, $3, null, $4, $5)
        on conflict (id) do nothing`,
-      [MAIN_TENANT_ID, MAIN_TENANT_NAME, 'Main', now],
+      [MAIN_TENANT_ID, MAIN_TENANT_NAME, 'Main', now, randomBytes(KEY_SALT_BYTES)],
     );
-    // serial must move past the explicit id 1, or the next tenant would collide with the main one.
+    // serial must move past the explicit id 1, or the next tenant would collide with the main one; and never
+    // back: a deleted tenant's id is not given out again.
     await query(
       em,
       `select setval(pg_get_serial_sequence('"${GLOBAL_SCHEMA}".tenants', 'id'),
-              greatest((select max(id) from "${GLOBAL_SCHEMA}".tenants), 1))`,
+              greatest((select max(id) from "${GLOBAL_SCHEMA}".tenants), 1,
+                (select last_value from pg_sequences where schemaname = $1 and sequencename = 'tenants_id_seq')))`,
+      [GLOBAL_SCHEMA],
     );
     const tenants = await query<{ id: number }>(em, `select id from "${GLOBAL_SCHEMA}".tenants order by id`);
     for (const t of tenants) await this.migrateTenantNow(t.id);

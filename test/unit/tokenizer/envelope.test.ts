@@ -12,7 +12,7 @@ import type { Batch__Output as BatchRequest } from '../../../proto/loader.js';
 
 const { keyring } = loadKeyring({ dataDir: mkdtempSync(join(tmpdir(), 'sr-')), wrappingKey: randomBytes(32) }, () => {});
 const keys = new Subkeys(keyring);
-const empty: BatchRequest = { tenant_id: 3, hash: [], seal: [], open: [], tokenize: [], detokenize: [], new_key_subjects: [], rewrap_keys: [] };
+const empty: BatchRequest = { tenant_id: 3, hash: [], seal: [], open: [], tokenize: [], detokenize: [], new_key_subjects: [], rewrap_keys: [], tenant_salt: Buffer.alloc(0) };
 const none = Buffer.alloc(0);
 
 async function made(subject: string, rowId = 'r1') {
@@ -76,5 +76,16 @@ describe('per-person keys', () => {
       (v, n) => counted.push([v, n]),
     );
     expect(counted).toEqual([[keyring.active, 3]]);
+  });
+});
+
+describe('tenant key salts', () => {
+  it('give a tenant other keys than the same id with another salt, or with none', () => {
+    const [a, b] = [randomBytes(16), randomBytes(16)];
+    const ka = keys.withSalt(a).derive(1, 7, 'record')!;
+    expect(keys.withSalt(a).derive(1, 7, 'record')!.equals(ka)).toBe(true);
+    expect(keys.withSalt(b).derive(1, 7, 'record')!.equals(ka)).toBe(false);
+    expect(keys.derive(1, 7, 'record')!.equals(ka)).toBe(false);
+    expect(keys.withSalt(Buffer.alloc(0))).toBe(keys);
   });
 });

@@ -22,6 +22,11 @@ export interface Batch {
    */
   'new_key_subjects'?: (string)[];
   'rewrap_keys'?: (_strongroom_tokenizer_v1_RewrapKeyItem)[];
+  /**
+   * The tenant's random key salt (stored with the tenant, deleted with it): its subkeys derive from it, so keys
+   * are never shared with a tenant that once had the same id. Empty for tenants made before salts.
+   */
+  'tenant_salt'?: (Buffer | Uint8Array | string);
 }
 
 export interface Batch__Output {
@@ -39,4 +44,9 @@ export interface Batch__Output {
    */
   'new_key_subjects': (string)[];
   'rewrap_keys': (_strongroom_tokenizer_v1_RewrapKeyItem__Output)[];
+  /**
+   * The tenant's random key salt (stored with the tenant, deleted with it): its subkeys derive from it, so keys
+   * are never shared with a tenant that once had the same id. Empty for tenants made before salts.
+   */
+  'tenant_salt': (Buffer);
 }
