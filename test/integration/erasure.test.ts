@@ -5,6 +5,7 @@ import { randomUUID } from 'node:crypto';
 import { describe, expect } from 'vitest';
 import { it, buildProfile, type TestVault } from '../fixtures/vault.js';
 import { nowSeconds } from '../../api/vault/durations.js';
+import { query } from '../../api/store/sql.js';
 
 /** A person with something in every kind of personal record. */
 async function person(vault: TestVault, create: Record<string, unknown> = {}) {
@@ -166,3 +167,60 @@ describe('erasure', () => {
     expect((await vault.call('AuditGetEvent', { auditeventuuid: p.createEvent })).body.details.after).toEqual(p.profile);
   });
 });
+
+describe('a data backup restored after an erasure', () => {
+  it('brings nothing back: with the key table kept apart, the person reads as erased and is swept; others are intact', async ({ vault }) => {
+    const [p, other] = [await person(vault), await person(vault)];
+    const conn = vault.api.services.db.orm.em.getConnection();
+    // The "backup" of the data: every row about the person, as a dump of the data database would hold it. The key
+    // table is not in it (it lives apart, on a short retention).
+    const tables = ['users', 'user_versions', 'app_records', 'app_versions', 'agreements', 'sessions', 'files', 'user_requests'];
+    const backup: Record<string, Record<string, unknown>[]> = {};
+    for (const t of tables) {
+      const column = t === 'users' || t === 'user_versions' ? 'token' : 'user_token';
+      backup[t] = (await conn.execute(`select * from tenant_1.${t} where ${column} = ?`, [p.token])) as Record<string, unknown>[];
+    }
+    expect(backup.users).toHaveLength(1);
+    expect((await vault.call('UserDelete', p.ref)).status).toBe(200);
+
+    // Restore the data rows (not the keys).
+    for (const t of tables) {
+      for (const row of backup[t]!) {
+        const columns = Object.keys(row).filter((c) => !(t === 'users' && c === 'seq'));
+        const values = columns.map((c) => row[c]);
+        await query(
+          vault.api.services.db.global(),
+          `insert into tenant_1.${t} (${columns.map((c) => `"${c}"`).join(', ')}) values (${columns.map((_, i) => `$${i + 1}`).join(', ')})`,
+          values,
+        );
+      }
+    }
+    expect(await conn.execute(`select 1 from tenant_1.users where token = ?`, [p.token])).toHaveLength(1);
+    await expectErasedReads(vault, p);
+    await expectIntact(vault, other);
+    await vault.api.services.sweeper.sweepOnce();
+    expect(await conn.execute(`select 1 from tenant_1.users where token = ?`, [p.token])).toEqual([]);
+    await expectErased(vault, p);
+  });
+});
+
+/** The read paths of expectErased, for rows that still exist in the database but whose key is gone. */
+async function expectErasedReads(vault: TestVault, p: Person) {
+  for (const [mode, identity] of [['token', p.token], ['email', p.profile.email]]) {
+    expect((await vault.call('UserGet', { mode, identity })).status, `UserGet by ${mode}`).toBe(404);
+  }
+  for (const [op, body] of [
+    ['UserListVersions', p.ref],
+    ['AppdataGet', { ...p.ref, appname: 'shop' }],
+    ['SessionGet', { sessionuuid: p.sessionuuid }],
+    ['AgreementListUserAgreements', p.ref],
+    ['FileListUserFiles', p.ref],
+    ['SystemGetUserReport', p.ref],
+  ] as [string, Record<string, unknown>][]) {
+    const res = await vault.call(op, body);
+    expect(res.status, `${op} ${JSON.stringify(res.body)}`).toBe(404);
+  }
+  expect((await vault.call('AuditGetEvent', { auditeventuuid: p.createEvent })).body.details).toEqual({ erased: true });
+  const unlockuuid = (await vault.call('BulkListUnlock')).body.unlockuuid as string;
+  expect(JSON.stringify((await vault.call('BulkListAllUsers', { unlockuuid, limit: 1000 })).body)).not.toContain(p.token);
+}
