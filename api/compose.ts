@@ -42,6 +42,9 @@ export async function startApi(env: NodeJS.ProcessEnv = process.env) {
     process.stderr.write(`Strongroom is ready on http://${config.host}:${port} (${((Date.now() - startedAt) / 1000).toFixed(1)} s after start)\n`);
   }
   services.sweeper.start();
+  // Resumes a rotation left unfinished by a restart, and keeps looking for keys under older versions.
+  services.rewrapper.start();
+  services.rewrapper.kick();
 
   let closing: Promise<void> | undefined;
   const close = () =>
@@ -53,6 +56,7 @@ export async function startApi(env: NodeJS.ProcessEnv = process.env) {
         setTimeout(() => server.closeAllConnections(), 10_000).unref();
       });
       await services.sweeper.stop();
+      await services.rewrapper.stop();
       services.files.close();
       tokenizer.close();
       await db.close();

@@ -35,6 +35,9 @@ const Env = z.object({
   STRONGROOM_UNLOCK_SECONDS: z.coerce.number().int().min(1).default(60),
   STRONGROOM_BULK_MAX_RECORDS: z.coerce.number().int().min(1).default(10_000),
   STRONGROOM_SWEEP_SECONDS: z.coerce.number().int().min(0).default(60),
+  STRONGROOM_REWRAP_SECONDS: z.coerce.number().int().min(0).default(30),
+  STRONGROOM_REWRAP_BATCH: z.coerce.number().int().min(1).max(10_000).default(500),
+  STRONGROOM_REWRAP_PAUSE_MS: z.coerce.number().int().min(0).default(50),
   STRONGROOM_XTOKEN_MAX_SECONDS: z.coerce.number().int().min(60).default(86_400),
   STRONGROOM_SESSION_MAX_SECONDS: z.coerce.number().int().min(60).default(3600),
   /** The largest profile, app record or other sealed document, as JSON. */
@@ -91,6 +94,11 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env) {
     bulkMaxRecords: e.STRONGROOM_BULK_MAX_RECORDS,
     /** How often expired records are removed; 0 turns the sweeper off (reads still hide expired records). */
     sweepSeconds: e.STRONGROOM_SWEEP_SECONDS,
+    /**
+     * Master-key rotation: how often the background rewrap looks for person keys under an older master version (0:
+     * only when SystemRotateMasterKey asks), how many it moves per transaction, and the pause between batches.
+     */
+    rewrap: { seconds: e.STRONGROOM_REWRAP_SECONDS, batch: e.STRONGROOM_REWRAP_BATCH, pauseMs: e.STRONGROOM_REWRAP_PAUSE_MS },
     /** The longest an xtoken may live (`max_xtoken_retention_period`); 10 minutes when the call sets none. */
     xtokenMaxSeconds: e.STRONGROOM_XTOKEN_MAX_SECONDS,
     /** The longest a session lives (`max_session_retention_period`), and how long one without times lives. */

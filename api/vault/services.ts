@@ -18,6 +18,7 @@ import { createNotifier } from './notifier.js';
 import { Sealer } from './sealed.js';
 import { SubjectKeys } from './subject-keys.js';
 import { KeyringCheck } from './keyring-check.js';
+import { Rewrapper } from './rewrap.js';
 import { Consent } from './consent.js';
 import { Sessions } from './sessions.js';
 import { SharedRecords } from './shared.js';
@@ -38,6 +39,7 @@ export interface Services {
   users: Users;
   keys: SubjectKeys;
   keyringCheck: KeyringCheck;
+  rewrapper: Rewrapper;
   tokens: Tokens;
   sweeper: Sweeper;
   roles: Roles;
@@ -76,6 +78,7 @@ export function buildServices(config: Config, log: Logger, db: Database, tokeniz
     auditReader: new AuditReader(tokenizer),
     keys,
     keyringCheck: new KeyringCheck(db, tokenizer, log),
+    rewrapper: new Rewrapper(db, tokenizer, log, config.rewrap),
     credentials,
     tenants: new Tenants(db),
     unlocks: new Unlocks(db, config.unlockSeconds),
