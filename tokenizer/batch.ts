@@ -2,6 +2,7 @@
 // to honour deadlines.
 import { setImmediate as yieldToLoop } from 'node:timers/promises';
 import { performance } from 'node:perf_hooks';
+import { LRUCache } from 'lru-cache';
 import { seal, open, SealError } from './aead.js';
 import { newDataKey, openPersonal, rewrapDataKey, sealPersonal, unwrapDataKey } from './envelope.js';
 import { blindIndex, INDEX_KINDS, type IndexKind } from './blind-index.js';
@@ -143,22 +144,26 @@ class Pacer {
 export type SealCount = (version: number, n: number) => void;
 
 /**
- * The persons' data keys of one batch, unwrapped once each and zeroed when the batch ends: a key in the clear
- * lives only for the call that needed it.
+ * Recently unwrapped data keys, by tenant, salt, subject and wrapped bytes: a hot person's key is not unwrapped on
+ * every call. It weakens nothing: whoever can send a wrapped key can have it unwrapped anyway, and an erased
+ * person's wrapped key is never sent again. Evicted keys are zeroed.
  */
+const unwrapped = new LRUCache<string, Buffer>({ max: 20_000, ttl: 10 * 60_000, dispose: (key) => key.fill(0) });
+
+/** The persons' data keys of one batch; keys made in it are zeroed when the batch ends (they are never cached). */
 class DataKeys {
-  private readonly byWrapped = new Map<string, Buffer>();
   readonly made = new Map<string, Buffer>();
 
   constructor(
     private readonly keys: Subkeys,
     private readonly tenant: number,
+    private readonly salt: string,
   ) {}
 
   of(list: string, i: number, subject: string, wrapped: Buffer): Buffer {
     if (!wrapped.length) return this.made.get(subject)!;
-    const id = `${subject}\0${wrapped.toString('base64')}`;
-    let key = this.byWrapped.get(id);
+    const id = `${this.tenant}\0${this.salt}\0${subject}\0${wrapped.toString('base64')}`;
+    let key = unwrapped.get(id);
     if (!key) {
       try {
         key = unwrapDataKey(this.keys, this.tenant, subject, wrapped);
@@ -166,13 +171,12 @@ class DataKeys {
         if (err instanceof SealError) throw new BadItemError(`${list}[${i}]: the wrapped key does not unwrap`);
         throw err;
       }
-      this.byWrapped.set(id, key);
+      unwrapped.set(id, key);
     }
     return key;
   }
 
   zero(): void {
-    for (const k of this.byWrapped.values()) k.fill(0);
     for (const k of this.made.values()) k.fill(0);
   }
 }
@@ -189,7 +193,7 @@ export async function runBatch(
   pacer.stopIfOver();
   const tenant = req.tenant_id;
   keys = keys.withSalt(req.tenant_salt);
-  const dataKeys = new DataKeys(keys, tenant);
+  const dataKeys = new DataKeys(keys, tenant, req.tenant_salt.toString('hex'));
   try {
     return await runValidated(keys, activeVersion, req, prepared, pacer, dataKeys, countSeals);
   } finally {

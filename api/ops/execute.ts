@@ -150,9 +150,10 @@ async function run(
     return services.db.forTenant(tenantId).transactional(async (tx) => {
       // Tenant operations run as the tenant's database role; admin and main-tenant ones reach global tables.
       if (op.access === 'tenant') await services.db.enterTenantRole(tx as EntityManager, tenantId);
-      const result = await op.run({ input, ctx: context(() => tx as EntityManager, true) });
+      const ctx = context(() => tx as EntityManager, true);
+      const result = await op.run({ input, ctx });
       judged();
-      await services.audit.writeInTx(tx as EntityManager, tenantId, [event()]);
+      await services.audit.writeInTx(tx as EntityManager, tenantId, [event()], services.keys.knownIn(ctx));
       return result;
     });
   }

@@ -76,13 +76,16 @@ export class AuditTrail {
   ) {}
 
   /** Writes events in the caller's transaction (if any): they commit or roll back with the change they describe. */
-  async writeInTx(em: EntityManager, tenantId: number, drafts: AuditDraft[]): Promise<void> {
+  async writeInTx(em: EntityManager, tenantId: number, drafts: AuditDraft[], known?: ReadonlyMap<string, Buffer | null>): Promise<void> {
     if (drafts.length === 0) return;
     const stores = new Stores(em, tenantId);
     // Details of an event about a person are theirs: sealed under their key, they stop opening once the person is
-    // erased. Those of a person erased by this very call are dropped (the key is already gone).
+    // erased. Those of a person erased by this very call are dropped (the key is already gone). Keys the operation
+    // already read (`known`) are not read again.
     const records = [...new Set(drafts.filter((d) => d.details && d.record).map((d) => d.record!))];
-    const keys = await stores.subjectKeys.get(records);
+    const keys = new Map<string, Buffer | null>(records.filter((r) => known?.has(r)).map((r) => [r, known!.get(r)!] as const));
+    const missing = records.filter((r) => !keys.has(r));
+    if (missing.length) for (const [t, w] of await stores.subjectKeys.get(missing)) keys.set(t, w);
     const withDetails = drafts.filter((d) => d.details && !(d.record && keys.get(d.record) === null));
     const sealed = withDetails.length
       ? (

@@ -28,6 +28,11 @@ export class SubjectKeys {
     this.cache(scope).set(token, wrapped);
   }
 
+  /** The keys this scope has read or erased so far (an erased one as null), for its audit event. */
+  knownIn(scope: Scope): ReadonlyMap<string, Buffer | null> {
+    return this.cache(scope);
+  }
+
   /** Forgets a person's key in this scope (it was just erased). */
   forget(scope: Scope, token: string): void {
     this.cache(scope).set(token, null);
