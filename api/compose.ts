@@ -4,6 +4,8 @@ import { createServer } from 'node:http';
 import pino from 'pino';
 import { loadConfig } from './config.js';
 import { Database } from './store/database.js';
+import { KeysDatabase } from './store/keys-database.js';
+import { registerKeysPool } from './store/sql.js';
 import { TokenizerClient } from './tokenizer-client.js';
 import { buildServices } from './vault/services.js';
 import { createApp } from './http/server.js';
@@ -13,6 +15,8 @@ export async function startApi(env: NodeJS.ProcessEnv = process.env) {
   const config = loadConfig(env);
   const log = pino({ level: config.logLevel, base: { component: 'api' } });
   const db = await Database.open({ dataDir: config.dataDir, databaseUrl: config.databaseUrl, poolMax: config.dbPoolMax, log });
+  const keysDb = config.keysDatabaseUrl ? await KeysDatabase.open(config.keysDatabaseUrl) : undefined;
+  if (keysDb) registerKeysPool(db.orm.em.getConnection(), keysDb.pool);
   const tokenizer = new TokenizerClient(config.tokenizer.target, config.tokenizer.deadlineMs);
   tokenizer.saltSource = (tenantId) => db.globalStores().tenants.keySalt(tenantId);
   tokenizer.knowSalts(await db.globalStores().tenants.keySalts());
@@ -60,6 +64,7 @@ export async function startApi(env: NodeJS.ProcessEnv = process.env) {
       services.files.close();
       tokenizer.close();
       await db.close();
+      await keysDb?.close();
       log.info('api stopped');
     })());
   return { port, server, services, close };

@@ -23,6 +23,7 @@ const Env = z.object({
   STRONGROOM_ROOT_TOKEN: z.uuid('must be a UUID').optional(),
   STRONGROOM_ROOT_TOKEN_FILE: z.string().min(1).optional(),
   DATABASE_URL: z.string().regex(/^postgres(ql)?:\/\//, 'must be a postgres:// URL').optional(),
+  STRONGROOM_KEYS_DATABASE_URL: z.string().regex(/^postgres(ql)?:\/\//, 'must be a postgres:// URL').optional(),
   STRONGROOM_DB_POOL_MAX: z.coerce.number().int().min(1).max(200).default(10),
   STRONGROOM_TOKENIZER_SOCKET: z.string().optional(),
   STRONGROOM_TOKENIZER_ADDRESS: z.string().optional(),
@@ -79,6 +80,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env) {
     dataDir,
     rootToken: rootTokenOf(e.STRONGROOM_ROOT_TOKEN, e.STRONGROOM_ROOT_TOKEN_FILE),
     databaseUrl: e.DATABASE_URL,
+    /** The key table's own database (persons' wrapped keys); unset: the vault's own database. */
+    keysDatabaseUrl: e.STRONGROOM_KEYS_DATABASE_URL,
     dbPoolMax: e.STRONGROOM_DB_POOL_MAX,
     tokenizer: {
       // A unix socket is the default transport; a TCP address wins when given.

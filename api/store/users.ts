@@ -84,10 +84,11 @@ function toRow(r: Record<string, unknown>): UserRow {
 
 /**
  * Live rows only: an expired record reads as absent even before the sweeper removes it, and so does a row whose
- * person's key is gone (a row brought back by restoring an old backup after the person was erased).
+ * person's key is gone (a row brought back by restoring an old backup after the person was erased). With a key
+ * database of its own, the rows read are also checked against it (SubjectKeyStore.withKeys).
  */
 const live = (schema: string, n: number) =>
-  `(expires_at is null or expires_at > $${n}) and exists (select 1 from "${schema}".subject_keys k where k.token = users.token and k.wrapped is not null)`;
+  `(expires_at is null or expires_at > $${n}) and exists (select 1 from "${schema}".subject_keys k where k.token = users.token and k.erased is null)`;
 
 export class UserStore extends TenantTables {
   private exec<T = Record<string, unknown>>(sql: string, params: unknown[]): Promise<T[]> {
@@ -98,14 +99,19 @@ export class UserStore extends TenantTables {
     const rows = await this.sql(
       `select ${selectColumns(this.schema)} from "${this.schema}".users where token = $1 and ${live(this.schema, 2)}${forUpdate ? ' for update' : ''}`,
       [token, now]);
-    return rows[0] ? toRow(rows[0]) : null;
+    return (await this.keyed(rows))[0] ?? null;
+  }
+
+  /** Rows as read, with their keys (and without the rows whose key is gone, when keys live apart). */
+  private keyed(rows: Record<string, unknown>[]): Promise<UserRow[]> {
+    return new SubjectKeyStore(this.em, this.tenantId).withKeys(rows.map(toRow));
   }
 
   async byIndex(mode: IndexMode, hash: Buffer, now: number, forUpdate = false): Promise<UserRow | null> {
     const rows = await this.sql(
       `select ${selectColumns(this.schema)} from "${this.schema}".users where ${SQL_COLUMN[mode]} = $1 and ${live(this.schema, 2)}${forUpdate ? ' for update' : ''}`,
       [hash, now]);
-    return rows[0] ? toRow(rows[0]) : null;
+    return (await this.keyed(rows))[0] ?? null;
   }
 
   /** Live rows for many tokens (mode `token`) or many hashes of one index, in one statement; unordered. */
@@ -113,7 +119,7 @@ export class UserStore extends TenantTables {
     const column = mode === 'token' ? 'token' : SQL_COLUMN[mode];
     const type = mode === 'token' ? 'uuid[]' : 'bytea[]';
     const rows = await this.sql(`select ${selectColumns(this.schema)} from "${this.schema}".users where ${column} = any($1::${type}) and ${live(this.schema, 2)}`, [keys, now]);
-    return rows.map(toRow);
+    return this.keyed(rows);
   }
 
   /** Every live row whose index matches one of the hashes, whatever the field. */
@@ -136,7 +142,7 @@ export class UserStore extends TenantTables {
     const rows = await this.sql(
       `select ${selectColumns(this.schema)} from "${this.schema}".users where ${live(this.schema, 1)} order by seq offset $2 limit $3`,
       [now, offset, limit]);
-    return { total: Number(count?.n ?? 0), rows: rows.map(toRow) };
+    return { total: Number(count?.n ?? 0), rows: await this.keyed(rows) };
   }
 
   /** Inserts the rows; rows that collide with an existing index are skipped and their tokens left out. */
@@ -210,10 +216,17 @@ export class UserStore extends TenantTables {
     await this.removeLogins(tokens);
     await this.eraseKeys(tokens);
     // Rows whose key is gone (brought back by a restored backup after their person was erased) read as absent
-    // already; here they go for good, with what hangs off them.
+    // already; here they go for good, with what hangs off them. With keys apart, the ledger learns first which
+    // keys the key database no longer has.
+    const keys = new SubjectKeyStore(this.em, this.tenantId);
+    for (let after: string | null = null; ; ) {
+      const step = await keys.reconcile(max, after, now);
+      if (!step.last) break;
+      after = step.last;
+    }
     const orphans = await this.sql(
       `delete from "${this.schema}".users where token in (select token from "${this.schema}".users u where not exists
-         (select 1 from "${this.schema}".subject_keys k where k.token = u.token and k.wrapped is not null) limit $1) returning token`,
+         (select 1 from "${this.schema}".subject_keys k where k.token = u.token and k.erased is null) limit $1) returning token`,
       [max],
     );
     const gone = orphans.map((r) => r.token as string);
