@@ -79,6 +79,7 @@ export async function executeOperation(
 ): Promise<Record<string, unknown>> {
   // A tokenizer whose keyring does not match the database would answer every sealed read with a 500.
   if (services.keyringCheck.state === 'mismatch') throw new UnavailableError(Messages.keyringMismatch);
+  if (services.keyringCheck.state === 'legacy') throw new UnavailableError(Messages.legacyData);
   await services.tokenizer.prepare(tenantId);
   const now = nowSeconds();
   const note: AuditNote = {};

@@ -13,7 +13,8 @@ const ROW = 'sentinel';
 export const SENTINEL_KEY = 'keyring.sentinel';
 export const KEYRING_ID_KEY = 'keyring.id';
 
-export type KeyringState = 'unchecked' | 'ok' | 'mismatch';
+/** `legacy`: the database holds people sealed before per-person keys, which this version cannot read. */
+export type KeyringState = 'unchecked' | 'ok' | 'mismatch' | 'legacy';
 
 export class KeyringCheck {
   state: KeyringState = 'unchecked';
@@ -49,6 +50,18 @@ export class KeyringCheck {
     } catch (err) {
       if (!(err instanceof TokenizerRejectedError)) throw err;
       this.state = 'mismatch';
+    }
+    if (this.state === 'ok') {
+      for (const { id } of await this.db.globalStores().tenants.all()) {
+        if (await this.db.stores(id).users.hasLegacyRows()) {
+          this.state = 'legacy';
+          this.log.error(
+            { tenantId: id },
+            'this database holds people sealed before per-person keys (no key table entry): they cannot be read; re-create the database',
+          );
+          break;
+        }
+      }
     }
     if (this.state === 'mismatch') {
       this.log.error(
