@@ -6,7 +6,8 @@ import { Migrator } from '@mikro-orm/migrations';
 import type { Logger } from 'pino';
 import { startEmbeddedPostgres, type EmbeddedPostgres } from './embedded.js';
 import { globalMigrations, tenantMigrations } from './migrations/index.js';
-import { registerPool, query } from './sql.js';
+import { registerPool, query, keysPoolOf } from './sql.js';
+import { KEYS_SCHEMA } from './keys-database.js';
 
 import { GLOBAL_SCHEMA, MAIN_TENANT_ID, MAIN_TENANT_NAME, tenantSchema } from './schemas.js';
 import { GlobalStores, Stores } from './stores.js';
@@ -103,9 +104,13 @@ export class Database {
     await query(this.global(), 'select 1');
   }
 
-  /** Drops the tenant's schema and everything in it, then its row (credentials and unlocks cascade), in one transaction. */
+  /**
+   * Drops the tenant's schema and everything in it, then its row (credentials and unlocks cascade, and the key salt
+   * with it), in one transaction. With a key database apart, the tenant's wrapped keys there go first.
+   */
   async dropTenant(tenantId: number): Promise<void> {
     if (tenantId === MAIN_TENANT_ID) throw new Error('the main tenant cannot be dropped');
+    await keysPoolOf(this.global())?.query(`delete from ${KEYS_SCHEMA}.subject_keys where tenant_id = $1`, [tenantId]);
     await this.global().transactional(async (tx) => {
       await query(tx, `drop schema if exists "${tenantSchema(tenantId)}" cascade`);
       await query(tx, `delete from "${GLOBAL_SCHEMA}".tenants where id = $1`, [tenantId]);

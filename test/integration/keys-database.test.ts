@@ -98,6 +98,15 @@ describe.skipIf(!keysServer)('a key database of its own', () => {
       await vault.api.services.rewrapper.runOnce();
       expect((await vault.call('SystemGetKeyringStatus', {})).body.rotation).toMatchObject({ percent: 100 });
       expect((await vault.call('UserGet', other.ref)).body.profile).toEqual(other.profile);
+
+      // A deleted tenant's keys leave the key database with it.
+      const t = await vault.call('TenantCreate', { tenantname: `keys${Date.now() % 100000}`, tenantorg: 'Org' });
+      const tid = t.body.tenantid as number;
+      expect((await vault.call('UserCreate', { profile: buildProfile() }, { 'x-bunker-token': t.body.xtoken as string })).status).toBe(200);
+      const count = async () => (await keys.query('select count(*)::int as n from strongroom_keys.subject_keys where tenant_id = $1', [tid])).rows[0].n as number;
+      expect(await count()).toBe(1);
+      expect((await vault.call('TenantDelete', { tenantid: tid })).status).toBe(200);
+      expect(await count()).toBe(0);
     } finally {
       await keys.end();
       await vault.stop();
