@@ -148,6 +148,14 @@ describe('erasure', () => {
     expect(again.body.message).toBe('This user request is closed');
   });
 
+  it('by UserDeleteBulk does too', async ({ vault }) => {
+    const [p, other] = [await person(vault), await person(vault)];
+    const res = await vault.call('UserDeleteBulk', { users: [{ mode: 'token', identity: p.token }] });
+    expect(res.status, JSON.stringify(res.body)).toBe(200);
+    await expectErased(vault, p);
+    await expectIntact(vault, other);
+  });
+
   it('by the sweeper at expiry does too', async ({ vault }) => {
     const p = await person(vault, { finaltime: '1d' });
     const other = await person(vault);
