@@ -22,7 +22,8 @@ export async function startApi(env: NodeJS.ProcessEnv = process.env) {
   tokenizer.knowSalts(await db.globalStores().tenants.keySalts());
   const services = buildServices(config, log, db, tokenizer);
   registerPoolGauge(await db.poolStats());
-  // A tokenizer not up yet is asked again by /readyz; a keyring that does not match is logged and refused.
+  // A tokenizer not up yet is asked again by /readyz and by the first operation; a keyring that does not match is
+  // logged and refused. The check also gives every tenant its own data key.
   await services.keyringCheck.check().catch(() => undefined);
   const generated = await services.credentials.ensureRoot(config.rootToken);
   if (generated) {

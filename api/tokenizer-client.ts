@@ -72,11 +72,6 @@ function sizeOf(batch: TokenizerBatch): { items: number; bytes: number } {
   return { items, bytes };
 }
 
-/** Whether a sealed value was sealed under a person's key (the proto's personal format, first byte 0x02). */
-export function isPersonal(sealed: Buffer): boolean {
-  return sealed[0] === 0x02;
-}
-
 function keyFields(key: PersonKey | undefined): { subject?: string; wrapped_key?: Buffer } {
   if (!key) return {};
   return key.wrapped ? { subject: key.subject, wrapped_key: key.wrapped } : { subject: key.subject };

@@ -60,9 +60,23 @@ function parseInput(op: OpDefinition, rawBody: Record<string, unknown>): { input
   return { input: parsed.data, metadata: (requestMetadata as Record<string, unknown> | undefined) ?? {} };
 }
 
+/**
+ * Serves only once the tokenizer's keyring is known to fit this database (api/vault/keyring-check.ts): a check not
+ * yet done (the tokenizer was not up at start) is done now; a tokenizer still away is a 503.
+ */
+async function checkKeyring(services: Services): Promise<void> {
+  // A refusal is checked again by /readyz only: requests do not each rerun the check.
+  let state = services.keyringCheck.state;
+  if (state === 'unchecked') state = await services.keyringCheck.check().catch(() => 'unchecked' as const);
+  if (state === 'mismatch') throw new UnavailableError(Messages.keyringMismatch);
+  if (state === 'legacy') throw new UnavailableError(Messages.legacyData);
+  if (state === 'unchecked') throw new UnavailableError('The tokenizer is unavailable');
+}
+
 /** Public operations: no credential, no audit event (the contract's portal endpoints); input rules as usual. */
 export async function executePublicOperation(services: Services, op: OpDefinition, tenantId: number, rawBody: Record<string, unknown>) {
   const { input } = parseInput(op, rawBody);
+  await checkKeyring(services);
   await services.tokenizer.prepare(tenantId);
   const principal: Principal = { credentialId: '', kind: 'public', tenantId, roleId: null, userToken: null, expiresAt: null };
   const em = services.db.forTenant(tenantId);
@@ -78,8 +92,7 @@ export async function executeOperation(
   rawBody: Record<string, unknown>,
 ): Promise<Record<string, unknown>> {
   // A tokenizer whose keyring does not match the database would answer every sealed read with a 500.
-  if (services.keyringCheck.state === 'mismatch') throw new UnavailableError(Messages.keyringMismatch);
-  if (services.keyringCheck.state === 'legacy') throw new UnavailableError(Messages.legacyData);
+  await checkKeyring(services);
   await services.tokenizer.prepare(tenantId);
   const now = nowSeconds();
   const note: AuditNote = {};

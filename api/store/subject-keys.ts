@@ -30,8 +30,10 @@ export class SubjectKeyStore extends TenantTables {
     return new Map(rows.map((r) => [r.token, r.wrapped]));
   }
 
-  async insertMany(rows: { token: string; wrapped: Buffer }[], now: number): Promise<void> {
+  /** Stores new keys; with `ifAbsent`, a token that already has one keeps it (a concurrent first writer wins). */
+  async insertMany(rows: { token: string; wrapped: Buffer }[], now: number, ifAbsent = false): Promise<void> {
     if (!rows.length) return;
+    const onConflict = ifAbsent ? ' on conflict do nothing' : '';
     const tokens = rows.map((r) => r.token);
     const wrapped = rows.map((r) => r.wrapped);
     if (this.remote) {
@@ -39,15 +41,15 @@ export class SubjectKeyStore extends TenantTables {
       // without one.
       await this.remoteSql(
         `insert into ${KEYS_SCHEMA}.subject_keys (tenant_id, token, wrapped, key_version, created)
-         select $1, t, w, ${VERSION_OF('w')}, $4 from unnest($2::uuid[], $3::bytea[]) as x(t, w)`,
+         select $1, t, w, ${VERSION_OF('w')}, $4 from unnest($2::uuid[], $3::bytea[]) as x(t, w)${onConflict}`,
         [this.tenantId, tokens, wrapped, now],
       );
-      await this.sql(`insert into ${this.t}.subject_keys (token, created) select t, $2 from unnest($1::uuid[]) as x(t)`, [tokens, now]);
+      await this.sql(`insert into ${this.t}.subject_keys (token, created) select t, $2 from unnest($1::uuid[]) as x(t)${onConflict}`, [tokens, now]);
       return;
     }
     await this.sql(
       `insert into ${this.t}.subject_keys (token, wrapped, key_version, created)
-       select t, w, ${VERSION_OF('w')}, $3 from unnest($1::uuid[], $2::bytea[]) as x(t, w)`,
+       select t, w, ${VERSION_OF('w')}, $3 from unnest($1::uuid[], $2::bytea[]) as x(t, w)${onConflict}`,
       [tokens, wrapped, now],
     );
   }

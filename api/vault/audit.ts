@@ -5,7 +5,8 @@ import type { Logger } from 'pino';
 import type { Database } from '../store/database.js';
 import { Stores } from '../store/stores.js';
 import type { AuditEventRow } from '../store/audit.js';
-import { isPersonal, type TokenizerClient } from '../tokenizer-client.js';
+import { TokenizerRejectedError, type TokenizerClient } from '../tokenizer-client.js';
+import type { SubjectKeys } from './subject-keys.js';
 import { auditBatchSize } from '../metrics.js';
 import type { Principal } from './credentials.js';
 
@@ -73,6 +74,7 @@ export class AuditTrail {
     private readonly db: Database,
     private readonly tokenizer: TokenizerClient,
     private readonly log: Logger,
+    private readonly keys: SubjectKeys,
   ) {}
 
   /** Writes events in the caller's transaction (if any): they commit or roll back with the change they describe. */
@@ -87,6 +89,8 @@ export class AuditTrail {
     const missing = records.filter((r) => !keys.has(r));
     if (missing.length) for (const [t, w] of await stores.subjectKeys.get(missing)) keys.set(t, w);
     const withDetails = drafts.filter((d) => d.details && !(d.record && keys.get(d.record) === null));
+    // Details about no person go under the tenant's own data key.
+    const tenantKey = withDetails.length ? await this.keys.tenantKey(tenantId) : undefined;
     const sealed = withDetails.length
       ? (
           await this.tokenizer.run(tenantId, {
@@ -96,7 +100,7 @@ export class AuditTrail {
                 table: AUDIT_TABLE,
                 rowId: d.uuid,
                 plaintext: Buffer.from(JSON.stringify(d.details)),
-                key: wrapped ? { subject: d.record!, wrapped } : undefined,
+                key: wrapped ? { subject: d.record!, wrapped } : tenantKey,
               };
             }),
           })
@@ -197,7 +201,10 @@ export function presentEvent(e: AuditEventRow): AuditRow {
  * through the tenant's manager, so the reads run as the tenant's database role where there is one.
  */
 export class AuditReader {
-  constructor(private readonly tokenizer: TokenizerClient) {}
+  constructor(
+    private readonly tokenizer: TokenizerClient,
+    private readonly keys: SubjectKeys,
+  ) {}
 
   private async page(em: EntityManager, tenantId: number, record: string | null, offset: number, limit: number) {
     const { total, rows } = await new Stores(em, tenantId).audit.page(record, offset, limit);
@@ -221,16 +228,23 @@ export class AuditReader {
     const stores = new Stores(em, tenantId);
     const e = await stores.audit.byUuid(uuid);
     if (!e) return null;
+    const erasedEvent = { ...presentEvent(e), more: false, details: { erased: true } };
     const wrapped = e.record ? (await stores.subjectKeys.get([e.record])).get(e.record) : undefined;
-    const personal = e.details ? isPersonal(e.details) : false;
-    // A person erased (tombstone), or whose key is missing from the key table (a restored data backup).
-    const erased = wrapped === null || (personal && !wrapped);
-    if (erased) return { ...presentEvent(e), more: false, details: { erased: true } };
+    // A person erased: their key is a tombstone.
+    if (wrapped === null) return erasedEvent;
     let details: Record<string, unknown> = {};
     if (e.details) {
-      const key = personal && wrapped ? { subject: e.record!, wrapped } : undefined;
-      const [plain] = (await this.tokenizer.run(tenantId, { open: [{ table: AUDIT_TABLE, rowId: e.uuid, ciphertext: e.details, key }] })).opened;
-      details = JSON.parse(plain!.toString('utf8')) as Record<string, unknown>;
+      // Under the person's key while they live; details about no person under the tenant's own key.
+      const key = wrapped ? { subject: e.record!, wrapped } : await this.keys.tenantKey(tenantId);
+      let plain: Buffer;
+      try {
+        [plain] = (await this.tokenizer.run(tenantId, { open: [{ table: AUDIT_TABLE, rowId: e.uuid, ciphertext: e.details, key }] })).opened as [Buffer];
+      } catch (err) {
+        // About a person whose key the key table no longer holds at all (a restored backup): erased.
+        if (err instanceof TokenizerRejectedError && e.record && wrapped === undefined) return erasedEvent;
+        throw err;
+      }
+      details = JSON.parse(plain.toString('utf8')) as Record<string, unknown>;
     }
     return { ...presentEvent(e), details };
   }

@@ -4,6 +4,7 @@
 import type { Logger } from 'pino';
 import type { Database } from '../store/database.js';
 import { TokenizerRejectedError, type TokenizerClient } from '../tokenizer-client.js';
+import type { SubjectKeys } from './subject-keys.js';
 
 const SENTINEL_TEXT = 'strongroom keyring sentinel v1';
 // Sealed under the main tenant's key, in a table and row no data uses.
@@ -26,6 +27,7 @@ export class KeyringCheck {
     private readonly db: Database,
     private readonly tokenizer: TokenizerClient,
     private readonly log: Logger,
+    private readonly keys: SubjectKeys,
   ) {}
 
   /** Checks once at a time; a tokenizer that cannot be reached leaves the state unchecked (asked again later). */
@@ -44,17 +46,19 @@ export class KeyringCheck {
       sealed = (await settings.get(SENTINEL_KEY))!;
     }
     this.expected = (await settings.get(KEYRING_ID_KEY)) ?? undefined;
+    let state: KeyringState;
     try {
       const { opened } = await this.tokenizer.run(TENANT, { open: [{ table: TABLE, rowId: ROW, ciphertext: Buffer.from(sealed, 'base64') }] });
-      this.state = opened[0]!.toString() === SENTINEL_TEXT ? 'ok' : 'mismatch';
+      state = opened[0]!.toString() === SENTINEL_TEXT ? 'ok' : 'mismatch';
     } catch (err) {
       if (!(err instanceof TokenizerRejectedError)) throw err;
-      this.state = 'mismatch';
+      state = 'mismatch';
     }
-    if (this.state === 'ok') {
-      for (const { id } of await this.db.globalStores().tenants.all()) {
+    const tenants = (await this.db.globalStores().tenants.all()).map((t) => t.id);
+    if (state === 'ok') {
+      for (const id of tenants) {
         if (await this.db.stores(id).users.hasLegacyRows()) {
-          this.state = 'legacy';
+          state = 'legacy';
           this.log.error(
             { tenantId: id },
             'this database holds people sealed before per-person keys (no key table entry): they cannot be read; re-create the database',
@@ -63,12 +67,15 @@ export class KeyringCheck {
         }
       }
     }
-    if (this.state === 'mismatch') {
+    // Every tenant's own data key exists before the first request can need it; a failure leaves the check to rerun.
+    if (state === 'ok') await this.keys.ensureTenantKeys(tenants, Math.floor(Date.now() / 1000));
+    if (state === 'mismatch') {
       this.log.error(
         { expectedKeyring: this.expected ?? 'unknown', tokenizerKeyring: info.keyring_id },
         'the tokenizer\'s keyring cannot open this database\'s sentinel: not serving until the expected keyring is given',
       );
     }
-    return this.state;
+    this.state = state;
+    return state;
   }
 }

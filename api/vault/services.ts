@@ -56,7 +56,7 @@ export interface Services {
 export function buildServices(config: Config, log: Logger, db: Database, tokenizer: TokenizerClient): Services {
   const roles = new Roles(db);
   const credentials = new Credentials(db);
-  const keys = new SubjectKeys();
+  const keys = new SubjectKeys(db, tokenizer);
   const users = new Users(tokenizer, db, { versioning: config.versioning, maxVersions: config.maxVersions, maxBytes: config.profileMaxBytes }, keys);
   const sealer = new Sealer(tokenizer, config.profileMaxBytes, keys);
   const appdata = new Appdata(sealer, { versioning: config.versioning, maxVersions: config.maxVersions });
@@ -74,15 +74,15 @@ export function buildServices(config: Config, log: Logger, db: Database, tokeniz
     log,
     db,
     tokenizer,
-    audit: new AuditTrail(db, tokenizer, log),
-    auditReader: new AuditReader(tokenizer),
+    audit: new AuditTrail(db, tokenizer, log, keys),
+    auditReader: new AuditReader(tokenizer, keys),
     keys,
-    keyringCheck: new KeyringCheck(db, tokenizer, log),
+    keyringCheck: new KeyringCheck(db, tokenizer, log, keys),
     rewrapper: new Rewrapper(db, tokenizer, log, config.rewrap),
     credentials,
     tenants: new Tenants(db),
     unlocks: new Unlocks(db, config.unlockSeconds),
-    tokens: new Tokens(tokenizer, db),
+    tokens: new Tokens(tokenizer, db, keys),
     sweeper: new Sweeper(db, log, config.sweepSeconds, files),
     roles,
     groups: new Groups(roles),

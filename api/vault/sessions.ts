@@ -31,7 +31,7 @@ export class Sessions {
     // A session naming a person is theirs: sealed under their key, it goes with them when they are erased.
     const sealed = userToken
       ? await this.sealer.sealFor(scope, userToken, SESSIONS_TABLE, uuid, data)
-      : await this.sealer.seal(scope.tenantId, SESSIONS_TABLE, uuid, data);
+      : await this.sealer.seal(scope.tenantId, SESSIONS_TABLE, uuid, data, 'document', await this.sealer.keys.tenantKey(scope.tenantId));
     await storesOf(scope).sessions.upsert({ sessionuuid: uuid, user_token: userToken, data: sealed, finaltime, slidingtime, expires }, scope.now);
     return expires;
   }
@@ -51,7 +51,7 @@ export class Sessions {
           if (err instanceof NotFoundError) throw notFound(Messages.sessionNotFound);
           throw err;
         })
-      : await this.sealer.open<SessionData>(scope.tenantId, SESSIONS_TABLE, uuid, row.data);
+      : await this.sealer.open<SessionData>(scope.tenantId, SESSIONS_TABLE, uuid, row.data, await this.sealer.keys.tenantKey(scope.tenantId));
     return { row, data };
   }
 

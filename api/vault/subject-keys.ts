@@ -1,7 +1,8 @@
 // Persons' data keys as the api holds them: wrapped, read from the key table once per request and per person.
 // A person without a live key reads as erased everywhere: that is what erasure means (ARCHITECTURE, "Keys").
 import { storesOf } from '../store/stores.js';
-import type { PersonKey } from '../tokenizer-client.js';
+import type { Database } from '../store/database.js';
+import type { PersonKey, TokenizerClient } from '../tokenizer-client.js';
 import { notFound, Messages } from '../errors.js';
 import type { Scope } from './users.js';
 
@@ -12,7 +13,57 @@ export function keyOfRow(row: { token: string; wrappedKey: Buffer }): PersonKey 
   return { subject: row.token, wrapped: row.wrappedKey };
 }
 
+/**
+ * The subject of the tenant's own data key (a nil UUID, never a person's token): tenant-level records (tokens,
+ * sessions naming nobody, audit details about no person) are sealed under it, so a master-key rotation rewraps
+ * it like any person's key and leaves those records as they are, and old master versions can be retired.
+ */
+export const TENANT_SUBJECT = '00000000-0000-0000-0000-000000000000';
+
 export class SubjectKeys {
+  // Tenants' own data keys, wrapped. Never erased, and tenant ids are never reused: kept for the process's life.
+  private readonly tenantKeys = new Map<number, Buffer>();
+
+  constructor(
+    private readonly db: Database,
+    private readonly tokenizer: TokenizerClient,
+  ) {}
+
+  /**
+   * Gives every listed tenant its own data key if it has none yet (at start, and when a tenant is made): outside
+   * any transaction, so a key is never used before it is stored for good.
+   */
+  async ensureTenantKeys(tenantIds: number[], now: number): Promise<void> {
+    for (const id of tenantIds) {
+      const store = this.db.stores(id).subjectKeys;
+      let wrapped = (await store.get([TENANT_SUBJECT])).get(TENANT_SUBJECT);
+      if (!wrapped) {
+        await this.tokenizer.prepare(id);
+        const made = (await this.tokenizer.run(id, { newKeys: [TENANT_SUBJECT] })).wrapped_keys[0]!;
+        await store.insertMany([{ token: TENANT_SUBJECT, wrapped: made }], now, true);
+        wrapped = (await store.get([TENANT_SUBJECT])).get(TENANT_SUBJECT)!;
+      }
+      this.tenantKeys.set(id, wrapped);
+    }
+  }
+
+  /** The tenant's own data key (see TENANT_SUBJECT). */
+  async tenantKey(tenantId: number): Promise<PersonKey> {
+    let wrapped = this.tenantKeys.get(tenantId);
+    if (!wrapped) {
+      // Made by another replica: read once. Its absence is a fault (ensureTenantKeys runs before serving).
+      wrapped = (await this.db.stores(tenantId).subjectKeys.get([TENANT_SUBJECT])).get(TENANT_SUBJECT) ?? undefined;
+      if (!wrapped) throw new Error(`tenant ${tenantId} has no data key`);
+      this.tenantKeys.set(tenantId, wrapped);
+    }
+    return { subject: TENANT_SUBJECT, wrapped };
+  }
+
+  /** Forgets cached tenant keys after a rotation rewrapped them (the old wrapping still opens until retired). */
+  forgetTenantKeys(): void {
+    this.tenantKeys.clear();
+  }
+
   // Per scope (one request, or one transaction of it): a person's wrapped key is read once however many of
   // their records the request opens. Never across requests: another replica may have erased the person.
   private readonly known = new WeakMap<object, Map<string, Buffer | null>>();

@@ -14,6 +14,7 @@ export const TenantCreate = defineOp({
     const xtoken = await ctx.services.credentials.issue('tenant-admin', tenant.tenantid);
     // Its salt known now, outside any transaction (the cross-tenant System operations reach it inside theirs).
     await ctx.services.tokenizer.prepare(tenant.tenantid);
+    await ctx.services.keys.ensureTenantKeys([tenant.tenantid], ctx.now);
     ctx.audit.after = { tenantid: tenant.tenantid, tenantname: tenant.tenantname };
     return { tenantid: tenant.tenantid, xtoken };
   },
