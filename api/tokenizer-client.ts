@@ -14,6 +14,7 @@ import {
   type OpenItem__Output,
   type RewrapResponse__Output,
   type RotateResponse__Output,
+  type RetireResponse__Output,
   type SealItem__Output,
   type TokenFormat,
   type TokenizeItem__Output,
@@ -52,7 +53,7 @@ export interface TokenizerBatch {
 
 export type TokenizerResult = BatchResult__Output;
 
-type Method = 'Run' | 'KeyringInfo' | 'Rewrap' | 'Rotate';
+type Method = 'Run' | 'KeyringInfo' | 'Rewrap' | 'Rotate' | 'Retire';
 /** One call on the generated client, given the metadata, options and callback `call` adds. */
 type Send<Res> = (meta: grpc.Metadata, options: grpc.CallOptions, callback: grpc.requestCallback<Res>) => void;
 
@@ -217,6 +218,12 @@ export class TokenizerClient {
   async rotate(): Promise<number> {
     const res = await this.call<RotateResponse__Output>('Rotate', (meta, options, callback) => this.client.Rotate({}, meta, options, callback));
     return res.active;
+  }
+
+  /** Removes a master key version nothing is sealed under any more; answers the versions left. */
+  async retire(version: number): Promise<number[]> {
+    const res = await this.call<RetireResponse__Output>('Retire', (meta, options, callback) => this.client.Retire({ version }, meta, options, callback));
+    return res.versions;
   }
 
   /** A new wrapping key from three or more recovery shares; TokenizerRejectedError when they do not fit. */

@@ -92,6 +92,24 @@ export class Keyring {
   }
 
   /**
+   * Removes a version nothing is sealed under any more. The caller knows that (the api, after rewrapping every
+   * key); the keyring refuses only what it can tell is wrong: the active version, and an unknown one.
+   */
+  retire(version: number): void {
+    if (version === this.activeVersion) throw new RecoveryError('the active version cannot be retired');
+    const key = this.keys.get(version);
+    if (!key) throw new RecoveryError(`no master key version ${version} in the keyring`);
+    this.keys.delete(version);
+    try {
+      this.save('replace');
+    } catch (err) {
+      this.keys.set(version, key);
+      throw err;
+    }
+    key.fill(0);
+  }
+
+  /**
    * Gives the keyring a recovery key and returns its five shares (hex), any three of which rebuild it. They are
    * shown once: only the recovery key sealed under the wrapping key is kept.
    */

@@ -155,6 +155,20 @@ export async function startTokenizerServer(opts: {
       keyring_id: keyring.id,
     })),
     Rotate: unary(log, 'Rotate', async () => ({ active: rotate() })),
+    Retire: unary(log, 'Retire', async (call) => {
+      const version = call.request.version;
+      // Version 1 derives every lookup hash and FF1 token (blind-index.ts, formats.ts): it stays for good.
+      if (version === 1) throw new RefusedError('version 1 derives lookup hashes and tokens and is never retired');
+      try {
+        keyring.retire(version);
+      } catch (err) {
+        if (err instanceof RecoveryError) throw new RefusedError(err.message);
+        throw err;
+      }
+      keys.forget(version);
+      log.warn({ version, keyring: keyring.id }, 'master key version retired');
+      return { versions: keyring.versions };
+    }),
     Rewrap: unary(log, 'Rewrap', async (call) => {
       try {
         const key = await keyring.rewrap(call.request.shares);

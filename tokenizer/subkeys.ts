@@ -30,6 +30,13 @@ export class Subkeys {
     return view;
   }
 
+  /** Drops what was derived from a retired version, in every salted view too. */
+  forget(version: number): void {
+    for (const byTenant of this.cache.get(version)?.values() ?? []) for (const k of Object.values(byTenant)) k?.fill(0);
+    this.cache.delete(version);
+    for (const view of this.salted.values()) view.forget(version);
+  }
+
   /** undefined when the keyring lacks that version. */
   derive(version: number, tenantId: number, purpose: Purpose): Buffer | undefined {
     let byTenant = this.cache.get(version);

@@ -7,6 +7,7 @@ import type { EntityManager } from '@mikro-orm/postgresql';
 import type { Database } from '../store/database.js';
 import { Stores } from '../store/stores.js';
 import type { TokenizerClient } from '../tokenizer-client.js';
+import type { SubjectKeys } from './subject-keys.js';
 
 export interface RewrapProgress {
   active: number;
@@ -27,6 +28,7 @@ export class Rewrapper {
     private readonly tokenizer: TokenizerClient,
     private readonly log: Logger,
     private readonly opts: { seconds: number; batch: number; pauseMs: number },
+    private readonly keys: SubjectKeys,
   ) {}
 
   start(): void {
@@ -50,11 +52,16 @@ export class Rewrapper {
     await this.running;
   }
 
-  /** One pass over every tenant until its keys are all under the active version; returns how many moved. */
+  /**
+   * One pass over every tenant until its keys are all under the active version; returns how many moved. A pass
+   * that finds nothing left to move (so the previous one finished the rotation, an interval ago) retires the
+   * versions no key is wrapped under any more.
+   */
   async runOnce(maxBatches = Infinity): Promise<number> {
-    const { active } = await this.tokenizer.keyringInfo();
+    const { active, versions } = await this.tokenizer.keyringInfo();
     let moved = 0;
     let batches = 0;
+    let complete = true;
     for (const { id } of await this.db.globalStores().tenants.all()) {
       await this.tokenizer.prepare(id);
       for (;;) {
@@ -69,14 +76,38 @@ export class Rewrapper {
           return stores.subjectKeys.rewrap(keys.map((k, i) => ({ token: k.token, old: k.wrapped, wrapped: rewrapped_keys[i]! })));
         });
         batches++;
+        if (n === null) complete = false;
         // Another replica holds the tenant, or nothing is left: the next tenant.
         if (!n) break;
         moved += n;
         if (this.opts.pauseMs) await new Promise((resolve) => setTimeout(resolve, this.opts.pauseMs));
       }
     }
-    if (moved) this.log.info({ moved, active }, 'person keys rewrapped under the active master key');
+    if (moved) {
+      // Cached tenant keys take their new wrapping before the old version can go (read here, outside any
+      // transaction: a request must never have to read one from inside its own).
+      await this.keys.ensureTenantKeys((await this.db.globalStores().tenants.all()).map((t) => t.id), Math.floor(Date.now() / 1000));
+      this.log.info({ moved, active }, 'person keys rewrapped under the active master key');
+    } else if (complete) {
+      await this.retireUnused(active, versions);
+    }
     return moved;
+  }
+
+  /**
+   * Retires every version but the active one and version 1 (which derives lookup hashes and tokens) once no key of
+   * any tenant is wrapped under it. Every record is sealed under a data key (a person's or the tenant's own) but the
+   * keyring sentinel, which is version 1's: so a version no key names seals nothing.
+   */
+  private async retireUnused(active: number, versions: number[]): Promise<void> {
+    const old = versions.filter((v) => v !== active && v !== 1);
+    if (!old.length) return;
+    const { byVersion } = await this.progress();
+    for (const v of old) {
+      if (byVersion[v]) continue;
+      await this.tokenizer.retire(v);
+      this.log.info({ version: v }, 'master key version retired: no key is wrapped under it any more');
+    }
   }
 
   /** Live person keys per master version across every tenant, against the active version. */

@@ -78,7 +78,7 @@ export function buildServices(config: Config, log: Logger, db: Database, tokeniz
     auditReader: new AuditReader(tokenizer, keys),
     keys,
     keyringCheck: new KeyringCheck(db, tokenizer, log, keys),
-    rewrapper: new Rewrapper(db, tokenizer, log, config.rewrap),
+    rewrapper: new Rewrapper(db, tokenizer, log, config.rewrap, keys),
     credentials,
     tenants: new Tenants(db),
     unlocks: new Unlocks(db, config.unlockSeconds),

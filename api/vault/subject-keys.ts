@@ -30,8 +30,9 @@ export class SubjectKeys {
   ) {}
 
   /**
-   * Gives every listed tenant its own data key if it has none yet (at start, and when a tenant is made): outside
-   * any transaction, so a key is never used before it is stored for good.
+   * Gives every listed tenant its own data key if it has none yet (at start, and when a tenant is made), and reads
+   * each one's current wrapping into the cache (again after a rotation rewrapped them). Outside any transaction:
+   * a key is never used before it is stored for good.
    */
   async ensureTenantKeys(tenantIds: number[], now: number): Promise<void> {
     for (const id of tenantIds) {
@@ -57,11 +58,6 @@ export class SubjectKeys {
       this.tenantKeys.set(tenantId, wrapped);
     }
     return { subject: TENANT_SUBJECT, wrapped };
-  }
-
-  /** Forgets cached tenant keys after a rotation rewrapped them (the old wrapping still opens until retired). */
-  forgetTenantKeys(): void {
-    this.tenantKeys.clear();
   }
 
   // Per scope (one request, or one transaction of it): a person's wrapped key is read once however many of

@@ -36,6 +36,10 @@ async function until<T>(read: () => Promise<T>, done: (v: T) => boolean, ms = 30
 describe('master-key rotation', () => {
   it('rewraps every person key in the background while reads and writes go on without a failure', async ({ vault }) => {
     const ps = await people(vault, 30);
+    // Tenant-level records: a token, a session naming nobody, an event about no person.
+    const token = (await vault.call('TokenCreate', { tokentype: 'creditcard', record: '4111 1111 1111 1111' })).body.tokenuuid as string;
+    const sessionuuid = randomUUID();
+    expect((await vault.call('SessionUpsert', { sessionuuid, sessiondata: { cart: 3 } })).status).toBe(200);
     const before = await vault.call('SystemGetKeyringStatus', {});
     expect(before.status, JSON.stringify(before.body)).toBe(200);
     expect(before.body).toMatchObject({ active: 1, versions: [1], rotation: { percent: 100 } });
@@ -63,11 +67,24 @@ describe('master-key rotation', () => {
       () => vault.call('SystemGetKeyringStatus', {}),
       (s) => s.body.rotation.percent === 100,
     );
+    expect(status.body).toMatchObject({ active: 2, versions: [1, 2], rotation: { percent: 100 }, versionsinuse: [2] });
+    // Every person's key, and the tenant's own.
+    expect(status.body.rotation.total).toBe(ps.length + 1);
+    expect(status.body.seals['2']).toBeGreaterThan(0);
+
+    // Again: version 2 is then wrapped under by nothing and retired; version 1 stays (lookup hashes and tokens).
+    expect((await vault.call('SystemRotateMasterKey', {})).body.active).toBe(3);
+    const retired = await until(
+      () => vault.call('SystemGetKeyringStatus', {}),
+      (s) => s.body.rotation.percent === 100 && s.body.versions.length === 2,
+    );
     running = false;
     await load;
-    expect(status.body).toMatchObject({ active: 2, versions: [1, 2], rotation: { percent: 100 }, versionsinuse: [2] });
-    expect(status.body.rotation.total).toBe(ps.length);
-    expect(status.body.seals['2']).toBeGreaterThan(0);
+    expect(retired.body).toMatchObject({ active: 3, versions: [1, 3], versionsinuse: [3] });
+    // Everything sealed before still opens, version 2 gone.
+    expect((await vault.call('TokenGet', { token })).body.record).toBe('4111 1111 1111 1111');
+    expect((await vault.call('SessionGet', { sessionuuid })).body.sessiondata).toEqual({ cart: 3 });
+    expect(vault.tokenizerOutput()).not.toMatch(/error/i);
     expect(calls).toBeGreaterThan(0);
     expect(failures).toEqual([]);
     for (const p of ps) {
@@ -118,7 +135,8 @@ describe('a rotation interrupted by a restart', () => {
       // Rotated behind the background's back, then one batch only: a third of the way.
       await first.services.tokenizer.rotate();
       expect(await first.services.rewrapper.runOnce(1)).toBe(4);
-      expect((await first.services.rewrapper.progress())).toMatchObject({ active: 2, done: 4, total: 12 });
+      // Twelve people and the tenant's own key.
+      expect((await first.services.rewrapper.progress())).toMatchObject({ active: 2, done: 4, total: 13 });
       await first.close();
 
       const second = await startApi(env);
@@ -126,7 +144,7 @@ describe('a rotation interrupted by a restart', () => {
         () => call(second.port, 'SystemGetKeyringStatus', {}),
         (s) => s.body.rotation.percent === 100,
       );
-      expect(status.body.rotation).toEqual({ done: 12, total: 12, percent: 100 });
+      expect(status.body.rotation).toEqual({ done: 13, total: 13, percent: 100 });
       for (const [i, token] of tokens.entries()) expect((await call(second.port, 'UserGet', { mode: 'token', identity: token })).body.profile).toEqual({ i });
       await second.close();
     } finally {

@@ -89,3 +89,19 @@ describe('tenant key salts', () => {
     expect(keys.withSalt(Buffer.alloc(0))).toBe(keys);
   });
 });
+
+describe('retiring a master key version', () => {
+  it('removes it from the keyring and from derived keys, and refuses the active one', () => {
+    const { keyring: ring } = loadKeyring({ dataDir: mkdtempSync(join(tmpdir(), 'sr-')), wrappingKey: randomBytes(32) }, () => {});
+    const sub = new Subkeys(ring);
+    const v2 = ring.rotate();
+    ring.rotate();
+    expect(sub.withSalt(randomBytes(16)).derive(v2, 1, 'wrap')).toBeDefined();
+    expect(() => ring.retire(ring.active)).toThrow('the active version cannot be retired');
+    ring.retire(v2);
+    sub.forget(v2);
+    expect(ring.versions).toEqual([1, 3]);
+    expect(sub.derive(v2, 1, 'wrap')).toBeUndefined();
+    expect(() => ring.retire(v2)).toThrow(`no master key version ${v2}`);
+  });
+});
