@@ -10,6 +10,9 @@ import { writePrivateFile } from './keyring-file.js';
 export const DEFAULT_ROTATE_AFTER = 2 ** 30;
 // Counts reach the disk every this many seals; a crash loses at most this many, so a restart adds it back.
 const SAVE_EVERY = 2 ** 20;
+// Rewrapping every key under the new version seals once per key: with more keys than the setting allows, each
+// rotation would call for the next. One automatic rotation per interval at most; past that, a warning per call.
+const MIN_AUTO_ROTATION_MS = 60 * 60 * 1000;
 
 const sealsGauge = new client.Gauge({
   name: 'strongroom_tokenizer_seals_total',
@@ -22,6 +25,7 @@ export class SealCounts {
   private readonly counts = new Map<number, number>();
   private readonly saved = new Map<number, number>();
   private warned = new Set<number>();
+  private lastAutoRotation = -Infinity;
 
   constructor(
     private readonly file: string,
@@ -60,6 +64,11 @@ export class SealCounts {
       this.log.warn({ version, seals: total, rotateAfter: this.rotateAfter }, 'master key version nears its seal limit: it will rotate');
     }
     if (total >= this.rotateAfter) {
+      if (Date.now() - this.lastAutoRotation < MIN_AUTO_ROTATION_MS) {
+        this.log.warn({ version, seals: total }, 'master key version past its seal limit, rotated less than an hour ago: raise the setting above the number of keys');
+        return;
+      }
+      this.lastAutoRotation = Date.now();
       this.log.warn({ version, seals: total }, 'master key version reached its seal limit: rotating');
       this.rotate();
     }

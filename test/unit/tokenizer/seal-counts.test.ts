@@ -31,6 +31,10 @@ describe('SealCounts', () => {
     expect(c.active()).toBe(2);
     c.counts.add(2, 3);
     expect(Object.fromEntries(c.counts.all)).toEqual({ 1: 600, 2: 3 });
+    // Rewrapping more keys than the setting allows must not rotate again at once: a warning instead.
+    c.counts.add(2, 200);
+    expect(c.active()).toBe(2);
+    expect(c.warnings.at(-1)).toMatch(/rotated less than an hour ago/);
   });
 
   it('keeps counts across a restart, adding what may have gone unsaved', () => {
