@@ -64,6 +64,10 @@ app.kubernetes.io/component: operator
 {{- default (printf "%s-database" (include "strongroom.fullname" .)) .Values.database.existingSecret -}}
 {{- end -}}
 
+{{- define "strongroom.keysDatabaseSecretName" -}}
+{{- default (printf "%s-keys-database" (include "strongroom.fullname" .)) .Values.keysDatabase.existingSecret -}}
+{{- end -}}
+
 {{- define "strongroom.s3SecretName" -}}
 {{- default (printf "%s-s3" (include "strongroom.fullname" .)) .Values.files.s3.existingSecret -}}
 {{- end -}}
