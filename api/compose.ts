@@ -4,6 +4,8 @@ import { createServer } from 'node:http';
 import pino from 'pino';
 import { loadConfig } from './config.js';
 import { Database } from './store/database.js';
+import { KeysDatabase } from './store/keys-database.js';
+import { registerKeysPool } from './store/sql.js';
 import { TokenizerClient } from './tokenizer-client.js';
 import { buildServices } from './vault/services.js';
 import { createApp } from './http/server.js';
@@ -13,9 +15,16 @@ export async function startApi(env: NodeJS.ProcessEnv = process.env) {
   const config = loadConfig(env);
   const log = pino({ level: config.logLevel, base: { component: 'api' } });
   const db = await Database.open({ dataDir: config.dataDir, databaseUrl: config.databaseUrl, poolMax: config.dbPoolMax, log });
+  const keysDb = config.keysDatabaseUrl ? await KeysDatabase.open(config.keysDatabaseUrl) : undefined;
+  if (keysDb) registerKeysPool(db.orm.em.getConnection(), keysDb.pool);
   const tokenizer = new TokenizerClient(config.tokenizer.target, config.tokenizer.deadlineMs);
+  tokenizer.saltSource = (tenantId) => db.globalStores().tenants.keySalt(tenantId);
+  tokenizer.knowSalts(await db.globalStores().tenants.keySalts());
   const services = buildServices(config, log, db, tokenizer);
   registerPoolGauge(await db.poolStats());
+  // A tokenizer not up yet is asked again by /readyz and by the first operation; a keyring that does not match is
+  // logged and refused. The check also gives every tenant its own data key.
+  await services.keyringCheck.check().catch(() => undefined);
   const generated = await services.credentials.ensureRoot(config.rootToken);
   if (generated) {
     // Shown once, on the operator's terminal, never in the structured log.
@@ -42,6 +51,9 @@ export async function startApi(env: NodeJS.ProcessEnv = process.env) {
     process.stderr.write(`Strongroom is ready on http://${config.host}:${port} (${((Date.now() - startedAt) / 1000).toFixed(1)} s after start)\n`);
   }
   services.sweeper.start();
+  // Resumes a rotation left unfinished by a restart, and keeps looking for keys under older versions.
+  services.rewrapper.start();
+  services.rewrapper.kick();
 
   let closing: Promise<void> | undefined;
   const close = () =>
@@ -53,9 +65,11 @@ export async function startApi(env: NodeJS.ProcessEnv = process.env) {
         setTimeout(() => server.closeAllConnections(), 10_000).unref();
       });
       await services.sweeper.stop();
+      await services.rewrapper.stop();
       services.files.close();
       tokenizer.close();
       await db.close();
+      await keysDb?.close();
       log.info('api stopped');
     })());
   return { port, server, services, close };

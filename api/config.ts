@@ -23,6 +23,7 @@ const Env = z.object({
   STRONGROOM_ROOT_TOKEN: z.uuid('must be a UUID').optional(),
   STRONGROOM_ROOT_TOKEN_FILE: z.string().min(1).optional(),
   DATABASE_URL: z.string().regex(/^postgres(ql)?:\/\//, 'must be a postgres:// URL').optional(),
+  STRONGROOM_KEYS_DATABASE_URL: z.string().regex(/^postgres(ql)?:\/\//, 'must be a postgres:// URL').optional(),
   STRONGROOM_DB_POOL_MAX: z.coerce.number().int().min(1).max(200).default(10),
   STRONGROOM_TOKENIZER_SOCKET: z.string().optional(),
   STRONGROOM_TOKENIZER_ADDRESS: z.string().optional(),
@@ -54,6 +55,9 @@ const Env = z.object({
   STRONGROOM_UNLOCK_SECONDS: z.coerce.number().int().min(1).default(60),
   STRONGROOM_BULK_MAX_RECORDS: z.coerce.number().int().min(1).default(10_000),
   STRONGROOM_SWEEP_SECONDS: z.coerce.number().int().min(0).default(60),
+  STRONGROOM_REWRAP_SECONDS: z.coerce.number().int().min(0).default(30),
+  STRONGROOM_REWRAP_BATCH: z.coerce.number().int().min(1).max(10_000).default(500),
+  STRONGROOM_REWRAP_PAUSE_MS: z.coerce.number().int().min(0).default(50),
   STRONGROOM_XTOKEN_MAX_SECONDS: z.coerce.number().int().min(60).default(86_400),
   STRONGROOM_SESSION_MAX_SECONDS: z.coerce.number().int().min(60).default(3600),
   /** The largest profile, app record or other sealed document, as JSON. */
@@ -95,6 +99,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env) {
     dataDir,
     rootToken: rootTokenOf(e.STRONGROOM_ROOT_TOKEN, e.STRONGROOM_ROOT_TOKEN_FILE),
     databaseUrl: e.DATABASE_URL,
+    /** The key table's own database (persons' wrapped keys); unset: the vault's own database. */
+    keysDatabaseUrl: e.STRONGROOM_KEYS_DATABASE_URL,
     dbPoolMax: e.STRONGROOM_DB_POOL_MAX,
     tokenizer: {
       // A unix socket is the default transport; a TCP address wins when given.
@@ -136,6 +142,11 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env) {
     bulkMaxRecords: e.STRONGROOM_BULK_MAX_RECORDS,
     /** How often expired records are removed; 0 turns the sweeper off (reads still hide expired records). */
     sweepSeconds: e.STRONGROOM_SWEEP_SECONDS,
+    /**
+     * Master-key rotation: how often the background rewrap looks for person keys under an older master version (0:
+     * only when SystemRotateMasterKey asks), how many it moves per transaction, and the pause between batches.
+     */
+    rewrap: { seconds: e.STRONGROOM_REWRAP_SECONDS, batch: e.STRONGROOM_REWRAP_BATCH, pauseMs: e.STRONGROOM_REWRAP_PAUSE_MS },
     /** The longest an xtoken may live (`max_xtoken_retention_period`); 10 minutes when the call sets none. */
     xtokenMaxSeconds: e.STRONGROOM_XTOKEN_MAX_SECONDS,
     /** The longest a session lives (`max_session_retention_period`), and how long one without times lives. */

@@ -68,6 +68,8 @@ export const Messages = {
   policyNotFound: 'The policy record was not found',
   apiDenied: 'API access denied',
   masterKeyMismatch: 'Master key mismatch',
+  keyringMismatch: 'The keyring does not match this database',
+  legacyData: 'This database was sealed before per-person keys and must be re-created',
   wrappingKeyRootOnly: 'Only the main tenant admin can generate wrapping keys',
   groupNotFound: 'The group record was not found',
   duplicateGroup: 'The group record already exists',

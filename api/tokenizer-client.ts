@@ -13,6 +13,8 @@ import {
   type KeyringInfoResponse__Output,
   type OpenItem__Output,
   type RewrapResponse__Output,
+  type RotateResponse__Output,
+  type RetireResponse__Output,
   type SealItem__Output,
   type TokenFormat,
   type TokenizeItem__Output,
@@ -24,8 +26,17 @@ import { Coalescer } from './coalesce.js';
 
 export type { IndexKind, TokenFormat } from '../proto/loader.js';
 
-/** A seal or open item as the api writes it: `row_id` is spelled `rowId`. */
-type WithRowId<T extends { row_id: string }> = Omit<T, 'row_id'> & { rowId: string };
+/**
+ * A person's data key as the api holds it: only wrapped. `wrapped` null means "the key this batch makes for the
+ * subject" (listed in `newKeys`).
+ */
+export interface PersonKey {
+  subject: string;
+  wrapped: Buffer | null;
+}
+
+/** A seal or open item as the api writes it: `row_id` is spelled `rowId`; `key` makes the item personal. */
+type WithRowId<T extends { row_id: string }> = Omit<T, 'row_id' | 'wrapped_key' | 'subject'> & { rowId: string; key?: PersonKey | undefined };
 
 /** A Run batch without its tenant: the proto's items, every field set, enums limited to known values. */
 export interface TokenizerBatch {
@@ -34,11 +45,15 @@ export interface TokenizerBatch {
   open?: WithRowId<OpenItem__Output>[];
   tokenize?: (TokenizeItem__Output & { format: TokenFormat })[];
   detokenize?: (DetokenizeItem__Output & { format: TokenFormat })[];
+  /** Subjects that get a new data key, answered wrapped in `wrapped_keys`. */
+  newKeys?: string[];
+  /** Wrapped keys to wrap again under the active master version, answered in `rewrapped_keys`. */
+  rewrapKeys?: { subject: string; wrapped: Buffer }[];
 }
 
 export type TokenizerResult = BatchResult__Output;
 
-type Method = 'Run' | 'KeyringInfo' | 'Rewrap';
+type Method = 'Run' | 'KeyringInfo' | 'Rewrap' | 'Rotate' | 'Retire';
 /** One call on the generated client, given the metadata, options and callback `call` adds. */
 type Send<Res> = (meta: grpc.Metadata, options: grpc.CallOptions, callback: grpc.requestCallback<Res>) => void;
 
@@ -53,8 +68,14 @@ function sizeOf(batch: TokenizerBatch): { items: number; bytes: number } {
   for (const s of batch.seal ?? []) bytes += s.plaintext.length;
   for (const o of batch.open ?? []) bytes += o.ciphertext.length;
   const items =
-    (batch.hash?.length ?? 0) + (batch.seal?.length ?? 0) + (batch.open?.length ?? 0) + (batch.tokenize?.length ?? 0) + (batch.detokenize?.length ?? 0);
+    (batch.hash?.length ?? 0) + (batch.seal?.length ?? 0) + (batch.open?.length ?? 0) + (batch.tokenize?.length ?? 0) + (batch.detokenize?.length ?? 0) +
+    (batch.newKeys?.length ?? 0) + (batch.rewrapKeys?.length ?? 0);
   return { items, bytes };
+}
+
+function keyFields(key: PersonKey | undefined): { subject?: string; wrapped_key?: Buffer } {
+  if (!key) return {};
+  return key.wrapped ? { subject: key.subject, wrapped_key: key.wrapped } : { subject: key.subject };
 }
 
 /** Thrown when the tokenizer refuses a batch: the api built it, so this is a server fault, never the client's. */
@@ -103,8 +124,10 @@ export class TokenizerClient {
     if (batches.length === 1) {
       return [await this.runOne(tenantId, batches[0]!).then((value): Outcome => ({ ok: true, value }), (error: unknown): Outcome => ({ ok: false, error }))];
     }
-    const merged: Required<TokenizerBatch> = { hash: [], seal: [], open: [], tokenize: [], detokenize: [] };
+    const merged: Required<TokenizerBatch> = { hash: [], seal: [], open: [], tokenize: [], detokenize: [], newKeys: [], rewrapKeys: [] };
     for (const b of batches) {
+      if (b.newKeys) merged.newKeys.push(...b.newKeys);
+      if (b.rewrapKeys) merged.rewrapKeys.push(...b.rewrapKeys);
       if (b.hash) merged.hash.push(...b.hash);
       if (b.seal) merged.seal.push(...b.seal);
       if (b.open) merged.open.push(...b.open);
@@ -119,7 +142,7 @@ export class TokenizerClient {
       if (error instanceof TokenizerRejectedError) return this.runEach(tenantId, batches);
       return batches.map(() => ({ ok: false, error }));
     }
-    const at = { hash: 0, sealed: 0, opened: 0, tokens: 0, detokenized: 0 };
+    const at = { hash: 0, sealed: 0, opened: 0, tokens: 0, detokenized: 0, wrapped: 0, rewrapped: 0 };
     return batches.map((b) => {
       const value: TokenizerResult = {
         hash: result.hash.slice(at.hash, (at.hash += b.hash?.length ?? 0)),
@@ -127,6 +150,8 @@ export class TokenizerClient {
         opened: result.opened.slice(at.opened, (at.opened += b.open?.length ?? 0)),
         tokens: result.tokens.slice(at.tokens, (at.tokens += b.tokenize?.length ?? 0)),
         detokenized: result.detokenized.slice(at.detokenized, (at.detokenized += b.detokenize?.length ?? 0)),
+        wrapped_keys: result.wrapped_keys.slice(at.wrapped, (at.wrapped += b.newKeys?.length ?? 0)),
+        rewrapped_keys: result.rewrapped_keys.slice(at.rewrapped, (at.rewrapped += b.rewrapKeys?.length ?? 0)),
       };
       return { ok: true, value };
     });
@@ -138,20 +163,67 @@ export class TokenizerClient {
     );
   }
 
-  private runOne(tenantId: number, batch: TokenizerBatch): Promise<TokenizerResult> {
+  /**
+   * Where a tenant's key salt comes from (the composition root reads it from the tenants table): null for a tenant
+   * made before salts, undefined for no such tenant. A tenant's salt never changes and ids are never reused, so
+   * an existing tenant's answer is kept for the life of the process.
+   */
+  saltSource: ((tenantId: number) => Promise<Buffer | null | undefined>) | undefined;
+  private readonly salts = new Map<number, Buffer>();
+
+  /** Salts read in bulk (at start): calls for these tenants never need a lookup. */
+  knowSalts(salts: Map<number, Buffer | null>): void {
+    for (const [id, salt] of salts) this.salts.set(id, salt ?? Buffer.alloc(0));
+  }
+
+  /**
+   * Learns the tenant's salt now, outside any transaction: the embedded database serves one connection at a
+   * time, and a lookup on another connection from inside a transaction would wait forever.
+   */
+  async prepare(tenantId: number): Promise<void> {
+    await this.saltOf(tenantId);
+  }
+
+  private async saltOf(tenantId: number): Promise<Buffer> {
+    const known = this.salts.get(tenantId);
+    if (known) return known;
+    const salt = await this.saltSource?.(tenantId);
+    if (salt === undefined) return Buffer.alloc(0);
+    const value = salt ?? Buffer.alloc(0);
+    this.salts.set(tenantId, value);
+    return value;
+  }
+
+  private async runOne(tenantId: number, batch: TokenizerBatch): Promise<TokenizerResult> {
+    const tenantSalt = await this.saltOf(tenantId);
     const req: Batch = {
       tenant_id: tenantId,
+      tenant_salt: tenantSalt,
       hash: batch.hash ?? [],
-      seal: (batch.seal ?? []).map((s) => ({ table: s.table, row_id: s.rowId, plaintext: s.plaintext })),
-      open: (batch.open ?? []).map((o) => ({ table: o.table, row_id: o.rowId, ciphertext: o.ciphertext })),
+      seal: (batch.seal ?? []).map((s) => ({ table: s.table, row_id: s.rowId, plaintext: s.plaintext, ...keyFields(s.key) })),
+      open: (batch.open ?? []).map((o) => ({ table: o.table, row_id: o.rowId, ciphertext: o.ciphertext, ...keyFields(o.key) })),
       tokenize: batch.tokenize ?? [],
       detokenize: batch.detokenize ?? [],
+      new_key_subjects: batch.newKeys ?? [],
+      rewrap_keys: (batch.rewrapKeys ?? []).map((r) => ({ subject: r.subject, wrapped_key: r.wrapped })),
     };
     return this.call<BatchResult__Output>('Run', (meta, options, callback) => this.client.Run(req, meta, options, callback));
   }
 
   async keyringInfo(deadlineMs = 1000): Promise<KeyringInfoResponse__Output> {
     return this.call<KeyringInfoResponse__Output>('KeyringInfo', (meta, options, callback) => this.client.KeyringInfo({}, meta, options, callback), deadlineMs);
+  }
+
+  /** Adds a master key version and makes it active; answers the new active version. */
+  async rotate(): Promise<number> {
+    const res = await this.call<RotateResponse__Output>('Rotate', (meta, options, callback) => this.client.Rotate({}, meta, options, callback));
+    return res.active;
+  }
+
+  /** Removes a master key version nothing is sealed under any more; answers the versions left. */
+  async retire(version: number): Promise<number[]> {
+    const res = await this.call<RetireResponse__Output>('Retire', (meta, options, callback) => this.client.Retire({ version }, meta, options, callback));
+    return res.versions;
   }
 
   /** A new wrapping key from three or more recovery shares; TokenizerRejectedError when they do not fit. */

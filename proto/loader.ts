@@ -18,6 +18,8 @@ export type { DetokenizeItem__Output } from './generated/strongroom/tokenizer/v1
 export type { TokenResult__Output } from './generated/strongroom/tokenizer/v1/TokenResult.js';
 export type { KeyringInfoResponse__Output } from './generated/strongroom/tokenizer/v1/KeyringInfoResponse.js';
 export type { RewrapResponse__Output } from './generated/strongroom/tokenizer/v1/RewrapResponse.js';
+export type { RotateResponse__Output } from './generated/strongroom/tokenizer/v1/RotateResponse.js';
+export type { RetireResponse__Output } from './generated/strongroom/tokenizer/v1/RetireResponse.js';
 export type { TokenizerClient as TokenizerGrpcClient, TokenizerHandlers } from './generated/strongroom/tokenizer/v1/Tokenizer.js';
 export type { HealthCheckRequest__Output } from './generated/grpc/health/v1/HealthCheckRequest.js';
 export type { HealthCheckResponse, HealthCheckResponse__Output } from './generated/grpc/health/v1/HealthCheckResponse.js';

@@ -40,14 +40,22 @@ export function aadFor(tenantId: number, table: string, rowId: string): Buffer {
   return out;
 }
 
-function recordKey(keys: Subkeys, version: number, tenantId: number): Buffer {
-  const key = keys.derive(version, tenantId, 'record');
+function recordKey(keys: Subkeys, version: number, tenantId: number, purpose: 'record' | 'wrap' = 'record'): Buffer {
+  const key = keys.derive(version, tenantId, purpose);
   if (!key) throw new SealError('unknown-version', `no master key version ${version} in the keyring`);
   return key;
 }
 
-export function seal(keys: Subkeys, version: number, tenantId: number, table: string, rowId: string, plaintext: Buffer): Buffer {
-  const key = recordKey(keys, version, tenantId);
+export function seal(
+  keys: Subkeys,
+  version: number,
+  tenantId: number,
+  table: string,
+  rowId: string,
+  plaintext: Buffer,
+  purpose: 'record' | 'wrap' = 'record',
+): Buffer {
+  const key = recordKey(keys, version, tenantId, purpose);
   const out = Buffer.allocUnsafe(HEADER + plaintext.length + TAG);
   out[0] = FORMAT;
   out.writeUInt32BE(version, VERSION_AT);
@@ -67,10 +75,10 @@ export function sealedVersion(sealed: Buffer): number | undefined {
 }
 
 /** Opens with whichever keyring version sealed it; any mismatch or damage throws SealError, never crashes. */
-export function open(keys: Subkeys, tenantId: number, table: string, rowId: string, sealed: Buffer): Buffer {
+export function open(keys: Subkeys, tenantId: number, table: string, rowId: string, sealed: Buffer, purpose: 'record' | 'wrap' = 'record'): Buffer {
   const version = sealedVersion(sealed);
   if (version === undefined) throw new SealError('malformed', 'not a sealed record');
-  const key = recordKey(keys, version, tenantId);
+  const key = recordKey(keys, version, tenantId, purpose);
   const d = createDecipheriv('aes-256-gcm', key, sealed.subarray(NONCE_AT, HEADER));
   d.setAAD(aadFor(tenantId, table, rowId));
   d.setAuthTag(sealed.subarray(sealed.length - TAG));

@@ -2,7 +2,9 @@
 // to honour deadlines.
 import { setImmediate as yieldToLoop } from 'node:timers/promises';
 import { performance } from 'node:perf_hooks';
+import { LRUCache } from 'lru-cache';
 import { seal, open, SealError } from './aead.js';
+import { newDataKey, openPersonal, rewrapDataKey, sealPersonal, unwrapDataKey } from './envelope.js';
 import { blindIndex, INDEX_KINDS, type IndexKind } from './blind-index.js';
 import { tokenizeAll, detokenizeAll } from './formats.js';
 import { prepareValue, prepareToken, tokenIndexValue, TOKEN_FORMATS, MAX_ATTEMPT, TokenFormatError, type TokenFormat, type TokenItem } from '../proto/token-values.js';
@@ -70,16 +72,35 @@ function prepareItem(list: 'tokenize' | 'detokenize', i: number, format: string 
  */
 export function validateBatch(req: Batch__Output): PreparedTokens {
   if (!Number.isInteger(req.tenant_id) || req.tenant_id < 1) throw new BadItemError('tenant_id must be 1 or more');
+  if (req.tenant_salt.length > 64) throw new BadItemError('tenant_salt is longer than 64 bytes');
   req.hash.forEach((item, i) => {
     if (!INDEX_KINDS.includes(item.kind as IndexKind)) throw new BadItemError(`hash[${i}].kind is not a known index kind`);
+  });
+  const newSubjects = new Set<string>();
+  req.new_key_subjects.forEach((subject, i) => {
+    checkName('new_key_subjects', i, 'subject', subject);
+    if (newSubjects.has(subject)) throw new BadItemError(`new_key_subjects[${i}] repeats a subject`);
+    newSubjects.add(subject);
   });
   req.seal.forEach((item, i) => {
     checkName('seal', i, 'table', item.table);
     checkName('seal', i, 'row_id', item.row_id);
+    if (item.subject) {
+      checkName('seal', i, 'subject', item.subject);
+      if (!item.wrapped_key.length && !newSubjects.has(item.subject)) throw new BadItemError(`seal[${i}] names a subject without its key`);
+    } else if (item.wrapped_key.length) throw new BadItemError(`seal[${i}].wrapped_key needs a subject`);
   });
   req.open.forEach((item, i) => {
     checkName('open', i, 'table', item.table);
     checkName('open', i, 'row_id', item.row_id);
+    if (item.subject) {
+      checkName('open', i, 'subject', item.subject);
+      if (!item.wrapped_key.length) throw new BadItemError(`open[${i}] names a subject without its key`);
+    } else if (item.wrapped_key.length) throw new BadItemError(`open[${i}].wrapped_key needs a subject`);
+  });
+  req.rewrap_keys.forEach((item, i) => {
+    checkName('rewrap_keys', i, 'subject', item.subject);
+    if (!item.wrapped_key.length) throw new BadItemError(`rewrap_keys[${i}].wrapped_key is empty`);
   });
   return {
     tokenize: req.tokenize.map((item, i) => prepareItem('tokenize', i, item.format, item.value, item.attempt)),
@@ -119,11 +140,98 @@ class Pacer {
   }
 }
 
-export async function runBatch(keys: Subkeys, activeVersion: number, req: Batch__Output, control: RunControl = {}): Promise<BatchResult__Output> {
+/** Counts AES-GCM seals per master key version (tenant record and wrap keys), for the 2^32 limit. */
+export type SealCount = (version: number, n: number) => void;
+
+/**
+ * Recently unwrapped data keys, by tenant, salt, subject and wrapped bytes: a hot person's key is not unwrapped on
+ * every call. It weakens nothing: whoever can send a wrapped key can have it unwrapped anyway, and an erased
+ * person's wrapped key is never sent again. Evicted keys are zeroed.
+ */
+const unwrapped = new LRUCache<string, Buffer>({ max: 20_000, ttl: 10 * 60_000, dispose: (key) => key.fill(0) });
+
+/** The persons' data keys of one batch; keys made in it are zeroed when the batch ends (they are never cached). */
+class DataKeys {
+  readonly made = new Map<string, Buffer>();
+
+  constructor(
+    private readonly keys: Subkeys,
+    private readonly tenant: number,
+    private readonly salt: string,
+  ) {}
+
+  of(list: string, i: number, subject: string, wrapped: Buffer): Buffer {
+    if (!wrapped.length) return this.made.get(subject)!;
+    const id = `${this.tenant}\0${this.salt}\0${subject}\0${wrapped.toString('base64')}`;
+    let key = unwrapped.get(id);
+    if (!key) {
+      try {
+        key = unwrapDataKey(this.keys, this.tenant, subject, wrapped);
+      } catch (err) {
+        if (err instanceof SealError) throw new BadItemError(`${list}[${i}]: the wrapped key does not unwrap`);
+        throw err;
+      }
+      unwrapped.set(id, key);
+    }
+    return key;
+  }
+
+  zero(): void {
+    for (const k of this.made.values()) k.fill(0);
+  }
+}
+
+export async function runBatch(
+  keys: Subkeys,
+  activeVersion: number,
+  req: Batch__Output,
+  control: RunControl = {},
+  countSeals: SealCount = () => {},
+): Promise<BatchResult__Output> {
   const prepared = validateBatch(req);
   const pacer = new Pacer(control);
   pacer.stopIfOver();
   const tenant = req.tenant_id;
+  keys = keys.withSalt(req.tenant_salt);
+  const dataKeys = new DataKeys(keys, tenant, req.tenant_salt.toString('hex'));
+  try {
+    return await runValidated(keys, activeVersion, req, prepared, pacer, dataKeys, countSeals);
+  } finally {
+    dataKeys.zero();
+  }
+}
+
+async function runValidated(
+  keys: Subkeys,
+  activeVersion: number,
+  req: Batch__Output,
+  prepared: PreparedTokens,
+  pacer: Pacer,
+  dataKeys: DataKeys,
+  countSeals: SealCount,
+): Promise<BatchResult__Output> {
+  const tenant = req.tenant_id;
+
+  const wrapped_keys = new Array<Buffer>(req.new_key_subjects.length);
+  for (let i = 0; i < req.new_key_subjects.length; i++) {
+    const subject = req.new_key_subjects[i]!;
+    const made = newDataKey(keys, activeVersion, tenant, subject);
+    dataKeys.made.set(subject, made.key);
+    wrapped_keys[i] = made.wrapped;
+  }
+
+  const rewrapped_keys = new Array<Buffer>(req.rewrap_keys.length);
+  for (let i = 0; i < req.rewrap_keys.length; i++) {
+    const item = req.rewrap_keys[i]!;
+    try {
+      rewrapped_keys[i] = rewrapDataKey(keys, activeVersion, tenant, item.subject, item.wrapped_key);
+    } catch (err) {
+      if (err instanceof SealError) throw new BadItemError(`rewrap_keys[${i}]: the wrapped key does not unwrap`);
+      throw err;
+    }
+    const pause = pacer.tick();
+    if (pause) await pause;
+  }
 
   const hash = new Array<Buffer>(req.hash.length);
   for (let i = 0; i < req.hash.length; i++) {
@@ -136,7 +244,9 @@ export async function runBatch(keys: Subkeys, activeVersion: number, req: Batch_
   const sealed = new Array<Buffer>(req.seal.length);
   for (let i = 0; i < req.seal.length; i++) {
     const item = req.seal[i]!;
-    sealed[i] = seal(keys, activeVersion, tenant, item.table, item.row_id, item.plaintext);
+    sealed[i] = item.subject
+      ? sealPersonal(dataKeys.of('seal', i, item.subject, item.wrapped_key), tenant, item.table, item.row_id, item.subject, item.plaintext)
+      : seal(keys, activeVersion, tenant, item.table, item.row_id, item.plaintext);
     const pause = pacer.tick(item.plaintext.length);
     if (pause) await pause;
   }
@@ -145,7 +255,9 @@ export async function runBatch(keys: Subkeys, activeVersion: number, req: Batch_
   for (let i = 0; i < req.open.length; i++) {
     const item = req.open[i]!;
     try {
-      opened[i] = open(keys, tenant, item.table, item.row_id, item.ciphertext);
+      opened[i] = item.subject
+        ? openPersonal(dataKeys.of('open', i, item.subject, item.wrapped_key), tenant, item.table, item.row_id, item.subject, item.ciphertext)
+        : open(keys, tenant, item.table, item.row_id, item.ciphertext);
     } catch (err) {
       if (err instanceof SealError) throw new BadItemError(`open[${i}]: ${err.message}`);
       throw err;
@@ -173,5 +285,8 @@ export async function runBatch(keys: Subkeys, activeVersion: number, req: Batch_
     if (pause) await pause;
   }
 
-  return { hash, sealed, opened, tokens, detokenized };
+  // Tenant-key seals and key wraps; a person's own key seals little and is counted by its wrapped key's version.
+  const tenantSeals = req.seal.filter((s) => !s.subject).length + req.new_key_subjects.length + req.rewrap_keys.length;
+  if (tenantSeals) countSeals(activeVersion, tenantSeals);
+  return { hash, sealed, opened, tokens, detokenized, wrapped_keys, rewrapped_keys };
 }

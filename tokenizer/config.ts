@@ -14,6 +14,8 @@ export interface TokenizerConfig {
   tcpAddress: string | undefined;
   metricsPort: number | undefined;
   logLevel: LogLevel;
+  /** Seals under one master key version before the tokenizer rotates by itself (well below 2^32). */
+  rotateAfterSeals: number;
 }
 
 /** A setting the operator must fix; its message names the variable and never echoes a secret. */
@@ -79,5 +81,17 @@ export function loadTokenizerConfig(env: NodeJS.ProcessEnv = process.env): Token
     tcpAddress: parseTcpAddress(env.STRONGROOM_TOKENIZER_ADDRESS),
     metricsPort: parsePort('STRONGROOM_TOKENIZER_METRICS_PORT', env.STRONGROOM_TOKENIZER_METRICS_PORT),
     logLevel,
+    rotateAfterSeals: parseRotateAfter(env.STRONGROOM_TOKENIZER_ROTATE_AFTER_SEALS),
   };
+}
+
+const MAX_ROTATE_AFTER = 2 ** 31;
+
+function parseRotateAfter(value: string | undefined): number {
+  if (!value) return 2 ** 30;
+  const n = Number(value);
+  if (!Number.isInteger(n) || n < 1 || n > MAX_ROTATE_AFTER) {
+    throw new ConfigError(`STRONGROOM_TOKENIZER_ROTATE_AFTER_SEALS must be an integer from 1 to ${MAX_ROTATE_AFTER}, got ${JSON.stringify(value)}`);
+  }
+  return n;
 }

@@ -1,5 +1,5 @@
 // The versioned master keyring in memory: its key versions, the active one, rotation, the recovery key.
-import { randomBytes } from 'node:crypto';
+import { createHash, randomBytes } from 'node:crypto';
 import { split, combine } from 'shamir-secret-sharing';
 import { openRecoveryCopy, readKeyringFile, sealKeyringFile, writePrivateFile } from './keyring-file.js';
 
@@ -44,6 +44,15 @@ export class Keyring {
     return [...this.keys.keys()].sort((a, b) => a - b);
   }
 
+  /**
+   * A public name for this keyring, the same across restarts and rotations: a one-way hash of its first key
+   * version, so a database can say which keyring it expects without holding anything secret.
+   */
+  get id(): string {
+    const first = this.keys.get(this.versions[0]!)!;
+    return createHash('sha256').update('strongroom/keyring-id\0').update(first).digest('hex').slice(0, 16);
+  }
+
   key(version: number): Buffer | undefined {
     return this.keys.get(version);
   }
@@ -80,6 +89,24 @@ export class Keyring {
       throw err;
     }
     return next;
+  }
+
+  /**
+   * Removes a version nothing is sealed under any more. The caller knows that (the api, after rewrapping every
+   * key); the keyring refuses only what it can tell is wrong: the active version, and an unknown one.
+   */
+  retire(version: number): void {
+    if (version === this.activeVersion) throw new RecoveryError('the active version cannot be retired');
+    const key = this.keys.get(version);
+    if (!key) throw new RecoveryError(`no master key version ${version} in the keyring`);
+    this.keys.delete(version);
+    try {
+      this.save('replace');
+    } catch (err) {
+      this.keys.set(version, key);
+      throw err;
+    }
+    key.fill(0);
   }
 
   /**

@@ -9,6 +9,7 @@ import pino, { type Logger } from 'pino';
 import { loadTokenizerPackage, channelOptions, TOKENIZER_SERVICE, type TokenizerHandlers } from '../proto/loader.js';
 import { Subkeys } from './subkeys.js';
 import { runBatch, BadItemError, StoppedError } from './batch.js';
+import { DEFAULT_ROTATE_AFTER, SealCounts } from './seal-counts.js';
 import { HealthService } from './health.js';
 import { RecoveryError, type Keyring } from './keyring.js';
 import { openKeyring } from './keyring-start.js';
@@ -111,9 +112,16 @@ export async function startTokenizerServer(opts: {
   socketPath: string;
   tcpAddress?: string | undefined;
   log: Logger;
+  rotateAfterSeals?: number;
 }): Promise<RunningTokenizer> {
   const { keyring, log } = opts;
   const keys = new Subkeys(keyring);
+  const rotate = (): number => {
+    const active = keyring.rotate();
+    log.warn({ active, keyring: keyring.id }, 'master key rotated: new writes use the new version');
+    return active;
+  };
+  const seals = new SealCounts(`${keyring.file}.seals`, opts.rotateAfterSeals ?? DEFAULT_ROTATE_AFTER, log, rotate, () => keyring.active);
   const pkg = loadTokenizerPackage();
   const server = new grpc.Server(channelOptions);
   const health = new HealthService([TOKENIZER_SERVICE]);
@@ -125,7 +133,7 @@ export async function startTokenizerServer(opts: {
       let code = 'OK';
       batchesInFlight.inc();
       try {
-        const result = await runBatch(keys, keyring.active, req, { deadline: deadlineOf(call), cancelled: () => call.cancelled });
+        const result = await runBatch(keys, keyring.active, req, { deadline: deadlineOf(call), cancelled: () => call.cancelled }, (v, n) => seals.add(v, n));
         batchItems.inc({ kind: 'hash' }, req.hash.length);
         batchItems.inc({ kind: 'seal' }, req.seal.length);
         batchItems.inc({ kind: 'open' }, req.open.length);
@@ -140,7 +148,27 @@ export async function startTokenizerServer(opts: {
         batchDuration.observe({ code }, (performance.now() - started) / 1000);
       }
     }),
-    KeyringInfo: unary(log, 'KeyringInfo', async () => ({ versions: keyring.versions, active: keyring.active })),
+    KeyringInfo: unary(log, 'KeyringInfo', async () => ({
+      versions: keyring.versions,
+      active: keyring.active,
+      seals: Object.fromEntries([...seals.all].map(([v, n]) => [v, String(n)])),
+      keyring_id: keyring.id,
+    })),
+    Rotate: unary(log, 'Rotate', async () => ({ active: rotate() })),
+    Retire: unary(log, 'Retire', async (call) => {
+      const version = call.request.version;
+      // Version 1 derives every lookup hash and FF1 token (blind-index.ts, formats.ts): it stays for good.
+      if (version === 1) throw new RefusedError('version 1 derives lookup hashes and tokens and is never retired');
+      try {
+        keyring.retire(version);
+      } catch (err) {
+        if (err instanceof RecoveryError) throw new RefusedError(err.message);
+        throw err;
+      }
+      keys.forget(version);
+      log.warn({ version, keyring: keyring.id }, 'master key version retired');
+      return { versions: keyring.versions };
+    }),
     Rewrap: unary(log, 'Rewrap', async (call) => {
       try {
         const key = await keyring.rewrap(call.request.shares);
@@ -174,6 +202,11 @@ export async function startTokenizerServer(opts: {
     close(graceMs = 5_000) {
       closing ??= new Promise<void>((resolve) => {
         health.stop();
+        try {
+          seals.save();
+        } catch (err) {
+          log.error({ err: { type: (err as Error).name } }, 'seal counts not saved');
+        }
         const force = setTimeout(() => {
           log.warn({ graceMs }, 'calls still running at shutdown: cancelling them');
           server.forceShutdown();
@@ -196,7 +229,13 @@ export async function startTokenizer(
 ): Promise<RunningTokenizer & { metricsServer: HttpServer | undefined }> {
   const log = opts.log ?? pino({ level: config.logLevel, base: { component: 'tokenizer' } });
   const keyring = await openKeyring(config, opts.notice);
-  const running = await startTokenizerServer({ keyring, socketPath: config.socketPath, tcpAddress: config.tcpAddress, log });
+  const running = await startTokenizerServer({
+    keyring,
+    socketPath: config.socketPath,
+    tcpAddress: config.tcpAddress,
+    log,
+    rotateAfterSeals: config.rotateAfterSeals,
+  });
   let metricsServer: HttpServer | undefined;
   try {
     metricsServer = config.metricsPort ? await serveMetrics(config.metricsPort) : undefined;

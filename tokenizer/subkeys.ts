@@ -2,7 +2,8 @@
 import { hkdfSync } from 'node:crypto';
 import type { Keyring } from './keyring.js';
 
-export type Purpose = 'record' | 'index' | 'fpe' | 'dedupe';
+// `wrap` seals persons' data keys (envelope encryption); it seals nothing else.
+export type Purpose = 'record' | 'index' | 'fpe' | 'dedupe' | 'wrap';
 
 // Changing the salt or the info layout changes every subkey: stored ciphertexts and indexes would be lost.
 const SALT = Buffer.from('strongroom/subkey/v1');
@@ -11,7 +12,30 @@ export class Subkeys {
   // Keyed by numbers, not a joined string: a lookup per item allocates nothing.
   private readonly cache = new Map<number, Map<number, Partial<Record<Purpose, Buffer>>>>();
 
-  constructor(private readonly keyring: Pick<Keyring, 'key'>) {}
+  // One view per tenant salt, each with its own cache; bounded by the number of tenants.
+  private readonly salted = new Map<string, Subkeys>();
+
+  constructor(
+    private readonly keyring: Pick<Keyring, 'key'>,
+    /** Hex of the tenant's key salt; empty for the derivation of tenants made before salts. */
+    private readonly salt = '',
+  ) {}
+
+  /** The subkeys of tenants with this key salt (an empty salt: these very subkeys). */
+  withSalt(salt: Buffer): Subkeys {
+    if (!salt.length) return this;
+    const hex = salt.toString('hex');
+    let view = this.salted.get(hex);
+    if (!view) this.salted.set(hex, (view = new Subkeys(this.keyring, hex)));
+    return view;
+  }
+
+  /** Drops what was derived from a retired version, in every salted view too. */
+  forget(version: number): void {
+    for (const byTenant of this.cache.get(version)?.values() ?? []) for (const k of Object.values(byTenant)) k?.fill(0);
+    this.cache.delete(version);
+    for (const view of this.salted.values()) view.forget(version);
+  }
 
   /** undefined when the keyring lacks that version. */
   derive(version: number, tenantId: number, purpose: Purpose): Buffer | undefined {
@@ -23,7 +47,8 @@ export class Subkeys {
     // Unknown versions are not cached: a ciphertext header can name any of 2^32 of them.
     if (!master) return undefined;
     // `purpose` comes from a fixed set without `|` and the tenant id is an integer, so the info is unambiguous.
-    const key = Buffer.from(hkdfSync('sha256', master, SALT, `${purpose}|tenant:${tenantId}`, 32));
+    const info = this.salt ? `${purpose}|tenant:${tenantId}|salt:${this.salt}` : `${purpose}|tenant:${tenantId}`;
+    const key = Buffer.from(hkdfSync('sha256', master, SALT, info, 32));
     if (!byTenant) this.cache.set(version, (byTenant = new Map()));
     if (!byPurpose) byTenant.set(tenantId, (byPurpose = {}));
     byPurpose[purpose] = key;

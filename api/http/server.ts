@@ -25,9 +25,11 @@ export function createApp(services: Services): Koa {
   router.get('/readyz', async (ctx) => {
     const checks = await Promise.allSettled([services.db.ping(), services.tokenizer.keyringInfo()]);
     const [db, tokenizer] = checks.map((c) => (c.status === 'fulfilled' ? 'ok' : 'unavailable'));
-    const ready = db === 'ok' && tokenizer === 'ok';
+    // The database's sentinel must open under the tokenizer's keyring (api/vault/keyring-check.ts).
+    const keyring = db === 'ok' && tokenizer === 'ok' ? await services.keyringCheck.check().catch(() => 'unchecked' as const) : 'unchecked';
+    const ready = db === 'ok' && tokenizer === 'ok' && keyring === 'ok';
     ctx.status = ready ? 200 : 503;
-    ctx.body = { status: ready ? 'ok' : 'error', database: db, tokenizer };
+    ctx.body = { status: ready ? 'ok' : 'error', database: db, tokenizer, keyring };
   });
   router.get('/metrics', async (ctx) => {
     ctx.type = registry.contentType;

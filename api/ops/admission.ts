@@ -201,7 +201,7 @@ export async function subjectFacts(
 ): Promise<NonNullable<RequestFacts['subject']>> {
   const now = nowSeconds();
   const [profile, agreements] = await Promise.all([
-    needs.profile ? services.users.open(tenantId, row.token, row.profile) : undefined,
+    needs.profile ? services.users.open(tenantId, row) : undefined,
     needs.agreements ? new Stores(em, tenantId).consent.agreementsOf(row.token) : undefined,
   ]);
   return {

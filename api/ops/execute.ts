@@ -7,7 +7,7 @@ import type { Services } from '../vault/services.js';
 import type { Principal } from '../vault/credentials.js';
 import { draftEvent, type AuditNote } from '../vault/audit.js';
 import { nowSeconds } from '../vault/durations.js';
-import { VaultError, badRequest, forbidden, Messages } from '../errors.js';
+import { UnavailableError, VaultError, badRequest, forbidden, Messages } from '../errors.js';
 import { fromDatabaseError } from '../store/errors.js';
 import { Stores } from '../store/stores.js';
 import { admit, masked, type Admission } from './admission.js';
@@ -60,11 +60,26 @@ function parseInput(op: OpDefinition, rawBody: Record<string, unknown>): { input
   return { input: parsed.data, metadata: (requestMetadata as Record<string, unknown> | undefined) ?? {} };
 }
 
+/**
+ * Serves only once the tokenizer's keyring is known to fit this database (api/vault/keyring-check.ts): a check not
+ * yet done (the tokenizer was not up at start) is done now; a tokenizer still away is a 503.
+ */
+async function checkKeyring(services: Services): Promise<void> {
+  // A refusal is checked again by /readyz only: requests do not each rerun the check.
+  let state = services.keyringCheck.state;
+  if (state === 'unchecked') state = await services.keyringCheck.check().catch(() => 'unchecked' as const);
+  if (state === 'mismatch') throw new UnavailableError(Messages.keyringMismatch);
+  if (state === 'legacy') throw new UnavailableError(Messages.legacyData);
+  if (state === 'unchecked') throw new UnavailableError('The tokenizer is unavailable');
+}
+
 /** Public operations: no credential, no audit event (the contract's portal endpoints); input rules as usual. */
 export async function executePublicOperation(services: Services, op: OpDefinition, tenant: { tenantId: number; named: boolean }, rawBody: Record<string, unknown>) {
   const { input } = parseInput(op, rawBody);
   // An operation that knows its tenant from its input acts there; the request's tenant is its fallback.
   const tenantId = (op.tenantOf && (await op.tenantOf(input, services))) ?? tenant.tenantId;
+  await checkKeyring(services);
+  await services.tokenizer.prepare(tenantId);
   const principal: Principal = { credentialId: '', kind: 'public', tenantId, roleId: null, userToken: null, expiresAt: null };
   const em = services.db.forTenant(tenantId);
   const ctx: OpContext = { services, principal, tenantId, em, stores: new Stores(em, tenantId), inTransaction: false, audit: {}, now: nowSeconds(), authoriseAlso: async () => {}, tenantNamed: tenant.named };
@@ -78,6 +93,9 @@ export async function executeOperation(
   tenantId: number,
   rawBody: Record<string, unknown>,
 ): Promise<Record<string, unknown>> {
+  // A tokenizer whose keyring does not match the database would answer every sealed read with a 500.
+  await checkKeyring(services);
+  await services.tokenizer.prepare(tenantId);
   const now = nowSeconds();
   const note: AuditNote = {};
   // request_metadata too deep to take is left out of the event of its refusal: the event is written all the same.
@@ -148,9 +166,10 @@ async function run(
     return services.db.forTenant(tenantId).transactional(async (tx) => {
       // Tenant operations run as the tenant's database role; admin and main-tenant ones reach global tables.
       if (op.access === 'tenant') await services.db.enterTenantRole(tx as EntityManager, tenantId);
-      const result = await op.run({ input, ctx: context(() => tx as EntityManager, true) });
+      const ctx = context(() => tx as EntityManager, true);
+      const result = await op.run({ input, ctx });
       judged();
-      await services.audit.writeInTx(tx as EntityManager, tenantId, [event()]);
+      await services.audit.writeInTx(tx as EntityManager, tenantId, [event()], services.keys.knownIn(ctx));
       return result;
     });
   }

@@ -110,6 +110,8 @@ import { PolicyDelete } from './roles/PolicyDelete.js';
 import { PolicyExplain } from './roles/PolicyExplain.js';
 import { RoleUnlinkPolicy } from './roles/RoleUnlinkPolicy.js';
 import { TenantRotateAdminToken } from './tenants/TenantRotateAdminToken.js';
+import { SystemGetKeyringStatus } from './system/SystemGetKeyringStatus.js';
+import { SystemRotateMasterKey } from './system/SystemRotateMasterKey.js';
 
 export const operations: readonly OpDefinition[] = [
   AgreementAccept,
@@ -181,11 +183,13 @@ export const operations: readonly OpDefinition[] = [
   SharedRecordGet,
   SystemDeleteUserProfiles,
   SystemGenerateWrappingKey,
+  SystemGetKeyringStatus,
   SystemGetSystemStats,
   SystemGetUserHTMLReport,
   SystemGetUserProfiles,
   SystemGetUserReport,
   SystemRestoreUserProfile,
+  SystemRotateMasterKey,
   SystemSearchUserProfiles,
   SystemSetLicenseKey,
   TenantCreate,

@@ -26,6 +26,8 @@ export interface AgreementRow {
   endtime: number;
   creationtime: number;
   updated: number;
+  /** The legal basis's immutable id: what the details' AAD names (a brief can be renamed). */
+  basis_id: string;
 }
 
 export interface ActivityRow {
@@ -68,6 +70,7 @@ function agreementOf(r: Raw): AgreementRow {
     endtime: num(r, 'endtime'),
     creationtime: num(r, 'creationtime'),
     updated: num(r, 'updated'),
+    basis_id: text(r, 'basis_id'),
   };
 }
 
@@ -96,6 +99,16 @@ function assignments(fields: Record<string, unknown>, columns: readonly string[]
 
 export class ConsentStore extends TenantTables {
   // Legal bases
+
+  private get basisId(): string {
+    return `(select b.id from ${this.t}.legal_bases b where b.brief = agreements.brief) as basis_id`;
+  }
+
+  /** The basis's immutable id (agreements' details are bound to it), or null when there is no such basis. */
+  async idOfBasis(brief: string): Promise<string | null> {
+    const [r] = await this.sql<{ id: string }>(`select id from ${this.t}.legal_bases where brief = $1`, [brief]);
+    return r?.id ?? null;
+  }
 
   async basis(brief: string, forUpdate = false): Promise<LegalBasisRow | null> {
     const [r] = await this.sql(`select * from ${this.t}.legal_bases where brief = $1${forUpdate ? ' for update' : ''}`, [brief]);
@@ -142,7 +155,7 @@ export class ConsentStore extends TenantTables {
   // Agreements
 
   async agreement(token: string, brief: string, forUpdate = false): Promise<AgreementRow | null> {
-    const [r] = await this.sql(`select * from ${this.t}.agreements where user_token = $1 and brief = $2${forUpdate ? ' for update' : ''}`, [
+    const [r] = await this.sql(`select *, ${this.basisId} from ${this.t}.agreements where user_token = $1 and brief = $2${forUpdate ? ' for update' : ''}`, [
       token,
       brief,
     ]);
@@ -150,10 +163,10 @@ export class ConsentStore extends TenantTables {
   }
 
   async agreementsOf(token: string): Promise<AgreementRow[]> {
-    return (await this.sql(`select * from ${this.t}.agreements where user_token = $1 order by brief`, [token])).map(agreementOf);
+    return (await this.sql(`select *, ${this.basisId} from ${this.t}.agreements where user_token = $1 order by brief`, [token])).map(agreementOf);
   }
 
-  async upsertAgreement(a: Omit<AgreementRow, 'creationtime' | 'updated'>, now: number): Promise<void> {
+  async upsertAgreement(a: Omit<AgreementRow, 'creationtime' | 'updated' | 'basis_id'>, now: number): Promise<void> {
     await this.sql(`insert into ${this.t}.agreements (user_token, brief, status, details, starttime, endtime, creationtime, updated)
        values ($1, $2, $3, $4, $5, $6, $7, $7)
        on conflict (user_token, brief) do update set status = excluded.status, details = excluded.details,

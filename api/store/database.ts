@@ -1,16 +1,18 @@
 // Opens the database (embedded PGlite or a real PostgreSQL), runs migrations, and hands out tenant-scoped managers.
-import { createHash } from 'node:crypto';
+import { createHash, randomBytes } from 'node:crypto';
 import pg from 'pg';
 import { MikroORM, type EntityManager } from '@mikro-orm/postgresql';
 import { Migrator } from '@mikro-orm/migrations';
 import type { Logger } from 'pino';
 import { startEmbeddedPostgres, type EmbeddedPostgres } from './embedded.js';
 import { globalMigrations, tenantMigrations } from './migrations/index.js';
-import { registerPool, query } from './sql.js';
+import { registerPool, query, keysPoolOf } from './sql.js';
+import { KEYS_SCHEMA } from './keys-database.js';
 
 import { GLOBAL_SCHEMA, MAIN_TENANT_ID, MAIN_TENANT_NAME, tenantSchema } from './schemas.js';
 import { reclaimLostConnections } from './pool-guard.js';
 import { GlobalStores, Stores } from './stores.js';
+import { KEY_SALT_BYTES } from './tenants.js';
 
 export { GLOBAL_SCHEMA, MAIN_TENANT_ID, MAIN_TENANT_NAME, tenantSchema };
 
@@ -104,9 +106,13 @@ export class Database {
     await query(this.global(), 'select 1');
   }
 
-  /** Drops the tenant's schema and everything in it, then its row (credentials and unlocks cascade), in one transaction. */
+  /**
+   * Drops the tenant's schema and everything in it, then its row (credentials and unlocks cascade, and the key salt
+   * with it), in one transaction. With a key database apart, the tenant's wrapped keys there go first.
+   */
   async dropTenant(tenantId: number): Promise<void> {
     if (tenantId === MAIN_TENANT_ID) throw new Error('the main tenant cannot be dropped');
+    await keysPoolOf(this.global())?.query(`delete from ${KEYS_SCHEMA}.subject_keys where tenant_id = $1`, [tenantId]);
     await this.global().transactional(async (tx) => {
       await query(tx, `drop schema if exists "${tenantSchema(tenantId)}" cascade`);
       await query(tx, `delete from "${GLOBAL_SCHEMA}".tenants where id = $1`, [tenantId]);
@@ -165,15 +171,18 @@ export class Database {
     const now = Math.floor(Date.now() / 1000);
     await query(
       em,
-      `insert into "${GLOBAL_SCHEMA}".tenants (id, name, org, email, created) values ($1, $2, $3, null, $4)
+      `insert into "${GLOBAL_SCHEMA}".tenants (id, name, org, email, created, key_salt) values ($1, $2, $3, null, $4, $5)
        on conflict (id) do nothing`,
-      [MAIN_TENANT_ID, MAIN_TENANT_NAME, 'Main', now],
+      [MAIN_TENANT_ID, MAIN_TENANT_NAME, 'Main', now, randomBytes(KEY_SALT_BYTES)],
     );
-    // serial must move past the explicit id 1, or the next tenant would collide with the main one.
+    // serial must move past the explicit id 1, or the next tenant would collide with the main one; and never
+    // back: a deleted tenant's id is not given out again.
     await query(
       em,
       `select setval(pg_get_serial_sequence('"${GLOBAL_SCHEMA}".tenants', 'id'),
-              greatest((select max(id) from "${GLOBAL_SCHEMA}".tenants), 1))`,
+              greatest((select max(id) from "${GLOBAL_SCHEMA}".tenants), 1,
+                (select last_value from pg_sequences where schemaname = $1 and sequencename = 'tenants_id_seq')))`,
+      [GLOBAL_SCHEMA],
     );
     const tenants = await query<{ id: number }>(em, `select id from "${GLOBAL_SCHEMA}".tenants order by id`);
     for (const t of tenants) await this.migrateTenantNow(t.id);

@@ -66,7 +66,8 @@ export class GroupStore extends TenantTables {
 
   /** A page of the group's live members in membership order, with their role, and how many there are. */
   async members(groupId: number, now: number, offset: number, limit: number): Promise<{ total: number; rows: { token: string; roleid: number | null }[] }> {
-    const live = '(u.expires_at is null or u.expires_at > $2)';
+    // As UserStore's `live`: expired people, and people whose key is gone, are listed nowhere.
+    const live = `(u.expires_at is null or u.expires_at > $2) and exists (select 1 from ${this.t}.subject_keys k where k.token = u.token and k.erased is null)`;
     const from = `from ${this.t}.group_members m join ${this.t}.users u on u.token = m.user_token where m.group_id = $1 and ${live}`;
     const [count] = await this.sql<{ n: number }>(`select count(*)::int as n ${from}`, [groupId, now]);
     const rows = await this.sql<{ token: string; roleid: number | null }>(`select u.token, m.role_id as roleid ${from} order by u.seq offset $3 limit $4`, [

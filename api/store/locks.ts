@@ -10,4 +10,10 @@ export class LockStore extends TenantTables {
     const [lock] = await this.sql<{ locked: boolean }>('select pg_try_advisory_xact_lock(hashtext($1)) as locked', [`strongroom:sweep:${this.tenantId}`]);
     return lock?.locked === true;
   }
+
+  /** As trySweep, for re-wrapping the tenant's person keys under a new master version (one replica at a time). */
+  async tryRewrap(): Promise<boolean> {
+    const [lock] = await this.sql<{ locked: boolean }>('select pg_try_advisory_xact_lock(hashtext($1)) as locked', [`strongroom:rewrap:${this.tenantId}`]);
+    return lock?.locked === true;
+  }
 }

@@ -13,6 +13,18 @@ export function registerPool(connection: object, main: pg.Pool, tenant?: (tenant
   pools.set(connection, { main, tenant });
 }
 
+// The pool of the key table's own database, when it has one (STRONGROOM_KEYS_DATABASE_URL), by ORM connection.
+const keysPools = new WeakMap<object, pg.Pool>();
+
+export function registerKeysPool(connection: object, pool: pg.Pool): void {
+  keysPools.set(connection, pool);
+}
+
+/** The key database's pool for this manager's vault, or undefined when the key table is in the vault's own database. */
+export function keysPoolOf(em: EntityManager): pg.Pool | undefined {
+  return keysPools.get(em.getConnection());
+}
+
 /**
  * The one way a statement reaches the database. `sql` uses $1, $2… placeholders. Runs inside the manager's
  * transaction when it has one; otherwise a tenant's statement (`tenantId` given) runs as the tenant's database

@@ -16,6 +16,7 @@ import { SessionStore } from './sessions.js';
 import { SettingStore } from './settings.js';
 import { SharedIndexStore, SharedStore } from './shared.js';
 import { StatsStore } from './stats.js';
+import { SubjectKeyStore } from './subject-keys.js';
 import { TenantStore } from './tenants.js';
 import { TokenStore } from './tokens.js';
 import { UnlockStore } from './unlocks.js';
@@ -89,6 +90,9 @@ export class Stores extends GlobalStores {
   }
   get stats(): StatsStore {
     return new StatsStore(this.em, this.tenantId);
+  }
+  get subjectKeys(): SubjectKeyStore {
+    return new SubjectKeyStore(this.em, this.tenantId);
   }
   get tokens(): TokenStore {
     return new TokenStore(this.em, this.tenantId);

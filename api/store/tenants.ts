@@ -1,5 +1,8 @@
 // SQL for the tenants table of the global schema.
+import { randomBytes } from 'node:crypto';
 import { GlobalTables } from './global-tables.js';
+
+export const KEY_SALT_BYTES = 16;
 
 export interface TenantRow {
   id: number;
@@ -27,12 +30,10 @@ export class TenantStore extends GlobalTables {
 
   /** A new tenant's id; a taken name surfaces as the database's unique violation. */
   async insert(name: string, org: string, email: string | null, created: number): Promise<number> {
-    const [r] = await this.sql<{ id: number }>(`insert into ${this.g}.tenants (name, org, email, created) values ($1, $2, $3, $4) returning id`, [
-      name,
-      org,
-      email,
-      created,
-    ]);
+    const [r] = await this.sql<{ id: number }>(
+      `insert into ${this.g}.tenants (name, org, email, created, key_salt) values ($1, $2, $3, $4, $5) returning id`,
+      [name, org, email, created, randomBytes(KEY_SALT_BYTES)],
+    );
     return Number(r!.id);
   }
 
@@ -55,6 +56,18 @@ export class TenantStore extends GlobalTables {
   /** Every tenant's id and name, by id. */
   async all(): Promise<{ id: number; name: string }[]> {
     return (await this.sql(`select id, name from ${this.g}.tenants order by id`)).map((r) => ({ id: Number(r.id), name: r.name as string }));
+  }
+
+  /** The random salt the tenant's keys derive from: null for a tenant made before salts, undefined for none. */
+  async keySalt(id: number): Promise<Buffer | null | undefined> {
+    const [r] = await this.sql<{ key_salt: Buffer | null }>(`select key_salt from ${this.g}.tenants where id = $1`, [id]);
+    return r ? r.key_salt : undefined;
+  }
+
+  /** Every tenant's key salt (null for tenants made before salts). */
+  async keySalts(): Promise<Map<number, Buffer | null>> {
+    const rows = await this.sql<{ id: number; key_salt: Buffer | null }>(`select id, key_salt from ${this.g}.tenants`);
+    return new Map(rows.map((r) => [Number(r.id), r.key_salt]));
   }
 
   /** Which of these tenant ids still exist. */

@@ -5,6 +5,7 @@ import type { IndexMode } from '../vault/identities.js';
 import { TenantTables } from './tenant-tables.js';
 import { GLOBAL_SCHEMA } from './schemas.js';
 import { CredentialStore } from './credentials.js';
+import { SubjectKeyStore } from './subject-keys.js';
 
 export interface UserRow {
   token: string;
@@ -20,6 +21,8 @@ export interface UserRow {
   slidingtime: number | null;
   expiresAt: number | null;
   grouproles: GroupRole[];
+  /** The person's data key, wrapped by the tokenizer (subject_keys); never in the clear. */
+  wrappedKey: Buffer;
 }
 
 export type IndexColumn = 'loginIdx' | 'emailIdx' | 'phoneIdx' | 'customIdx';
@@ -56,7 +59,8 @@ function selectColumns(schema: string): string {
   return `${COLUMNS}, (select coalesce(json_agg(json_build_object('groupid', g.id, 'groupname', g.name, 'grouptype', g.type,
       'roleid', m.role_id, 'rolename', r.name) order by g.id), '[]'::json)
     from "${schema}".group_members m join "${schema}".groups g on g.id = m.group_id
-    left join "${GLOBAL_SCHEMA}".roles r on r.id = m.role_id where m.user_token = users.token) as grouproles`;
+    left join "${GLOBAL_SCHEMA}".roles r on r.id = m.role_id where m.user_token = users.token) as grouproles,
+    (select k.wrapped from "${schema}".subject_keys k where k.token = users.token) as wrapped_key`;
 }
 
 function toRow(r: Record<string, unknown>): UserRow {
@@ -74,11 +78,17 @@ function toRow(r: Record<string, unknown>): UserRow {
     slidingtime: r.slidingtime == null ? null : Number(r.slidingtime),
     expiresAt: r.expires_at == null ? null : Number(r.expires_at),
     grouproles: (r.grouproles as GroupRole[] | undefined) ?? [],
+    wrappedKey: r.wrapped_key as Buffer,
   };
 }
 
-/** Live rows only: an expired record reads as absent even before the sweeper removes it. */
-const live = (n: number) => `(expires_at is null or expires_at > $${n})`;
+/**
+ * Live rows only: an expired record reads as absent even before the sweeper removes it, and so does a row whose
+ * person's key is gone (a row brought back by restoring an old backup after the person was erased). With a key
+ * database of its own, the rows read are also checked against it (SubjectKeyStore.withKeys).
+ */
+const live = (schema: string, n: number) =>
+  `(expires_at is null or expires_at > $${n}) and exists (select 1 from "${schema}".subject_keys k where k.token = users.token and k.erased is null)`;
 
 export class UserStore extends TenantTables {
   private exec<T = Record<string, unknown>>(sql: string, params: unknown[]): Promise<T[]> {
@@ -87,24 +97,29 @@ export class UserStore extends TenantTables {
 
   async byToken(token: string, now: number, forUpdate = false): Promise<UserRow | null> {
     const rows = await this.sql(
-      `select ${selectColumns(this.schema)} from "${this.schema}".users where token = $1 and ${live(2)}${forUpdate ? ' for update' : ''}`,
+      `select ${selectColumns(this.schema)} from "${this.schema}".users where token = $1 and ${live(this.schema, 2)}${forUpdate ? ' for update' : ''}`,
       [token, now]);
-    return rows[0] ? toRow(rows[0]) : null;
+    return (await this.keyed(rows))[0] ?? null;
+  }
+
+  /** Rows as read, with their keys (and without the rows whose key is gone, when keys live apart). */
+  private keyed(rows: Record<string, unknown>[]): Promise<UserRow[]> {
+    return new SubjectKeyStore(this.em, this.tenantId).withKeys(rows.map(toRow));
   }
 
   async byIndex(mode: IndexMode, hash: Buffer, now: number, forUpdate = false): Promise<UserRow | null> {
     const rows = await this.sql(
-      `select ${selectColumns(this.schema)} from "${this.schema}".users where ${SQL_COLUMN[mode]} = $1 and ${live(2)}${forUpdate ? ' for update' : ''}`,
+      `select ${selectColumns(this.schema)} from "${this.schema}".users where ${SQL_COLUMN[mode]} = $1 and ${live(this.schema, 2)}${forUpdate ? ' for update' : ''}`,
       [hash, now]);
-    return rows[0] ? toRow(rows[0]) : null;
+    return (await this.keyed(rows))[0] ?? null;
   }
 
   /** Live rows for many tokens (mode `token`) or many hashes of one index, in one statement; unordered. */
   async byKeys(mode: IndexMode | 'token', keys: (string | Buffer)[], now: number): Promise<UserRow[]> {
     const column = mode === 'token' ? 'token' : SQL_COLUMN[mode];
     const type = mode === 'token' ? 'uuid[]' : 'bytea[]';
-    const rows = await this.sql(`select ${selectColumns(this.schema)} from "${this.schema}".users where ${column} = any($1::${type}) and ${live(2)}`, [keys, now]);
-    return rows.map(toRow);
+    const rows = await this.sql(`select ${selectColumns(this.schema)} from "${this.schema}".users where ${column} = any($1::${type}) and ${live(this.schema, 2)}`, [keys, now]);
+    return this.keyed(rows);
   }
 
   /** Every live row whose index matches one of the hashes, whatever the field. */
@@ -118,16 +133,24 @@ export class UserStore extends TenantTables {
     }
     if (!clauses.length) return [];
     const rows = await this.sql(
-      `select ${selectColumns(this.schema)} from "${this.schema}".users where (${clauses.join(' or ')}) and ${live(params.length + 1)}`, [...params, now]);
+      `select ${selectColumns(this.schema)} from "${this.schema}".users where (${clauses.join(' or ')}) and ${live(this.schema, params.length + 1)}`, [...params, now]);
     return rows.map(toRow);
   }
 
+  /** Whether some user has no entry in the key table at all: data sealed before per-person keys. */
+  async hasLegacyRows(): Promise<boolean> {
+    const [r] = await this.sql<{ legacy: boolean }>(
+      `select exists (select 1 from "${this.schema}".users u where not exists (select 1 from "${this.schema}".subject_keys k where k.token = u.token)) as legacy`,
+    );
+    return r?.legacy === true;
+  }
+
   async page(offset: number, limit: number, now: number): Promise<{ total: number; rows: UserRow[] }> {
-    const [count] = await this.sql(`select count(*)::int as n from "${this.schema}".users where ${live(1)}`, [now]);
+    const [count] = await this.sql(`select count(*)::int as n from "${this.schema}".users where ${live(this.schema, 1)}`, [now]);
     const rows = await this.sql(
-      `select ${selectColumns(this.schema)} from "${this.schema}".users where ${live(1)} order by seq offset $2 limit $3`,
+      `select ${selectColumns(this.schema)} from "${this.schema}".users where ${live(this.schema, 1)} order by seq offset $2 limit $3`,
       [now, offset, limit]);
-    return { total: Number(count?.n ?? 0), rows: rows.map(toRow) };
+    return { total: Number(count?.n ?? 0), rows: await this.keyed(rows) };
   }
 
   /** Inserts the rows; rows that collide with an existing index are skipped and their tokens left out. */
@@ -166,11 +189,23 @@ export class UserStore extends TenantTables {
     await this.sql(`update ${this.t}.users set expires_at = $2 where token = $1`, [token, expiresAt]);
   }
 
-  /** Removes the user with its versions and its login xtokens (in the caller's transaction). */
+  /**
+   * Erases the user (in the caller's transaction): its versions, its login xtokens, its requests but a forget-me
+   * record, and its data key, so that nothing sealed for it anywhere (audit details, backups) opens again.
+   */
   async remove(token: string): Promise<void> {
     await this.sql(`delete from ${this.t}.user_versions where token = $1`, [token]);
     await this.sql(`delete from ${this.t}.users where token = $1`, [token]);
     await this.removeLogins([token]);
+    await this.eraseKeys([token]);
+  }
+
+  /** The end of every erasure: requests but forget-me records go, and the data keys are destroyed. */
+  private async eraseKeys(tokens: string[]): Promise<void> {
+    if (!tokens.length) return;
+    await this.sql(`delete from ${this.t}.user_requests where user_token = any($1::uuid[]) and requesttype <> 'forget-me'`, [tokens]);
+    await this.sql(`update ${this.t}.user_requests set change = null where user_token = any($1::uuid[])`, [tokens]);
+    await new SubjectKeyStore(this.em, this.tenantId).erase(tokens, Math.floor(Date.now() / 1000));
   }
 
   /** Every removal of a user ends here: its login xtokens go with it, so no restore brings them back. */
@@ -187,12 +222,34 @@ export class UserStore extends TenantTables {
     const tokens = rows.map((r) => r.token as string);
     if (tokens.length) await this.sql(`delete from "${this.schema}".user_versions where token = any($1::uuid[])`, [tokens]);
     await this.removeLogins(tokens);
-    return tokens.length;
+    await this.eraseKeys(tokens);
+    // Rows whose key is gone (brought back by a restored backup after their person was erased) read as absent
+    // already; here they go for good, with what hangs off them. With keys apart, the ledger learns first which
+    // keys the key database no longer has.
+    const keys = new SubjectKeyStore(this.em, this.tenantId);
+    for (let after: string | null = null; ; ) {
+      const step = await keys.reconcile(max, after, now);
+      if (!step.last) break;
+      after = step.last;
+    }
+    const orphans = await this.sql(
+      `delete from "${this.schema}".users where token in (select token from "${this.schema}".users u where not exists
+         (select 1 from "${this.schema}".subject_keys k where k.token = u.token and k.erased is null) limit $1) returning token`,
+      [max],
+    );
+    const gone = orphans.map((r) => r.token as string);
+    if (gone.length) {
+      await this.sql(`delete from "${this.schema}".user_versions where token = any($1::uuid[])`, [gone]);
+      await this.sql(`delete from "${this.schema}".user_requests where user_token = any($1::uuid[]) and requesttype <> 'forget-me'`, [gone]);
+      await this.removeLogins(gone);
+    }
+    return tokens.length + gone.length;
   }
 
   /** Removes the live row only: its versions stay, so SystemRestoreUserProfile can bring it back (not its xtokens). */
   async removeKeepingVersions(token: string): Promise<void> {
     await this.sql(`delete from ${this.t}.users where token = $1`, [token]);
+    await this.sql(`delete from ${this.t}.user_requests where user_token = $1`, [token]);
     await this.removeLogins([token]);
   }
 

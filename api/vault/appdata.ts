@@ -17,13 +17,15 @@ export class Appdata {
   ) {}
 
 
-  // The AAD names the user and the app, so a record moved to another user or app does not open.
-  private rowId(token: string, appname: string): string {
-    return `${token}:${appname}`;
+  // The AAD names the user (also as the key's subject), the app and the version, so a record moved to another
+  // user, app or version does not open: a database writer cannot roll a record back unnoticed.
+  private rowId(token: string, appname: string, version: number): string {
+    return `${token}:${appname}/v${version}`;
   }
 
-  private openMany(tenantId: number, token: string, appname: string, blobs: Buffer[]): Promise<Buffer[]> {
-    return this.sealer.openBytes(tenantId, APP_TABLE, blobs.map((blob) => ({ rowId: this.rowId(token, appname), blob })));
+  private async openMany(scope: Scope, token: string, appname: string, blobs: { data: Buffer; version: number }[]): Promise<Buffer[]> {
+    const key = await this.sealer.keys.key(scope, token);
+    return this.sealer.openBytes(scope.tenantId, APP_TABLE, blobs.map((b) => ({ rowId: this.rowId(token, appname, b.version), blob: b.data })), key);
   }
 
   /**
@@ -32,8 +34,8 @@ export class Appdata {
    */
   async put(scope: Scope, token: string, appname: string, data: AppData, current?: AppRow | null): Promise<void> {
     const store = storesOf(scope).appdata;
-    const sealed = await this.sealer.seal(scope.tenantId, APP_TABLE, this.rowId(token, appname), data);
     const old = current !== undefined ? current : await store.get(token, appname, true);
+    const sealed = await this.sealer.sealFor(scope, token, APP_TABLE, this.rowId(token, appname, old ? old.version + 1 : 1), data);
     if (old) await store.replace(token, appname, old, sealed, scope.now, this.keep);
     else await store.insert(token, appname, sealed, scope.now);
   }
@@ -59,7 +61,7 @@ export class Appdata {
   async get(scope: Scope, token: string, appname: string, forUpdate = false): Promise<{ row: AppRow; data: AppData }> {
     const row = await storesOf(scope).appdata.get(token, appname, forUpdate);
     if (!row) throw notFound(Messages.appNotFound);
-    const [plain] = await this.openMany(scope.tenantId, token, appname, [row.data]);
+    const [plain] = await this.openMany(scope, token, appname, [row]);
     return { row, data: JSON.parse(plain!.toString('utf8')) as AppData };
   }
 
@@ -68,7 +70,7 @@ export class Appdata {
     if (version === current.row.version) return current.data;
     const blob = version > 0 && version < current.row.version ? await storesOf(scope).appdata.version(token, appname, version) : null;
     if (!blob) throw notFound(Messages.versionNotFound);
-    const [plain] = await this.openMany(scope.tenantId, token, appname, [blob]);
+    const [plain] = await this.openMany(scope, token, appname, [{ data: blob, version }]);
     return JSON.parse(plain!.toString('utf8')) as AppData;
   }
 
@@ -77,7 +79,7 @@ export class Appdata {
     const current = await storesOf(scope).appdata.get(token, appname);
     if (!current) throw notFound(Messages.appNotFound);
     const all = [...(await storesOf(scope).appdata.versions(token, appname)), { version: current.version, data: current.data, optime: current.updated }];
-    const opened = await this.openMany(scope.tenantId, token, appname, all.map((v) => v.data));
+    const opened = await this.openMany(scope, token, appname, all);
     return all.map((v, i) => ({ version: v.version, optime: v.optime, md5: createHash('md5').update(opened[i]!).digest('hex') }));
   }
 }

@@ -5,7 +5,8 @@ import type { Logger } from 'pino';
 import type { Database } from '../store/database.js';
 import { Stores } from '../store/stores.js';
 import type { AuditEventRow } from '../store/audit.js';
-import type { TokenizerClient } from '../tokenizer-client.js';
+import { TokenizerRejectedError, type TokenizerClient } from '../tokenizer-client.js';
+import type { SubjectKeys } from './subject-keys.js';
 import { auditBatchSize } from '../metrics.js';
 import type { Principal } from './credentials.js';
 
@@ -73,22 +74,41 @@ export class AuditTrail {
     private readonly db: Database,
     private readonly tokenizer: TokenizerClient,
     private readonly log: Logger,
+    private readonly keys: SubjectKeys,
   ) {}
 
   /** Writes events in the caller's transaction (if any): they commit or roll back with the change they describe. */
-  async writeInTx(em: EntityManager, tenantId: number, drafts: AuditDraft[]): Promise<void> {
+  async writeInTx(em: EntityManager, tenantId: number, drafts: AuditDraft[], known?: ReadonlyMap<string, Buffer | null>): Promise<void> {
     if (drafts.length === 0) return;
-    const withDetails = drafts.filter((d) => d.details);
+    const stores = new Stores(em, tenantId);
+    // Details of an event about a person are theirs: sealed under their key, they stop opening once the person is
+    // erased. Those of a person erased by this very call are dropped (the key is already gone). Keys the operation
+    // already read (`known`) are not read again.
+    const records = [...new Set(drafts.filter((d) => d.details && d.record).map((d) => d.record!))];
+    const keys = new Map<string, Buffer | null>(records.filter((r) => known?.has(r)).map((r) => [r, known!.get(r)!] as const));
+    const missing = records.filter((r) => !keys.has(r));
+    if (missing.length) for (const [t, w] of await stores.subjectKeys.get(missing)) keys.set(t, w);
+    const withDetails = drafts.filter((d) => d.details && !(d.record && keys.get(d.record) === null));
+    // Details about no person go under the tenant's own data key.
+    const tenantKey = withDetails.length ? await this.keys.tenantKey(tenantId) : undefined;
     const sealed = withDetails.length
       ? (
           await this.tokenizer.run(tenantId, {
-            seal: withDetails.map((d) => ({ table: AUDIT_TABLE, rowId: d.uuid, plaintext: Buffer.from(JSON.stringify(d.details)) })),
+            seal: withDetails.map((d) => {
+              const wrapped = d.record ? keys.get(d.record) : undefined;
+              return {
+                table: AUDIT_TABLE,
+                rowId: d.uuid,
+                plaintext: Buffer.from(JSON.stringify(d.details)),
+                key: wrapped ? { subject: d.record!, wrapped } : tenantKey,
+              };
+            }),
           })
         ).sealed
       : [];
     const sealedBy = new Map(withDetails.map((d, i) => [d.uuid, sealed[i]!]));
     const rows = drafts.map((d) => ({ ...d, details: sealedBy.get(d.uuid) ?? null }));
-    await new Stores(em, tenantId).audit.append(rows.map((r) => ({ ...r, canonical: canonical(r) })));
+    await stores.audit.append(rows.map((r) => ({ ...r, canonical: canonical(r) })));
   }
 
   /**
@@ -181,7 +201,10 @@ export function presentEvent(e: AuditEventRow): AuditRow {
  * through the tenant's manager, so the reads run as the tenant's database role where there is one.
  */
 export class AuditReader {
-  constructor(private readonly tokenizer: TokenizerClient) {}
+  constructor(
+    private readonly tokenizer: TokenizerClient,
+    private readonly keys: SubjectKeys,
+  ) {}
 
   private async page(em: EntityManager, tenantId: number, record: string | null, offset: number, limit: number) {
     const { total, rows } = await new Stores(em, tenantId).audit.page(record, offset, limit);
@@ -197,13 +220,31 @@ export class AuditReader {
     return this.page(em, tenantId, record, offset, limit);
   }
 
+  /**
+   * The event with its details. Those of an erased person answer as erased: the event's non-personal facts
+   * (operation, time, actor, status, the person's token) stay, and `details` is `{ erased: true }`.
+   */
   async get(em: EntityManager, tenantId: number, uuid: string) {
-    const e = await new Stores(em, tenantId).audit.byUuid(uuid);
+    const stores = new Stores(em, tenantId);
+    const e = await stores.audit.byUuid(uuid);
     if (!e) return null;
+    const erasedEvent = { ...presentEvent(e), more: false, details: { erased: true } };
+    const wrapped = e.record ? (await stores.subjectKeys.get([e.record])).get(e.record) : undefined;
+    // A person erased: their key is a tombstone.
+    if (wrapped === null) return erasedEvent;
     let details: Record<string, unknown> = {};
     if (e.details) {
-      const [plain] = (await this.tokenizer.run(tenantId, { open: [{ table: AUDIT_TABLE, rowId: e.uuid, ciphertext: e.details }] })).opened;
-      details = JSON.parse(plain!.toString('utf8')) as Record<string, unknown>;
+      // Under the person's key while they live; details about no person under the tenant's own key.
+      const key = wrapped ? { subject: e.record!, wrapped } : await this.keys.tenantKey(tenantId);
+      let plain: Buffer;
+      try {
+        [plain] = (await this.tokenizer.run(tenantId, { open: [{ table: AUDIT_TABLE, rowId: e.uuid, ciphertext: e.details, key }] })).opened as [Buffer];
+      } catch (err) {
+        // About a person whose key the key table no longer holds at all (a restored backup): erased.
+        if (err instanceof TokenizerRejectedError && e.record && wrapped === undefined) return erasedEvent;
+        throw err;
+      }
+      details = JSON.parse(plain.toString('utf8')) as Record<string, unknown>;
     }
     return { ...presentEvent(e), details };
   }

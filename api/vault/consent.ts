@@ -77,6 +77,11 @@ export interface AgreementDetails {
 
 const AGREEMENTS_TABLE = 'agreements';
 
+/** An agreement's AAD row: the person and the basis's immutable id, never its renameable brief. */
+function agreementRowId(token: string, basisId: string): string {
+  return `${token}:${basisId}`;
+}
+
 export class Consent {
   constructor(private readonly sealer: Sealer) {}
 
@@ -139,7 +144,8 @@ export class Consent {
   ): Promise<void> {
     const basis = await this.basis(scope, brief);
     if (basis.status !== 'active') throw conflict(Messages.legalBasisInactive);
-    const details = await this.sealer.seal(scope.tenantId, AGREEMENTS_TABLE, `${token}:${brief}`, a.details);
+    const basisId = (await storesOf(scope).consent.idOfBasis(brief))!;
+    const details = await this.sealer.sealFor(scope, token, AGREEMENTS_TABLE, agreementRowId(token, basisId), a.details);
     await storesOf(scope).consent.upsertAgreement({ user_token: token, brief, status: a.status, details, starttime: a.starttime, endtime: a.endtime }, scope.now);
   }
 
@@ -168,10 +174,13 @@ export class Consent {
    * agreement in force past its end, nor pending past its start, whether or not the sweeper has run.
    */
   private async present(scope: Scope, rows: AgreementRow[]): Promise<Record<string, unknown>[]> {
-    const details = await this.sealer.openMany<AgreementDetails>(
+    const keys = await this.sealer.keys.of(scope, [...new Set(rows.map((r) => r.user_token))]);
+    // A person whose key is gone is erased: their agreements are shown nowhere.
+    rows = rows.filter((r) => keys.get(r.user_token));
+    const details = await this.sealer.openEach<AgreementDetails>(
       scope.tenantId,
       AGREEMENTS_TABLE,
-      rows.map((r) => ({ rowId: `${r.user_token}:${r.brief}`, blob: r.details })),
+      rows.map((r) => ({ rowId: agreementRowId(r.user_token, r.basis_id), blob: r.details, key: { subject: r.user_token, wrapped: keys.get(r.user_token)! } })),
     );
     return rows.map((r, i) => ({
       brief: r.brief,

@@ -13,6 +13,7 @@ import { newObjectKey, tenantOfKey, type BlobStore } from '../store/blobs/index.
 import { notFound, UnavailableError } from '../errors.js';
 import { expiresAt } from './durations.js';
 import type { Expiry, Scope } from './users.js';
+import type { SubjectKeys } from './subject-keys.js';
 
 export const FILE_NOT_FOUND = 'The file record was not found';
 
@@ -71,6 +72,7 @@ export class Files {
     readonly blobs: BlobStore,
     private readonly log: Logger,
     private readonly opts: { orphanSeconds: number },
+    private readonly keys: SubjectKeys,
   ) {}
 
 
@@ -81,12 +83,14 @@ export class Files {
   async create(scope: Scope, token: string, file: NewFile): Promise<{ fileuuid: string; duplicate: boolean; tags: string[] }> {
     const fileuuid = randomUUID();
     const sha256 = createHash('sha256').update(file.content).digest('hex');
+    // Name and content are the person's: sealed under their key, they go with it.
+    const key = await this.keys.key(scope, token);
     const small = await this.tokenizer.run(scope.tenantId, {
       hash: [
         { kind: 'DEDUPE', value: contentValue(token, sha256) },
         { kind: 'DEDUPE', value: nameValue(token, file.filename) },
       ],
-      seal: [{ table: NAME_TABLE, rowId: rowId(token, fileuuid), plaintext: Buffer.from(file.filename, 'utf8') }],
+      seal: [{ table: NAME_TABLE, rowId: rowId(token, fileuuid), plaintext: Buffer.from(file.filename, 'utf8'), key }],
     });
     const [contentHash, nameHash] = small.hash as [Buffer, Buffer];
     const store = storesOf(scope).files;
@@ -98,7 +102,7 @@ export class Files {
       this.reapAfterCommit(scope);
     }
     // Large content travels alone: the tokenizer client merges only small calls.
-    const [sealed] = (await this.tokenizer.run(scope.tenantId, { seal: [{ table: CONTENT_TABLE, rowId: rowId(token, fileuuid), plaintext: file.content }] }))
+    const [sealed] = (await this.tokenizer.run(scope.tenantId, { seal: [{ table: CONTENT_TABLE, rowId: rowId(token, fileuuid), plaintext: file.content, key }] }))
       .sealed as [Buffer];
     const objectKey = newObjectKey(scope.tenantId);
     afterTransaction(scope.em, 'afterTransactionRollback', () => {
@@ -127,6 +131,13 @@ export class Files {
     return { fileuuid, duplicate: false, tags: file.tags };
   }
 
+  /** The file owner's key; a file whose person is erased is as gone as they are. */
+  private async personKey(scope: Scope, token: string) {
+    const wrapped = (await this.keys.of(scope, [token])).get(token);
+    if (!wrapped) throw notFound(FILE_NOT_FOUND);
+    return { subject: token, wrapped };
+  }
+
   /** The user's live file by uuid, else the newest with the name; 404 when there is none. */
   async find(scope: Scope, token: string, by: { fileuuid?: string | undefined; filename?: string | undefined }): Promise<FileRow> {
     const store = storesOf(scope).files;
@@ -149,10 +160,11 @@ export class Files {
     // Deleted between reading the row and the object: the file is gone, as a moment later it would be.
     if (!sealed) throw notFound(FILE_NOT_FOUND);
     const id = rowId(row.userToken, row.fileuuid);
+    const key = await this.personKey(scope, row.userToken);
     const { opened } = await this.tokenizer.run(scope.tenantId, {
       open: [
-        { table: NAME_TABLE, rowId: id, ciphertext: row.nameSealed },
-        { table: CONTENT_TABLE, rowId: id, ciphertext: sealed },
+        { table: NAME_TABLE, rowId: id, ciphertext: row.nameSealed, key },
+        { table: CONTENT_TABLE, rowId: id, ciphertext: sealed, key },
       ],
     });
     if (row.slidingtime) {
@@ -164,10 +176,18 @@ export class Files {
   }
 
   /** Metadata of files, their names opened in one tokenizer call. */
-  async present(tenantId: number, rows: FileRow[]): Promise<FileInfo[]> {
+  async present(scope: Scope, rows: FileRow[]): Promise<FileInfo[]> {
+    const keys = await this.keys.of(scope, [...new Set(rows.map((r) => r.userToken))]);
+    // Files of a person whose key is gone are erased with them: listed nowhere.
+    rows = rows.filter((r) => keys.get(r.userToken));
     if (!rows.length) return [];
-    const { opened } = await this.tokenizer.run(tenantId, {
-      open: rows.map((r) => ({ table: NAME_TABLE, rowId: rowId(r.userToken, r.fileuuid), ciphertext: r.nameSealed })),
+    const { opened } = await this.tokenizer.run(scope.tenantId, {
+      open: rows.map((r) => ({
+        table: NAME_TABLE,
+        rowId: rowId(r.userToken, r.fileuuid),
+        ciphertext: r.nameSealed,
+        key: { subject: r.userToken, wrapped: keys.get(r.userToken)! },
+      })),
     });
     return rows.map((r, i) => ({
       fileuuid: r.fileuuid,

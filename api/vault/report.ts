@@ -13,14 +13,14 @@ const AUDIT_EVENTS = 100;
 export async function userReport(services: Services, scope: Scope, row: UserRow): Promise<Record<string, unknown>> {
   const token = row.token;
   const [profile, appnames, agreements, sessions, shared, requests, groups, files, audit] = await Promise.all([
-    services.users.open(scope.tenantId, token, row.profile),
+    services.users.open(scope.tenantId, row),
     storesOf(scope).appdata.userAppNames(token),
     services.consent.agreementsOf(scope, token),
     services.sessions.ofUser(scope, token),
     storesOf(scope).shared.ofUser(token, scope.now),
     storesOf(scope).requests.ofUser(token, 0, 1000),
     storesOf(scope).groups.groupsOf(token),
-    storesOf(scope).files.ofUser(token, undefined, scope.now).then((rows) => services.files.present(scope.tenantId, rows)),
+    storesOf(scope).files.ofUser(token, undefined, scope.now).then((rows) => services.files.present(scope, rows)),
     services.auditReader.listForRecord(scope.em, scope.tenantId, token, 0, AUDIT_EVENTS),
   ]);
   const appdata = await Promise.all(

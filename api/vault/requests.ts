@@ -19,6 +19,11 @@ export type Change = { profile: Record<string, unknown> } | { patch: jsonPatch.O
 
 const REQUESTS_TABLE = 'user_requests';
 
+/** A request's AAD row: the request and its type; the key's subject binds the person. */
+function requestRowId(requestuuid: string, type: string): string {
+  return `${requestuuid}:${type}`;
+}
+
 /** JSON with object keys sorted, so equal changes have equal text. */
 function canonical(value: unknown): string {
   if (Array.isArray(value)) return `[${value.map(canonical).join(',')}]`;
@@ -54,7 +59,7 @@ export class UserRequests {
     const requestuuid = randomUUID();
     const [fingerprint, sealed] = await Promise.all([
       this.sealer.fingerprint(scope.tenantId, `request\0${token}\0${type}\0${appname ?? ''}\0${brief ?? ''}\0${canonical(change)}`),
-      change === null ? Promise.resolve(null) : this.sealer.seal(scope.tenantId, REQUESTS_TABLE, requestuuid, change),
+      change === null ? Promise.resolve(null) : this.sealer.sealFor(scope, token, REQUESTS_TABLE, requestRowId(requestuuid, type), change),
     ]);
     return storesOf(scope).requests.open({ requestuuid, user_token: token, requesttype: type, appname, brief, change: sealed, fingerprint, creationtime: scope.now });
   }
@@ -68,7 +73,7 @@ export class UserRequests {
   }
 
   async change(scope: Scope, row: RequestRow): Promise<Change> {
-    return row.change ? this.sealer.open<Change>(scope.tenantId, REQUESTS_TABLE, row.requestuuid, row.change) : null;
+    return row.change ? this.sealer.openFor<Change>(scope, row.user_token, REQUESTS_TABLE, requestRowId(row.requestuuid, row.requesttype), row.change) : null;
   }
 
   /** Carries out the stored change in the caller's transaction, then closes the request as approved. */
@@ -78,9 +83,10 @@ export class UserRequests {
     const change = await this.change(scope, row);
     switch (row.requesttype as RequestType) {
       case 'forget-me':
-        // The request goes with the person (the audit trail keeps the approval); nothing is left to close.
+        // The person goes with their key; the request's own record stays, closed, without personal data, so
+        // that the person and the regulator can see it was carried out.
         await this.users.remove(scope, row.user_token);
-        return { ...row, status: 'approved', reason };
+        break;
       case 'change-profile': {
         const user = await this.users.find(scope, 'token', row.user_token, true);
         const next =

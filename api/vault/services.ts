@@ -17,6 +17,9 @@ import { Limits } from './limits.js';
 import { Appdata } from './appdata.js';
 import { createNotifier } from './notifier.js';
 import { Sealer } from './sealed.js';
+import { SubjectKeys } from './subject-keys.js';
+import { KeyringCheck } from './keyring-check.js';
+import { Rewrapper } from './rewrap.js';
 import { Consent } from './consent.js';
 import { Sessions } from './sessions.js';
 import { SharedRecords } from './shared.js';
@@ -35,6 +38,9 @@ export interface Services {
   tenants: Tenants;
   unlocks: Unlocks;
   users: Users;
+  keys: SubjectKeys;
+  keyringCheck: KeyringCheck;
+  rewrapper: Rewrapper;
   tokens: Tokens;
   sweeper: Sweeper;
   roles: Roles;
@@ -52,11 +58,12 @@ export interface Services {
 export function buildServices(config: Config, log: Logger, db: Database, tokenizer: TokenizerClient): Services {
   const roles = new Roles(db);
   const credentials = new Credentials(db);
-  const users = new Users(tokenizer, db, { versioning: config.versioning, maxVersions: config.maxVersions, maxBytes: config.profileMaxBytes });
-  const sealer = new Sealer(tokenizer, config.profileMaxBytes);
+  const keys = new SubjectKeys(db, tokenizer);
+  const users = new Users(tokenizer, db, { versioning: config.versioning, maxVersions: config.maxVersions, maxBytes: config.profileMaxBytes }, keys);
+  const sealer = new Sealer(tokenizer, config.profileMaxBytes, keys);
   const appdata = new Appdata(sealer, { versioning: config.versioning, maxVersions: config.maxVersions });
   const consent = new Consent(sealer);
-  const files = new Files(tokenizer, db, createBlobStore(config.files.store), log, { orphanSeconds: config.files.orphanSeconds });
+  const files = new Files(tokenizer, db, createBlobStore(config.files.store), log, { orphanSeconds: config.files.orphanSeconds }, keys);
   // A user's removal takes the rows of their files (cascade) and their login xtokens with it; once that commits,
   // their objects are deleted and this process forgets their cached principals.
   users.onRemove = (scope, token) => {
@@ -70,12 +77,15 @@ export function buildServices(config: Config, log: Logger, db: Database, tokeniz
     log,
     db,
     tokenizer,
-    audit: new AuditTrail(db, tokenizer, log),
-    auditReader: new AuditReader(tokenizer),
+    audit: new AuditTrail(db, tokenizer, log, keys),
+    auditReader: new AuditReader(tokenizer, keys),
+    keys,
+    keyringCheck: new KeyringCheck(db, tokenizer, log, keys),
+    rewrapper: new Rewrapper(db, tokenizer, log, config.rewrap, keys),
     credentials,
     tenants: new Tenants(db, config.tenantDomain),
     unlocks: new Unlocks(db, config.unlockSeconds),
-    tokens: new Tokens(tokenizer, db),
+    tokens: new Tokens(tokenizer, db, keys),
     sweeper: new Sweeper(db, log, config.sweepSeconds, files, logins),
     roles,
     groups: new Groups(roles),

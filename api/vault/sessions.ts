@@ -4,7 +4,7 @@ import { storesOf } from '../store/stores.js';
 import type { Sealer } from './sealed.js';
 import type { Scope } from './users.js';
 import type { SessionRow } from '../store/sessions.js';
-import { notFound, Messages } from '../errors.js';
+import { NotFoundError, notFound, Messages } from '../errors.js';
 
 const SESSIONS_TABLE = 'sessions';
 export type SessionData = Record<string, unknown>;
@@ -28,7 +28,10 @@ export class Sessions {
     const finaltime = times.finaltime === null ? null : Math.min(times.finaltime, cap);
     const slidingtime = times.slidingtime === null ? null : Math.min(times.slidingtime, this.maxSeconds);
     const expires = Math.min(finaltime ?? cap, slidingtime === null ? cap : scope.now + slidingtime);
-    const sealed = await this.sealer.seal(scope.tenantId, SESSIONS_TABLE, uuid, data);
+    // A session naming a person is theirs: sealed under their key, it goes with them when they are erased.
+    const sealed = userToken
+      ? await this.sealer.sealFor(scope, userToken, SESSIONS_TABLE, uuid, data)
+      : await this.sealer.seal(scope.tenantId, SESSIONS_TABLE, uuid, data, 'document', await this.sealer.keys.tenantKey(scope.tenantId));
     await storesOf(scope).sessions.upsert({ sessionuuid: uuid, user_token: userToken, data: sealed, finaltime, slidingtime, expires }, scope.now);
     return expires;
   }
@@ -42,12 +45,21 @@ export class Sessions {
       const next = Math.min(row.finaltime ?? Infinity, row.created + this.maxSeconds, scope.now + row.slidingtime);
       if (next > row.expires) await store.touch(uuid, next);
     }
-    return { row, data: await this.sealer.open<SessionData>(scope.tenantId, SESSIONS_TABLE, uuid, row.data) };
+    const data = row.user_token
+      ? await this.sealer.openFor<SessionData>(scope, row.user_token, SESSIONS_TABLE, uuid, row.data).catch((err: unknown) => {
+          // The person's key is gone (their row came back from a backup): the session is as gone as they are.
+          if (err instanceof NotFoundError) throw notFound(Messages.sessionNotFound);
+          throw err;
+        })
+      : await this.sealer.open<SessionData>(scope.tenantId, SESSIONS_TABLE, uuid, row.data, await this.sealer.keys.tenantKey(scope.tenantId));
+    return { row, data };
   }
 
   async ofUser(scope: Scope, token: string): Promise<{ row: SessionRow; data: SessionData }[]> {
     const rows = await storesOf(scope).sessions.ofUser(token, scope.now);
-    const data = await this.sealer.openMany<SessionData>(scope.tenantId, SESSIONS_TABLE, rows.map((r) => ({ rowId: r.sessionuuid, blob: r.data })));
+    if (!rows.length) return [];
+    const key = await this.sealer.keys.key(scope, token);
+    const data = await this.sealer.openMany<SessionData>(scope.tenantId, SESSIONS_TABLE, rows.map((r) => ({ rowId: r.sessionuuid, blob: r.data })), key);
     return rows.map((row, i) => ({ row, data: data[i]! }));
   }
 }

@@ -10,6 +10,7 @@ import { expiresAt } from './durations.js';
 import { isUuid } from './identities.js';
 import type { Expiry, Scope } from './users.js';
 import type { Database } from '../store/database.js';
+import type { SubjectKeys } from './subject-keys.js';
 import { Coalescer } from '../coalesce.js';
 import { prepareValue, TokenFormatError, tokenIndexValue } from '../../proto/token-values.js';
 
@@ -75,6 +76,7 @@ export class Tokens {
   constructor(
     private readonly tokenizer: TokenizerClient,
     private readonly db: Database,
+    private readonly keys: SubjectKeys,
   ) {}
 
   private async lookupMany(group: string, keys: (string | Buffer)[]): Promise<TokenRow[][]> {
@@ -182,6 +184,8 @@ export class Tokens {
     wanted: { i: number; tokenuuid: string; attempt: number }[],
     withRecordHashes: boolean,
   ): Promise<{ pending: Pending[]; recordHashes: [number, Buffer][] }> {
+    // Records are sealed under the tenant's own data key (rotations rewrap it; the records stay as they are).
+    const key = await this.keys.tenantKey(tenantId);
     const viaFf1 = wanted.filter((w) => items[w.i]!.tokentype !== 'text');
     // A text token's tokenbase is its tokenuuid, hashed like any tokenbase.
     const asText = wanted.filter((w) => items[w.i]!.tokentype === 'text');
@@ -195,7 +199,7 @@ export class Tokens {
         const item = items[w.i]!;
         return { format: FORMAT[item.tokentype as Exclude<TokenType, 'text'>], value: item.value, attempt: w.attempt };
       }),
-      seal: wanted.map((w) => ({ table: TOKENS_TABLE, rowId: w.tokenuuid, plaintext: Buffer.from(items[w.i]!.record, 'utf8') })),
+      seal: wanted.map((w) => ({ table: TOKENS_TABLE, rowId: w.tokenuuid, plaintext: Buffer.from(items[w.i]!.record, 'utf8'), key })),
     });
     const recordHashes: [number, Buffer][] = withRecordHashes ? wanted.map((w, k) => [w.i, res.hash[k]!]) : [];
     const textHashes = res.hash.slice(recordHashes.length);
@@ -280,7 +284,8 @@ export class Tokens {
 
   async open(tenantId: number, rows: TokenRow[]): Promise<OpenedToken[]> {
     if (!rows.length) return [];
-    const { opened } = await this.tokenizer.run(tenantId, { open: rows.map((r) => ({ table: TOKENS_TABLE, rowId: r.tokenuuid, ciphertext: r.sealed })) });
+    const key = await this.keys.tenantKey(tenantId);
+    const { opened } = await this.tokenizer.run(tenantId, { open: rows.map((r) => ({ table: TOKENS_TABLE, rowId: r.tokenuuid, ciphertext: r.sealed, key })) });
     return rows.map((row, k) => ({ row, record: opened[k]!.toString('utf8') }));
   }
 

@@ -13,8 +13,17 @@ import { INDEX_FIELDS, INDEX_KIND, indexValues, isUuid, type IndexMode, type Mod
 import { expiresAt } from './durations.js';
 import { Coalescer } from '../coalesce.js';
 import { documentBytes } from './documents.js';
+import { keyOfRow, type PersonKey, type SubjectKeys } from './subject-keys.js';
 
 export const USERS_TABLE = 'users';
+
+/** A profile's AAD row: the person and the version number, so no version can stand in for another. */
+export function profileRowId(token: string, version: number): string {
+  return `${token}/v${version}`;
+}
+
+/** A user row as far as opening its profile needs. */
+export type SealedProfile = Pick<UserRow, 'token' | 'wrappedKey' | 'version' | 'profile'>;
 /** Profiles per tokenizer call and per INSERT in a bulk create. */
 const BULK_CHUNK = 250;
 export type Profile = Record<string, unknown>;
@@ -66,6 +75,7 @@ export class Users {
     private readonly tokenizer: TokenizerClient,
     private readonly db: Database,
     private readonly opts: { versioning: boolean; maxVersions: number; maxBytes: number },
+    readonly keys: SubjectKeys,
   ) {}
 
 
@@ -95,6 +105,7 @@ export class Users {
       await scope.authoriseOther(row.token);
     }
     if (!row) throw notFound(Messages.userNotFound);
+    this.keys.remember(scope, row.token, row.wrappedKey);
     return row;
   }
 
@@ -116,7 +127,7 @@ export class Users {
 
   async find(scope: Scope, mode: Mode, identity: string, forUpdate = false): Promise<FoundUser> {
     const row = await this.findRow(scope, mode, identity, forUpdate);
-    return { row, profile: await this.open(scope.tenantId, row.token, row.profile) };
+    return { row, profile: await this.open(scope.tenantId, row) };
   }
 
   /**
@@ -124,10 +135,16 @@ export class Users {
    * person, then the answer): the plaintext of that very Buffer is kept for as long as the row lives, and each caller
    * gets its own copy.
    */
-  async open(tenantId: number, token: string, sealed: Buffer): Promise<Profile> {
+  async open(tenantId: number, row: SealedProfile): Promise<Profile> {
+    return this.openVersion(tenantId, keyOfRow(row), row.version, row.profile);
+  }
+
+  /** A profile sealed as `version` of the person whose key is given. */
+  async openVersion(tenantId: number, key: PersonKey, version: number, sealed: Buffer): Promise<Profile> {
     const known = this.opened.get(sealed);
     if (known) return structuredClone(known);
-    const [plain] = (await this.tokenizer.run(tenantId, { open: [{ table: USERS_TABLE, rowId: token, ciphertext: sealed }] })).opened;
+    const [plain] = (await this.tokenizer.run(tenantId, { open: [{ table: USERS_TABLE, rowId: profileRowId(key.subject, version), ciphertext: sealed, key }] }))
+      .opened;
     const profile = JSON.parse(plain!.toString('utf8')) as Profile;
     this.opened.set(sealed, structuredClone(profile));
     return profile;
@@ -135,10 +152,10 @@ export class Users {
 
   private readonly opened = new WeakMap<Buffer, Profile>();
 
-  async openMany(tenantId: number, rows: { token: string; profile: Buffer }[]): Promise<Profile[]> {
+  async openMany(tenantId: number, rows: SealedProfile[]): Promise<Profile[]> {
     if (!rows.length) return [];
     const { opened } = await this.tokenizer.run(tenantId, {
-      open: rows.map((r) => ({ table: USERS_TABLE, rowId: r.token, ciphertext: r.profile })),
+      open: rows.map((r) => ({ table: USERS_TABLE, rowId: profileRowId(r.token, r.version), ciphertext: r.profile, key: keyOfRow(r) })),
     });
     return opened.map((b) => JSON.parse(b.toString('utf8')) as Profile);
   }
@@ -167,8 +184,14 @@ export class Users {
     return createHmac('sha256', this.cacheKey).update(`${tenantId}\0${mode}\0${identity}`).digest('base64');
   }
 
-  /** Seals profiles and hashes their index fields in one tokenizer call. */
-  private async seal(tenantId: number, items: { token: string; profile: Profile }[]): Promise<{ sealed: Buffer; indexes: Indexes }[]> {
+  /**
+   * Seals profiles as `version` under their person's key and hashes their index fields in one tokenizer call. A
+   * key with `wrapped` null is made in the same call: its wrapped form comes back as `wrapped`.
+   */
+  private async seal(
+    tenantId: number,
+    items: { key: PersonKey; version: number; profile: Profile }[],
+  ): Promise<{ sealed: Buffer; indexes: Indexes; wrapped: Buffer | null }[]> {
     const hashItems: { kind: (typeof INDEX_KIND)[IndexMode]; value: string }[] = [];
     const slots: { item: number; mode: IndexMode; value: string }[] = [];
     items.forEach((it, i) => {
@@ -177,13 +200,22 @@ export class Users {
         slots.push({ item: i, mode, value });
       }
     });
-    const { hash, sealed } = await this.tokenizer.run(tenantId, {
+    const newKeys = items.filter((it) => !it.key.wrapped).map((it) => it.key.subject);
+    const { hash, sealed, wrapped_keys } = await this.tokenizer.run(tenantId, {
       hash: hashItems,
-      seal: items.map((it) => ({ table: USERS_TABLE, rowId: it.token, plaintext: documentBytes('profile', it.profile, this.opts.maxBytes) })),
+      newKeys,
+      seal: items.map((it) => ({
+        table: USERS_TABLE,
+        rowId: profileRowId(it.key.subject, it.version),
+        plaintext: documentBytes('profile', it.profile, this.opts.maxBytes),
+        key: it.key,
+      })),
     });
-    const out = items.map((_, i) => ({
+    const made = new Map(newKeys.map((t, i) => [t, wrapped_keys[i]!]));
+    const out = items.map((it, i) => ({
       sealed: sealed[i]!,
       indexes: { loginIdx: null, emailIdx: null, phoneIdx: null, customIdx: null } as Indexes,
+      wrapped: made.get(it.key.subject) ?? null,
     }));
     slots.forEach((s, j) => {
       const h = hash[j]!;
@@ -196,8 +228,11 @@ export class Users {
 
   async create(scope: Scope, profile: Profile, expiry: Expiry): Promise<string> {
     const token = randomUUID();
-    const [{ sealed, indexes }] = (await this.seal(scope.tenantId, [{ token, profile }])) as [{ sealed: Buffer; indexes: Indexes }];
-    await storesOf(scope).users.insert(this.newRow(scope.now, token, sealed, indexes, expiry));
+    const [{ sealed, indexes, wrapped }] = (await this.seal(scope.tenantId, [{ key: { subject: token, wrapped: null }, version: 1, profile }])) as [
+      { sealed: Buffer; indexes: Indexes; wrapped: Buffer },
+    ];
+    await this.keys.insert(scope, [{ token, wrapped }]);
+    await storesOf(scope).users.insert(this.newRow(scope.now, token, sealed, indexes, expiry, wrapped));
     return token;
   }
 
@@ -208,7 +243,12 @@ export class Users {
     // inserted as soon as it is back, while the tokenizer still works on the next ones.
     const chunks: number[][] = [];
     for (let i = 0; i < profiles.length; i += BULK_CHUNK) chunks.push(Array.from({ length: Math.min(BULK_CHUNK, profiles.length - i) }, (_, j) => i + j));
-    const sealing = chunks.map((chunk) => this.seal(scope.tenantId, chunk.map((i) => ({ token: tokens[i]!, profile: profiles[i]! }))));
+    const sealing = chunks.map((chunk) =>
+      this.seal(
+        scope.tenantId,
+        chunk.map((i) => ({ key: { subject: tokens[i]!, wrapped: null }, version: 1, profile: profiles[i]! })),
+      ),
+    );
     // Nothing may be left unobserved if an early chunk fails and the loop stops.
     for (const p of sealing) p.catch(() => undefined);
     const store = storesOf(scope).users;
@@ -246,10 +286,13 @@ export class Users {
           const h = s.indexes[INDEX_COLUMN[mode]];
           if (h) taken[mode].add(h.toString('base64'));
         }
-        rows.push(this.newRow(scope.now, tokens[i]!, s.sealed, s.indexes, expiry));
+        rows.push(this.newRow(scope.now, tokens[i]!, s.sealed, s.indexes, expiry, s.wrapped!));
         rowProfile.set(tokens[i]!, profiles[i]!);
       });
+      // Keys first: a row is visible only with its key. A key whose row loses a race below is erased again.
+      await this.keys.insert(scope, rows.map((r) => ({ token: r.token, wrapped: r.wrappedKey })));
       const inserted = await store.insertMany(rows);
+      await storesOf(scope).subjectKeys.erase(rows.filter((r) => !inserted.has(r.token)).map((r) => r.token), scope.now);
       for (const row of rows) {
         // A row skipped by ON CONFLICT lost a race with a concurrent writer of the same index.
         if (inserted.has(row.token)) created.push({ token: row.token, profile: rowProfile.get(row.token)! });
@@ -262,7 +305,9 @@ export class Users {
   /** Replaces a locked user's profile, keeping the old one as a version; 409 when a new index is taken. */
   async replace(scope: Scope, user: FoundUser, profile: Profile): Promise<void> {
     const { row } = user;
-    const [{ sealed, indexes }] = (await this.seal(scope.tenantId, [{ token: row.token, profile }])) as [{ sealed: Buffer; indexes: Indexes }];
+    const [{ sealed, indexes }] = (await this.seal(scope.tenantId, [{ key: keyOfRow(row), version: row.version + 1, profile }])) as [
+      { sealed: Buffer; indexes: Indexes; wrapped: null },
+    ];
     const store = storesOf(scope).users;
     if (this.opts.versioning) await store.keepVersion(row.token, row.version, row.profile, row.updated, this.opts.maxVersions);
     await store.update(row.token, { profile: sealed, ...indexes, version: row.version + 1, updated: scope.now });
@@ -275,9 +320,11 @@ export class Users {
     const versions = await store.versions(token);
     const latest = versions.at(-1);
     if (!latest) throw notFound(Messages.userNotFound);
-    const profile = await this.open(scope.tenantId, token, latest.profile);
-    const [{ sealed, indexes }] = (await this.seal(scope.tenantId, [{ token, profile }])) as [{ sealed: Buffer; indexes: Indexes }];
-    const row = { ...this.newRow(scope.now, token, sealed, indexes, { finaltime: null, slidingtime: null }), version: latest.version + 1 };
+    // Kept by SystemDeleteUserProfiles; an erased person's key is gone, and so is their profile.
+    const key = await this.keys.key(scope, token);
+    const profile = await this.openVersion(scope.tenantId, key, latest.version, latest.profile);
+    const [{ sealed, indexes }] = (await this.seal(scope.tenantId, [{ key, version: latest.version + 1, profile }])) as [{ sealed: Buffer; indexes: Indexes; wrapped: null }];
+    const row = { ...this.newRow(scope.now, token, sealed, indexes, { finaltime: null, slidingtime: null }, key.wrapped!), version: latest.version + 1 };
     await store.insert(row);
     return profile;
   }
@@ -290,8 +337,10 @@ export class Users {
     this.onRemove?.(scope, row.token);
   }
 
+  /** Erases the person: their row, versions and data key, in the caller's transaction. */
   async remove(scope: Scope, token: string): Promise<void> {
     await storesOf(scope).users.remove(token);
+    this.keys.forget(scope, token);
     this.onRemove?.(scope, token);
   }
 
@@ -312,23 +361,24 @@ export class Users {
   }
 
   async profileAt(scope: Scope, row: UserRow, version: number): Promise<Profile> {
-    if (version === row.version) return this.open(scope.tenantId, row.token, row.profile);
+    if (version === row.version) return this.open(scope.tenantId, row);
     const v = version > 0 && version < row.version ? await storesOf(scope).users.version(row.token, version) : null;
     if (!v) throw notFound(Messages.versionNotFound);
-    return this.open(scope.tenantId, row.token, v.profile);
+    return this.openVersion(scope.tenantId, keyOfRow(row), version, v.profile);
   }
 
   /** Versions with their time and the MD5 of their content, computed from the opened profiles (no hash is stored). */
   async versions(scope: Scope, row: UserRow): Promise<{ version: number; optime: number; md5: string }[]> {
     const old = await storesOf(scope).users.versions(row.token);
     const all = [...old, { version: row.version, profile: row.profile, optime: row.updated }];
+    const key = keyOfRow(row);
     const { opened } = await this.tokenizer.run(scope.tenantId, {
-      open: all.map((v) => ({ table: USERS_TABLE, rowId: row.token, ciphertext: v.profile })),
+      open: all.map((v) => ({ table: USERS_TABLE, rowId: profileRowId(row.token, v.version), ciphertext: v.profile, key })),
     });
     return all.map((v, i) => ({ version: v.version, optime: v.optime, md5: createHash('md5').update(opened[i]!).digest('hex') }));
   }
 
-  private newRow(now: number, token: string, profile: Buffer, indexes: Indexes, expiry: Expiry): UserRow {
+  private newRow(now: number, token: string, profile: Buffer, indexes: Indexes, expiry: Expiry, wrappedKey: Buffer): UserRow {
     return {
       token,
       profile,
@@ -340,6 +390,7 @@ export class Users {
       slidingtime: expiry.slidingtime,
       expiresAt: expiresAt(expiry.finaltime, expiry.slidingtime, now),
       grouproles: [],
+      wrappedKey,
     };
   }
 }

@@ -8,8 +8,13 @@ import type { HashItem as _strongroom_tokenizer_v1_HashItem, HashItem__Output as
 import type { KeyringInfoRequest as _strongroom_tokenizer_v1_KeyringInfoRequest, KeyringInfoRequest__Output as _strongroom_tokenizer_v1_KeyringInfoRequest__Output } from './strongroom/tokenizer/v1/KeyringInfoRequest.js';
 import type { KeyringInfoResponse as _strongroom_tokenizer_v1_KeyringInfoResponse, KeyringInfoResponse__Output as _strongroom_tokenizer_v1_KeyringInfoResponse__Output } from './strongroom/tokenizer/v1/KeyringInfoResponse.js';
 import type { OpenItem as _strongroom_tokenizer_v1_OpenItem, OpenItem__Output as _strongroom_tokenizer_v1_OpenItem__Output } from './strongroom/tokenizer/v1/OpenItem.js';
+import type { RetireRequest as _strongroom_tokenizer_v1_RetireRequest, RetireRequest__Output as _strongroom_tokenizer_v1_RetireRequest__Output } from './strongroom/tokenizer/v1/RetireRequest.js';
+import type { RetireResponse as _strongroom_tokenizer_v1_RetireResponse, RetireResponse__Output as _strongroom_tokenizer_v1_RetireResponse__Output } from './strongroom/tokenizer/v1/RetireResponse.js';
+import type { RewrapKeyItem as _strongroom_tokenizer_v1_RewrapKeyItem, RewrapKeyItem__Output as _strongroom_tokenizer_v1_RewrapKeyItem__Output } from './strongroom/tokenizer/v1/RewrapKeyItem.js';
 import type { RewrapRequest as _strongroom_tokenizer_v1_RewrapRequest, RewrapRequest__Output as _strongroom_tokenizer_v1_RewrapRequest__Output } from './strongroom/tokenizer/v1/RewrapRequest.js';
 import type { RewrapResponse as _strongroom_tokenizer_v1_RewrapResponse, RewrapResponse__Output as _strongroom_tokenizer_v1_RewrapResponse__Output } from './strongroom/tokenizer/v1/RewrapResponse.js';
+import type { RotateRequest as _strongroom_tokenizer_v1_RotateRequest, RotateRequest__Output as _strongroom_tokenizer_v1_RotateRequest__Output } from './strongroom/tokenizer/v1/RotateRequest.js';
+import type { RotateResponse as _strongroom_tokenizer_v1_RotateResponse, RotateResponse__Output as _strongroom_tokenizer_v1_RotateResponse__Output } from './strongroom/tokenizer/v1/RotateResponse.js';
 import type { SealItem as _strongroom_tokenizer_v1_SealItem, SealItem__Output as _strongroom_tokenizer_v1_SealItem__Output } from './strongroom/tokenizer/v1/SealItem.js';
 import type { TokenResult as _strongroom_tokenizer_v1_TokenResult, TokenResult__Output as _strongroom_tokenizer_v1_TokenResult__Output } from './strongroom/tokenizer/v1/TokenResult.js';
 import type { TokenizeItem as _strongroom_tokenizer_v1_TokenizeItem, TokenizeItem__Output as _strongroom_tokenizer_v1_TokenizeItem__Output } from './strongroom/tokenizer/v1/TokenizeItem.js';
@@ -31,8 +36,13 @@ export interface ProtoGrpcType {
         KeyringInfoRequest: MessageTypeDefinition<_strongroom_tokenizer_v1_KeyringInfoRequest, _strongroom_tokenizer_v1_KeyringInfoRequest__Output>
         KeyringInfoResponse: MessageTypeDefinition<_strongroom_tokenizer_v1_KeyringInfoResponse, _strongroom_tokenizer_v1_KeyringInfoResponse__Output>
         OpenItem: MessageTypeDefinition<_strongroom_tokenizer_v1_OpenItem, _strongroom_tokenizer_v1_OpenItem__Output>
+        RetireRequest: MessageTypeDefinition<_strongroom_tokenizer_v1_RetireRequest, _strongroom_tokenizer_v1_RetireRequest__Output>
+        RetireResponse: MessageTypeDefinition<_strongroom_tokenizer_v1_RetireResponse, _strongroom_tokenizer_v1_RetireResponse__Output>
+        RewrapKeyItem: MessageTypeDefinition<_strongroom_tokenizer_v1_RewrapKeyItem, _strongroom_tokenizer_v1_RewrapKeyItem__Output>
         RewrapRequest: MessageTypeDefinition<_strongroom_tokenizer_v1_RewrapRequest, _strongroom_tokenizer_v1_RewrapRequest__Output>
         RewrapResponse: MessageTypeDefinition<_strongroom_tokenizer_v1_RewrapResponse, _strongroom_tokenizer_v1_RewrapResponse__Output>
+        RotateRequest: MessageTypeDefinition<_strongroom_tokenizer_v1_RotateRequest, _strongroom_tokenizer_v1_RotateRequest__Output>
+        RotateResponse: MessageTypeDefinition<_strongroom_tokenizer_v1_RotateResponse, _strongroom_tokenizer_v1_RotateResponse__Output>
         SealItem: MessageTypeDefinition<_strongroom_tokenizer_v1_SealItem, _strongroom_tokenizer_v1_SealItem__Output>
         TokenFormat: EnumTypeDefinition
         TokenResult: MessageTypeDefinition<_strongroom_tokenizer_v1_TokenResult, _strongroom_tokenizer_v1_TokenResult__Output>

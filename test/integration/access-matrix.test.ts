@@ -42,7 +42,7 @@ const LOGIN_OPS = new Set([
 const MAIN_TENANT_OPS = new Set([
   'PolicyCreate', 'PolicyDelete', 'PolicyExplain', 'PolicyGet', 'PolicyListAllPolicies', 'PolicyUpdate',
   'RoleCreate', 'RoleDelete', 'RoleGet', 'RoleLinkPolicy', 'RoleUnlinkPolicy', 'RoleUpdate',
-  'SystemDeleteUserProfiles', 'SystemGenerateWrappingKey', 'SystemGetUserProfiles', 'SystemRestoreUserProfile',
+  'SystemDeleteUserProfiles', 'SystemGenerateWrappingKey', 'SystemGetKeyringStatus', 'SystemGetUserProfiles', 'SystemRestoreUserProfile', 'SystemRotateMasterKey',
   'SystemSearchUserProfiles', 'SystemSetLicenseKey',
   'TenantCreate', 'TenantDelete', 'TenantListTenants', 'TenantRotateAdminToken',
 ]);

@@ -92,7 +92,7 @@ describe('health and metrics', () => {
     expect((await raw(vault, '/healthz')).status).toBe(200);
     const ready = await raw(vault, '/readyz');
     expect(ready.status).toBe(200);
-    expect(ready.json()).toEqual({ status: 'ok', database: 'ok', tokenizer: 'ok' });
+    expect(ready.json()).toEqual({ status: 'ok', database: 'ok', tokenizer: 'ok', keyring: 'ok' });
   });
 
   it('exposes http_requests_total by route template and per-operation durations', async ({ vault }) => {

@@ -15,7 +15,7 @@ export const BulkListFilesByTag = defineOp({
     const { offset, limit } = pageOf(input, ctx.services.config.limitCap);
     const files = ctx.services.files;
     const page = await ctx.stores.files.pageByTag(input.tag, offset, limit, ctx.now);
-    const infos = await files.present(ctx.tenantId, page.rows);
+    const infos = await files.present(ctx, page.rows);
     return { total: page.total, rows: page.rows.map((r, i) => ({ token: r.userToken, ...infos[i]! })) };
   },
 });

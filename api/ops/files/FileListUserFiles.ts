@@ -17,6 +17,6 @@ export const FileListUserFiles = defineOp({
     const row = await subjectRow(ctx, input);
     const files = ctx.services.files;
     const rows = await ctx.stores.files.ofUser(row.token, input.tag, ctx.now);
-    return { token: row.token, total: rows.length, files: await files.present(ctx.tenantId, rows) };
+    return { token: row.token, total: rows.length, files: await files.present(ctx, rows) };
   },
 });

@@ -19,7 +19,7 @@ export const UserPatchRequest = defineOp({
     const row = await subjectRow(ctx, input, true);
     const patch = input.patch as jsonPatch.Operation[];
     // A patch that cannot apply to the profile as it is now is refused at once, not at approval.
-    applyProfilePatch(await ctx.services.users.open(ctx.tenantId, row.token, row.profile), patch);
+    applyProfilePatch(await ctx.services.users.open(ctx.tenantId, row), patch);
     const { requestuuid, existed } = await ctx.services.requests.open(ctx, row.token, 'change-profile', {}, { patch });
     ctx.audit.after = { patch };
     return { requestuuid, ...(existed ? { result: 'request-exists' } : {}) };

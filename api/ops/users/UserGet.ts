@@ -18,7 +18,7 @@ export const UserGet = defineOp({
     const users = ctx.services.users;
     const row = await subjectRow(ctx, input);
     const profile =
-      input.version === undefined ? await users.open(ctx.tenantId, row.token, row.profile) : await users.profileAt(ctx, row, input.version);
+      input.version === undefined ? await users.open(ctx.tenantId, row) : await users.profileAt(ctx, row, input.version);
     await users.touch(ctx, row);
     const out = presentUser(row, profile);
     if (input.version !== undefined) out.version = input.version;

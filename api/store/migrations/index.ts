@@ -5,6 +5,7 @@ import { Global0003Login } from './Global0003Login.js';
 import { Global0004Ownership } from './Global0004Ownership.js';
 import { Global0005Credentials } from './Global0005Credentials.js';
 import { Global0006Bounds } from './Global0006Bounds.js';
+import { Global0007TenantKeySalt } from './Global0007TenantKeySalt.js';
 import { Tenant0001Users } from './Tenant0001Users.js';
 import { Tenant0002AuditAppend } from './Tenant0002AuditAppend.js';
 import { Tenant0003Tokens } from './Tenant0003Tokens.js';
@@ -12,6 +13,7 @@ import { Tenant0004Groups } from './Tenant0004Groups.js';
 import { Tenant0005Appdata } from './Tenant0005Appdata.js';
 import { Tenant0006Subjects } from './Tenant0006Subjects.js';
 import { Tenant0007Files } from './Tenant0007Files.js';
+import { Tenant0008SubjectKeys } from './Tenant0008SubjectKeys.js';
 
-export const globalMigrations = [Global0001Init, Global0002Roles, Global0003Login, Global0004Ownership, Global0005Credentials, Global0006Bounds];
-export const tenantMigrations = [Tenant0001Users, Tenant0002AuditAppend, Tenant0003Tokens, Tenant0004Groups, Tenant0005Appdata, Tenant0006Subjects, Tenant0007Files];
+export const globalMigrations = [Global0001Init, Global0002Roles, Global0003Login, Global0004Ownership, Global0005Credentials, Global0006Bounds, Global0007TenantKeySalt];
+export const tenantMigrations = [Tenant0001Users, Tenant0002AuditAppend, Tenant0003Tokens, Tenant0004Groups, Tenant0005Appdata, Tenant0006Subjects, Tenant0007Files, Tenant0008SubjectKeys];

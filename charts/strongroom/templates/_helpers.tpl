@@ -128,6 +128,10 @@ data:
   compression: {{ $b.dataCompression }}
 {{- end -}}
 
+{{- define "strongroom.keysDatabaseSecretName" -}}
+{{- default (printf "%s-keys-database" (include "strongroom.fullname" .)) .Values.keysDatabase.existingSecret -}}
+{{- end -}}
+
 {{- define "strongroom.s3SecretName" -}}
 {{- default (printf "%s-s3" (include "strongroom.fullname" .)) .Values.files.s3.existingSecret -}}
 {{- end -}}

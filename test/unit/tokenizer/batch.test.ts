@@ -13,8 +13,9 @@ import { seal } from '../../../tokenizer/aead.js';
 
 const { keyring } = loadKeyring({ dataDir: mkdtempSync(join(tmpdir(), 'sr-')), wrappingKey: randomBytes(32) }, () => {});
 const keys = new Subkeys(keyring);
-const empty: BatchRequest = { tenant_id: 1, hash: [], seal: [], open: [], tokenize: [], detokenize: [] };
-const sealItem = (i: number) => ({ table: 'users', row_id: `r${i}`, plaintext: Buffer.from(`p${i}`) });
+const empty: BatchRequest = { tenant_id: 1, hash: [], seal: [], open: [], tokenize: [], detokenize: [], new_key_subjects: [], rewrap_keys: [], tenant_salt: Buffer.alloc(0) };
+const tenantKey = { wrapped_key: Buffer.alloc(0), subject: '' };
+const sealItem = (i: number) => ({ table: 'users', row_id: `r${i}`, plaintext: Buffer.from(`p${i}`), ...tenantKey });
 
 describe('runBatch', () => {
   it('returns every result in request order', async () => {
@@ -27,7 +28,7 @@ describe('runBatch', () => {
         { kind: 'LOGIN', value: 'a' },
       ],
       seal: [0, 1, 2].map(sealItem),
-      open: [2, 0, 1].map((i) => ({ table: 'users', row_id: `r${i}`, ciphertext: sealed[i]! })),
+      open: [2, 0, 1].map((i) => ({ table: 'users', row_id: `r${i}`, ciphertext: sealed[i]!, ...tenantKey })),
     });
     expect(res.hash[0]!.equals(blindIndex(keys, 4, 'EMAIL', 'b@x.io'))).toBe(true);
     expect(res.hash[1]!.equals(blindIndex(keys, 4, 'LOGIN', 'a'))).toBe(true);
@@ -41,9 +42,9 @@ describe('runBatch', () => {
     // grpc hands over an enum number this proto does not know as that number.
     ['unknown enum number', { hash: [{ kind: 42 as unknown as HashItem__Output['kind'], value: 'x' }] }, 'hash[0].kind is not a known index kind'],
     ['empty row id', { seal: [0, 1, 2, 3].map((i) => ({ ...sealItem(i), row_id: i === 3 ? '' : `r${i}` })) }, 'seal[3].row_id is empty'],
-    ['empty table', { open: [{ table: '', row_id: 'r', ciphertext: Buffer.alloc(40) }] }, 'open[0].table is empty'],
+    ['empty table', { open: [{ table: '', row_id: 'r', ciphertext: Buffer.alloc(40), ...tenantKey }] }, 'open[0].table is empty'],
     ['long table', { seal: [{ ...sealItem(0), table: 't'.repeat(257) }] }, 'seal[0].table is longer than 256 characters'],
-    ['junk ciphertext', { open: [{ table: 'users', row_id: 'r', ciphertext: Buffer.from('junk') }] }, 'open[0]: not a sealed record'],
+    ['junk ciphertext', { open: [{ table: 'users', row_id: 'r', ciphertext: Buffer.from('junk'), ...tenantKey }] }, 'open[0]: not a sealed record'],
   ])('names the bad item: %s', async (_, override, message) => {
     const err = await runBatch(keys, keyring.active, { ...empty, ...override }).catch((e: unknown) => e);
     expect(err).toBeInstanceOf(BadItemError);
@@ -57,7 +58,7 @@ describe('runBatch', () => {
 
   it('says which ciphertext does not open', async () => {
     const good = seal(keys, 1, 1, 'users', 'r0', Buffer.from('x'));
-    const open = [0, 1, 2].map((i) => ({ table: 'users', row_id: i === 2 ? 'moved' : 'r0', ciphertext: good }));
+    const open = [0, 1, 2].map((i) => ({ table: 'users', row_id: i === 2 ? 'moved' : 'r0', ciphertext: good, ...tenantKey }));
     await expect(runBatch(keys, keyring.active, { ...empty, open })).rejects.toThrow(new BadItemError('open[2]: ciphertext does not open'));
   });
 

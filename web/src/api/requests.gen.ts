@@ -428,6 +428,8 @@ export type SystemGenerateWrappingKeyInput = {
   key3: string;
 };
 
+export type SystemGetKeyringStatusInput = Record<string, unknown>;
+
 export type SystemGetSystemStatsInput = Record<string, unknown>;
 
 export type SystemGetUserHTMLReportInput = {
@@ -452,6 +454,8 @@ export type SystemRestoreUserProfileInput = {
   tenantid?: number;
   tenantname?: string;
 };
+
+export type SystemRotateMasterKeyInput = Record<string, unknown>;
 
 export type SystemSearchUserProfilesInput = {
   unlockuuid: string;
@@ -744,11 +748,13 @@ export interface Requests {
   SharedRecordGet: SharedRecordGetInput;
   SystemDeleteUserProfiles: SystemDeleteUserProfilesInput;
   SystemGenerateWrappingKey: SystemGenerateWrappingKeyInput;
+  SystemGetKeyringStatus: SystemGetKeyringStatusInput;
   SystemGetSystemStats: SystemGetSystemStatsInput;
   SystemGetUserHTMLReport: SystemGetUserHTMLReportInput;
   SystemGetUserProfiles: SystemGetUserProfilesInput;
   SystemGetUserReport: SystemGetUserReportInput;
   SystemRestoreUserProfile: SystemRestoreUserProfileInput;
+  SystemRotateMasterKey: SystemRotateMasterKeyInput;
   SystemSearchUserProfiles: SystemSearchUserProfilesInput;
   SystemSetLicenseKey: SystemSetLicenseKeyInput;
   TenantCreate: TenantCreateInput;

@@ -5,6 +5,7 @@ import type { SealItem as _strongroom_tokenizer_v1_SealItem, SealItem__Output as
 import type { OpenItem as _strongroom_tokenizer_v1_OpenItem, OpenItem__Output as _strongroom_tokenizer_v1_OpenItem__Output } from '../../../strongroom/tokenizer/v1/OpenItem.js';
 import type { TokenizeItem as _strongroom_tokenizer_v1_TokenizeItem, TokenizeItem__Output as _strongroom_tokenizer_v1_TokenizeItem__Output } from '../../../strongroom/tokenizer/v1/TokenizeItem.js';
 import type { DetokenizeItem as _strongroom_tokenizer_v1_DetokenizeItem, DetokenizeItem__Output as _strongroom_tokenizer_v1_DetokenizeItem__Output } from '../../../strongroom/tokenizer/v1/DetokenizeItem.js';
+import type { RewrapKeyItem as _strongroom_tokenizer_v1_RewrapKeyItem, RewrapKeyItem__Output as _strongroom_tokenizer_v1_RewrapKeyItem__Output } from '../../../strongroom/tokenizer/v1/RewrapKeyItem.js';
 
 export interface Batch {
   /**
@@ -16,6 +17,16 @@ export interface Batch {
   'open'?: (_strongroom_tokenizer_v1_OpenItem)[];
   'tokenize'?: (_strongroom_tokenizer_v1_TokenizeItem)[];
   'detokenize'?: (_strongroom_tokenizer_v1_DetokenizeItem)[];
+  /**
+   * A new random data key per subject, returned wrapped (never in the clear) in `wrapped_keys`.
+   */
+  'new_key_subjects'?: (string)[];
+  'rewrap_keys'?: (_strongroom_tokenizer_v1_RewrapKeyItem)[];
+  /**
+   * The tenant's random key salt (stored with the tenant, deleted with it): its subkeys derive from it, so keys
+   * are never shared with a tenant that once had the same id. Empty for tenants made before salts.
+   */
+  'tenant_salt'?: (Buffer | Uint8Array | string);
 }
 
 export interface Batch__Output {
@@ -28,4 +39,14 @@ export interface Batch__Output {
   'open': (_strongroom_tokenizer_v1_OpenItem__Output)[];
   'tokenize': (_strongroom_tokenizer_v1_TokenizeItem__Output)[];
   'detokenize': (_strongroom_tokenizer_v1_DetokenizeItem__Output)[];
+  /**
+   * A new random data key per subject, returned wrapped (never in the clear) in `wrapped_keys`.
+   */
+  'new_key_subjects': (string)[];
+  'rewrap_keys': (_strongroom_tokenizer_v1_RewrapKeyItem__Output)[];
+  /**
+   * The tenant's random key salt (stored with the tenant, deleted with it): its subkeys derive from it, so keys
+   * are never shared with a tenant that once had the same id. Empty for tenants made before salts.
+   */
+  'tenant_salt': (Buffer);
 }

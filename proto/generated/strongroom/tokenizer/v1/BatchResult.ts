@@ -8,7 +8,8 @@ export interface BatchResult {
    */
   'hash'?: (Buffer | Uint8Array | string)[];
   /**
-   * format byte, key version, nonce, ciphertext, tag per seal item.
+   * format byte, key version, nonce, ciphertext, tag per seal item; a personal item (with a subject) is format
+   * byte 0x02, nonce, ciphertext, tag (its key is the person's, named by the wrapped key, not a master version).
    */
   'sealed'?: (Buffer | Uint8Array | string)[];
   /**
@@ -24,6 +25,14 @@ export interface BatchResult {
    * trimmed and lowercased.
    */
   'detokenized'?: (string)[];
+  /**
+   * one per new_key_subjects item: the data key wrapped under the tenant's key (active master version).
+   */
+  'wrapped_keys'?: (Buffer | Uint8Array | string)[];
+  /**
+   * one per rewrap_keys item, wrapped under the active master version.
+   */
+  'rewrapped_keys'?: (Buffer | Uint8Array | string)[];
 }
 
 export interface BatchResult__Output {
@@ -32,7 +41,8 @@ export interface BatchResult__Output {
    */
   'hash': (Buffer)[];
   /**
-   * format byte, key version, nonce, ciphertext, tag per seal item.
+   * format byte, key version, nonce, ciphertext, tag per seal item; a personal item (with a subject) is format
+   * byte 0x02, nonce, ciphertext, tag (its key is the person's, named by the wrapped key, not a master version).
    */
   'sealed': (Buffer)[];
   /**
@@ -48,4 +58,12 @@ export interface BatchResult__Output {
    * trimmed and lowercased.
    */
   'detokenized': (string)[];
+  /**
+   * one per new_key_subjects item: the data key wrapped under the tenant's key (active master version).
+   */
+  'wrapped_keys': (Buffer)[];
+  /**
+   * one per rewrap_keys item, wrapped under the active master version.
+   */
+  'rewrapped_keys': (Buffer)[];
 }

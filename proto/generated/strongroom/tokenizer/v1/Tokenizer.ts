@@ -6,8 +6,12 @@ import type { Batch as _strongroom_tokenizer_v1_Batch, Batch__Output as _strongr
 import type { BatchResult as _strongroom_tokenizer_v1_BatchResult, BatchResult__Output as _strongroom_tokenizer_v1_BatchResult__Output } from '../../../strongroom/tokenizer/v1/BatchResult.js';
 import type { KeyringInfoRequest as _strongroom_tokenizer_v1_KeyringInfoRequest, KeyringInfoRequest__Output as _strongroom_tokenizer_v1_KeyringInfoRequest__Output } from '../../../strongroom/tokenizer/v1/KeyringInfoRequest.js';
 import type { KeyringInfoResponse as _strongroom_tokenizer_v1_KeyringInfoResponse, KeyringInfoResponse__Output as _strongroom_tokenizer_v1_KeyringInfoResponse__Output } from '../../../strongroom/tokenizer/v1/KeyringInfoResponse.js';
+import type { RetireRequest as _strongroom_tokenizer_v1_RetireRequest, RetireRequest__Output as _strongroom_tokenizer_v1_RetireRequest__Output } from '../../../strongroom/tokenizer/v1/RetireRequest.js';
+import type { RetireResponse as _strongroom_tokenizer_v1_RetireResponse, RetireResponse__Output as _strongroom_tokenizer_v1_RetireResponse__Output } from '../../../strongroom/tokenizer/v1/RetireResponse.js';
 import type { RewrapRequest as _strongroom_tokenizer_v1_RewrapRequest, RewrapRequest__Output as _strongroom_tokenizer_v1_RewrapRequest__Output } from '../../../strongroom/tokenizer/v1/RewrapRequest.js';
 import type { RewrapResponse as _strongroom_tokenizer_v1_RewrapResponse, RewrapResponse__Output as _strongroom_tokenizer_v1_RewrapResponse__Output } from '../../../strongroom/tokenizer/v1/RewrapResponse.js';
+import type { RotateRequest as _strongroom_tokenizer_v1_RotateRequest, RotateRequest__Output as _strongroom_tokenizer_v1_RotateRequest__Output } from '../../../strongroom/tokenizer/v1/RotateRequest.js';
+import type { RotateResponse as _strongroom_tokenizer_v1_RotateResponse, RotateResponse__Output as _strongroom_tokenizer_v1_RotateResponse__Output } from '../../../strongroom/tokenizer/v1/RotateResponse.js';
 
 export interface TokenizerClient extends grpc.Client {
   /**
@@ -24,6 +28,23 @@ export interface TokenizerClient extends grpc.Client {
   keyringInfo(argument: _strongroom_tokenizer_v1_KeyringInfoRequest, metadata: grpc.Metadata, callback: grpc.requestCallback<_strongroom_tokenizer_v1_KeyringInfoResponse__Output>): grpc.ClientUnaryCall;
   keyringInfo(argument: _strongroom_tokenizer_v1_KeyringInfoRequest, options: grpc.CallOptions, callback: grpc.requestCallback<_strongroom_tokenizer_v1_KeyringInfoResponse__Output>): grpc.ClientUnaryCall;
   keyringInfo(argument: _strongroom_tokenizer_v1_KeyringInfoRequest, callback: grpc.requestCallback<_strongroom_tokenizer_v1_KeyringInfoResponse__Output>): grpc.ClientUnaryCall;
+  
+  /**
+   * Removes a master key version nothing is sealed under any more (after a rotation's rewrap). FAILED_PRECONDITION
+   * for the active version, for version 1 (it derives every lookup hash and FF1 token), and for an unknown one.
+   */
+  Retire(argument: _strongroom_tokenizer_v1_RetireRequest, metadata: grpc.Metadata, options: grpc.CallOptions, callback: grpc.requestCallback<_strongroom_tokenizer_v1_RetireResponse__Output>): grpc.ClientUnaryCall;
+  Retire(argument: _strongroom_tokenizer_v1_RetireRequest, metadata: grpc.Metadata, callback: grpc.requestCallback<_strongroom_tokenizer_v1_RetireResponse__Output>): grpc.ClientUnaryCall;
+  Retire(argument: _strongroom_tokenizer_v1_RetireRequest, options: grpc.CallOptions, callback: grpc.requestCallback<_strongroom_tokenizer_v1_RetireResponse__Output>): grpc.ClientUnaryCall;
+  Retire(argument: _strongroom_tokenizer_v1_RetireRequest, callback: grpc.requestCallback<_strongroom_tokenizer_v1_RetireResponse__Output>): grpc.ClientUnaryCall;
+  /**
+   * Removes a master key version nothing is sealed under any more (after a rotation's rewrap). FAILED_PRECONDITION
+   * for the active version, for version 1 (it derives every lookup hash and FF1 token), and for an unknown one.
+   */
+  retire(argument: _strongroom_tokenizer_v1_RetireRequest, metadata: grpc.Metadata, options: grpc.CallOptions, callback: grpc.requestCallback<_strongroom_tokenizer_v1_RetireResponse__Output>): grpc.ClientUnaryCall;
+  retire(argument: _strongroom_tokenizer_v1_RetireRequest, metadata: grpc.Metadata, callback: grpc.requestCallback<_strongroom_tokenizer_v1_RetireResponse__Output>): grpc.ClientUnaryCall;
+  retire(argument: _strongroom_tokenizer_v1_RetireRequest, options: grpc.CallOptions, callback: grpc.requestCallback<_strongroom_tokenizer_v1_RetireResponse__Output>): grpc.ClientUnaryCall;
+  retire(argument: _strongroom_tokenizer_v1_RetireRequest, callback: grpc.requestCallback<_strongroom_tokenizer_v1_RetireResponse__Output>): grpc.ClientUnaryCall;
   
   /**
    * Rebuilds the recovery key from at least 3 of its 5 Shamir shares, checks it against the running keyring and
@@ -43,6 +64,21 @@ export interface TokenizerClient extends grpc.Client {
   rewrap(argument: _strongroom_tokenizer_v1_RewrapRequest, metadata: grpc.Metadata, callback: grpc.requestCallback<_strongroom_tokenizer_v1_RewrapResponse__Output>): grpc.ClientUnaryCall;
   rewrap(argument: _strongroom_tokenizer_v1_RewrapRequest, options: grpc.CallOptions, callback: grpc.requestCallback<_strongroom_tokenizer_v1_RewrapResponse__Output>): grpc.ClientUnaryCall;
   rewrap(argument: _strongroom_tokenizer_v1_RewrapRequest, callback: grpc.requestCallback<_strongroom_tokenizer_v1_RewrapResponse__Output>): grpc.ClientUnaryCall;
+  
+  /**
+   * Adds a master key version and makes it active for new writes; older versions keep opening.
+   */
+  Rotate(argument: _strongroom_tokenizer_v1_RotateRequest, metadata: grpc.Metadata, options: grpc.CallOptions, callback: grpc.requestCallback<_strongroom_tokenizer_v1_RotateResponse__Output>): grpc.ClientUnaryCall;
+  Rotate(argument: _strongroom_tokenizer_v1_RotateRequest, metadata: grpc.Metadata, callback: grpc.requestCallback<_strongroom_tokenizer_v1_RotateResponse__Output>): grpc.ClientUnaryCall;
+  Rotate(argument: _strongroom_tokenizer_v1_RotateRequest, options: grpc.CallOptions, callback: grpc.requestCallback<_strongroom_tokenizer_v1_RotateResponse__Output>): grpc.ClientUnaryCall;
+  Rotate(argument: _strongroom_tokenizer_v1_RotateRequest, callback: grpc.requestCallback<_strongroom_tokenizer_v1_RotateResponse__Output>): grpc.ClientUnaryCall;
+  /**
+   * Adds a master key version and makes it active for new writes; older versions keep opening.
+   */
+  rotate(argument: _strongroom_tokenizer_v1_RotateRequest, metadata: grpc.Metadata, options: grpc.CallOptions, callback: grpc.requestCallback<_strongroom_tokenizer_v1_RotateResponse__Output>): grpc.ClientUnaryCall;
+  rotate(argument: _strongroom_tokenizer_v1_RotateRequest, metadata: grpc.Metadata, callback: grpc.requestCallback<_strongroom_tokenizer_v1_RotateResponse__Output>): grpc.ClientUnaryCall;
+  rotate(argument: _strongroom_tokenizer_v1_RotateRequest, options: grpc.CallOptions, callback: grpc.requestCallback<_strongroom_tokenizer_v1_RotateResponse__Output>): grpc.ClientUnaryCall;
+  rotate(argument: _strongroom_tokenizer_v1_RotateRequest, callback: grpc.requestCallback<_strongroom_tokenizer_v1_RotateResponse__Output>): grpc.ClientUnaryCall;
   
   /**
    * Runs every item of the batch under the tenant's subkeys. Results come back in request order.
@@ -70,11 +106,22 @@ export interface TokenizerHandlers extends grpc.UntypedServiceImplementation {
   KeyringInfo: grpc.handleUnaryCall<_strongroom_tokenizer_v1_KeyringInfoRequest__Output, _strongroom_tokenizer_v1_KeyringInfoResponse>;
   
   /**
+   * Removes a master key version nothing is sealed under any more (after a rotation's rewrap). FAILED_PRECONDITION
+   * for the active version, for version 1 (it derives every lookup hash and FF1 token), and for an unknown one.
+   */
+  Retire: grpc.handleUnaryCall<_strongroom_tokenizer_v1_RetireRequest__Output, _strongroom_tokenizer_v1_RetireResponse>;
+  
+  /**
    * Rebuilds the recovery key from at least 3 of its 5 Shamir shares, checks it against the running keyring and
    * re-seals the keyring under a new wrapping key, returned once. FAILED_PRECONDITION when the shares do not
    * rebuild this keyring's recovery key; then nothing changes.
    */
   Rewrap: grpc.handleUnaryCall<_strongroom_tokenizer_v1_RewrapRequest__Output, _strongroom_tokenizer_v1_RewrapResponse>;
+  
+  /**
+   * Adds a master key version and makes it active for new writes; older versions keep opening.
+   */
+  Rotate: grpc.handleUnaryCall<_strongroom_tokenizer_v1_RotateRequest__Output, _strongroom_tokenizer_v1_RotateResponse>;
   
   /**
    * Runs every item of the batch under the tenant's subkeys. Results come back in request order.
@@ -86,6 +133,8 @@ export interface TokenizerHandlers extends grpc.UntypedServiceImplementation {
 
 export interface TokenizerDefinition extends grpc.ServiceDefinition {
   KeyringInfo: MethodDefinition<_strongroom_tokenizer_v1_KeyringInfoRequest, _strongroom_tokenizer_v1_KeyringInfoResponse, _strongroom_tokenizer_v1_KeyringInfoRequest__Output, _strongroom_tokenizer_v1_KeyringInfoResponse__Output>
+  Retire: MethodDefinition<_strongroom_tokenizer_v1_RetireRequest, _strongroom_tokenizer_v1_RetireResponse, _strongroom_tokenizer_v1_RetireRequest__Output, _strongroom_tokenizer_v1_RetireResponse__Output>
   Rewrap: MethodDefinition<_strongroom_tokenizer_v1_RewrapRequest, _strongroom_tokenizer_v1_RewrapResponse, _strongroom_tokenizer_v1_RewrapRequest__Output, _strongroom_tokenizer_v1_RewrapResponse__Output>
+  Rotate: MethodDefinition<_strongroom_tokenizer_v1_RotateRequest, _strongroom_tokenizer_v1_RotateResponse, _strongroom_tokenizer_v1_RotateRequest__Output, _strongroom_tokenizer_v1_RotateResponse__Output>
   Run: MethodDefinition<_strongroom_tokenizer_v1_Batch, _strongroom_tokenizer_v1_BatchResult, _strongroom_tokenizer_v1_Batch__Output, _strongroom_tokenizer_v1_BatchResult__Output>
 }

@@ -1,0 +1,81 @@
+// The database remembers which keyring sealed it: a sentinel sealed at its first start. A tokenizer whose keyring
+// cannot open it (a restored database with the wrong keyring, a new keyring by mistake) makes the api refuse to
+// serve and say which keyring it expects, by its public id, instead of answering 500s.
+import type { Logger } from 'pino';
+import type { Database } from '../store/database.js';
+import { TokenizerRejectedError, type TokenizerClient } from '../tokenizer-client.js';
+import type { SubjectKeys } from './subject-keys.js';
+
+const SENTINEL_TEXT = 'strongroom keyring sentinel v1';
+// Sealed under the main tenant's key, in a table and row no data uses.
+const TENANT = 1;
+const TABLE = 'keyring_sentinel';
+const ROW = 'sentinel';
+export const SENTINEL_KEY = 'keyring.sentinel';
+export const KEYRING_ID_KEY = 'keyring.id';
+
+/** `legacy`: the database holds people sealed before per-person keys, which this version cannot read. */
+export type KeyringState = 'unchecked' | 'ok' | 'mismatch' | 'legacy';
+
+export class KeyringCheck {
+  state: KeyringState = 'unchecked';
+  /** The keyring id the database expects, once known. */
+  expected: string | undefined;
+  private running: Promise<KeyringState> | undefined;
+
+  constructor(
+    private readonly db: Database,
+    private readonly tokenizer: TokenizerClient,
+    private readonly log: Logger,
+    private readonly keys: SubjectKeys,
+  ) {}
+
+  /** Checks once at a time; a tokenizer that cannot be reached leaves the state unchecked (asked again later). */
+  check(): Promise<KeyringState> {
+    if (this.state === 'ok') return Promise.resolve('ok');
+    return (this.running ??= this.run().finally(() => (this.running = undefined)));
+  }
+
+  private async run(): Promise<KeyringState> {
+    const info = await this.tokenizer.keyringInfo(2_000);
+    const settings = this.db.globalStores().settings;
+    let sealed = await settings.get(SENTINEL_KEY);
+    if (sealed === null) {
+      const made = await this.tokenizer.run(TENANT, { seal: [{ table: TABLE, rowId: ROW, plaintext: Buffer.from(SENTINEL_TEXT) }] });
+      await settings.setIfAbsent({ [SENTINEL_KEY]: made.sealed[0]!.toString('base64'), [KEYRING_ID_KEY]: info.keyring_id });
+      sealed = (await settings.get(SENTINEL_KEY))!;
+    }
+    this.expected = (await settings.get(KEYRING_ID_KEY)) ?? undefined;
+    let state: KeyringState;
+    try {
+      const { opened } = await this.tokenizer.run(TENANT, { open: [{ table: TABLE, rowId: ROW, ciphertext: Buffer.from(sealed, 'base64') }] });
+      state = opened[0]!.toString() === SENTINEL_TEXT ? 'ok' : 'mismatch';
+    } catch (err) {
+      if (!(err instanceof TokenizerRejectedError)) throw err;
+      state = 'mismatch';
+    }
+    const tenants = (await this.db.globalStores().tenants.all()).map((t) => t.id);
+    if (state === 'ok') {
+      for (const id of tenants) {
+        if (await this.db.stores(id).users.hasLegacyRows()) {
+          state = 'legacy';
+          this.log.error(
+            { tenantId: id },
+            'this database holds people sealed before per-person keys (no key table entry): they cannot be read; re-create the database',
+          );
+          break;
+        }
+      }
+    }
+    // Every tenant's own data key exists before the first request can need it; a failure leaves the check to rerun.
+    if (state === 'ok') await this.keys.ensureTenantKeys(tenants, Math.floor(Date.now() / 1000));
+    if (state === 'mismatch') {
+      this.log.error(
+        { expectedKeyring: this.expected ?? 'unknown', tokenizerKeyring: info.keyring_id },
+        'the tokenizer\'s keyring cannot open this database\'s sentinel: not serving until the expected keyring is given',
+      );
+    }
+    this.state = state;
+    return state;
+  }
+}

@@ -1,0 +1,10 @@
+// Original file: proto/tokenizer.proto
+
+
+export interface RetireRequest {
+  'version'?: (number);
+}
+
+export interface RetireRequest__Output {
+  'version': (number);
+}

@@ -1,0 +1,8 @@
+// Original file: proto/tokenizer.proto
+
+
+export interface RotateRequest {
+}
+
+export interface RotateRequest__Output {
+}
