@@ -12,6 +12,12 @@ export class BadRequestError extends VaultError {
 export class ForbiddenError extends VaultError {
   readonly status = 403;
 }
+/** A call whose credential is missing, unknown, expired or revoked: 403 `Access denied`, the reason kept for the trail. */
+export class AuthenticationError extends ForbiddenError {
+  constructor(readonly reason: 'missing token' | 'malformed token' | 'unknown or revoked token' | 'expired token') {
+    super('Access denied');
+  }
+}
 export class NotFoundError extends VaultError {
   readonly status = 404;
 }

@@ -28,6 +28,13 @@ export const tokenizerDuration = new client.Histogram({
   registers: [registry],
 });
 
+export const refusalsAudited = new client.Counter({
+  name: 'strongroom_audit_refusals_total',
+  help: 'Calls refused for their credential (missing, unknown, expired or revoked token): recorded in the trail, or dropped past the budget',
+  labelNames: ['outcome'] as const,
+  registers: [registry],
+});
+
 export const auditBatchSize = new client.Histogram({
   name: 'strongroom_api_audit_batch_events',
   help: 'Audit events committed per batched statement.',

@@ -5,7 +5,8 @@ import type { Context } from 'koa';
 import { koaBody } from 'koa-body';
 import type { Services } from '../vault/services.js';
 import type { Principal } from '../vault/credentials.js';
-import { ForbiddenError, PayloadTooLargeError, UnavailableError, Messages } from '../errors.js';
+import { AuthenticationError, PayloadTooLargeError, UnavailableError, Messages } from '../errors.js';
+import { MAIN_TENANT_ID } from '../store/schemas.js';
 
 /** Answers this request without reading what is left of its body: the connection ends with the answer. */
 export function leaveBodyUnread(ctx: Context): void {
@@ -14,15 +15,23 @@ export function leaveBodyUnread(ctx: Context): void {
 
 /**
  * The caller behind X-Bunker-Token, checked from the header alone. An address blocked for failed
- * authentications is turned away first; every failure counts against the address.
+ * authentications is turned away first; every failure counts against the address and leaves an audit event in
+ * the tenant the call named (else the main tenant's trail).
  */
-export async function authenticateCaller(services: Services, ctx: Context, token: string | undefined): Promise<Principal> {
+export async function authenticateCaller(services: Services, ctx: Context, token: string | undefined, operation: string): Promise<Principal> {
   try {
     services.limits.checkAddress(ctx.ip);
     return await services.credentials.authenticate(token);
   } catch (err) {
     leaveBodyUnread(ctx);
-    if (err instanceof ForbiddenError) await services.limits.authFailed(ctx.ip);
+    if (err instanceof AuthenticationError) {
+      await services.limits.authFailed(ctx.ip);
+      const named = ctx.get('x-bunker-tenant').trim().toLowerCase();
+      const tenantId = (named && (await services.tenants.idOf(named))) || MAIN_TENANT_ID;
+      await services.audit.recordRefusal(tenantId, operation, err.reason, ctx.ip).catch((auditErr: unknown) => {
+        services.log.error({ err: { message: (auditErr as Error).message }, operation }, 'audit of a refused call failed');
+      });
+    }
     throw err;
   }
 }

@@ -49,7 +49,7 @@ export function v1Handlers(services: Services) {
   async function authenticate(ctx: Context, next: Next): Promise<void> {
     const token = ctx.get('x-bunker-token');
     try {
-      ctx.state.principal = await authenticateCaller(services, ctx, token || undefined);
+      ctx.state.principal = await authenticateCaller(services, ctx, token || undefined, `v1 ${ctx.method} ${ctx.routerPath ?? ctx.path}`);
     } catch (err) {
       if (!token && err instanceof ForbiddenError) throw new V1Error(403, 'missing X-Bunker-Token header');
       throw v1Error(err);

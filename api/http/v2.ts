@@ -58,7 +58,7 @@ export function v2Handler(services: Services) {
         ctx.body = { ...(await executePublicOperation(services, op, tenant, body)), status: 'ok' };
         return;
       }
-      const principal = await authenticateCaller(services, ctx, ctx.get('x-bunker-token') || undefined);
+      const principal = await authenticateCaller(services, ctx, ctx.get('x-bunker-token') || undefined, op.name);
       const tenantId = await services.tenants.resolve(principal, ctx.get('x-bunker-tenant') || undefined, ctx.host).catch((err: unknown) => {
         leaveBodyUnread(ctx);
         throw err;

@@ -7,7 +7,7 @@ import { Stores } from '../store/stores.js';
 import type { AuditEventRow } from '../store/audit.js';
 import { TokenizerRejectedError, type TokenizerClient } from '../tokenizer-client.js';
 import type { SubjectKeys } from './subject-keys.js';
-import { auditBatchSize } from '../metrics.js';
+import { auditBatchSize, refusalsAudited } from '../metrics.js';
 import type { Principal } from './credentials.js';
 
 /** What an operation tells its event. `identity`, `before` and `after` are PII and are sealed. */
@@ -25,6 +25,8 @@ export type AuditDraft = Omit<AuditEventRow, 'seq' | 'hash' | 'details'> & { det
 
 export const AUDIT_TABLE = 'audit_events';
 const MAX_BATCH = 500;
+/** Events of calls refused for their credential, per second and process (a burst of as many is allowed). */
+const REFUSALS_PER_SECOND = 50;
 
 export function draftEvent(
   title: string,
@@ -139,7 +141,7 @@ export class AuditTrail {
           for (const w of waiters) w.resolve();
         } catch (err) {
           this.log.error({ err: { type: (err as Error).name, message: (err as Error).message }, tenantId }, 'audit batch failed');
-          for (const w of waiters) w.reject(err);
+          await this.keepFailures(tenantId, drafts, waiters, err);
         }
       }
     } finally {
@@ -147,6 +149,56 @@ export class AuditTrail {
       this.queues.delete(tenantId);
     }
   }
+
+  /**
+   * A batch that could not be written: the events of failed calls are written again without their details (the
+   * tokenizer that seals them may be what failed), so a failed call still leaves a trace. The rest fail with `err`.
+   */
+  private async keepFailures(tenantId: number, drafts: AuditDraft[], waiters: { resolve(): void; reject(e: unknown): void }[], err: unknown): Promise<void> {
+    const kept = new Set(drafts.flatMap((d, i) => (d.status === 'error' && d.details ? [i] : [])));
+    if (kept.size) {
+      const bare = [...kept].map((i) => ({ ...drafts[i]!, details: null, msg: `${drafts[i]!.msg ?? ''} (details not sealed)`.trim() }));
+      try {
+        await this.writeInTx(this.db.forTenant(tenantId), tenantId, bare);
+      } catch {
+        kept.clear();
+      }
+    }
+    waiters.forEach((w, i) => (kept.has(i) ? w.resolve() : w.reject(err)));
+  }
+
+  /**
+   * A call refused for its credential (missing, unknown, expired or revoked token): recorded in the tenant it named,
+   * else in the main tenant's trail, with the operation, the reason and the client's address (sealed), within a
+   * budget per second and process, so a flood cannot fill the disk; past the budget it is counted and dropped.
+   */
+  async recordRefusal(tenantId: number, operation: string, reason: string, address: string): Promise<void> {
+    const now = Date.now();
+    const b = this.refusalBudget;
+    b.tokens = Math.min(REFUSALS_PER_SECOND, b.tokens + ((now - b.at) / 1000) * REFUSALS_PER_SECOND);
+    b.at = now;
+    if (b.tokens < 1) {
+      refusalsAudited.inc({ outcome: 'dropped' });
+      return;
+    }
+    b.tokens -= 1;
+    await this.record(tenantId, {
+      uuid: randomUUID(),
+      when: Math.floor(now / 1000),
+      title: operation,
+      status: 'error',
+      msg: `Access denied: ${reason}`,
+      actor: 'unauthenticated',
+      record: null,
+      mode: null,
+      app: null,
+      details: { address },
+    });
+    refusalsAudited.inc({ outcome: 'recorded' });
+    this.log.info({ tenantId, operation, reason }, 'call refused for its credential');
+  }
+
+  private readonly refusalBudget = { tokens: REFUSALS_PER_SECOND, at: Date.now() };
 
   /** Re-computes the tenant's chain; returns the first broken sequence number, or null when intact. */
   async verify(tenantId: number): Promise<number | null> {

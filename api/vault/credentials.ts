@@ -7,7 +7,7 @@ import type { Database } from '../store/database.js';
 import { MAIN_TENANT_ID } from '../store/database.js';
 import { GlobalStores } from '../store/stores.js';
 import type { XTokenListing } from '../store/credentials.js';
-import { forbidden, notFound } from '../errors.js';
+import { AuthenticationError, notFound } from '../errors.js';
 import { nowSeconds } from './durations.js';
 
 export type CredentialKind = 'root' | 'tenant-admin' | 'role' | 'login';
@@ -45,12 +45,13 @@ export class Credentials {
 
   /** The principal behind an X-Bunker-Token value, or 403 `Access denied`. */
   async authenticate(token: string | undefined): Promise<Principal> {
-    if (!token || token.length > 256) throw forbidden();
+    if (!token) throw new AuthenticationError('missing token');
+    if (token.length > 256) throw new AuthenticationError('malformed token');
     const hash = hashToken(token);
     let principal = this.cache.get(hash);
     if (!principal) {
       const row = await this.stores().credentials.byHash(hash);
-      if (!row) throw forbidden();
+      if (!row) throw new AuthenticationError('unknown or revoked token');
       principal = {
         credentialId: row.id,
         kind: row.kind as CredentialKind,
@@ -61,7 +62,7 @@ export class Credentials {
       };
       this.cache.set(hash, principal);
     }
-    if (principal.expiresAt !== null && principal.expiresAt <= nowSeconds()) throw forbidden();
+    if (principal.expiresAt !== null && principal.expiresAt <= nowSeconds()) throw new AuthenticationError('expired token');
     return principal;
   }
 
