@@ -86,7 +86,9 @@ import { SessionGet } from './sessions/SessionGet.js';
 import { SessionDelete } from './sessions/SessionDelete.js';
 import { SessionListUserSessions } from './sessions/SessionListUserSessions.js';
 import { SharedRecordCreate } from './shared/SharedRecordCreate.js';
+import { SharedRecordDelete } from './shared/SharedRecordDelete.js';
 import { SharedRecordGet } from './shared/SharedRecordGet.js';
+import { SharedRecordListUserRecords } from './shared/SharedRecordListUserRecords.js';
 import { UserDeleteRequest } from './requests/UserDeleteRequest.js';
 import { UserUpdateRequest } from './requests/UserUpdateRequest.js';
 import { UserPatchRequest } from './requests/UserPatchRequest.js';
@@ -180,7 +182,9 @@ export const operations: readonly OpDefinition[] = [
   SessionListUserSessions,
   SessionUpsert,
   SharedRecordCreate,
+  SharedRecordDelete,
   SharedRecordGet,
+  SharedRecordListUserRecords,
   SystemDeleteUserProfiles,
   SystemGenerateWrappingKey,
   SystemGetKeyringStatus,

@@ -41,6 +41,14 @@ export class SharedStore extends TenantTables {
     return r ? sharedOf(r) : null;
   }
 
+  /** Removes one of the person's records (and its index entry); false when they have no such record. */
+  async remove(uuid: string, token: string): Promise<boolean> {
+    const rows = await this.sql(`delete from ${this.t}.shared_records where recorduuid = $1 and user_token = $2 returning 1`, [uuid, token]);
+    if (!rows.length) return false;
+    await this.sql(`delete from "${GLOBAL_SCHEMA}".shared_record_tenants where recorduuid = $1`, [uuid]);
+    return true;
+  }
+
   async ofUser(token: string, now: number): Promise<SharedRow[]> {
     const rows = await this.sql(`select * from ${this.t}.shared_records where user_token = $1 and expires > $2 order by created`, [token, now]);
     return rows.map(sharedOf);

@@ -415,6 +415,13 @@ describe('every section', { timeout: 180_000 }, () => {
     const recorduuid = (await notice.locator('code').textContent())!;
     expect((await vault.call('SharedRecordGet', { recorduuid })).body.data).toEqual({ name: 'Lin Chen' });
     await expectAccessible(page, 'portal share');
+    // The link is listed, and the person revokes it: the partner's read fails at once.
+    const linkRow = page.getByRole('row').filter({ hasText: recorduuid });
+    await poll(() => shown(linkRow)).toBe('shown');
+    await linkRow.getByRole('button', { name: 'Revoke' }).click();
+    await page.getByRole('button', { name: 'Revoke this link now' }).click();
+    await poll(() => shown(page.getByText('No shared links.'))).toBe('shown');
+    expect((await vault.call('SharedRecordGet', { recorduuid })).status).toBe(404);
 
     await nav.getByRole('button', { name: 'Download' }).click();
     const [json] = await Promise.all([page.waitForEvent('download'), page.getByRole('button', { name: 'Download as JSON' }).click()]);

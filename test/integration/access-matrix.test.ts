@@ -31,6 +31,8 @@ const LOGIN_OPS = new Set([
   'UserRequestListUserRequests',
   'SessionListUserSessions',
   'SharedRecordCreate',
+  'SharedRecordDelete',
+  'SharedRecordListUserRecords',
   'FileGet',
   'FileListUserFiles',
 ]);

@@ -136,6 +136,29 @@ describe('shared records', () => {
     expect((await vault.call('SharedRecordGet', { recorduuid: capped.body.recorduuid })).status).toBe(404);
   });
 
+  it('are listed for their person and revoked by them alone, the link dead at once', async ({ vault }) => {
+    const u = await user(vault);
+    const other = await user(vault);
+    const ref = { mode: 'token', identity: u.token };
+    const a = (await vault.call('SharedRecordCreate', { ...ref, fields: 'name', partner: 'acme' })).body.recorduuid as string;
+    const b = (await vault.call('SharedRecordCreate', { ...ref, fields: 'email' })).body.recorduuid as string;
+    const listed = await vault.call('SharedRecordListUserRecords', ref);
+    expect(listed.body.total).toBe(2);
+    expect(listed.body.rows).toEqual(
+      expect.arrayContaining([expect.objectContaining({ recorduuid: a, fields: ['name'], partner: 'acme' }), expect.objectContaining({ recorduuid: b, fields: ['email'] })]),
+    );
+    // The person's own login xtoken revokes their link; another person's xtoken cannot name it.
+    const own = (await vault.call('XTokenCreateForUser', ref)).body.xtoken as string;
+    const theirs = (await vault.call('XTokenCreateForUser', { mode: 'token', identity: other.token })).body.xtoken as string;
+    expect((await vault.call('SharedRecordDelete', { mode: 'token', identity: other.token, recorduuid: a }, { 'x-bunker-token': theirs })).status).toBe(404);
+    expect((await vault.call('SharedRecordDelete', { ...ref, recorduuid: a }, { 'x-bunker-token': theirs })).status).toBe(403);
+    expect((await vault.call('SharedRecordGet', { recorduuid: a })).status).toBe(200);
+    expect((await vault.call('SharedRecordDelete', { ...ref, recorduuid: a }, { 'x-bunker-token': own })).status).toBe(200);
+    expect((await vault.call('SharedRecordGet', { recorduuid: a })).status).toBe(404);
+    expect((await vault.call('SharedRecordDelete', { ...ref, recorduuid: a })).status).toBe(404);
+    expect((await vault.call('SharedRecordListUserRecords', ref, { 'x-bunker-token': own })).body.rows.map((r: { recorduuid: string }) => r.recorduuid)).toEqual([b]);
+  });
+
   it('answer 400 naming the field and 404 for an unknown person or record', async ({ vault }) => {
     const u = await user(vault);
     expect((await vault.call('SharedRecordCreate', { mode: 'token', identity: u.token, fields: 'a,b c' })).body.message).toMatch(/fields/);

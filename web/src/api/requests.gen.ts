@@ -410,8 +410,19 @@ export type SharedRecordCreateInput = {
   finaltime?: string | number;
 };
 
+export type SharedRecordDeleteInput = {
+  mode: "login" | "token" | "email" | "phone" | "custom";
+  identity: string | number;
+  recorduuid: string;
+};
+
 export type SharedRecordGetInput = {
   recorduuid: string;
+};
+
+export type SharedRecordListUserRecordsInput = {
+  mode: "login" | "token" | "email" | "phone" | "custom";
+  identity: string | number;
 };
 
 export type SystemDeleteUserProfilesInput = {
@@ -745,7 +756,9 @@ export interface Requests {
   SessionListUserSessions: SessionListUserSessionsInput;
   SessionUpsert: SessionUpsertInput;
   SharedRecordCreate: SharedRecordCreateInput;
+  SharedRecordDelete: SharedRecordDeleteInput;
   SharedRecordGet: SharedRecordGetInput;
+  SharedRecordListUserRecords: SharedRecordListUserRecordsInput;
   SystemDeleteUserProfiles: SystemDeleteUserProfilesInput;
   SystemGenerateWrappingKey: SystemGenerateWrappingKeyInput;
   SystemGetKeyringStatus: SystemGetKeyringStatusInput;

@@ -101,7 +101,16 @@ export function MyShares() {
   const [fields, setFields] = useState('name,email');
   const [partner, setPartner] = useState('');
   const [finaltime, setFinaltime] = useState('7d');
-  const share = useMutation({ mutationFn: () => call('SharedRecordCreate', { ...me, fields: fields.split(',').map((f) => f.trim()).filter(Boolean), ...(partner.trim() ? { partner: partner.trim() } : {}), finaltime }) });
+  const client = useQueryClient();
+  const links = useQuery({ queryKey: ['myshares'], queryFn: () => call('SharedRecordListUserRecords', me) });
+  const share = useMutation({
+    mutationFn: () => call('SharedRecordCreate', { ...me, fields: fields.split(',').map((f) => f.trim()).filter(Boolean), ...(partner.trim() ? { partner: partner.trim() } : {}), finaltime }),
+    onSuccess: () => client.invalidateQueries({ queryKey: ['myshares'] }),
+  });
+  const revoke = useMutation({
+    mutationFn: (recorduuid: string) => call('SharedRecordDelete', { ...me, recorduuid }),
+    onSuccess: () => client.invalidateQueries({ queryKey: ['myshares'] }),
+  });
   return (
     <>
       <h1>Share my data</h1>
@@ -126,6 +135,27 @@ export function MyShares() {
         ) : null}
         <ErrorMessage error={share.error} />
       </form>
+      <section className="card" aria-labelledby="links-h">
+        <h2 id="links-h">My shared links</h2>
+        <QueryState loading={links.isLoading} error={links.error} what="your shared links" />
+        <Table
+          caption="Links that can read some of my data"
+          empty="No shared links."
+          rows={rowsOf(links.data)}
+          columns={[
+            { key: 'recorduuid', label: 'Link', render: (r) => <code>{text(r.recorduuid)}</code> },
+            { key: 'fields', label: 'Shows', render: (r) => (Array.isArray(r.fields) ? r.fields.join(', ') : 'everything') },
+            { key: 'partner', label: 'For', render: (r) => text(r.partner) || '—' },
+            { key: 'expirationtime', label: 'Until', render: (r) => formatTime(r.expirationtime) },
+            {
+              key: 'revoke',
+              label: 'Revoke',
+              render: (r) => <ConfirmButton label="Revoke" confirmLabel="Revoke this link now" onConfirm={() => revoke.mutate(text(r.recorduuid))} disabled={revoke.isPending} />,
+            },
+          ]}
+        />
+        <ErrorMessage error={revoke.error} />
+      </section>
     </>
   );
 }

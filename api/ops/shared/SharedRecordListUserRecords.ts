@@ -1,0 +1,24 @@
+// POST /v2/SharedRecordListUserRecords (beyond the contract): a person's live shared records, what each shows and
+// to whom, until when; so they can be reviewed and revoked (SharedRecordDelete).
+import { z } from 'zod';
+import { defineOp } from '../define.js';
+import { UserRef } from '../schemas.js';
+import { subjectRow } from '../subject.js';
+
+export const SharedRecordListUserRecords = defineOp({
+  name: 'SharedRecordListUserRecords',
+  access: 'tenant',
+  login: 'own',
+  kinds: ['profile', 'appdata'],
+  judges: 'person',
+  transaction: 'read',
+  input: z.object({ ...UserRef }),
+  async run({ input, ctx }) {
+    const row = await subjectRow(ctx, input);
+    const rows = await ctx.stores.shared.ofUser(row.token, ctx.now);
+    return {
+      total: rows.length,
+      rows: rows.map((r) => ({ recorduuid: r.recorduuid, fields: r.fields, appname: r.appname, partner: r.partner, creationtime: r.created, expirationtime: r.expires })),
+    };
+  },
+});
