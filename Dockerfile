@@ -2,6 +2,7 @@
 # Strongroom: one image for the api, the tokenizer and the operator (the chart picks the command).
 #   docker build -t strongroom .
 #   docker run -p 3000:3000 -v strongroom-data:/data strongroom     # npm start's supervisor, compiled
+#   docker run --rm -it -v strongroom-data:/data -e STRONGROOM_WRAPPING_KEY strongroom dist/tokenizer/keyring-init.js
 ARG NODE_IMAGE=node:22-bookworm-slim
 
 # Build: every dependency (TypeScript, and the pinned Node 22 the npm scripts run on), then `npm run build`.
@@ -24,7 +25,11 @@ COPY package.json package-lock.json ./
 RUN npm ci --omit=dev --no-audit --no-fund && npm cache clean --force
 
 FROM ${NODE_IMAGE}
-ENV NODE_ENV=production STRONGROOM_DATA_DIR=/data
+# The supervisor (the default command) starts as root only to run each process under its own uid: the api as
+# 1000 ("node"), the tokenizer as 1001, which alone owns /data/tokenizer (the keyring, 0700) and the socket's
+# directory (/data/run, group 1000). Each gets only its own settings: the api never sees the wrapping key, the
+# tokenizer never sees DATABASE_URL, the root token, SMTP or S3. The chart runs them as separate containers.
+ENV NODE_ENV=production STRONGROOM_DATA_DIR=/data STRONGROOM_API_UID=1000 STRONGROOM_TOKENIZER_UID=1001
 RUN mkdir /data && chown 1000:1000 /data && chmod 700 /data
 WORKDIR /app
 COPY --from=deps --chown=root:root /app/node_modules ./node_modules
@@ -32,9 +37,9 @@ COPY --from=build --chown=root:root /app/dist ./dist
 COPY --from=build --chown=root:root /app/web/dist ./web/dist
 COPY --from=build --chown=root:root /app/web/docs ./web/docs
 COPY --chown=root:root package.json ./
-# The code belongs to root and cannot be changed by the process, which runs as the image's unprivileged user
-# (uid 1000, "node"); the numeric id lets Kubernetes check runAsNonRoot.
-USER 1000:1000
+# The code belongs to root and cannot be changed by the processes. Under Kubernetes the chart sets runAsUser
+# (1000) and runs api and tokenizer in separate containers; `docker run --user 1000` also works, with both
+# processes sharing that uid (the supervisor says so at start).
 EXPOSE 3000 8080 9464
 ENTRYPOINT ["node"]
 CMD ["dist/api/supervisor.js"]

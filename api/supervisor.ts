@@ -1,6 +1,9 @@
 // `npm start`: runs the tokenizer and the api as two processes, restarts the tokenizer if it dies,
-// and stops both cleanly on SIGTERM or SIGINT.
-import { spawn, type ChildProcess } from 'node:child_process';
+// and stops both cleanly on SIGTERM or SIGINT. Each child gets only its own settings: key material reaches the
+// tokenizer alone, and the database, the root token, mail and object store settings reach the api alone.
+import { spawn, type ChildProcess, type SpawnOptions } from 'node:child_process';
+import { chmodSync, chownSync, lstatSync, mkdirSync, readdirSync } from 'node:fs';
+import { dirname, join, resolve, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 // Started from source (tsx) the children are .ts files run with the same loader; from dist they are .js.
@@ -16,8 +19,118 @@ let restarts = 0;
 // The api reports its time to ready from this moment.
 const supervisorStartedAt = String(Date.now());
 
-function start(file: string): ChildProcess {
-  return spawn(process.execPath, [...process.execArgv, file], { stdio: 'inherit', env: { ...process.env, STRONGROOM_STARTED_AT: supervisorStartedAt } });
+/** Settings the tokenizer reads (tokenizer/config.ts), plus what any process needs to run. Nothing else. */
+const TOKENIZER_ENV = [
+  /^STRONGROOM_(DATA_DIR|LOG_LEVEL|WRAPPING_KEY|WRAPPING_KEY_FILE)$/,
+  /^STRONGROOM_TOKENIZER_(SOCKET|ADDRESS|METRICS_PORT|ROTATE_AFTER_SEALS)$/,
+  /^STRONGROOM_RECOVERY_[A-Z_]+$/,
+  /^(PATH|HOME|USER|LANG|LANGUAGE|LC_[A-Z]+|TZ|TMPDIR|NODE_ENV|NODE_OPTIONS|NODE_EXTRA_CA_CERTS)$/,
+];
+/** Key material, and the settings of the tokenizer's own uid: never in the api's environment. */
+const TOKENIZER_ONLY = [/^STRONGROOM_WRAPPING_KEY/, /^STRONGROOM_RECOVERY_/, /^STRONGROOM_TOKENIZER_(UID|GID|ROTATE_AFTER_SEALS|METRICS_PORT)$/];
+
+function tokenizerEnv(env: NodeJS.ProcessEnv): NodeJS.ProcessEnv {
+  return Object.fromEntries(Object.entries(env).filter(([k]) => TOKENIZER_ENV.some((re) => re.test(k))));
+}
+
+function apiEnv(env: NodeJS.ProcessEnv): NodeJS.ProcessEnv {
+  return Object.fromEntries(Object.entries(env).filter(([k]) => !TOKENIZER_ONLY.some((re) => re.test(k))));
+}
+
+interface Identity {
+  uid: number;
+  gid: number;
+}
+
+function idOf(name: string): number | undefined {
+  const value = process.env[name];
+  if (!value) return undefined;
+  if (!/^\d+$/.test(value) || Number(value) === 0) throw new Error(`${name} must be a non-zero numeric id, got ${JSON.stringify(value)}`);
+  return Number(value);
+}
+
+function identityOf(prefix: string): Identity | undefined {
+  const uid = idOf(`${prefix}_UID`);
+  return uid === undefined ? undefined : { uid, gid: idOf(`${prefix}_GID`) ?? uid };
+}
+
+/**
+ * Who each child runs as. Only a supervisor running as root can choose: STRONGROOM_TOKENIZER_UID (and _GID) and
+ * STRONGROOM_API_UID (and _GID) then give each child its own uid. Otherwise both share the supervisor's uid, and
+ * what separates them is the split environment and the keyring's file modes, not the kernel.
+ */
+function identities(): { tokenizer?: Identity | undefined; api?: Identity | undefined } {
+  const tokenizer = identityOf('STRONGROOM_TOKENIZER');
+  const api = identityOf('STRONGROOM_API');
+  const root = process.getuid?.() === 0;
+  if (!tokenizer && !api) {
+    if (root) say({ msg: 'running as root with no STRONGROOM_TOKENIZER_UID and STRONGROOM_API_UID: both processes run as root' });
+    return {};
+  }
+  if (!root) {
+    say({ msg: 'STRONGROOM_TOKENIZER_UID and STRONGROOM_API_UID need a supervisor running as root: ignored, both processes share this uid', uid: process.getuid?.() });
+    return {};
+  }
+  if (!tokenizer || !api || tokenizer.uid === api.uid) throw new Error('set STRONGROOM_TOKENIZER_UID and STRONGROOM_API_UID together, to two different uids');
+  return { tokenizer, api };
+}
+
+function chownTree(path: string, uid: number, gid: number): void {
+  chownSync(path, uid, gid);
+  if (!lstatSync(path).isDirectory()) return;
+  for (const name of readdirSync(path)) chownTree(join(path, name), uid, gid);
+}
+
+/**
+ * Before the tokenizer starts: its keyring directory exists, mode 0700. With a tokenizer uid it belongs to that
+ * uid alone, and the socket's directory (which the api shares for its embedded database's socket) belongs to it
+ * with the api's group, mode 03770: setgid, so the socket the tokenizer creates there (0770 under its umask 007)
+ * is the api group's and no other uid's to reach; sticky, so neither process can remove the other's entries.
+ */
+function prepareDirs(ids: ReturnType<typeof identities>): void {
+  const dataDir = resolve(process.env.STRONGROOM_DATA_DIR || './data');
+  const keyringDir = join(dataDir, 'tokenizer');
+  const socketDir = dirname(resolve(process.env.STRONGROOM_TOKENIZER_SOCKET || join(dataDir, 'run', 'tokenizer.sock')));
+  mkdirSync(keyringDir, { recursive: true, mode: 0o700 });
+  chmodSync(keyringDir, 0o700);
+  const socketDirMade = mkdirSync(socketDir, { recursive: true, mode: 0o700 }) !== undefined;
+  if (ids.api) chownSync(dataDir, ids.api.uid, ids.api.gid);
+  if (!ids.tokenizer) return;
+  // The tokenizer passes through the data directory to its own; it cannot list it.
+  const mode = lstatSync(dataDir).mode & 0o7777;
+  if ((mode & 0o111) !== 0o111) chmodSync(dataDir, mode | 0o111);
+  chownTree(keyringDir, ids.tokenizer.uid, ids.tokenizer.gid);
+  // Only a directory of our own: a shared one named by STRONGROOM_TOKENIZER_SOCKET (/tmp, say) is left alone.
+  if (socketDirMade || socketDir.startsWith(`${dataDir}${sep}`)) {
+    chownSync(socketDir, ids.tokenizer.uid, ids.api!.gid);
+    chmodSync(socketDir, 0o3770);
+  } else {
+    say({ msg: 'the socket directory is not the vault\'s own: make sure only the tokenizer and the api can reach it', socketDir });
+  }
+}
+
+// What the children create (database, uploads, keyring) is private to its owner: see prepareDirs for the socket.
+process.umask(0o077);
+let ids: ReturnType<typeof identities> = {};
+try {
+  ids = identities();
+  prepareDirs(ids);
+} catch (err) {
+  // Meant for a human fixing the settings: one plain line.
+  process.stderr.write(`supervisor: ${(err as Error).message}\n`);
+  process.exit(1);
+}
+
+function start(file: string, env: NodeJS.ProcessEnv, as: Identity | undefined, umask: number): ChildProcess {
+  const options: SpawnOptions = { stdio: 'inherit', env };
+  if (as) Object.assign(options, as);
+  // A child takes the umask in force when it is spawned (spawn forks synchronously).
+  const previous = process.umask(umask);
+  try {
+    return spawn(process.execPath, [...process.execArgv, file], options);
+  } finally {
+    process.umask(previous);
+  }
 }
 
 function say(fields: Record<string, unknown>): void {
@@ -25,7 +138,8 @@ function say(fields: Record<string, unknown>): void {
 }
 
 function startTokenizer(): void {
-  const child = start(tokenizerMain);
+  // Under its own uid its socket must reach the api's group; the keyring's own modes (0700, 0600) are explicit.
+  const child = start(tokenizerMain, tokenizerEnv(process.env), ids.tokenizer, ids.tokenizer ? 0o007 : 0o077);
   tokenizer = child;
   say({ msg: 'tokenizer started', pid: child.pid });
   const startedAt = Date.now();
@@ -60,7 +174,7 @@ process.once('SIGTERM', () => stop('SIGTERM'));
 process.once('SIGINT', () => stop('SIGINT'));
 
 startTokenizer();
-api = start(apiMain);
+api = start(apiMain, { ...apiEnv(process.env), STRONGROOM_STARTED_AT: supervisorStartedAt }, ids.api, 0o077);
 api.on('exit', (code, signal) => {
   if (stopping) return;
   // The api is the service: if it dies, stop the tokenizer too and let the orchestrator restart us.

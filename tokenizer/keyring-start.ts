@@ -1,10 +1,10 @@
 // Opening the keyring at start; on the first start, creating it (with a development wrapping key when none is
-// given) and showing its recovery shares once.
+// given). A server never shows recovery shares: they come from `npm run keyring:init` (keyring-init.ts).
 import { randomBytes } from 'node:crypto';
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { parseWrappingKey, type TokenizerConfig } from './config.js';
-import { Keyring, KEY_BYTES, recoveryShares } from './keyring.js';
+import { Keyring, KEY_BYTES } from './keyring.js';
 import { KeyringError, KeyringExistsError, privateDir, writePrivateFile } from './keyring-file.js';
 
 const defaultNotice = (text: string) => void process.stderr.write(text);
@@ -52,39 +52,46 @@ export function loadKeyring(
 }
 
 /**
- * The tokenizer's start: open the keyring, or create it together with its recovery key in one exclusive write,
- * so that of two tokenizers starting at once on a shared volume exactly one creates it and shows shares, and
- * the other opens that keyring (a recovery key added in a second write could be overwritten by the other's).
+ * The tokenizer's start: open the keyring, or create it in one exclusive write, so that of two tokenizers
+ * starting at once on a shared volume exactly one creates it and the other opens that keyring. A keyring created
+ * here has no recovery key: shares printed by a server would land in its log (a container's log is shipped and
+ * kept), so they are issued only by `npm run keyring:init`, on the terminal or encrypted to their holders.
  */
 export async function openKeyring(
   config: Pick<TokenizerConfig, 'dataDir' | 'wrappingKey'>,
   notice: (text: string) => void = defaultNotice,
 ): Promise<Keyring> {
-  const recoveryKey = randomBytes(KEY_BYTES);
-  const shares = await recoveryShares(recoveryKey);
   let loaded: { keyring: Keyring; created: boolean };
   try {
-    loaded = loadKeyring(config, notice, recoveryKey);
+    loaded = loadKeyring(config, notice);
   } catch (err) {
     if (!(err instanceof KeyringExistsError)) throw err;
     loaded = loadKeyring(config, notice);
   }
-  if (loaded.created) notice(sharesNotice(shares));
-  // A keyring made before recovery keys existed gets one now.
-  else await ensureRecovery(loaded.keyring, notice);
+  if (!loaded.keyring.hasRecovery) notice(NO_RECOVERY_NOTICE);
   return loaded.keyring;
 }
 
-function sharesNotice(shares: string[]): string {
+/** Said at every start of a keyring without a recovery key; it holds no secret. */
+export const NO_RECOVERY_NOTICE =
+  'Strongroom tokenizer: this keyring has no recovery key, so no recovery shares exist (a development keyring may do without). ' +
+  'To issue them, stop the vault and run `npm run keyring:init` once: it prints the five shares on its own terminal, ' +
+  'or writes each encrypted to one of the five age recipients in STRONGROOM_RECOVERY_RECIPIENTS. A server never prints shares.\n';
+
+/** The five shares as keyring:init shows them on its terminal; never passed to a server's log. */
+export function sharesNotice(shares: string[]): string {
   return (
-    `Strongroom tokenizer: recovery key shares (any 3 of these 5 rebuild it; they are shown only this once):\n` +
+    `Strongroom keyring: recovery key shares (any 3 of these 5 rebuild it; they are shown only this once):\n` +
     shares.map((sh, i) => `  share ${i + 1}: ${sh}\n`).join('') +
     'Give them to five different people. SystemGenerateWrappingKey takes three of them to issue a new wrapping key.\n'
   );
 }
 
-/** A keyring without a recovery key gets one now; its shares are shown once, here, and never again. */
-export async function ensureRecovery(keyring: Keyring, notice: (text: string) => void = defaultNotice): Promise<void> {
+/**
+ * A keyring without a recovery key gets one now and its shares go to `show`, once. For keyring:init and tests:
+ * no server calls it, and `show` is required so that nothing defaults to a process's stderr.
+ */
+export async function ensureRecovery(keyring: Keyring, show: (text: string) => void): Promise<void> {
   if (keyring.hasRecovery) return;
-  notice(sharesNotice(await keyring.enableRecovery()));
+  show(sharesNotice(await keyring.enableRecovery()));
 }

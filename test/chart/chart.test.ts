@@ -136,7 +136,9 @@ describe('templates', () => {
     const docker = read('Dockerfile');
     expect(docker.match(/^FROM /gm)!.length).toBeGreaterThanOrEqual(2);
     expect(docker).toContain('npm ci --omit=dev');
-    expect(docker).toMatch(/^USER 1000:1000$/m);
+    // The supervisor starts as root only to run the api (1000) and the tokenizer (1001) under their own uids.
+    expect(docker).not.toMatch(/^USER /m);
+    expect(docker).toMatch(/^ENV [^\n]*STRONGROOM_API_UID=1000 STRONGROOM_TOKENIZER_UID=1001$/m);
     expect(docker).toMatch(/COPY --from=build [^\n]*\/app\/dist/);
   });
 });
@@ -286,8 +288,8 @@ describe('operator RBAC', () => {
     for (const f of ['operator-clusterrolebinding.yaml', 'operator-rolebinding.yaml', 'operator-leader-election-rolebinding.yaml']) {
       expect(templateText(f)).toMatch(/subjects:\n\s+- kind: ServiceAccount\n\s+name: \{\{ include "strongroom\.operator\.serviceAccountName" \. \}\}/);
     }
-    expect(templateText('operator-clusterrole.yaml')).toContain('(not .Values.operator.watchNamespace)');
-    expect(templateText('operator-role.yaml')).toContain('namespace: {{ .Values.operator.watchNamespace }}');
+    expect(templateText('operator-clusterrole.yaml')).toContain('{{- if and .Values.operator.enabled .Values.operator.clusterWide }}');
+    expect(templateText('operator-role.yaml')).toContain('namespace: {{ include "strongroom.operator.watchNamespace" . }}');
     expect(templateText('operator-deployment.yaml')).toContain('{ name: STRONGROOM_OPERATOR_LEASE_NAME, value: {{ include "strongroom.leaseName" . | quote }} }');
   });
 });

@@ -177,6 +177,12 @@ them against the Kubernetes API double, and test/chart checks them against every
 {{- end }}
 
 {{/*
+The one namespace the operator watches, and where its Role grants Secrets: operator.watchNamespace, else the
+release's. Not used with operator.clusterWide.
+*/}}
+{{- define "strongroom.operator.watchNamespace" -}}{{ default .Release.Namespace .Values.operator.watchNamespace }}{{- end -}}
+
+{{/*
 The leader election Lease, in the release namespace. Same rule as above: no template logic but the Lease's name.
 */}}
 {{- define "strongroom.operator.leaseRules" }}
@@ -203,6 +209,9 @@ Where things live inside the api pod.
 Settings that cannot be expressed in values.schema.json: combinations that would leave pods stuck or data split.
 */}}
 {{- define "strongroom.validate" -}}
+{{- if and .Values.operator.clusterWide .Values.operator.watchNamespace -}}
+{{- fail "operator.clusterWide watches every namespace: leave operator.watchNamespace unset, or clusterWide false" -}}
+{{- end -}}
 {{- $many := or (gt (int .Values.api.replicas) 1) .Values.api.autoscaling.enabled -}}
 {{- if and .Values.database.embedded $many -}}
 {{- fail "database.embedded runs PGlite inside one pod: set api.replicas to 1 and api.autoscaling.enabled to false, or use an external PostgreSQL" -}}
