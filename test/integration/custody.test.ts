@@ -6,11 +6,19 @@ import { spawnSync } from 'node:child_process';
 import { randomBytes, randomUUID } from 'node:crypto';
 import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createTestDatabase, type TestDatabase } from '../fixtures/database.js';
 import { startSupervisor, type Supervised } from '../fixtures/processes.js';
 import { initKeyring } from '../../tokenizer/keyring-init.js';
+
+/** Whether every directory above `path` lets other users through (o+x). */
+function reachableByOthers(path: string): boolean {
+  for (let dir = dirname(path); ; dir = dirname(dir)) {
+    if ((statSync(dir).mode & 0o001) === 0) return false;
+    if (dir === dirname(dir)) return true;
+  }
+}
 
 /** A Shamir share of a 32-byte key is 33 bytes: 66 hex characters; the labelled form keyring:init prints. */
 const SHARE_SHAPED = /share \d+: |\b[0-9a-f]{66}\b/i;
@@ -113,7 +121,9 @@ describe('key custody under the supervisor', () => {
     expect(mode(join(dir, 'run', 'tokenizer.sock')) & 0o077).toBe(0);
   });
 
-  it.skipIf(process.getuid?.() !== 0)('as root, runs the tokenizer and the api under their own uids; the api uid cannot read the keyring', async () => {
+  // Other uids must be able to reach the checkout and the node binary: a clone under a private directory (a
+  // mktemp -d, mode 0700) cannot run the vault under other uids, here or in production.
+  it.skipIf(process.getuid?.() !== 0 || !reachableByOthers(process.execPath) || !reachableByOthers(process.cwd()))('as root, runs the tokenizer and the api under their own uids; the api uid cannot read the keyring', async () => {
     const dir = dataDir();
     db = await createTestDatabase();
     const [tokenizerUid, apiUid] = [65534, 65533];
