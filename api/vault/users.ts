@@ -142,15 +142,16 @@ export class Users {
   /** A profile sealed as `version` of the person whose key is given. */
   async openVersion(tenantId: number, key: PersonKey, version: number, sealed: Buffer): Promise<Profile> {
     const known = this.opened.get(sealed);
-    if (known) return structuredClone(known);
+    if (known !== undefined) return JSON.parse(known) as Profile;
     const [plain] = (await this.tokenizer.run(tenantId, { open: [{ table: USERS_TABLE, rowId: profileRowId(key.subject, version), ciphertext: sealed, key }] }))
       .opened;
-    const profile = JSON.parse(plain!.toString('utf8')) as Profile;
-    this.opened.set(sealed, structuredClone(profile));
-    return profile;
+    const text = plain!.toString('utf8');
+    // The text is kept, not a clone: most rows are opened once, and a second opening parses it again.
+    this.opened.set(sealed, text);
+    return JSON.parse(text) as Profile;
   }
 
-  private readonly opened = new WeakMap<Buffer, Profile>();
+  private readonly opened = new WeakMap<Buffer, string>();
 
   async openMany(tenantId: number, rows: SealedProfile[]): Promise<Profile[]> {
     if (!rows.length) return [];
