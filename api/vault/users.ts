@@ -312,7 +312,10 @@ export class Users {
     return { created, errors };
   }
 
-  /** Replaces a locked user's profile, keeping the old one as a version; 409 when a new index is taken. */
+  /**
+   * Replaces a locked user's profile, keeping the old one as a version; 409 when a new index is taken. `user` is as
+   * found (its profile the row's, unchanged: callers change a copy), since the row's hashes are taken as its values'.
+   */
   async replace(scope: Scope, user: FoundUser, profile: Profile): Promise<void> {
     const { row } = user;
     // The row holds the hashes of its current values: an update that keeps them needs none computed again.
