@@ -104,10 +104,10 @@ export class ConsentStore extends TenantTables {
     return `(select b.id from ${this.t}.legal_bases b where b.brief = agreements.brief) as basis_id`;
   }
 
-  /** The basis's immutable id (agreements' details are bound to it), or null when there is no such basis. */
-  async idOfBasis(brief: string): Promise<string | null> {
-    const [r] = await this.sql<{ id: string }>(`select id from ${this.t}.legal_bases where brief = $1`, [brief]);
-    return r?.id ?? null;
+  /** The basis with its immutable id (agreements' details are bound to it), in one statement; null when none. */
+  async basisWithId(brief: string): Promise<{ basis: LegalBasisRow; id: string } | null> {
+    const [r] = await this.sql(`select * from ${this.t}.legal_bases where brief = $1`, [brief]);
+    return r ? { basis: basisOf(r), id: String(r.id) } : null;
   }
 
   async basis(brief: string, forUpdate = false): Promise<LegalBasisRow | null> {

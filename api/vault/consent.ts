@@ -142,9 +142,10 @@ export class Consent {
     brief: string,
     a: { status: AgreementStatus; starttime: number; endtime: number; details: AgreementDetails },
   ): Promise<void> {
-    const basis = await this.basis(scope, brief);
-    if (basis.status !== 'active') throw conflict(Messages.legalBasisInactive);
-    const basisId = (await storesOf(scope).consent.idOfBasis(brief))!;
+    const found = await storesOf(scope).consent.basisWithId(brief);
+    if (!found || found.basis.status === 'deleted') throw notFound(Messages.legalBasisNotFound);
+    if (found.basis.status !== 'active') throw conflict(Messages.legalBasisInactive);
+    const basisId = found.id;
     const details = await this.sealer.sealFor(scope, token, AGREEMENTS_TABLE, agreementRowId(token, basisId), a.details);
     await storesOf(scope).consent.upsertAgreement({ user_token: token, brief, status: a.status, details, starttime: a.starttime, endtime: a.endtime }, scope.now);
   }

@@ -16,6 +16,8 @@ import { measureSubjects } from './subjects.js';
 import { measureFiles } from './files.js';
 import { measureAccess } from './access.js';
 import { measureEdge } from './edge.js';
+import { startReference, type Reference } from './references.js';
+import { hammer } from './load.js';
 
 const QUICK = process.env.BENCH_QUICK === '1';
 const BATCHES = QUICK ? 4 : 20;
@@ -29,12 +31,12 @@ const WARMUP = 500;
 // PostgreSQL beside the vault, reached the way a co-located database is: its unix socket (TCP with BENCH_DATABASE_URL).
 const BASE_URL = process.env.BENCH_DATABASE_URL ?? 'postgres://postgres@localhost/postgres?host=/var/run/postgresql';
 
-async function rawInsertLimit(url: string): Promise<number> {
+async function rawInsertLimit(url: string, schema: string): Promise<number> {
   const c = new pg.Client({ connectionString: url });
   await c.connect();
   try {
-    await c.query('create schema raw_bench');
-    await c.query(`create table raw_bench.users (token uuid primary key, profile bytea not null, login_idx bytea unique,
+    await c.query(`create schema ${schema}`);
+    await c.query(`create table ${schema}.users (token uuid primary key, profile bytea not null, login_idx bytea unique,
       email_idx bytea unique, phone_idx bytea unique, custom_idx bytea unique, version int not null, created bigint not null)`);
     const payload = () => randomBytes(5600);
     let rows = 0;
@@ -47,7 +49,7 @@ async function rawInsertLimit(url: string): Promise<number> {
         values.push(`($${o + 1}, $${o + 2}, $${o + 3}, $${o + 4}, $${o + 5}, null, 1, $${o + 6})`);
         params.push(randomUUID(), payload(), randomBytes(32), randomBytes(32), randomBytes(32), Date.now());
       }
-      await c.query(`insert into raw_bench.users values ${values.join(', ')}`, params);
+      await c.query(`insert into ${schema}.users values ${values.join(', ')}`, params);
       rows += BATCH;
     }
     return rows / ((performance.now() - started) / 1000);
@@ -128,6 +130,18 @@ async function latency(base: string, token: string, read: Read, ids: string[], r
   return { p50: percentile(times, 50), p99: percentile(times, 99) };
 }
 
+/** The better of two rounds, the reference's and the vault's interleaved (ref, vault, ref, vault). */
+async function interleaved<T>(ref: () => Promise<T>, vault: () => Promise<T>, better: (a: T, b: T) => T): Promise<{ ref: T; vault: T }> {
+  // Two rounds, each server measured right after the other, so drift of the machine's speed hits both alike.
+  const r1: T = await ref();
+  const v1: T = await vault();
+  const r2: T = await ref();
+  const v2: T = await vault();
+  return { ref: better(r1, r2), vault: better(v1, v2) };
+}
+
+const fasterRps = <T extends { rps: number }>(a: T, b: T) => (a.rps >= b.rps ? a : b);
+
 async function load(base: string, token: string, read: Read, ids: string[]) {
   let n = 0;
   const result = await autocannon({
@@ -202,13 +216,16 @@ async function main() {
   const dataDir = mkdtempSync(join(tmpdir(), 'srb-'));
   const rootToken = randomUUID();
   let vault: Supervised | undefined;
+  let ref: Reference | undefined;
   try {
-    console.log(`raw limit: multi-row INSERT of ${BATCHES} × ${BATCH} rows of ~5.7 KB through pg…`);
-    const raw = await rawInsertLimit(url.toString());
+    console.log(`bulk reference: multi-row INSERT of ${BATCHES} × ${BATCH} rows of ~5.7 KB through pg…`);
+    const raw1 = await rawInsertLimit(url.toString(), 'raw_bench1');
 
     // The compiled build, as `npm run start:prod` and the container run it (`npm run bench` builds first).
+    // BENCH_CPU_PROF=<dir>: the supervisor, the api and the tokenizer each write a CPU profile there when they stop.
+    const profiling = process.env.BENCH_CPU_PROF ? { NODE_OPTIONS: `${process.env.NODE_OPTIONS ?? ''} --cpu-prof --cpu-prof-dir=${process.env.BENCH_CPU_PROF}` } : {};
     vault = await startSupervisor(
-      { DATABASE_URL: url.toString(), STRONGROOM_DATA_DIR: dataDir, STRONGROOM_ROOT_TOKEN: rootToken, STRONGROOM_LOG_LEVEL: 'warn' },
+      { DATABASE_URL: url.toString(), STRONGROOM_DATA_DIR: dataDir, STRONGROOM_ROOT_TOKEN: rootToken, STRONGROOM_LOG_LEVEL: 'warn', ...profiling },
       { built: true },
     );
     await vault.waitReady();
@@ -222,19 +239,54 @@ async function main() {
     const seq = await bulk(base, rootToken, run, FIRST, 1);
     console.log('UserCreateBulk, two requests in flight…');
     const par = await bulk(base, rootToken, run, FIRST + BATCHES * BATCH, 2);
+    console.log('bulk reference, second round…');
+    const raw = Math.max(raw1, await rawInsertLimit(url.toString(), 'raw_bench2'));
     const emails = [...seq.emails, ...par.emails];
     const tokens = [...seq.tokens, ...par.tokens];
 
-    console.log('UserGet latency at 1 connection…');
-    // Both modes warm before either is measured, so neither pays for the other's first calls.
+    // The read and write references: their own process and schema, the same profiles, the same load generator.
+    console.log('starting the reference server and filling it with the same profiles…');
+    ref = await startReference(url.toString(), 'ref_bench');
+    await ref.seed(Array.from({ length: 2 * BATCHES * BATCH }, (_, i) => benchProfile(FIRST + i, run)));
+    const refUrl = ref.url;
+
+    console.log('UserGet latency at 1 connection, interleaved with the reference…');
+    // Every server warms before anything is measured, so none pays for its first calls in a measured window.
     await latency(base, rootToken, userGet('email'), emails, WARMUP);
     await latency(base, rootToken, userGet('token'), tokens, WARMUP);
-    const byEmail = await latency(base, rootToken, userGet('email'), emails);
+    await latency(refUrl, rootToken, userGet('email'), emails, WARMUP);
+    const lower = <T extends { p50: number }>(a: T, b: T) => (a.p50 <= b.p50 ? a : b);
+    const latencies = await interleaved(
+      () => latency(refUrl, rootToken, userGet('email'), emails),
+      () => latency(base, rootToken, userGet('email'), emails),
+      lower,
+    );
+    const byEmail = latencies.vault;
     const byToken = await latency(base, rootToken, userGet('token'), tokens);
-    console.log(`UserGet throughput at 16 connections (${LOAD_SECONDS} s each)…`);
-    const loadEmail = await load(base, rootToken, userGet('email'), emails);
+    console.log(`UserGet throughput at 16 connections (${LOAD_SECONDS} s each), interleaved with the reference…`);
+    const loads = await interleaved(
+      () => load(refUrl, rootToken, userGet('email'), emails),
+      () => load(base, rootToken, userGet('email'), emails),
+      fasterRps,
+    );
+    const loadEmail = loads.vault;
     const loadToken = await load(base, rootToken, userGet('token'), tokens);
-    if (loadEmail.non2xx || loadToken.non2xx) fail(`UserGet under load answered ${loadEmail.non2xx + loadToken.non2xx} errors`, vault);
+    if (loadEmail.non2xx || loadToken.non2xx || loads.ref.non2xx) fail(`UserGet under load answered ${loadEmail.non2xx + loadToken.non2xx} errors (reference ${loads.ref.non2xx})`, vault);
+
+    console.log(`UserUpdate (small merge) at 16 connections, interleaved with the write reference…`);
+    const update = (url: string) => () =>
+      hammer(url, { 'x-bunker-token': rootToken }, 'UserUpdate', LOAD_SECONDS, (i) => ({
+        mode: 'email',
+        identity: emails[(i * 7919) % emails.length],
+        profile: { visits: i, last: `page-${i % 97}` },
+      }));
+    // Warm-up of both write paths.
+    await update(refUrl)();
+    await update(base)();
+    const updates = await interleaved(update(refUrl), update(base), fasterRps);
+    if (updates.vault.errors || updates.ref.errors) fail(`UserUpdate under load answered ${updates.vault.errors} errors (reference ${updates.ref.errors})`, vault);
+    await ref.stop();
+    ref = undefined;
 
     console.log('UserGet through a role xtoken with a three-statement policy (16 conns)…');
     const xtoken = await policyXtoken(base, rootToken);
@@ -279,17 +331,25 @@ async function main() {
     const tokenLoad = await load(base, rootToken, tokenGet, cards.bases);
     if (tokenLoad.non2xx) fail(`TokenGet under load answered ${tokenLoad.non2xx} errors`, vault);
 
-    console.log(`AppdataUpdate and AgreementAccept at 16 connections (${LOAD_SECONDS} s each)…`);
-    const subjects = await measureSubjects(base, rootToken, (op, body) => post(base, rootToken, op, body), tokens, LOAD_SECONDS);
+    console.log(`AppdataUpdate, AgreementAccept and SessionUpsert at 16 connections (${LOAD_SECONDS} s each)…`);
+    const subjects = await measureSubjects(base, rootToken, (op, body) => post(base, rootToken, op, body), tokens, LOAD_SECONDS, updates.ref.rps);
     console.log('FileCreate and FileGet of 1 MiB files, one at a time…');
     const files = await measureFiles(base, rootToken, tokens, QUICK);
 
     const best = Math.max(seq.perSecond, par.perSecond);
     const rows: Row[] = [
-      { metric: 'raw multi-row INSERT (pg)', value: raw, unit: 'rows/s' },
+      { metric: 'bulk ref: raw multi-row INSERT (pg)', value: raw, unit: 'rows/s' },
       { metric: 'UserCreateBulk, 1 in flight', value: seq.perSecond, unit: 'records/s' },
       { metric: 'UserCreateBulk, 2 in flight', value: par.perSecond, unit: 'records/s', target: { op: '>=', value: 5000 } },
-      { metric: 'UserCreateBulk / raw limit', value: (best / raw) * 100, unit: '%', target: { op: '>=', value: 25 } },
+      { metric: 'UserCreateBulk / bulk ref', value: (best / raw) * 100, unit: '%', target: { op: '>=', value: 50 } },
+      { metric: 'read ref: UserGet by email (16 conns)', value: loads.ref.rps, unit: 'req/s' },
+      { metric: 'UserGet by email (16) / read ref', value: (loadEmail.rps / loads.ref.rps) * 100, unit: '%', target: { op: '>=', value: 80 } },
+      { metric: 'read ref: p50 by email (1 conn)', value: latencies.ref.p50, unit: 'ms' },
+      { metric: 'UserGet p50 (1 conn) / read ref', value: byEmail.p50 / latencies.ref.p50, unit: '×', target: { op: '<=', value: 1.5 } },
+      { metric: 'write ref: UserUpdate (16 conns)', value: updates.ref.rps, unit: 'req/s' },
+      { metric: 'UserUpdate by email (16 conns)', value: updates.vault.rps, unit: 'req/s' },
+      { metric: 'UserUpdate p50/p99 (16)', value: updates.vault.p50, unit: `ms / ${updates.vault.p99} ms` },
+      { metric: 'UserUpdate (16) / write ref', value: (updates.vault.rps / updates.ref.rps) * 100, unit: '%', target: { op: '>=', value: 60 } },
       { metric: 'UserGet by email p50 (1 conn)', value: byEmail.p50, unit: 'ms', target: { op: '<=', value: 2 } },
       { metric: 'UserGet by email p99 (1 conn)', value: byEmail.p99, unit: 'ms' },
       { metric: 'UserGet by token p50 (1 conn)', value: byToken.p50, unit: 'ms', target: { op: '<=', value: 2 } },
@@ -303,6 +363,7 @@ async function main() {
       { metric: 'FF1 in the tokenizer (batched)', value: ff1.opsPerSecond, unit: 'ops/s', target: { op: '>=', value: 100_000 } },
       { metric: 'FF1 in the tokenizer (one by one)', value: ff1.singleOpsPerSecond, unit: 'ops/s' },
       { metric: `TokenCreateBulk (${TOKEN_BATCH} cards)`, value: cards.perSecond, unit: 'tokens/s', target: { op: '>=', value: 20_000 } },
+      { metric: 'TokenCreateBulk / FF1 batched', value: (cards.perSecond / ff1.opsPerSecond) * 100, unit: '%' },
       { metric: 'TokenGet by tokenbase p50 (1 conn)', value: tokenLatency.p50, unit: 'ms', target: { op: '<=', value: 2 } },
       { metric: 'TokenGet by tokenbase p99 (1 conn)', value: tokenLatency.p99, unit: 'ms' },
       { metric: 'TokenGet (16 conns)', value: tokenLoad.rps, unit: 'req/s' },
@@ -319,6 +380,7 @@ async function main() {
     writeFileSync(join(out, 'latest.json'), JSON.stringify({ when: new Date().toISOString(), quick: QUICK, rows }, null, 2));
   } finally {
     agent.destroy();
+    await ref?.stop();
     await vault?.stop();
     rmSync(dataDir, { recursive: true, force: true });
     await admin.query(`drop database if exists ${dbName} with (force)`);

@@ -1,12 +1,13 @@
-// Writes about one person under load: AppdataUpdate (a sealed merge, a version kept) and AgreementAccept (a
-// sealed upsert), each at 16 connections over distinct people, with their audit events in the same transaction.
+// Writes about one person under load: AppdataUpdate (a sealed merge, a version kept), AgreementAccept (a sealed
+// upsert) and SessionUpsert (a sealed session linked to the person), each at 16 connections over distinct people,
+// with their audit events in the same transaction; each beside the write reference's rate from the same run.
 import { CONNECTIONS, hammer } from './load.js';
 import type { Row } from './stats.js';
 
 type Post = (op: string, body: unknown) => Promise<{ status: number; body: any }>;
 
 /** Measures both over `tokens` (existing people); fails loudly on any error answer. */
-export async function measureSubjects(base: string, token: string, post: Post, tokens: string[], seconds: number): Promise<Row[]> {
+export async function measureSubjects(base: string, token: string, post: Post, tokens: string[], seconds: number, writeRef: number): Promise<Row[]> {
   // Every person gets an app record first, so each update merges into one that exists.
   const people = tokens.slice(0, 4000);
   for (let i = 0; i < people.length; i += 64) {
@@ -33,11 +34,30 @@ export async function measureSubjects(base: string, token: string, post: Post, t
     referencecode: `ref-${i}`,
     finaltime: '1y',
   }));
-  if (updates.errors || accepts.errors) throw new Error(`errors under load: AppdataUpdate ${updates.errors}, AgreementAccept ${accepts.errors}`);
+  const sessions = await hammer(base, { 'x-bunker-token': token }, 'SessionUpsert', seconds, (i) => ({
+    sessionuuid: sessionUuid(i % 8000),
+    mode: 'token',
+    identity: people[i % people.length],
+    sessiondata: { page: `page-${i % 97}`, visits: i },
+  }));
+  if (updates.errors || accepts.errors || sessions.errors) {
+    throw new Error(`errors under load: AppdataUpdate ${updates.errors}, AgreementAccept ${accepts.errors}, SessionUpsert ${sessions.errors}`);
+  }
+  const vsRef = (rps: number) => (rps / writeRef) * 100;
   return [
     { metric: `AppdataUpdate (${CONNECTIONS} conns)`, value: updates.rps, unit: 'req/s' },
     { metric: `AppdataUpdate p50/p99 (${CONNECTIONS})`, value: updates.p50, unit: `ms / ${updates.p99} ms` },
     { metric: `AgreementAccept (${CONNECTIONS} conns)`, value: accepts.rps, unit: 'req/s' },
     { metric: `AgreementAccept p50/p99 (${CONNECTIONS})`, value: accepts.p50, unit: `ms / ${accepts.p99} ms` },
+    { metric: `SessionUpsert (${CONNECTIONS} conns)`, value: sessions.rps, unit: 'req/s' },
+    { metric: `SessionUpsert p50/p99 (${CONNECTIONS})`, value: sessions.p50, unit: `ms / ${sessions.p99} ms` },
+    { metric: 'AppdataUpdate / write ref', value: vsRef(updates.rps), unit: '%' },
+    { metric: 'AgreementAccept / write ref', value: vsRef(accepts.rps), unit: '%' },
+    { metric: 'SessionUpsert / write ref', value: vsRef(sessions.rps), unit: '%' },
   ];
+}
+
+/** A fixed uuid per session number, so the load replaces sessions as well as creating them. */
+function sessionUuid(n: number): string {
+  return `00000000-0000-4000-8000-${n.toString(16).padStart(12, '0')}`;
 }

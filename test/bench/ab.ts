@@ -1,0 +1,131 @@
+// Before and after, in one run: `npx tsx test/bench/ab.ts <ref>` starts the vault of git ref <ref> (unpacked with
+// `git archive` beside this tree's node_modules) and this tree's vault, each from source on a database of its own
+// with the bench's profiles, and loads UserUpdate, UserGet (by email) and AgreementAccept at 16 connections on
+// each, interleaved A B A B with the write reference; prints the better of two rounds and the ratios after/before.
+// BENCH_QUICK=1 uses 3 s windows. Commit bodies quote its figures.
+import { execSync, spawn } from 'node:child_process';
+import { randomBytes, randomUUID } from 'node:crypto';
+import { existsSync, mkdirSync, mkdtempSync, rmSync, symlinkSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import pg from 'pg';
+import { freePort } from '../fixtures/processes.js';
+import { hammer } from './load.js';
+import { benchProfile } from './profiles.js';
+import { startReference } from './references.js';
+
+const SECONDS = process.env.BENCH_QUICK === '1' ? 3 : 10;
+const PEOPLE = 2000;
+const BASE_URL = process.env.BENCH_DATABASE_URL ?? 'postgres://postgres@localhost/postgres?host=/var/run/postgresql';
+const here = resolve(fileURLToPath(new URL('../..', import.meta.url)));
+const ref = process.argv[2] ?? 'HEAD~1';
+const run = randomBytes(3).toString('hex');
+const profiles = Array.from({ length: PEOPLE }, (_, i) => benchProfile(1_000_000 + i, run));
+const emails = profiles.map((p) => p.email as string);
+const databases: string[] = [];
+
+async function database(): Promise<string> {
+  const name = `sr_ab_${randomBytes(4).toString('hex')}`;
+  const admin = new pg.Client({ connectionString: BASE_URL });
+  await admin.connect();
+  await admin.query(`create database ${name}`);
+  await admin.end();
+  databases.push(name);
+  const url = new URL(BASE_URL);
+  url.pathname = `/${name}`;
+  return url.toString();
+}
+
+async function startVault(root: string) {
+  const dataDir = mkdtempSync(join(tmpdir(), 'sr-ab-'));
+  const port = await freePort();
+  const token = randomUUID();
+  const child = spawn(process.execPath, ['--import', 'tsx', 'api/supervisor.ts'], {
+    cwd: root,
+    env: { ...process.env, PORT: String(port), HOST: '127.0.0.1', DATABASE_URL: await database(), STRONGROOM_DATA_DIR: dataDir, STRONGROOM_ROOT_TOKEN: token, STRONGROOM_LOG_LEVEL: 'warn' },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let out = '';
+  await new Promise<void>((res, rej) => {
+    const on = (d: Buffer) => {
+      out += d.toString();
+      if (/is ready on/.test(out)) res();
+    };
+    child.stdout!.on('data', on);
+    child.stderr!.on('data', on);
+    child.once('exit', () => rej(new Error(`vault exited:\n${out.slice(-3000)}`)));
+  });
+  const base = `http://127.0.0.1:${port}`;
+  const post = async (op: string, body: unknown) => {
+    const res = await fetch(`${base}/v2/${op}`, { method: 'POST', headers: { 'content-type': 'application/json', 'x-bunker-token': token }, body: JSON.stringify(body) });
+    if (res.status !== 200) throw new Error(`${op}: ${res.status} ${await res.text()}`);
+    return (await res.json()) as Record<string, any>;
+  };
+  const tokens: string[] = [];
+  for (let i = 0; i < PEOPLE; i += 1000) {
+    const created = await post('UserCreateBulk', { records: profiles.slice(i, i + 1000).map((profile) => ({ profile })) });
+    tokens.push(...(created.created as { token: string }[]).map((c) => c.token));
+  }
+  await post('LegalBasisCreate', { brief: 'bench-marketing', basistype: 'consent' });
+  return {
+    base,
+    headers: { 'x-bunker-token': token },
+    tokens,
+    async stop() {
+      child.kill('SIGTERM');
+      await new Promise((r) => child.once('exit', r));
+      rmSync(dataDir, { recursive: true, force: true });
+    },
+  };
+}
+
+type Vault = Awaited<ReturnType<typeof startVault>>;
+const loads = {
+  UserUpdate: (v: { base: string; headers: Record<string, string> }) =>
+    hammer(v.base, v.headers, 'UserUpdate', SECONDS, (i) => ({ mode: 'email', identity: emails[(i * 7919) % PEOPLE], profile: { visits: i } })),
+  UserGet: (v: { base: string; headers: Record<string, string> }) => hammer(v.base, v.headers, 'UserGet', SECONDS, (i) => ({ mode: 'email', identity: emails[(i * 7919) % PEOPLE] })),
+  AgreementAccept: (v: Vault) =>
+    hammer(v.base, v.headers, 'AgreementAccept', SECONDS, (i) => ({ mode: 'token', identity: v.tokens[i % PEOPLE], brief: 'bench-marketing', agreementmethod: 'web-form', finaltime: '1y' })),
+};
+
+const baseline = join(tmpdir(), `sr-ab-${execSync(`git rev-parse --short ${ref}`, { cwd: here }).toString().trim()}`);
+if (!existsSync(join(baseline, 'api'))) {
+  mkdirSync(baseline, { recursive: true });
+  execSync(`git archive ${ref} | tar -x -C ${baseline}`, { cwd: here, stdio: 'inherit' });
+}
+if (!existsSync(join(baseline, 'node_modules'))) symlinkSync(join(here, 'node_modules'), join(baseline, 'node_modules'));
+
+const reference = await startReference(await database(), 'ref_bench');
+const before = await startVault(baseline);
+const after = await startVault(here);
+try {
+  await reference.seed(profiles);
+  const refServer = { base: reference.url, headers: {} };
+  const best: Record<string, { before: number; after: number; ref: number }> = {};
+  for (const [op, load] of Object.entries(loads) as [keyof typeof loads, (v: Vault) => ReturnType<typeof hammer>][]) {
+    // Warm-up of all three, then A B A B with the reference beside each pair.
+    for (const v of [before, after]) await load(v);
+    if (op !== 'AgreementAccept') await load({ ...refServer, tokens: [] } as unknown as Vault);
+    const b = { before: 0, after: 0, ref: 0 };
+    for (let round = 0; round < 2; round++) {
+      b.before = Math.max(b.before, (await load(before)).rps);
+      b.after = Math.max(b.after, (await load(after)).rps);
+      if (op !== 'AgreementAccept') b.ref = Math.max(b.ref, (await load({ ...refServer, tokens: [] } as unknown as Vault)).rps);
+    }
+    best[op] = b;
+  }
+  console.log(`before = ${ref}, after = this tree; req/s at 16 connections, the better of two rounds each`);
+  for (const [op, b] of Object.entries(best)) {
+    const vsRef = b.ref ? `; vs reference ${((b.before / b.ref) * 100).toFixed(0)}% → ${((b.after / b.ref) * 100).toFixed(0)}% (ref ${Math.round(b.ref)})` : '';
+    console.log(`${op}: ${Math.round(b.before)} → ${Math.round(b.after)} req/s, after/before ${(b.after / b.before).toFixed(3)}${vsRef}`);
+  }
+} finally {
+  await before.stop();
+  await after.stop();
+  await reference.stop();
+  const admin = new pg.Client({ connectionString: BASE_URL });
+  await admin.connect();
+  for (const name of databases) await admin.query(`drop database if exists ${name} with (force)`);
+  await admin.end();
+}
