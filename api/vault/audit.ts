@@ -1,5 +1,5 @@
-// The audit trail: one event per call, hash-chained per tenant, details sealed by the tokenizer.
-import { createHash, randomUUID } from 'node:crypto';
+// The audit trail: one event per call, chained per tenant with links the tokenizer keys, details sealed by it too.
+import { randomUUID } from 'node:crypto';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { Logger } from 'pino';
 import type { Database } from '../store/database.js';
@@ -22,6 +22,9 @@ export interface AuditNote {
 
 /** An event before it is stored: its details still in the clear (they are sealed on the way in). */
 export type AuditDraft = Omit<AuditEventRow, 'seq' | 'hash' | 'details'> & { details: Record<string, unknown> | null };
+
+/** An event sealed and ready to be linked into the chain. */
+type AuditEventToChain = Omit<AuditEventRow, 'seq' | 'hash'>;
 
 export const AUDIT_TABLE = 'audit_events';
 const MAX_BATCH = 500;
@@ -61,13 +64,6 @@ export function canonical(e: Omit<AuditDraft, 'details'> & { details: Buffer | n
   return JSON.stringify([e.uuid, e.when, e.title, e.status, e.msg, e.actor, e.record, e.mode, e.app, e.details?.toString('base64') ?? null]);
 }
 
-/** The chain link as audit_append() computes it: sha256(previous hash ‖ int8 seq ‖ canonical text). */
-export function chainHash(prev: Buffer, seq: number, canon: string): Buffer {
-  const seqBytes = Buffer.alloc(8);
-  seqBytes.writeBigInt64BE(BigInt(seq));
-  return createHash('sha256').update(prev).update(seqBytes).update(canon, 'utf8').digest();
-}
-
 export class AuditTrail {
   private readonly queues = new Map<number, { drafts: AuditDraft[]; waiters: { resolve(): void; reject(e: unknown): void }[] }>();
   private readonly flushing = new Set<number>();
@@ -79,9 +75,20 @@ export class AuditTrail {
     private readonly keys: SubjectKeys,
   ) {}
 
-  /** Writes events in the caller's transaction (if any): they commit or roll back with the change they describe. */
+  /** Told of every batch appended (the checkpointer counts events towards its next checkpoint). */
+  onAppended: ((tenantId: number, events: number) => void) | undefined;
+
+  /**
+   * Writes events in the caller's transaction, which it must have: they commit or roll back with the change they
+   * describe. The head stays locked from the moment the tokenizer chains the batch until the commit.
+   */
   async writeInTx(em: EntityManager, tenantId: number, drafts: AuditDraft[], known?: ReadonlyMap<string, Buffer | null>): Promise<void> {
     if (drafts.length === 0) return;
+    await this.chainInTx(em, tenantId, await this.seal(em, tenantId, drafts, known));
+  }
+
+  /** The drafts with their details sealed (read keys through `em`). */
+  private async seal(em: EntityManager, tenantId: number, drafts: AuditDraft[], known?: ReadonlyMap<string, Buffer | null>): Promise<AuditEventToChain[]> {
     const stores = new Stores(em, tenantId);
     // Details of an event about a person are theirs: sealed under their key, they stop opening once the person is
     // erased. Those of a person erased by this very call are dropped (the key is already gone). Keys the operation
@@ -109,8 +116,29 @@ export class AuditTrail {
         ).sealed
       : [];
     const sealedBy = new Map(withDetails.map((d, i) => [d.uuid, sealed[i]!]));
-    const rows = drafts.map((d) => ({ ...d, details: sealedBy.get(d.uuid) ?? null }));
-    await stores.audit.append(rows.map((r) => ({ ...r, canonical: canonical(r) })));
+    return drafts.map((d) => ({ ...d, details: sealedBy.get(d.uuid) ?? null }));
+  }
+
+  /** Locks the head, has the tokenizer link the rows from it, appends them and moves the head: in `em`'s transaction. */
+  private async chainInTx(em: EntityManager, tenantId: number, rows: AuditEventToChain[]): Promise<void> {
+    const stores = new Stores(em, tenantId);
+    const head = await stores.audit.lockHead();
+    const links = await this.tokenizer.chainAudit(tenantId, head.hash, head.seq + 1, rows.map(canonical));
+    await stores.audit.append(head, rows.map((r, i) => ({ ...r, hash: links[i]! })));
+    this.onAppended?.(tenantId, rows.length);
+  }
+
+  /** A batch of queued events in a transaction of its own, as the tenant's database role where there is one. */
+  private async writeAlone(tenantId: number, drafts: AuditDraft[]): Promise<void> {
+    // The tenant's salt and own key are learnt before the transaction: on the embedded database a lookup on
+    // another connection from inside one would wait forever.
+    // Sealing needs no lock: only the chaining runs in the transaction, so the head is held for one tokenizer call.
+    await this.tokenizer.prepare(tenantId);
+    const rows = await this.seal(this.db.forTenant(tenantId), tenantId, drafts);
+    await this.db.forTenant(tenantId).transactional(async (tx) => {
+      await this.db.enterTenantRole(tx as EntityManager, tenantId);
+      await this.chainInTx(tx as EntityManager, tenantId, rows);
+    });
   }
 
   /**
@@ -135,8 +163,7 @@ export class AuditTrail {
         const drafts = q.drafts.splice(0, MAX_BATCH);
         const waiters = q.waiters.splice(0, drafts.length);
         try {
-          // A single statement is its own transaction: no BEGIN/COMMIT round trips.
-          await this.writeInTx(this.db.forTenant(tenantId), tenantId, drafts);
+          await this.writeAlone(tenantId, drafts);
           auditBatchSize.observe(drafts.length);
           for (const w of waiters) w.resolve();
         } catch (err) {
@@ -159,7 +186,7 @@ export class AuditTrail {
     if (kept.size) {
       const bare = [...kept].map((i) => ({ ...drafts[i]!, details: null, msg: `${drafts[i]!.msg ?? ''} (details not sealed)`.trim() }));
       try {
-        await this.writeInTx(this.db.forTenant(tenantId), tenantId, bare);
+        await this.writeAlone(tenantId, bare);
       } catch {
         kept.clear();
       }
@@ -199,23 +226,6 @@ export class AuditTrail {
   }
 
   private readonly refusalBudget = { tokens: REFUSALS_PER_SECOND, at: Date.now() };
-
-  /** Re-computes the tenant's chain; returns the first broken sequence number, or null when intact. */
-  async verify(tenantId: number): Promise<number | null> {
-    const store = this.db.stores(tenantId).audit;
-    let prev: Buffer = Buffer.alloc(0);
-    let last = 0;
-    for (;;) {
-      const batch = await store.after(last, 1000);
-      if (batch.length === 0) return null;
-      for (const e of batch) {
-        const expect = chainHash(prev, e.seq, canonical(e));
-        if (!expect.equals(e.hash) || e.seq !== last + 1) return e.seq;
-        prev = e.hash;
-        last = e.seq;
-      }
-    }
-  }
 }
 
 export interface AuditRow {
