@@ -156,6 +156,25 @@ export class Database {
     }
   }
 
+  /**
+   * Runs `work` unless another replica is running work of the same name: a session advisory lock on a connection
+   * of its own, for background passes longer than a transaction should be (the periodic audit verification).
+   * Undefined when another holds it. The embedded database has one process, hence nobody to exclude.
+   */
+  async tryExclusive<T>(name: string, work: () => Promise<T>): Promise<T | undefined> {
+    if (!this.databaseUrl) return work();
+    const lock = new pg.Client({ connectionString: this.databaseUrl });
+    await lock.connect();
+    try {
+      const { rows } = await lock.query<{ locked: boolean }>('select pg_try_advisory_lock(hashtext($1)) as locked', [name]);
+      if (!rows[0]?.locked) return undefined;
+      return await work();
+    } finally {
+      // Closing the session releases the lock.
+      await lock.end().catch(() => {});
+    }
+  }
+
   private migrate(log: Logger): Promise<void> {
     return this.withMigrationLock(() => this.migrateAll(log));
   }
@@ -246,6 +265,9 @@ export class Database {
       `grant select, insert, update, delete on all tables in schema ${schema} to ${role}`,
       `grant usage, select on all sequences in schema ${schema} to ${role}`,
       `grant execute on all functions in schema ${schema} to ${role}`,
+      // The audit trail is append-only for the tenant: it inserts only through audit_append (SECURITY DEFINER),
+      // and PostgreSQL refuses it any UPDATE, DELETE or TRUNCATE of the events or the head.
+      `revoke insert, update, delete, truncate on ${schema}.audit_events, ${schema}.audit_head from ${role}`,
       `grant usage on schema "${GLOBAL_SCHEMA}" to ${role}`,
       `grant select on "${GLOBAL_SCHEMA}".roles, "${GLOBAL_SCHEMA}".unlocks to ${role}`,
       // A person removed in a tenant's transaction takes their login xtokens along: the role may remove those of
