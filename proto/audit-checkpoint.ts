@@ -1,6 +1,7 @@
 // A signed audit checkpoint as both sides read it: the bytes the tokenizer signs, the JSON line the api writes,
-// and the check an auditor runs with nothing but the public key (no key material, no database).
-import { createPublicKey, verify, type KeyObject } from 'node:crypto';
+// and the check an auditor runs with nothing but the public key (no key material, no database). Also the public
+// digest chain a checkpoint signs besides the keyed link, which anyone can recompute from the stored events.
+import { createHash, createPublicKey, verify, type KeyObject } from 'node:crypto';
 
 /** One checkpoint as written to the log and to the checkpoint directory, one JSON object per line. */
 export interface CheckpointLine {
@@ -10,6 +11,8 @@ export interface CheckpointLine {
   seq: number;
   /** The stored link of event `seq`, hex. */
   link: string;
+  /** The stored digest of event `seq` (see auditDigest), hex. */
+  digest: string;
   /** Seconds since the epoch, by the tokenizer's clock. */
   time: number;
   /** Ed25519 over checkpointMessage(), base64. */
@@ -19,13 +22,41 @@ export interface CheckpointLine {
 // Changing this layout voids every checkpoint ever signed: auditors keep the old ones.
 const DOMAIN = 'strongroom/audit-checkpoint/v1';
 
-/** What the tokenizer signs: a fixed domain, then the four fields as one JSON array. */
-export function checkpointMessage(tenant: number, seq: number, link: Buffer, time: number): Buffer {
-  return Buffer.from(`${DOMAIN}\n${JSON.stringify([tenant, seq, link.toString('hex'), time])}`, 'utf8');
+/**
+ * The public digest chain: digest_n = sha256(digest_{n-1} ‖ int8(seq_n) ‖ utf8(canonical_n)). Unkeyed, so anyone
+ * with the events can recompute it (and anyone who writes the database can forge it: it proves nothing alone);
+ * signed in a checkpoint, it lets an auditor without the audit key check every event up to that checkpoint.
+ */
+export function auditDigest(previous: Buffer, seq: number, canonical: string): Buffer {
+  const n = Buffer.alloc(8);
+  n.writeBigInt64BE(BigInt(seq));
+  return createHash('sha256').update(previous).update(n).update(canonical, 'utf8').digest();
 }
 
-export function checkpointLine(tenant: number, seq: number, link: Buffer, time: number, signature: Buffer): CheckpointLine {
-  return { type: 'strongroom.audit.checkpoint', v: 1, tenant, seq, link: link.toString('hex'), time, signature: signature.toString('base64') };
+export interface CheckpointFields {
+  tenant: number;
+  seq: number;
+  link: Buffer;
+  digest: Buffer;
+  time: number;
+}
+
+/** What the tokenizer signs: a fixed domain, then the fields as one JSON array. */
+export function checkpointMessage(c: CheckpointFields): Buffer {
+  return Buffer.from(`${DOMAIN}\n${JSON.stringify([c.tenant, c.seq, c.link.toString('hex'), c.digest.toString('hex'), c.time])}`, 'utf8');
+}
+
+export function checkpointLine(c: CheckpointFields, signature: Buffer): CheckpointLine {
+  return {
+    type: 'strongroom.audit.checkpoint',
+    v: 1,
+    tenant: c.tenant,
+    seq: c.seq,
+    link: c.link.toString('hex'),
+    digest: c.digest.toString('hex'),
+    time: c.time,
+    signature: signature.toString('base64'),
+  };
 }
 
 /** A PEM public key (SPKI), as KeyringInfo and the tokenizer's start log give it. */
@@ -50,12 +81,13 @@ export function parseCheckpoint(text: string): CheckpointLine | null {
   const c = (outer && typeof outer === 'object' && outer.checkpoint && typeof outer.checkpoint === 'object' ? outer.checkpoint : v) as Partial<CheckpointLine> | null;
   if (!c || c.type !== 'strongroom.audit.checkpoint' || c.v !== 1) return null;
   if (!Number.isInteger(c.tenant) || !Number.isInteger(c.seq) || !Number.isInteger(c.time)) return null;
-  if (typeof c.link !== 'string' || !/^[0-9a-f]{64}$/.test(c.link) || typeof c.signature !== 'string') return null;
+  const hex = (v: unknown) => typeof v === 'string' && /^[0-9a-f]{64}$/.test(v);
+  if (!hex(c.link) || !hex(c.digest) || typeof c.signature !== 'string') return null;
   return c as CheckpointLine;
 }
 
 /** True when the line's signature holds under `key`. */
 export function checkpointSigned(key: KeyObject, c: CheckpointLine): boolean {
-  const message = checkpointMessage(c.tenant, c.seq, Buffer.from(c.link, 'hex'), c.time);
+  const message = checkpointMessage({ tenant: c.tenant, seq: c.seq, link: Buffer.from(c.link, 'hex'), digest: Buffer.from(c.digest, 'hex'), time: c.time });
   return verify(null, message, key, Buffer.from(c.signature, 'base64'));
 }

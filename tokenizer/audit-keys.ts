@@ -4,7 +4,7 @@
 import { createHmac, createPrivateKey, createPublicKey, hkdfSync, sign, timingSafeEqual, type KeyObject } from 'node:crypto';
 import type { Keyring } from './keyring.js';
 import type { Subkeys } from './subkeys.js';
-import { checkpointMessage } from '../proto/audit-checkpoint.js';
+import { checkpointMessage, type CheckpointFields } from '../proto/audit-checkpoint.js';
 
 /** The key version the audit keys come from. */
 export const AUDIT_KEY_VERSION = 1;
@@ -64,7 +64,7 @@ export class AuditKeys {
     return this.signer.publicPem;
   }
 
-  sign(tenantId: number, seq: number, link: Buffer, time: number): Buffer {
-    return sign(null, checkpointMessage(tenantId, seq, link, time), this.signer.privateKey);
+  sign(fields: CheckpointFields): Buffer {
+    return sign(null, checkpointMessage(fields), this.signer.privateKey);
   }
 }

@@ -14,6 +14,7 @@ import { HealthService } from './health.js';
 import { RecoveryError, type Keyring } from './keyring.js';
 import { openKeyring } from './keyring-start.js';
 import { AuditKeys, chainLinks } from './audit-keys.js';
+import { auditDigest } from '../proto/audit-checkpoint.js';
 import { batchDuration, batchesInFlight, batchItems, serveMetrics } from './metrics.js';
 import type { TokenizerConfig } from './config.js';
 
@@ -177,13 +178,15 @@ export async function startTokenizerServer(opts: {
       return { links: chainLinks(audit.chainKey(tenantId, salt), previous, first, canonical) };
     }),
     SignCheckpoint: unary(log, 'SignCheckpoint', async (call) => {
-      const { tenant_id: tenantId, tenant_salt: salt, link, previous, canonical } = call.request;
+      const { tenant_id: tenantId, tenant_salt: salt, link, previous, canonical, digest } = call.request;
       const seq = Number(call.request.seq);
       checkTenant(tenantId, salt);
       if (!Number.isSafeInteger(seq) || seq < 1) throw new BadItemError('seq must be 1 or more');
       if (!audit.isLink(tenantId, salt, previous, seq, canonical, link)) throw new RefusedError('the link is not this tenant\'s link of that event');
+      if (!auditDigest(call.request.previous_digest, seq, canonical).equals(digest)) throw new RefusedError('the digest is not that event\'s digest');
       const time = Math.floor(Date.now() / 1000);
-      return { seq: String(seq), link, time: String(time), signature: audit.sign(tenantId, seq, link, time) };
+      const signature = audit.sign({ tenant: tenantId, seq, link, digest, time });
+      return { seq: String(seq), link, digest, time: String(time), signature };
     }),
     Rotate: unary(log, 'Rotate', async () => ({ active: rotate() })),
     Retire: unary(log, 'Retire', async (call) => {

@@ -58,14 +58,15 @@ describe('AuditKeys', () => {
     const keys = keyring(master);
     expect(keyring(master).publicKey).toBe(keys.publicKey);
     expect(keyring().publicKey).not.toBe(keys.publicKey);
-    const link = randomBytes(32);
-    const line = checkpointLine(5, 42, link, 1_700_000_000, keys.sign(5, 42, link, 1_700_000_000));
+    const fields = { tenant: 5, seq: 42, link: randomBytes(32), digest: randomBytes(32), time: 1_700_000_000 };
+    const line = checkpointLine(fields, keys.sign(fields));
     const pub = checkpointKey(keys.publicKey);
     expect(checkpointSigned(pub, parseCheckpoint(JSON.stringify(line))!)).toBe(true);
     // Any field changed, or a log line carrying it, as the api writes it.
     expect(checkpointSigned(pub, { ...line, seq: 43 })).toBe(false);
     expect(checkpointSigned(pub, { ...line, tenant: 6 })).toBe(false);
     expect(checkpointSigned(pub, { ...line, time: line.time + 1 })).toBe(false);
+    expect(checkpointSigned(pub, { ...line, digest: randomBytes(32).toString('hex') })).toBe(false);
     expect(checkpointSigned(checkpointKey(keyring().publicKey), line)).toBe(false);
     expect(parseCheckpoint(JSON.stringify({ level: 30, msg: 'audit checkpoint', checkpoint: line }))).toEqual(line);
     expect(parseCheckpoint('{"level":30}')).toBeNull();

@@ -12,6 +12,11 @@ export interface SignCheckpointRequest {
   'link'?: (Buffer | Uint8Array | string);
   'previous'?: (Buffer | Uint8Array | string);
   'canonical'?: (string);
+  /**
+   * The public digest chain at seq and before it (proto/audit-checkpoint.ts, auditDigest()).
+   */
+  'digest'?: (Buffer | Uint8Array | string);
+  'previous_digest'?: (Buffer | Uint8Array | string);
 }
 
 /**
@@ -24,4 +29,9 @@ export interface SignCheckpointRequest__Output {
   'link': (Buffer);
   'previous': (Buffer);
   'canonical': (string);
+  /**
+   * The public digest chain at seq and before it (proto/audit-checkpoint.ts, auditDigest()).
+   */
+  'digest': (Buffer);
+  'previous_digest': (Buffer);
 }

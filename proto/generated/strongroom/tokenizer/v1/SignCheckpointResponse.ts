@@ -3,7 +3,7 @@
 import type { Long } from '@grpc/proto-loader';
 
 /**
- * Signed over proto/audit-checkpoint.ts's checkpointMessage(tenant, seq, link, time).
+ * Signed over proto/audit-checkpoint.ts's checkpointMessage(tenant, seq, link, digest, time).
  */
 export interface SignCheckpointResponse {
   'seq'?: (number | string | Long);
@@ -13,10 +13,11 @@ export interface SignCheckpointResponse {
    */
   'time'?: (number | string | Long);
   'signature'?: (Buffer | Uint8Array | string);
+  'digest'?: (Buffer | Uint8Array | string);
 }
 
 /**
- * Signed over proto/audit-checkpoint.ts's checkpointMessage(tenant, seq, link, time).
+ * Signed over proto/audit-checkpoint.ts's checkpointMessage(tenant, seq, link, digest, time).
  */
 export interface SignCheckpointResponse__Output {
   'seq': (string);
@@ -26,4 +27,5 @@ export interface SignCheckpointResponse__Output {
    */
   'time': (string);
   'signature': (Buffer);
+  'digest': (Buffer);
 }

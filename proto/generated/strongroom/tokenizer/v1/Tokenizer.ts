@@ -122,8 +122,8 @@ export interface TokenizerClient extends grpc.Client {
   
   /**
    * Signs a checkpoint of a tenant's audit head with the tokenizer's Ed25519 key, at the tokenizer's own time,
-   * after checking that `link` is the keyed link of (previous, seq, canonical): only a link the tokenizer made
-   * is ever signed. FAILED_PRECONDITION when it is not.
+   * after checking that `link` is the keyed link of (previous, seq, canonical) and `digest` the public digest of
+   * (previous_digest, seq, canonical): only a link the tokenizer made is ever signed. FAILED_PRECONDITION when not.
    */
   SignCheckpoint(argument: _strongroom_tokenizer_v1_SignCheckpointRequest, metadata: grpc.Metadata, options: grpc.CallOptions, callback: grpc.requestCallback<_strongroom_tokenizer_v1_SignCheckpointResponse__Output>): grpc.ClientUnaryCall;
   SignCheckpoint(argument: _strongroom_tokenizer_v1_SignCheckpointRequest, metadata: grpc.Metadata, callback: grpc.requestCallback<_strongroom_tokenizer_v1_SignCheckpointResponse__Output>): grpc.ClientUnaryCall;
@@ -131,8 +131,8 @@ export interface TokenizerClient extends grpc.Client {
   SignCheckpoint(argument: _strongroom_tokenizer_v1_SignCheckpointRequest, callback: grpc.requestCallback<_strongroom_tokenizer_v1_SignCheckpointResponse__Output>): grpc.ClientUnaryCall;
   /**
    * Signs a checkpoint of a tenant's audit head with the tokenizer's Ed25519 key, at the tokenizer's own time,
-   * after checking that `link` is the keyed link of (previous, seq, canonical): only a link the tokenizer made
-   * is ever signed. FAILED_PRECONDITION when it is not.
+   * after checking that `link` is the keyed link of (previous, seq, canonical) and `digest` the public digest of
+   * (previous_digest, seq, canonical): only a link the tokenizer made is ever signed. FAILED_PRECONDITION when not.
    */
   signCheckpoint(argument: _strongroom_tokenizer_v1_SignCheckpointRequest, metadata: grpc.Metadata, options: grpc.CallOptions, callback: grpc.requestCallback<_strongroom_tokenizer_v1_SignCheckpointResponse__Output>): grpc.ClientUnaryCall;
   signCheckpoint(argument: _strongroom_tokenizer_v1_SignCheckpointRequest, metadata: grpc.Metadata, callback: grpc.requestCallback<_strongroom_tokenizer_v1_SignCheckpointResponse__Output>): grpc.ClientUnaryCall;
@@ -180,8 +180,8 @@ export interface TokenizerHandlers extends grpc.UntypedServiceImplementation {
   
   /**
    * Signs a checkpoint of a tenant's audit head with the tokenizer's Ed25519 key, at the tokenizer's own time,
-   * after checking that `link` is the keyed link of (previous, seq, canonical): only a link the tokenizer made
-   * is ever signed. FAILED_PRECONDITION when it is not.
+   * after checking that `link` is the keyed link of (previous, seq, canonical) and `digest` the public digest of
+   * (previous_digest, seq, canonical): only a link the tokenizer made is ever signed. FAILED_PRECONDITION when not.
    */
   SignCheckpoint: grpc.handleUnaryCall<_strongroom_tokenizer_v1_SignCheckpointRequest__Output, _strongroom_tokenizer_v1_SignCheckpointResponse>;
   
