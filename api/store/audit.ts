@@ -16,18 +16,21 @@ export interface AuditEventRow {
   app: string | null;
   details: Buffer | null;
   hash: Buffer;
+  /** The public digest chain (null before Tenant0009KeyedAudit). */
+  digest: Buffer | null;
 }
 
 /** An event to append: every stored field but its sequence number, with the link the tokenizer made for it. */
-export type AuditAppend = Omit<AuditEventRow, 'seq'>;
+export type AuditAppend = Omit<AuditEventRow, 'seq' | 'digest'> & { digest: Buffer };
 
-/** The chain's head: its last sequence number and link (empty before the first event). */
+/** The chain's head: its last sequence number, link and digest (empty before the first event). */
 export interface AuditHead {
   seq: number;
   hash: Buffer;
+  digest: Buffer;
 }
 
-const COLUMNS = 'seq, uuid, "when", title, status, msg, actor, record, mode, app, details, hash';
+const COLUMNS = 'seq, uuid, "when", title, status, msg, actor, record, mode, app, details, hash, digest';
 
 function toRow(r: Record<string, unknown>): AuditEventRow {
   return {
@@ -43,36 +46,37 @@ function toRow(r: Record<string, unknown>): AuditEventRow {
     app: (r.app as string | null) ?? null,
     details: (r.details as Buffer | null) ?? null,
     hash: r.hash as Buffer,
+    digest: (r.digest as Buffer | null) ?? null,
   };
 }
 
 export class AuditStore extends TenantTables {
   /** Locks the head until the transaction ends (only inside one) and reads it: links are chained from it. */
   async lockHead(): Promise<AuditHead> {
-    const [h] = await this.sql<{ seq: string; hash: Buffer }>(`select seq, hash from ${this.t}.audit_lock_head()`);
-    return { seq: Number(h!.seq), hash: h!.hash };
+    const [h] = await this.sql<{ seq: string; hash: Buffer; digest: Buffer }>(`select seq, hash, digest from ${this.t}.audit_lock_head()`);
+    return { seq: Number(h!.seq), hash: h!.hash, digest: h!.digest };
   }
 
   /** One round trip: inserts the events from `head.seq + 1` on and moves the head, refused if it moved meanwhile. */
   async append(head: AuditHead, rows: AuditAppend[]): Promise<void> {
     await this.sql(
-      `select ${this.t}.audit_append($1::bigint, $2::bytea, $3::uuid[], $4::bigint[], $5::text[], $6::text[], $7::text[],
-        $8::text[], $9::uuid[], $10::text[], $11::text[], $12::bytea[], $13::bytea[])`,
+      `select ${this.t}.audit_append($1::bigint, $2::bytea, $3::bytea, $4::uuid[], $5::bigint[], $6::text[], $7::text[],
+        $8::text[], $9::text[], $10::uuid[], $11::text[], $12::text[], $13::bytea[], $14::bytea[], $15::bytea[])`,
       [
-        head.seq + 1, head.hash,
+        head.seq + 1, head.hash, head.digest,
         rows.map((r) => r.uuid), rows.map((r) => r.when), rows.map((r) => r.title), rows.map((r) => r.status),
         rows.map((r) => r.msg), rows.map((r) => r.actor), rows.map((r) => r.record), rows.map((r) => r.mode),
-        rows.map((r) => r.app), rows.map((r) => r.details), rows.map((r) => r.hash),
+        rows.map((r) => r.app), rows.map((r) => r.details), rows.map((r) => r.hash), rows.map((r) => r.digest),
       ],
     );
   }
 
   /** The head as committed, and the highest stored sequence number, read together (one snapshot). */
   async head(): Promise<AuditHead & { last: number }> {
-    const [h] = await this.sql<{ seq: string; hash: Buffer; last: string | null }>(
-      `select h.seq, h.hash, (select max(seq) from ${this.t}.audit_events) as last from ${this.t}.audit_head h where h.id = 1`,
+    const [h] = await this.sql<{ seq: string; hash: Buffer; digest: Buffer; last: string | null }>(
+      `select h.seq, h.hash, h.digest, (select max(seq) from ${this.t}.audit_events) as last from ${this.t}.audit_head h where h.id = 1`,
     );
-    return { seq: Number(h!.seq), hash: h!.hash, last: Number(h!.last ?? 0) };
+    return { seq: Number(h!.seq), hash: h!.hash, digest: h!.digest, last: Number(h!.last ?? 0) };
   }
 
   /** The event at `seq` and the one before it (what a checkpoint of that head is checked against). */

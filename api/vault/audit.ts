@@ -8,6 +8,7 @@ import type { AuditEventRow } from '../store/audit.js';
 import { TokenizerRejectedError, type TokenizerClient } from '../tokenizer-client.js';
 import type { SubjectKeys } from './subject-keys.js';
 import { auditBatchSize, refusalsAudited } from '../metrics.js';
+import { auditDigest } from '../../proto/audit-checkpoint.js';
 import type { Principal } from './credentials.js';
 
 /** What an operation tells its event. `identity`, `before` and `after` are PII and are sealed. */
@@ -21,10 +22,10 @@ export interface AuditNote {
 }
 
 /** An event before it is stored: its details still in the clear (they are sealed on the way in). */
-export type AuditDraft = Omit<AuditEventRow, 'seq' | 'hash' | 'details'> & { details: Record<string, unknown> | null };
+export type AuditDraft = Omit<AuditEventRow, 'seq' | 'hash' | 'digest' | 'details'> & { details: Record<string, unknown> | null };
 
 /** An event sealed and ready to be linked into the chain. */
-type AuditEventToChain = Omit<AuditEventRow, 'seq' | 'hash'>;
+type AuditEventToChain = Omit<AuditEventRow, 'seq' | 'hash' | 'digest'>;
 
 export const AUDIT_TABLE = 'audit_events';
 const MAX_BATCH = 500;
@@ -123,8 +124,11 @@ export class AuditTrail {
   private async chainInTx(em: EntityManager, tenantId: number, rows: AuditEventToChain[]): Promise<void> {
     const stores = new Stores(em, tenantId);
     const head = await stores.audit.lockHead();
-    const links = await this.tokenizer.chainAudit(tenantId, head.hash, head.seq + 1, rows.map(canonical));
-    await stores.audit.append(head, rows.map((r, i) => ({ ...r, hash: links[i]! })));
+    const texts = rows.map(canonical);
+    const links = await this.tokenizer.chainAudit(tenantId, head.hash, head.seq + 1, texts);
+    let digest = head.digest;
+    const digests = texts.map((text, i) => (digest = auditDigest(digest, head.seq + 1 + i, text)));
+    await stores.audit.append(head, rows.map((r, i) => ({ ...r, hash: links[i]!, digest: digests[i]! })));
     this.onAppended?.(tenantId, rows.length);
   }
 
