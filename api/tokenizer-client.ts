@@ -245,10 +245,22 @@ export class TokenizerClient {
   }
 
   /** A signature of the tenant's head at the tokenizer's time; TokenizerRejectedError when `link` is not its link. */
-  async signCheckpoint(tenantId: number, head: { seq: number; link: Buffer; previous: Buffer; canonical: string }): Promise<{ seq: number; link: Buffer; time: number; signature: Buffer }> {
-    const req = { tenant_id: tenantId, tenant_salt: await this.saltOf(tenantId), seq: String(head.seq), link: head.link, previous: head.previous, canonical: head.canonical };
+  async signCheckpoint(
+    tenantId: number,
+    head: { seq: number; link: Buffer; previous: Buffer; canonical: string; digest: Buffer; previousDigest: Buffer },
+  ): Promise<{ seq: number; link: Buffer; digest: Buffer; time: number; signature: Buffer }> {
+    const req = {
+      tenant_id: tenantId,
+      tenant_salt: await this.saltOf(tenantId),
+      seq: String(head.seq),
+      link: head.link,
+      previous: head.previous,
+      canonical: head.canonical,
+      digest: head.digest,
+      previous_digest: head.previousDigest,
+    };
     const res = await this.call<SignCheckpointResponse__Output>('SignCheckpoint', (meta, options, callback) => this.client.SignCheckpoint(req, meta, options, callback));
-    return { seq: Number(res.seq), link: res.link, time: Number(res.time), signature: res.signature };
+    return { seq: Number(res.seq), link: res.link, digest: res.digest, time: Number(res.time), signature: res.signature };
   }
 
   close(): void {

@@ -93,12 +93,19 @@ export class AuditCheckpoints {
     if (head.seq === 0 || (last?.seq === head.seq && last.link.equals(head.hash))) return null;
     const rows = await store.atAndBefore(head.seq);
     const event = rows.find((r) => r.seq === head.seq);
-    const previous = head.seq === 1 ? Buffer.alloc(0) : rows.find((r) => r.seq === head.seq - 1)?.hash;
+    const before = head.seq === 1 ? { hash: Buffer.alloc(0), digest: Buffer.alloc(0) } : rows.find((r) => r.seq === head.seq - 1);
     let signed;
     try {
       // The tokenizer signs only a link it recomputes from the event: a head forged in the database is refused.
-      if (!event || !previous) throw new TokenizerRejectedError('SignCheckpoint', 'the head\'s event is missing');
-      signed = await this.tokenizer.signCheckpoint(tenantId, { seq: head.seq, link: head.hash, previous, canonical: canonical(event) });
+      if (!event || !before?.digest) throw new TokenizerRejectedError('SignCheckpoint', 'the head\'s event is missing');
+      signed = await this.tokenizer.signCheckpoint(tenantId, {
+        seq: head.seq,
+        link: head.hash,
+        previous: before.hash,
+        canonical: canonical(event),
+        digest: head.digest,
+        previousDigest: before.digest,
+      });
     } catch (err) {
       const refused = err instanceof TokenizerRejectedError;
       auditCheckpoints.inc({ outcome: refused ? 'refused' : 'failed' });
@@ -106,7 +113,7 @@ export class AuditCheckpoints {
       else this.log.warn({ tenantId, err: { type: (err as Error).name } }, 'audit checkpoint failed');
       throw err;
     }
-    const line = checkpointLine(tenantId, signed.seq, signed.link, signed.time, signed.signature);
+    const line = checkpointLine({ tenant: tenantId, seq: signed.seq, link: signed.link, digest: signed.digest, time: signed.time }, signed.signature);
     // One structured line per checkpoint: whatever ships the log keeps a copy outside the database.
     this.log.info({ checkpoint: line }, 'audit checkpoint');
     if (this.opts.dir) {

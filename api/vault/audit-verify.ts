@@ -1,5 +1,5 @@
 // Verification of a tenant's audit trail with the key: every stored link is recomputed by the tokenizer (which
-// alone holds the tenant's audit key), the sequence numbers must run without a gap, the head must be the last
+// alone holds the tenant's audit key), and every public digest here; the sequence numbers must run without a gap, the head must be the last
 // event's link, and every signed checkpoint this api knows must still match. AuditVerify asks; one replica at a
 // time also runs it on a schedule, and the metrics tell when it last did and how far the chain held.
 import type { Logger } from 'pino';
@@ -8,6 +8,7 @@ import type { TokenizerClient } from '../tokenizer-client.js';
 import { canonical } from './audit.js';
 import type { AuditCheckpoints } from './audit-checkpoints.js';
 import { auditBroken, auditVerifiedAt, auditVerifiedSequence } from '../metrics.js';
+import { auditDigest } from '../../proto/audit-checkpoint.js';
 
 export type BrokenWhy = 'link' | 'gap' | 'checkpoint mismatch';
 
@@ -53,6 +54,7 @@ export class AuditVerifier {
     const bySeq = new Map<number, Buffer[]>();
     for (const c of signed) bySeq.set(c.seq, [...(bySeq.get(c.seq) ?? []), c.link]);
     let prev: Buffer = Buffer.alloc(0);
+    let digest: Buffer = Buffer.alloc(0);
     let last = 0;
     while (last < head.seq) {
       const rows = (await store.after(last, BATCH)).filter((r) => r.seq <= head.seq);
@@ -61,9 +63,11 @@ export class AuditVerifier {
       const run = rows.findIndex((r, i) => r.seq !== last + 1 + i);
       const linked = run === -1 ? rows : rows.slice(0, run);
       if (linked.length === 0) return broken(last + 1, 'gap');
-      const links = await this.tokenizer.chainAudit(tenantId, prev, last + 1, linked.map(canonical));
+      const texts = linked.map(canonical);
+      const links = await this.tokenizer.chainAudit(tenantId, prev, last + 1, texts);
       for (const [i, r] of linked.entries()) {
-        if (!links[i]!.equals(r.hash)) return broken(r.seq, 'link');
+        digest = auditDigest(digest, r.seq, texts[i]!);
+        if (!links[i]!.equals(r.hash) || !r.digest?.equals(digest)) return broken(r.seq, 'link');
         if (bySeq.get(r.seq)?.some((l) => !l.equals(r.hash))) return broken(r.seq, 'checkpoint mismatch');
       }
       prev = linked.at(-1)!.hash;
@@ -72,8 +76,7 @@ export class AuditVerifier {
     }
     if (last < head.seq) return broken(last + 1, 'gap');
     // The head must be the last link, and nothing may be stored past it (a head moved back over events).
-    if (head.seq > 0 && !head.hash.equals(prev)) return broken(head.seq, 'link');
-    if (head.seq === 0 && head.hash.length !== 0) return broken(1, 'link');
+    if (!head.hash.equals(prev) || !head.digest.equals(digest)) return broken(Math.max(head.seq, 1), 'link');
     if (head.last > head.seq) return broken(head.seq + 1, 'link');
     // A signed checkpoint beyond the head: events it vouched for are gone.
     if (signed.some((c) => c.seq > head.seq)) return broken(head.seq + 1, 'checkpoint mismatch');
