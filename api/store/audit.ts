@@ -50,11 +50,36 @@ function toRow(r: Record<string, unknown>): AuditEventRow {
   };
 }
 
+/** Runs a statement somewhere else than the store's manager (a connection of a transaction of its own). */
+export type StatementRunner = (text: string, params: readonly unknown[]) => Promise<Record<string, unknown>[]>;
+
 export class AuditStore extends TenantTables {
+  private runner: StatementRunner | undefined;
+
+  /** This store with its statements run by `runner` instead (Database.auditTransaction's connection). */
+  on(runner: StatementRunner): AuditStore {
+    const store = new AuditStore(this.em, this.tenantId);
+    store.runner = runner;
+    return store;
+  }
+
+  protected override sql<T = Record<string, unknown>>(text: string, params: readonly unknown[] = []): Promise<T[]> {
+    return this.runner ? (this.runner(text, params) as Promise<T[]>) : super.sql<T>(text, params);
+  }
+
+  /** The statement that locks and reads the head (for a transaction that begins with it). */
+  get lockHeadStatement(): string {
+    return `select seq, hash, digest from ${this.t}.audit_lock_head()`;
+  }
+
+  static headOf(row: Record<string, unknown>): AuditHead {
+    return { seq: Number(row.seq), hash: row.hash as Buffer, digest: row.digest as Buffer };
+  }
+
   /** Locks the head until the transaction ends (only inside one) and reads it: links are chained from it. */
   async lockHead(): Promise<AuditHead> {
-    const [h] = await this.sql<{ seq: string; hash: Buffer; digest: Buffer }>(`select seq, hash, digest from ${this.t}.audit_lock_head()`);
-    return { seq: Number(h!.seq), hash: h!.hash, digest: h!.digest };
+    const [h] = await this.sql(this.lockHeadStatement);
+    return AuditStore.headOf(h!);
   }
 
   /** One round trip: inserts the events from `head.seq + 1` on and moves the head, refused if it moved meanwhile. */

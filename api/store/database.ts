@@ -12,6 +12,7 @@ import { KEYS_SCHEMA } from './keys-database.js';
 import { GLOBAL_SCHEMA, MAIN_TENANT_ID, MAIN_TENANT_NAME, tenantSchema } from './schemas.js';
 import { reclaimLostConnections } from './pool-guard.js';
 import { GlobalStores, Stores } from './stores.js';
+import { AuditStore, type AuditHead } from './audit.js';
 import { KEY_SALT_BYTES } from './tenants.js';
 
 export { GLOBAL_SCHEMA, MAIN_TENANT_ID, MAIN_TENANT_NAME, tenantSchema };
@@ -245,6 +246,30 @@ export class Database {
       this.tenantPools.set(tenantId, pool);
     }
     return pool;
+  }
+
+  /**
+   * A short transaction appending to the tenant's audit trail on a connection of its own, as the tenant's role
+   * where there is one. BEGIN, the role and the head's lock travel in one round trip (a statement without
+   * parameters may hold several): the head stays locked while `work` has the tokenizer link the batch, then appends.
+   */
+  async auditTransaction<T>(tenantId: number, work: (audit: AuditStore, head: AuditHead) => Promise<T>): Promise<T> {
+    const client = await this.mainPool!.connect();
+    const store = this.stores(tenantId).audit.on(async (text, params) => (await client.query(text, params as unknown[])).rows as Record<string, unknown>[]);
+    const role = this.roleOf ? `set local role "${this.roleOf(tenantId)}"; ` : '';
+    let broken: Error | undefined;
+    try {
+      const results = (await client.query(`begin; ${role}${store.lockHeadStatement}`)) as unknown as pg.QueryResult[];
+      const out = await work(store, AuditStore.headOf(results.at(-1)!.rows[0] as Record<string, unknown>));
+      await client.query('commit');
+      return out;
+    } catch (err) {
+      await client.query('rollback').catch((e: Error) => (broken = e));
+      throw err;
+    } finally {
+      // A connection that could not even roll back is not given back to the pool.
+      client.release(broken);
+    }
   }
 
   /** In a write transaction of a tenant: the rest of the transaction runs as the tenant's role. */

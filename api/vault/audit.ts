@@ -4,7 +4,7 @@ import type { EntityManager } from '@mikro-orm/postgresql';
 import type { Logger } from 'pino';
 import type { Database } from '../store/database.js';
 import { Stores } from '../store/stores.js';
-import type { AuditEventRow } from '../store/audit.js';
+import type { AuditEventRow, AuditHead, AuditStore } from '../store/audit.js';
 import { TokenizerRejectedError, type TokenizerClient } from '../tokenizer-client.js';
 import type { SubjectKeys } from './subject-keys.js';
 import { auditBatchSize, refusalsAudited } from '../metrics.js';
@@ -122,13 +122,17 @@ export class AuditTrail {
 
   /** Locks the head, has the tokenizer link the rows from it, appends them and moves the head: in `em`'s transaction. */
   private async chainInTx(em: EntityManager, tenantId: number, rows: AuditEventToChain[]): Promise<void> {
-    const stores = new Stores(em, tenantId);
-    const head = await stores.audit.lockHead();
+    const audit = new Stores(em, tenantId).audit;
+    await this.link(tenantId, audit, await audit.lockHead(), rows);
+  }
+
+  /** With the head locked: the batch's links from the tokenizer, its digests, one append. */
+  private async link(tenantId: number, audit: AuditStore, head: AuditHead, rows: AuditEventToChain[]): Promise<void> {
     const texts = rows.map(canonical);
     const links = await this.tokenizer.chainAudit(tenantId, head.hash, head.seq + 1, texts);
     let digest = head.digest;
     const digests = texts.map((text, i) => (digest = auditDigest(digest, head.seq + 1 + i, text)));
-    await stores.audit.append(head, rows.map((r, i) => ({ ...r, hash: links[i]!, digest: digests[i]! })));
+    await audit.append(head, rows.map((r, i) => ({ ...r, hash: links[i]!, digest: digests[i]! })));
     this.onAppended?.(tenantId, rows.length);
   }
 
@@ -139,10 +143,7 @@ export class AuditTrail {
     // Sealing needs no lock: only the chaining runs in the transaction, so the head is held for one tokenizer call.
     await this.tokenizer.prepare(tenantId);
     const rows = await this.seal(this.db.forTenant(tenantId), tenantId, drafts);
-    await this.db.forTenant(tenantId).transactional(async (tx) => {
-      await this.db.enterTenantRole(tx as EntityManager, tenantId);
-      await this.chainInTx(tx as EntityManager, tenantId, rows);
-    });
+    await this.db.auditTransaction(tenantId, (audit, head) => this.link(tenantId, audit, head, rows));
   }
 
   /**

@@ -2,7 +2,8 @@
 // code before keyed links (BENCH_BASELINE_REF) and on this tree, alternating A/B/A/B in the same run; then the
 // speed of `npm run audit:verify` (no key: digests and checkpoints) and of AuditVerify (every link, through the
 // tokenizer) on a trail of 100,000 events (20,000 with BENCH_QUICK=1).
-// Run: `npx tsx test/bench/audit-keys.ts` (PostgreSQL as in run.ts; BENCH_QUICK=1 for 3 s windows).
+// Run: `npx tsx test/bench/audit-keys.ts` (PostgreSQL as in run.ts; BENCH_QUICK=1 for 3 s windows,
+// BENCH_SKIP_VERIFY=1 for the A/B rows alone).
 import { execSync, spawn, type ChildProcess } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import { existsSync, mkdirSync, mkdtempSync, rmSync, symlinkSync } from 'node:fs';
@@ -176,8 +177,9 @@ console.table([
   { label: 'UserGet p99, ms', before: mean(runs.beforeP99), after: mean(runs.afterP99), ratio: (mean(runs.afterP99) / mean(runs.beforeP99)).toFixed(3) },
 ]);
 console.log(`rounds: before ${runs.before.map(Math.round).join(', ')}; after ${runs.after.map(Math.round).join(', ')} req/s`);
-const ver = await verification();
-console.log(
+// BENCH_SKIP_VERIFY=1: the A/B rows only.
+const ver = process.env.BENCH_SKIP_VERIFY === '1' ? undefined : await verification();
+if (ver) console.log(
   `audit:verify: ${ver.events} events in ${ver.command.toFixed(2)} s = ${Math.round(ver.events / ver.command)} events/s (${ver.report.result}, proven up to ${ver.report.provenUpTo}); ` +
     `AuditVerify: ${ver.verdict.checked.to} events in ${ver.op.toFixed(2)} s = ${Math.round(ver.verdict.checked.to / ver.op)} events/s (${ver.verdict.result})`,
 );
