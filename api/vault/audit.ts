@@ -29,6 +29,7 @@ type AuditEventToChain = Omit<AuditEventRow, 'seq' | 'hash' | 'digest'>;
 
 export const AUDIT_TABLE = 'audit_events';
 const MAX_BATCH = 500;
+const BATCHES_IN_FLIGHT = 2;
 /** Events of calls refused for their credential, per second and process (a burst of as many is allowed). */
 const REFUSALS_PER_SECOND = 50;
 
@@ -161,24 +162,38 @@ export class AuditTrail {
 
   private async flush(tenantId: number): Promise<void> {
     this.flushing.add(tenantId);
+    // Two batches in flight: the second seals and waits on the head's lock while the first links and commits, so
+    // the lock passes on at the first's commit instead of a round trip later.
+    const inFlight = new Set<Promise<void>>();
     try {
       for (;;) {
         const q = this.queues.get(tenantId);
-        if (!q || q.drafts.length === 0) break;
+        const pending = q !== undefined && q.drafts.length > 0;
+        if (!pending && inFlight.size === 0) break;
+        if (!pending || inFlight.size >= BATCHES_IN_FLIGHT) {
+          await Promise.race(inFlight);
+          continue;
+        }
         const drafts = q.drafts.splice(0, MAX_BATCH);
         const waiters = q.waiters.splice(0, drafts.length);
-        try {
-          await this.writeAlone(tenantId, drafts);
-          auditBatchSize.observe(drafts.length);
-          for (const w of waiters) w.resolve();
-        } catch (err) {
-          this.log.error({ err: { type: (err as Error).name, message: (err as Error).message }, tenantId }, 'audit batch failed');
-          await this.keepFailures(tenantId, drafts, waiters, err);
-        }
+        const batch: Promise<void> = this.writeBatch(tenantId, drafts, waiters).finally(() => inFlight.delete(batch));
+        inFlight.add(batch);
       }
     } finally {
       this.flushing.delete(tenantId);
       this.queues.delete(tenantId);
+    }
+  }
+
+  /** One batch: written, or its failed calls' events kept without details; settles every waiter, never throws. */
+  private async writeBatch(tenantId: number, drafts: AuditDraft[], waiters: { resolve(): void; reject(e: unknown): void }[]): Promise<void> {
+    try {
+      await this.writeAlone(tenantId, drafts);
+      auditBatchSize.observe(drafts.length);
+      for (const w of waiters) w.resolve();
+    } catch (err) {
+      this.log.error({ err: { type: (err as Error).name, message: (err as Error).message }, tenantId }, 'audit batch failed');
+      await this.keepFailures(tenantId, drafts, waiters, err);
     }
   }
 
