@@ -44,13 +44,12 @@ export class AuditCheckpoints {
     return (await this.tokenizer.keyringInfo()).audit_public_key;
   }
 
-  /** Counts events appended; past `events` since the last checkpoint, the tenant's head is signed (after commit). */
+  /** Counts events appended; past `events` since the last checkpoint, the tenant's committed head is signed. */
   counted(tenantId: number, events: number): void {
     if (!this.opts.events) return;
     const n = (this.pending.get(tenantId) ?? 0) + events;
     this.pending.set(tenantId, n);
-    // The head is read once the writer's transaction has committed: a turn of the event loop later at the earliest.
-    if (n >= this.opts.events) setImmediate(() => void this.checkpoint(tenantId).catch(() => undefined));
+    if (n >= this.opts.events) void this.checkpoint(tenantId).catch(() => undefined);
   }
 
   start(): void {

@@ -87,6 +87,8 @@ export class AuditTrail {
   async writeInTx(em: EntityManager, tenantId: number, drafts: AuditDraft[], known?: ReadonlyMap<string, Buffer | null>): Promise<void> {
     if (drafts.length === 0) return;
     await this.chainInTx(em, tenantId, await this.seal(em, tenantId, drafts, known));
+    // Before the caller's commit: a checkpoint it sets off may still find the head before these events.
+    this.onAppended?.(tenantId, drafts.length);
   }
 
   /** The drafts with their details sealed (read keys through `em`). */
@@ -134,7 +136,6 @@ export class AuditTrail {
     let digest = head.digest;
     const digests = texts.map((text, i) => (digest = auditDigest(digest, head.seq + 1 + i, text)));
     await audit.append(head, rows.map((r, i) => ({ ...r, hash: links[i]!, digest: digests[i]! })));
-    this.onAppended?.(tenantId, rows.length);
   }
 
   /** A batch of queued events in a transaction of its own, as the tenant's database role where there is one. */
@@ -145,6 +146,7 @@ export class AuditTrail {
     await this.tokenizer.prepare(tenantId);
     const rows = await this.seal(this.db.forTenant(tenantId), tenantId, drafts);
     await this.db.auditTransaction(tenantId, (audit, head) => this.link(tenantId, audit, head, rows));
+    this.onAppended?.(tenantId, rows.length);
   }
 
   /**

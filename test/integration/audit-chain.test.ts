@@ -9,7 +9,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import pg from 'pg';
-import { describe, expect } from 'vitest';
+import { describe, expect, vi } from 'vitest';
 import { vaultTest, buildProfile, type TestVault } from '../fixtures/vault.js';
 import { usingPostgres } from '../fixtures/database.js';
 import { query } from '../../api/store/sql.js';
@@ -26,6 +26,12 @@ const it = vaultTest({
     STRONGROOM_AUDIT_CHECKPOINT_EVENTS: '0',
     STRONGROOM_AUDIT_VERIFY_SECONDS: '0',
   },
+});
+
+// A second vault, checkpointing by count (a directory of its own: its tenant ids start over).
+const countedDir = mkdtempSync(join(tmpdir(), 'sr-checkpoints-'));
+const counted = vaultTest({
+  env: { STRONGROOM_AUDIT_CHECKPOINT_DIR: countedDir, STRONGROOM_AUDIT_CHECKPOINT_SECONDS: '0', STRONGROOM_AUDIT_CHECKPOINT_EVENTS: '5', STRONGROOM_AUDIT_VERIFY_SECONDS: '0' },
 });
 
 interface Trail {
@@ -138,6 +144,9 @@ describe('the keyed audit chain', () => {
     const pem = (await vault.call('SystemGetKeyringStatus')).body.auditpublickey as string;
     expect(checkpointSigned(checkpointKey(pem), lines[0]!)).toBe(true);
     expect(lines[0]).toMatchObject({ tenant: t.id, seq: t.checkpoint });
+    // The tokenizer publishes the same key in its log at start.
+    const started = vault.tokenizerOutput().split('\n').map((l) => { try { return JSON.parse(l) as { auditPublicKey?: string }; } catch { return {}; } });
+    expect(started.some((l) => l.auditPublicKey === pem)).toBe(true);
     // An unchanged head is not signed again.
     expect(await vault.api.services.auditCheckpoints.checkpoint(t.id)).toBeNull();
   });
@@ -285,5 +294,38 @@ describe('the keyed audit chain', () => {
     const broken = await run(args);
     expect(broken.code).toBe(1);
     expect(JSON.parse(broken.out).broken).toEqual({ seq: 2, why: 'gap' });
+  });
+});
+
+describe('the audit schedules', () => {
+  counted('signs a checkpoint once a tenant has had STRONGROOM_AUDIT_CHECKPOINT_EVENTS events', async ({ vault }) => {
+    const created = await vault.call('TenantCreate', { tenantname: `count${randomUUID().slice(0, 8)}`, tenantorg: 'Count' });
+    const admin = { 'x-bunker-token': created.body.xtoken as string };
+    // Whatever making the tenant wrote in its trail counts too.
+    const { seq } = await vault.api.services.db.stores(created.body.tenantid).audit.head();
+    for (let i = seq; i < 4; i++) await vault.call('UserGet', { mode: 'login', identity: 'nobody' }, admin);
+    const file = join(countedDir, `tenant-${created.body.tenantid}.jsonl`);
+    const lines = () => { try { return readFileSync(file, 'utf8').trim().split('\n').map(parseCheckpoint); } catch { return []; } };
+    expect(lines()).toHaveLength(0);
+    await vault.call('UserGet', { mode: 'login', identity: 'nobody' }, admin);
+    await vi.waitFor(() => expect(lines()).toHaveLength(1));
+    expect(lines()[0]!.seq).toBeGreaterThanOrEqual(5);
+  });
+
+  counted('verifies every tenant on one replica at a time', async ({ vault }) => {
+    const verdicts = await vault.api.services.auditVerifier.verifyAll();
+    expect([...verdicts!.values()].every((v) => v.result === 'intact')).toBe(true);
+    expect(verdicts!.has(1)).toBe(true);
+    if (!usingPostgres()) return;
+    // Another replica holding the lock: this one skips the pass.
+    const other = new pg.Client({ connectionString: vault.api.services.config.databaseUrl });
+    await other.connect();
+    try {
+      await other.query(`select pg_advisory_lock(hashtext('strongroom:audit-verify'))`);
+      expect(await vault.api.services.auditVerifier.verifyAll()).toBeUndefined();
+    } finally {
+      await other.end();
+    }
+    expect(await vault.api.services.auditVerifier.verifyAll()).toBeInstanceOf(Map);
   });
 });
