@@ -140,9 +140,9 @@ export class AuditTrail {
 
   /** A batch of queued events in a transaction of its own, as the tenant's database role where there is one. */
   private async writeAlone(tenantId: number, drafts: AuditDraft[]): Promise<void> {
-    // The tenant's salt and own key are learnt before the transaction: on the embedded database a lookup on
-    // another connection from inside one would wait forever.
-    // Sealing needs no lock: only the chaining runs in the transaction, so the head is held for one tokenizer call.
+    // The tenant's salt is learnt and the details sealed before the transaction: on the embedded database a lookup
+    // on another connection from inside one would wait forever, and sealing needs no lock, so the head is held for
+    // the linking tokenizer call alone.
     await this.tokenizer.prepare(tenantId);
     const rows = await this.seal(this.db.forTenant(tenantId), tenantId, drafts);
     await this.db.auditTransaction(tenantId, (audit, head) => this.link(tenantId, audit, head, rows));
