@@ -51,6 +51,9 @@ export async function startApi(env: NodeJS.ProcessEnv = process.env) {
     process.stderr.write(`Strongroom is ready on http://${config.host}:${port} (${((Date.now() - startedAt) / 1000).toFixed(1)} s after start)\n`);
   }
   services.sweeper.start();
+  // Signed checkpoints of every tenant's audit head, and the periodic verification of whole chains.
+  services.auditCheckpoints.start();
+  services.auditVerifier.start();
   // Resumes a rotation left unfinished by a restart, and keeps looking for keys under older versions.
   services.rewrapper.start();
   services.rewrapper.kick();
@@ -65,6 +68,8 @@ export async function startApi(env: NodeJS.ProcessEnv = process.env) {
         setTimeout(() => server.closeAllConnections(), 10_000).unref();
       });
       await services.sweeper.stop();
+      await services.auditVerifier.stop();
+      await services.auditCheckpoints.stop();
       await services.rewrapper.stop();
       services.files.close();
       tokenizer.close();

@@ -55,6 +55,10 @@ const Env = z.object({
   STRONGROOM_UNLOCK_SECONDS: z.coerce.number().int().min(1).default(60),
   STRONGROOM_BULK_MAX_RECORDS: z.coerce.number().int().min(1).default(10_000),
   STRONGROOM_SWEEP_SECONDS: z.coerce.number().int().min(0).default(60),
+  STRONGROOM_AUDIT_VERIFY_SECONDS: z.coerce.number().int().min(0).default(3600),
+  STRONGROOM_AUDIT_CHECKPOINT_SECONDS: z.coerce.number().int().min(0).default(60),
+  STRONGROOM_AUDIT_CHECKPOINT_EVENTS: z.coerce.number().int().min(0).default(10_000),
+  STRONGROOM_AUDIT_CHECKPOINT_DIR: z.string().min(1).optional(),
   STRONGROOM_REWRAP_SECONDS: z.coerce.number().int().min(0).default(30),
   STRONGROOM_REWRAP_BATCH: z.coerce.number().int().min(1).max(10_000).default(500),
   STRONGROOM_REWRAP_PAUSE_MS: z.coerce.number().int().min(0).default(50),
@@ -142,6 +146,16 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env) {
     bulkMaxRecords: e.STRONGROOM_BULK_MAX_RECORDS,
     /** How often expired records are removed; 0 turns the sweeper off (reads still hide expired records). */
     sweepSeconds: e.STRONGROOM_SWEEP_SECONDS,
+    audit: {
+      /** How often one replica re-verifies every tenant's whole chain (AuditVerify's check); 0: only when asked. */
+      verifySeconds: e.STRONGROOM_AUDIT_VERIFY_SECONDS,
+      /** How often each tenant's head is checkpointed (signed by the tokenizer) when it moved; 0: never on a timer. */
+      checkpointSeconds: e.STRONGROOM_AUDIT_CHECKPOINT_SECONDS,
+      /** A checkpoint also after this many events of a tenant written by this process; 0: never by count. */
+      checkpointEvents: e.STRONGROOM_AUDIT_CHECKPOINT_EVENTS,
+      /** Where checkpoints are appended (`tenant-<id>.jsonl`), besides the log; unset: the log only. */
+      checkpointDir: e.STRONGROOM_AUDIT_CHECKPOINT_DIR ? resolve(e.STRONGROOM_AUDIT_CHECKPOINT_DIR) : undefined,
+    },
     /**
      * Master-key rotation: how often the background rewrap looks for person keys under an older master version (0:
      * only when SystemRotateMasterKey asks), how many it moves per transaction, and the pause between batches.

@@ -42,6 +42,34 @@ export const auditBatchSize = new client.Histogram({
   registers: [registry],
 });
 
+export const auditVerifiedSequence = new client.Gauge({
+  name: 'strongroom_audit_verified_sequence',
+  help: 'The last sequence number of the tenant\'s audit chain found intact by the last verification.',
+  labelNames: ['tenant'] as const,
+  registers: [registry],
+});
+
+export const auditVerifiedAt = new client.Gauge({
+  name: 'strongroom_audit_last_verification_timestamp_seconds',
+  help: 'When the tenant\'s audit chain was last verified (Unix time), intact or not.',
+  labelNames: ['tenant'] as const,
+  registers: [registry],
+});
+
+export const auditBroken = new client.Gauge({
+  name: 'strongroom_audit_chain_broken',
+  help: '1 when the last verification found the tenant\'s audit chain broken, else 0.',
+  labelNames: ['tenant'] as const,
+  registers: [registry],
+});
+
+export const auditCheckpoints = new client.Counter({
+  name: 'strongroom_audit_checkpoints_total',
+  help: 'Checkpoints of audit heads asked of the tokenizer, by outcome (signed, refused, failed).',
+  labelNames: ['outcome'] as const,
+  registers: [registry],
+});
+
 /** Reports pool use from a sampler registered by the composition root. */
 export function registerPoolGauge(sample: () => { total: number; idle: number; waiting: number }) {
   // One pool per process; a second api in the same process (tests) takes the gauge over.

@@ -7,6 +7,8 @@ import {
   channelOptions,
   type Batch,
   type BatchResult__Output,
+  type ChainAuditResponse__Output,
+  type SignCheckpointResponse__Output,
   type DetokenizeItem__Output,
   type HashItem__Output,
   type IndexKind,
@@ -53,7 +55,7 @@ export interface TokenizerBatch {
 
 export type TokenizerResult = BatchResult__Output;
 
-type Method = 'Run' | 'KeyringInfo' | 'Rewrap' | 'Rotate' | 'Retire';
+type Method = 'Run' | 'KeyringInfo' | 'Rewrap' | 'Rotate' | 'Retire' | 'ChainAudit' | 'SignCheckpoint';
 /** One call on the generated client, given the metadata, options and callback `call` adds. */
 type Send<Res> = (meta: grpc.Metadata, options: grpc.CallOptions, callback: grpc.requestCallback<Res>) => void;
 
@@ -230,6 +232,35 @@ export class TokenizerClient {
   async rewrap(shares: string[]): Promise<string> {
     const res = await this.call<RewrapResponse__Output>('Rewrap', (meta, options, callback) => this.client.Rewrap({ shares }, meta, options, callback));
     return res.wrapping_key;
+  }
+
+  /**
+   * The keyed links of consecutive audit events from `firstSeq` on, chained from `previous` (see ChainAudit in the
+   * proto). Call `prepare(tenantId)` first when inside a transaction.
+   */
+  async chainAudit(tenantId: number, previous: Buffer, firstSeq: number, canonical: string[]): Promise<Buffer[]> {
+    const req = { tenant_id: tenantId, tenant_salt: await this.saltOf(tenantId), previous, first_seq: String(firstSeq), canonical };
+    const res = await this.call<ChainAuditResponse__Output>('ChainAudit', (meta, options, callback) => this.client.ChainAudit(req, meta, options, callback));
+    return res.links;
+  }
+
+  /** A signature of the tenant's head at the tokenizer's time; TokenizerRejectedError when `link` is not its link. */
+  async signCheckpoint(
+    tenantId: number,
+    head: { seq: number; link: Buffer; previous: Buffer; canonical: string; digest: Buffer; previousDigest: Buffer },
+  ): Promise<{ seq: number; link: Buffer; digest: Buffer; time: number; signature: Buffer }> {
+    const req = {
+      tenant_id: tenantId,
+      tenant_salt: await this.saltOf(tenantId),
+      seq: String(head.seq),
+      link: head.link,
+      previous: head.previous,
+      canonical: head.canonical,
+      digest: head.digest,
+      previous_digest: head.previousDigest,
+    };
+    const res = await this.call<SignCheckpointResponse__Output>('SignCheckpoint', (meta, options, callback) => this.client.SignCheckpoint(req, meta, options, callback));
+    return { seq: Number(res.seq), link: res.link, digest: res.digest, time: Number(res.time), signature: res.signature };
   }
 
   close(): void {

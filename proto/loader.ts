@@ -19,6 +19,8 @@ export type { TokenResult__Output } from './generated/strongroom/tokenizer/v1/To
 export type { KeyringInfoResponse__Output } from './generated/strongroom/tokenizer/v1/KeyringInfoResponse.js';
 export type { RewrapResponse__Output } from './generated/strongroom/tokenizer/v1/RewrapResponse.js';
 export type { RotateResponse__Output } from './generated/strongroom/tokenizer/v1/RotateResponse.js';
+export type { ChainAuditResponse__Output } from './generated/strongroom/tokenizer/v1/ChainAuditResponse.js';
+export type { SignCheckpointResponse__Output } from './generated/strongroom/tokenizer/v1/SignCheckpointResponse.js';
 export type { RetireResponse__Output } from './generated/strongroom/tokenizer/v1/RetireResponse.js';
 export type { TokenizerClient as TokenizerGrpcClient, TokenizerHandlers } from './generated/strongroom/tokenizer/v1/Tokenizer.js';
 export type { HealthCheckRequest__Output } from './generated/grpc/health/v1/HealthCheckRequest.js';

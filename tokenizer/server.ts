@@ -13,6 +13,8 @@ import { DEFAULT_ROTATE_AFTER, SealCounts } from './seal-counts.js';
 import { HealthService } from './health.js';
 import { RecoveryError, type Keyring } from './keyring.js';
 import { openKeyring } from './keyring-start.js';
+import { AuditKeys, chainLinks } from './audit-keys.js';
+import { auditDigest } from '../proto/audit-checkpoint.js';
 import { batchDuration, batchesInFlight, batchItems, serveMetrics } from './metrics.js';
 import type { TokenizerConfig } from './config.js';
 
@@ -23,6 +25,14 @@ export interface RunningTokenizer {
   keyring: Keyring;
   /** Stops accepting calls, lets running ones finish for up to `graceMs`, then cuts the rest. */
   close(graceMs?: number): Promise<void>;
+}
+
+/** The most events one ChainAudit call links: the api sends at most 500 when writing, 1,000 when verifying. */
+const MAX_CHAIN = 10_000;
+
+function checkTenant(tenantId: number, salt: Buffer): void {
+  if (!Number.isInteger(tenantId) || tenantId < 1) throw new BadItemError('tenant_id must be 1 or more');
+  if (salt.length > 64) throw new BadItemError('tenant_salt is longer than 64 bytes');
 }
 
 function deadlineOf(call: Pick<grpc.ServerUnaryCall<unknown, unknown>, 'getDeadline'>): number {
@@ -116,6 +126,9 @@ export async function startTokenizerServer(opts: {
 }): Promise<RunningTokenizer> {
   const { keyring, log } = opts;
   const keys = new Subkeys(keyring);
+  const audit = new AuditKeys(keyring, keys);
+  // Published so that auditors can check checkpoints without asking the vault (also in KeyringInfo).
+  log.info({ auditPublicKey: audit.publicKey, keyring: keyring.id }, 'audit checkpoints are signed with this Ed25519 key');
   const rotate = (): number => {
     const active = keyring.rotate();
     log.warn({ active, keyring: keyring.id }, 'master key rotated: new writes use the new version');
@@ -153,7 +166,28 @@ export async function startTokenizerServer(opts: {
       active: keyring.active,
       seals: Object.fromEntries([...seals.all].map(([v, n]) => [v, String(n)])),
       keyring_id: keyring.id,
+      audit_public_key: audit.publicKey,
     })),
+    ChainAudit: unary(log, 'ChainAudit', async (call) => {
+      const { tenant_id: tenantId, tenant_salt: salt, previous, canonical } = call.request;
+      const first = Number(call.request.first_seq);
+      checkTenant(tenantId, salt);
+      if (!Number.isSafeInteger(first) || first < 1) throw new BadItemError('first_seq must be 1 or more');
+      if (canonical.length === 0 || canonical.length > MAX_CHAIN) throw new BadItemError(`canonical must hold 1 to ${MAX_CHAIN} texts`);
+      if (previous.length !== 0 && previous.length !== 32) throw new BadItemError('previous must be empty or 32 bytes');
+      return { links: chainLinks(audit.chainKey(tenantId, salt), previous, first, canonical) };
+    }),
+    SignCheckpoint: unary(log, 'SignCheckpoint', async (call) => {
+      const { tenant_id: tenantId, tenant_salt: salt, link, previous, canonical, digest } = call.request;
+      const seq = Number(call.request.seq);
+      checkTenant(tenantId, salt);
+      if (!Number.isSafeInteger(seq) || seq < 1) throw new BadItemError('seq must be 1 or more');
+      if (!audit.isLink(tenantId, salt, previous, seq, canonical, link)) throw new RefusedError('the link is not this tenant\'s link of that event');
+      if (!auditDigest(call.request.previous_digest, seq, canonical).equals(digest)) throw new RefusedError('the digest is not that event\'s digest');
+      const time = Math.floor(Date.now() / 1000);
+      const signature = audit.sign({ tenant: tenantId, seq, link, digest, time });
+      return { seq: String(seq), link, digest, time: String(time), signature };
+    }),
     Rotate: unary(log, 'Rotate', async () => ({ active: rotate() })),
     Retire: unary(log, 'Retire', async (call) => {
       const version = call.request.version;

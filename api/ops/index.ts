@@ -9,6 +9,7 @@ import { AppdataListVersions } from './appdata/AppdataListVersions.js';
 import { AppdataUpdate } from './appdata/AppdataUpdate.js';
 import { AuditGetEvent } from './audit/AuditGetEvent.js';
 import { AuditListUserEvents } from './audit/AuditListUserEvents.js';
+import { AuditVerify } from './audit/AuditVerify.js';
 import { BulkDeleteTokens } from './bulk/BulkDeleteTokens.js';
 import { BulkListAllUsers } from './bulk/BulkListAllUsers.js';
 import { BulkListUnlock } from './bulk/BulkListUnlock.js';
@@ -132,6 +133,7 @@ export const operations: readonly OpDefinition[] = [
   AppdataUpdateRequest,
   AuditGetEvent,
   AuditListUserEvents,
+  AuditVerify,
   BulkDeleteTokens,
   BulkListAllAuditEvents,
   BulkListAllUserRequests,

@@ -1,4 +1,5 @@
-// SQL for a tenant's audit trail: the chained append (through audit_append()), pages of events, one event, a scan.
+// SQL for a tenant's audit trail: the head's lock and the chained append (through the SECURITY DEFINER functions of
+// Tenant0009KeyedAudit), pages of events, one event, a scan, the head.
 import { TenantTables } from './tenant-tables.js';
 
 /** An event as stored; `details` is sealed. */
@@ -15,12 +16,21 @@ export interface AuditEventRow {
   app: string | null;
   details: Buffer | null;
   hash: Buffer;
+  /** The public digest chain (null before Tenant0009KeyedAudit). */
+  digest: Buffer | null;
 }
 
-/** An event to append: every stored field but the chain's, plus the canonical text its link covers. */
-export type AuditAppend = Omit<AuditEventRow, 'seq' | 'hash'> & { canonical: string };
+/** An event to append: every stored field but its sequence number, with the link the tokenizer made for it. */
+export type AuditAppend = Omit<AuditEventRow, 'seq' | 'digest'> & { digest: Buffer };
 
-const COLUMNS = 'seq, uuid, "when", title, status, msg, actor, record, mode, app, details, hash';
+/** The chain's head: its last sequence number, link and digest (empty before the first event). */
+export interface AuditHead {
+  seq: number;
+  hash: Buffer;
+  digest: Buffer;
+}
+
+const COLUMNS = 'seq, uuid, "when", title, status, msg, actor, record, mode, app, details, hash, digest';
 
 function toRow(r: Record<string, unknown>): AuditEventRow {
   return {
@@ -36,21 +46,67 @@ function toRow(r: Record<string, unknown>): AuditEventRow {
     app: (r.app as string | null) ?? null,
     details: (r.details as Buffer | null) ?? null,
     hash: r.hash as Buffer,
+    digest: (r.digest as Buffer | null) ?? null,
   };
 }
 
+/** Runs a statement somewhere else than the store's manager (a connection of a transaction of its own). */
+export type StatementRunner = (text: string, params: readonly unknown[]) => Promise<Record<string, unknown>[]>;
+
 export class AuditStore extends TenantTables {
-  /** One round trip: the function takes the head lock, chains, inserts and moves the head. */
-  async append(rows: AuditAppend[]): Promise<void> {
+  private runner: StatementRunner | undefined;
+
+  /** This store with its statements run by `runner` instead (Database.auditTransaction's connection). */
+  on(runner: StatementRunner): AuditStore {
+    const store = new AuditStore(this.em, this.tenantId);
+    store.runner = runner;
+    return store;
+  }
+
+  protected override sql<T = Record<string, unknown>>(text: string, params: readonly unknown[] = []): Promise<T[]> {
+    return this.runner ? (this.runner(text, params) as Promise<T[]>) : super.sql<T>(text, params);
+  }
+
+  /** The statement that locks and reads the head (for a transaction that begins with it). */
+  get lockHeadStatement(): string {
+    return `select seq, hash, digest from ${this.t}.audit_lock_head()`;
+  }
+
+  static headOf(row: Record<string, unknown>): AuditHead {
+    return { seq: Number(row.seq), hash: row.hash as Buffer, digest: row.digest as Buffer };
+  }
+
+  /** Locks the head until the transaction ends (only inside one) and reads it: links are chained from it. */
+  async lockHead(): Promise<AuditHead> {
+    const [h] = await this.sql(this.lockHeadStatement);
+    return AuditStore.headOf(h!);
+  }
+
+  /** One round trip: inserts the events from `head.seq + 1` on and moves the head, refused if it moved meanwhile. */
+  async append(head: AuditHead, rows: AuditAppend[]): Promise<void> {
     await this.sql(
-      `select ${this.t}.audit_append($1::uuid[], $2::bigint[], $3::text[], $4::text[], $5::text[], $6::text[],
-        $7::uuid[], $8::text[], $9::text[], $10::bytea[], $11::text[])`,
+      `select ${this.t}.audit_append($1::bigint, $2::bytea, $3::bytea, $4::uuid[], $5::bigint[], $6::text[], $7::text[],
+        $8::text[], $9::text[], $10::uuid[], $11::text[], $12::text[], $13::bytea[], $14::bytea[], $15::bytea[])`,
       [
+        head.seq + 1, head.hash, head.digest,
         rows.map((r) => r.uuid), rows.map((r) => r.when), rows.map((r) => r.title), rows.map((r) => r.status),
         rows.map((r) => r.msg), rows.map((r) => r.actor), rows.map((r) => r.record), rows.map((r) => r.mode),
-        rows.map((r) => r.app), rows.map((r) => r.details), rows.map((r) => r.canonical),
+        rows.map((r) => r.app), rows.map((r) => r.details), rows.map((r) => r.hash), rows.map((r) => r.digest),
       ],
     );
+  }
+
+  /** The head as committed, and the highest stored sequence number, read together (one snapshot). */
+  async head(): Promise<AuditHead & { last: number }> {
+    const [h] = await this.sql<{ seq: string; hash: Buffer; digest: Buffer; last: string | null }>(
+      `select h.seq, h.hash, h.digest, (select max(seq) from ${this.t}.audit_events) as last from ${this.t}.audit_head h where h.id = 1`,
+    );
+    return { seq: Number(h!.seq), hash: h!.hash, digest: h!.digest, last: Number(h!.last ?? 0) };
+  }
+
+  /** The event at `seq` and the one before it (what a checkpoint of that head is checked against). */
+  async atAndBefore(seq: number): Promise<AuditEventRow[]> {
+    return (await this.sql(`select ${COLUMNS} from ${this.t}.audit_events where seq between $1 - 1 and $1 order by seq`, [seq])).map(toRow);
   }
 
   /** A page of events, newest first: every event of the tenant, or those of one record. */

@@ -12,6 +12,7 @@ import { KEYS_SCHEMA } from './keys-database.js';
 import { GLOBAL_SCHEMA, MAIN_TENANT_ID, MAIN_TENANT_NAME, tenantSchema } from './schemas.js';
 import { reclaimLostConnections } from './pool-guard.js';
 import { GlobalStores, Stores } from './stores.js';
+import { AuditStore, type AuditHead } from './audit.js';
 import { KEY_SALT_BYTES } from './tenants.js';
 
 export { GLOBAL_SCHEMA, MAIN_TENANT_ID, MAIN_TENANT_NAME, tenantSchema };
@@ -156,6 +157,25 @@ export class Database {
     }
   }
 
+  /**
+   * Runs `work` unless another replica is running work of the same name: a session advisory lock on a connection
+   * of its own, for background passes longer than a transaction should be (the periodic audit verification).
+   * Undefined when another holds it. The embedded database has one process, hence nobody to exclude.
+   */
+  async tryExclusive<T>(name: string, work: () => Promise<T>): Promise<T | undefined> {
+    if (!this.databaseUrl) return work();
+    const lock = new pg.Client({ connectionString: this.databaseUrl });
+    await lock.connect();
+    try {
+      const { rows } = await lock.query<{ locked: boolean }>('select pg_try_advisory_lock(hashtext($1)) as locked', [name]);
+      if (!rows[0]?.locked) return undefined;
+      return await work();
+    } finally {
+      // Closing the session releases the lock.
+      await lock.end().catch(() => {});
+    }
+  }
+
   private migrate(log: Logger): Promise<void> {
     return this.withMigrationLock(() => this.migrateAll(log));
   }
@@ -228,6 +248,30 @@ export class Database {
     return pool;
   }
 
+  /**
+   * A short transaction appending to the tenant's audit trail on a connection of its own, as the tenant's role
+   * where there is one. BEGIN, the role and the head's lock travel in one round trip (a statement without
+   * parameters may hold several): the head stays locked while `work` has the tokenizer link the batch, then appends.
+   */
+  async auditTransaction<T>(tenantId: number, work: (audit: AuditStore, head: AuditHead) => Promise<T>): Promise<T> {
+    const client = await this.mainPool!.connect();
+    const store = this.stores(tenantId).audit.on(async (text, params) => (await client.query(text, params as unknown[])).rows as Record<string, unknown>[]);
+    const role = this.roleOf ? `set local role "${this.roleOf(tenantId)}"; ` : '';
+    let broken: Error | undefined;
+    try {
+      const results = (await client.query(`begin; ${role}${store.lockHeadStatement}`)) as unknown as pg.QueryResult[];
+      const out = await work(store, AuditStore.headOf(results.at(-1)!.rows[0] as Record<string, unknown>));
+      await client.query('commit');
+      return out;
+    } catch (err) {
+      await client.query('rollback').catch((e: Error) => (broken = e));
+      throw err;
+    } finally {
+      // A connection that could not even roll back is not given back to the pool.
+      client.release(broken);
+    }
+  }
+
   /** In a write transaction of a tenant: the rest of the transaction runs as the tenant's role. */
   async enterTenantRole(tx: EntityManager, tenantId: number): Promise<void> {
     if (this.roleOf) await query(tx, `set local role "${this.roleOf(tenantId)}"`);
@@ -246,6 +290,9 @@ export class Database {
       `grant select, insert, update, delete on all tables in schema ${schema} to ${role}`,
       `grant usage, select on all sequences in schema ${schema} to ${role}`,
       `grant execute on all functions in schema ${schema} to ${role}`,
+      // The audit trail is append-only for the tenant: it inserts only through audit_append (SECURITY DEFINER),
+      // and PostgreSQL refuses it any UPDATE, DELETE or TRUNCATE of the events or the head.
+      `revoke insert, update, delete, truncate on ${schema}.audit_events, ${schema}.audit_head from ${role}`,
       `grant usage on schema "${GLOBAL_SCHEMA}" to ${role}`,
       `grant select on "${GLOBAL_SCHEMA}".roles, "${GLOBAL_SCHEMA}".unlocks to ${role}`,
       // A person removed in a tenant's transaction takes their login xtokens along: the role may remove those of

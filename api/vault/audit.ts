@@ -1,13 +1,14 @@
-// The audit trail: one event per call, hash-chained per tenant, details sealed by the tokenizer.
-import { createHash, randomUUID } from 'node:crypto';
+// The audit trail: one event per call, chained per tenant with links the tokenizer keys, details sealed by it too.
+import { randomUUID } from 'node:crypto';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { Logger } from 'pino';
 import type { Database } from '../store/database.js';
 import { Stores } from '../store/stores.js';
-import type { AuditEventRow } from '../store/audit.js';
+import type { AuditEventRow, AuditHead, AuditStore } from '../store/audit.js';
 import { TokenizerRejectedError, type TokenizerClient } from '../tokenizer-client.js';
 import type { SubjectKeys } from './subject-keys.js';
 import { auditBatchSize, refusalsAudited } from '../metrics.js';
+import { auditDigest } from '../../proto/audit-checkpoint.js';
 import type { Principal } from './credentials.js';
 
 /** What an operation tells its event. `identity`, `before` and `after` are PII and are sealed. */
@@ -21,10 +22,14 @@ export interface AuditNote {
 }
 
 /** An event before it is stored: its details still in the clear (they are sealed on the way in). */
-export type AuditDraft = Omit<AuditEventRow, 'seq' | 'hash' | 'details'> & { details: Record<string, unknown> | null };
+export type AuditDraft = Omit<AuditEventRow, 'seq' | 'hash' | 'digest' | 'details'> & { details: Record<string, unknown> | null };
+
+/** An event sealed and ready to be linked into the chain. */
+type AuditEventToChain = Omit<AuditEventRow, 'seq' | 'hash' | 'digest'>;
 
 export const AUDIT_TABLE = 'audit_events';
 const MAX_BATCH = 500;
+const BATCHES_IN_FLIGHT = 2;
 /** Events of calls refused for their credential, per second and process (a burst of as many is allowed). */
 const REFUSALS_PER_SECOND = 50;
 
@@ -61,13 +66,6 @@ export function canonical(e: Omit<AuditDraft, 'details'> & { details: Buffer | n
   return JSON.stringify([e.uuid, e.when, e.title, e.status, e.msg, e.actor, e.record, e.mode, e.app, e.details?.toString('base64') ?? null]);
 }
 
-/** The chain link as audit_append() computes it: sha256(previous hash ‖ int8 seq ‖ canonical text). */
-export function chainHash(prev: Buffer, seq: number, canon: string): Buffer {
-  const seqBytes = Buffer.alloc(8);
-  seqBytes.writeBigInt64BE(BigInt(seq));
-  return createHash('sha256').update(prev).update(seqBytes).update(canon, 'utf8').digest();
-}
-
 export class AuditTrail {
   private readonly queues = new Map<number, { drafts: AuditDraft[]; waiters: { resolve(): void; reject(e: unknown): void }[] }>();
   private readonly flushing = new Set<number>();
@@ -79,9 +77,22 @@ export class AuditTrail {
     private readonly keys: SubjectKeys,
   ) {}
 
-  /** Writes events in the caller's transaction (if any): they commit or roll back with the change they describe. */
+  /** Told of every batch appended (the checkpointer counts events towards its next checkpoint). */
+  onAppended: ((tenantId: number, events: number) => void) | undefined;
+
+  /**
+   * Writes events in the caller's transaction, which it must have: they commit or roll back with the change they
+   * describe. The head stays locked from the moment the tokenizer chains the batch until the commit.
+   */
   async writeInTx(em: EntityManager, tenantId: number, drafts: AuditDraft[], known?: ReadonlyMap<string, Buffer | null>): Promise<void> {
     if (drafts.length === 0) return;
+    await this.chainInTx(em, tenantId, await this.seal(em, tenantId, drafts, known));
+    // Before the caller's commit: a checkpoint it sets off may still find the head before these events.
+    this.onAppended?.(tenantId, drafts.length);
+  }
+
+  /** The drafts with their details sealed (read keys through `em`). */
+  private async seal(em: EntityManager, tenantId: number, drafts: AuditDraft[], known?: ReadonlyMap<string, Buffer | null>): Promise<AuditEventToChain[]> {
     const stores = new Stores(em, tenantId);
     // Details of an event about a person are theirs: sealed under their key, they stop opening once the person is
     // erased. Those of a person erased by this very call are dropped (the key is already gone). Keys the operation
@@ -109,8 +120,33 @@ export class AuditTrail {
         ).sealed
       : [];
     const sealedBy = new Map(withDetails.map((d, i) => [d.uuid, sealed[i]!]));
-    const rows = drafts.map((d) => ({ ...d, details: sealedBy.get(d.uuid) ?? null }));
-    await stores.audit.append(rows.map((r) => ({ ...r, canonical: canonical(r) })));
+    return drafts.map((d) => ({ ...d, details: sealedBy.get(d.uuid) ?? null }));
+  }
+
+  /** Locks the head, has the tokenizer link the rows from it, appends them and moves the head: in `em`'s transaction. */
+  private async chainInTx(em: EntityManager, tenantId: number, rows: AuditEventToChain[]): Promise<void> {
+    const audit = new Stores(em, tenantId).audit;
+    await this.link(tenantId, audit, await audit.lockHead(), rows);
+  }
+
+  /** With the head locked: the batch's links from the tokenizer, its digests, one append. */
+  private async link(tenantId: number, audit: AuditStore, head: AuditHead, rows: AuditEventToChain[]): Promise<void> {
+    const texts = rows.map(canonical);
+    const links = await this.tokenizer.chainAudit(tenantId, head.hash, head.seq + 1, texts);
+    let digest = head.digest;
+    const digests = texts.map((text, i) => (digest = auditDigest(digest, head.seq + 1 + i, text)));
+    await audit.append(head, rows.map((r, i) => ({ ...r, hash: links[i]!, digest: digests[i]! })));
+  }
+
+  /** A batch of queued events in a transaction of its own, as the tenant's database role where there is one. */
+  private async writeAlone(tenantId: number, drafts: AuditDraft[]): Promise<void> {
+    // The tenant's salt is learnt and the details sealed before the transaction: on the embedded database a lookup
+    // on another connection from inside one would wait forever, and sealing needs no lock, so the head is held for
+    // the linking tokenizer call alone.
+    await this.tokenizer.prepare(tenantId);
+    const rows = await this.seal(this.db.forTenant(tenantId), tenantId, drafts);
+    await this.db.auditTransaction(tenantId, (audit, head) => this.link(tenantId, audit, head, rows));
+    this.onAppended?.(tenantId, rows.length);
   }
 
   /**
@@ -128,25 +164,38 @@ export class AuditTrail {
 
   private async flush(tenantId: number): Promise<void> {
     this.flushing.add(tenantId);
+    // Two batches in flight: the second seals and waits on the head's lock while the first links and commits, so
+    // the lock passes on at the first's commit instead of a round trip later.
+    const inFlight = new Set<Promise<void>>();
     try {
       for (;;) {
         const q = this.queues.get(tenantId);
-        if (!q || q.drafts.length === 0) break;
+        const pending = q !== undefined && q.drafts.length > 0;
+        if (!pending && inFlight.size === 0) break;
+        if (!pending || inFlight.size >= BATCHES_IN_FLIGHT) {
+          await Promise.race(inFlight);
+          continue;
+        }
         const drafts = q.drafts.splice(0, MAX_BATCH);
         const waiters = q.waiters.splice(0, drafts.length);
-        try {
-          // A single statement is its own transaction: no BEGIN/COMMIT round trips.
-          await this.writeInTx(this.db.forTenant(tenantId), tenantId, drafts);
-          auditBatchSize.observe(drafts.length);
-          for (const w of waiters) w.resolve();
-        } catch (err) {
-          this.log.error({ err: { type: (err as Error).name, message: (err as Error).message }, tenantId }, 'audit batch failed');
-          await this.keepFailures(tenantId, drafts, waiters, err);
-        }
+        const batch: Promise<void> = this.writeBatch(tenantId, drafts, waiters).finally(() => inFlight.delete(batch));
+        inFlight.add(batch);
       }
     } finally {
       this.flushing.delete(tenantId);
       this.queues.delete(tenantId);
+    }
+  }
+
+  /** One batch: written, or its failed calls' events kept without details; settles every waiter, never throws. */
+  private async writeBatch(tenantId: number, drafts: AuditDraft[], waiters: { resolve(): void; reject(e: unknown): void }[]): Promise<void> {
+    try {
+      await this.writeAlone(tenantId, drafts);
+      auditBatchSize.observe(drafts.length);
+      for (const w of waiters) w.resolve();
+    } catch (err) {
+      this.log.error({ err: { type: (err as Error).name, message: (err as Error).message }, tenantId }, 'audit batch failed');
+      await this.keepFailures(tenantId, drafts, waiters, err);
     }
   }
 
@@ -159,7 +208,7 @@ export class AuditTrail {
     if (kept.size) {
       const bare = [...kept].map((i) => ({ ...drafts[i]!, details: null, msg: `${drafts[i]!.msg ?? ''} (details not sealed)`.trim() }));
       try {
-        await this.writeInTx(this.db.forTenant(tenantId), tenantId, bare);
+        await this.writeAlone(tenantId, bare);
       } catch {
         kept.clear();
       }
@@ -199,23 +248,6 @@ export class AuditTrail {
   }
 
   private readonly refusalBudget = { tokens: REFUSALS_PER_SECOND, at: Date.now() };
-
-  /** Re-computes the tenant's chain; returns the first broken sequence number, or null when intact. */
-  async verify(tenantId: number): Promise<number | null> {
-    const store = this.db.stores(tenantId).audit;
-    let prev: Buffer = Buffer.alloc(0);
-    let last = 0;
-    for (;;) {
-      const batch = await store.after(last, 1000);
-      if (batch.length === 0) return null;
-      for (const e of batch) {
-        const expect = chainHash(prev, e.seq, canonical(e));
-        if (!expect.equals(e.hash) || e.seq !== last + 1) return e.seq;
-        prev = e.hash;
-        last = e.seq;
-      }
-    }
-  }
 }
 
 export interface AuditRow {

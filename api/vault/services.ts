@@ -4,6 +4,8 @@ import type { Config } from '../config.js';
 import type { Database } from '../store/database.js';
 import type { TokenizerClient } from '../tokenizer-client.js';
 import { AuditTrail, AuditReader } from './audit.js';
+import { AuditCheckpoints } from './audit-checkpoints.js';
+import { AuditVerifier } from './audit-verify.js';
 import { Credentials } from './credentials.js';
 import { Tenants } from './tenants.js';
 import { Unlocks } from './unlocks.js';
@@ -34,6 +36,8 @@ export interface Services {
   tokenizer: TokenizerClient;
   audit: AuditTrail;
   auditReader: AuditReader;
+  auditCheckpoints: AuditCheckpoints;
+  auditVerifier: AuditVerifier;
   credentials: Credentials;
   tenants: Tenants;
   unlocks: Unlocks;
@@ -72,13 +76,22 @@ export function buildServices(config: Config, log: Logger, db: Database, tokeniz
   };
   const notifier = createNotifier({ smtpUrl: config.smtp.url, smsWebhookUrl: config.smsWebhookUrl, from: config.smtp.from, log });
   const logins = new Logins(db, users, credentials, notifier, log, config.login);
+  const audit = new AuditTrail(db, tokenizer, log, keys);
+  const auditCheckpoints = new AuditCheckpoints(db, tokenizer, log, {
+    seconds: config.audit.checkpointSeconds,
+    events: config.audit.checkpointEvents,
+    dir: config.audit.checkpointDir,
+  });
+  audit.onAppended = (tenantId, events) => auditCheckpoints.counted(tenantId, events);
   return {
     config,
     log,
     db,
     tokenizer,
-    audit: new AuditTrail(db, tokenizer, log, keys),
+    audit,
     auditReader: new AuditReader(tokenizer, keys),
+    auditCheckpoints,
+    auditVerifier: new AuditVerifier(db, tokenizer, log, auditCheckpoints, config.audit.verifySeconds),
     keys,
     keyringCheck: new KeyringCheck(db, tokenizer, log, keys),
     rewrapper: new Rewrapper(db, tokenizer, log, config.rewrap, keys),

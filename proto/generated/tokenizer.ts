@@ -3,6 +3,8 @@ import type { EnumTypeDefinition, MessageTypeDefinition } from '@grpc/proto-load
 
 import type { Batch as _strongroom_tokenizer_v1_Batch, Batch__Output as _strongroom_tokenizer_v1_Batch__Output } from './strongroom/tokenizer/v1/Batch.js';
 import type { BatchResult as _strongroom_tokenizer_v1_BatchResult, BatchResult__Output as _strongroom_tokenizer_v1_BatchResult__Output } from './strongroom/tokenizer/v1/BatchResult.js';
+import type { ChainAuditRequest as _strongroom_tokenizer_v1_ChainAuditRequest, ChainAuditRequest__Output as _strongroom_tokenizer_v1_ChainAuditRequest__Output } from './strongroom/tokenizer/v1/ChainAuditRequest.js';
+import type { ChainAuditResponse as _strongroom_tokenizer_v1_ChainAuditResponse, ChainAuditResponse__Output as _strongroom_tokenizer_v1_ChainAuditResponse__Output } from './strongroom/tokenizer/v1/ChainAuditResponse.js';
 import type { DetokenizeItem as _strongroom_tokenizer_v1_DetokenizeItem, DetokenizeItem__Output as _strongroom_tokenizer_v1_DetokenizeItem__Output } from './strongroom/tokenizer/v1/DetokenizeItem.js';
 import type { HashItem as _strongroom_tokenizer_v1_HashItem, HashItem__Output as _strongroom_tokenizer_v1_HashItem__Output } from './strongroom/tokenizer/v1/HashItem.js';
 import type { KeyringInfoRequest as _strongroom_tokenizer_v1_KeyringInfoRequest, KeyringInfoRequest__Output as _strongroom_tokenizer_v1_KeyringInfoRequest__Output } from './strongroom/tokenizer/v1/KeyringInfoRequest.js';
@@ -16,6 +18,8 @@ import type { RewrapResponse as _strongroom_tokenizer_v1_RewrapResponse, RewrapR
 import type { RotateRequest as _strongroom_tokenizer_v1_RotateRequest, RotateRequest__Output as _strongroom_tokenizer_v1_RotateRequest__Output } from './strongroom/tokenizer/v1/RotateRequest.js';
 import type { RotateResponse as _strongroom_tokenizer_v1_RotateResponse, RotateResponse__Output as _strongroom_tokenizer_v1_RotateResponse__Output } from './strongroom/tokenizer/v1/RotateResponse.js';
 import type { SealItem as _strongroom_tokenizer_v1_SealItem, SealItem__Output as _strongroom_tokenizer_v1_SealItem__Output } from './strongroom/tokenizer/v1/SealItem.js';
+import type { SignCheckpointRequest as _strongroom_tokenizer_v1_SignCheckpointRequest, SignCheckpointRequest__Output as _strongroom_tokenizer_v1_SignCheckpointRequest__Output } from './strongroom/tokenizer/v1/SignCheckpointRequest.js';
+import type { SignCheckpointResponse as _strongroom_tokenizer_v1_SignCheckpointResponse, SignCheckpointResponse__Output as _strongroom_tokenizer_v1_SignCheckpointResponse__Output } from './strongroom/tokenizer/v1/SignCheckpointResponse.js';
 import type { TokenResult as _strongroom_tokenizer_v1_TokenResult, TokenResult__Output as _strongroom_tokenizer_v1_TokenResult__Output } from './strongroom/tokenizer/v1/TokenResult.js';
 import type { TokenizeItem as _strongroom_tokenizer_v1_TokenizeItem, TokenizeItem__Output as _strongroom_tokenizer_v1_TokenizeItem__Output } from './strongroom/tokenizer/v1/TokenizeItem.js';
 import type { TokenizerClient as _strongroom_tokenizer_v1_TokenizerClient, TokenizerDefinition as _strongroom_tokenizer_v1_TokenizerDefinition } from './strongroom/tokenizer/v1/Tokenizer.js';
@@ -30,6 +34,8 @@ export interface ProtoGrpcType {
       v1: {
         Batch: MessageTypeDefinition<_strongroom_tokenizer_v1_Batch, _strongroom_tokenizer_v1_Batch__Output>
         BatchResult: MessageTypeDefinition<_strongroom_tokenizer_v1_BatchResult, _strongroom_tokenizer_v1_BatchResult__Output>
+        ChainAuditRequest: MessageTypeDefinition<_strongroom_tokenizer_v1_ChainAuditRequest, _strongroom_tokenizer_v1_ChainAuditRequest__Output>
+        ChainAuditResponse: MessageTypeDefinition<_strongroom_tokenizer_v1_ChainAuditResponse, _strongroom_tokenizer_v1_ChainAuditResponse__Output>
         DetokenizeItem: MessageTypeDefinition<_strongroom_tokenizer_v1_DetokenizeItem, _strongroom_tokenizer_v1_DetokenizeItem__Output>
         HashItem: MessageTypeDefinition<_strongroom_tokenizer_v1_HashItem, _strongroom_tokenizer_v1_HashItem__Output>
         IndexKind: EnumTypeDefinition
@@ -44,6 +50,8 @@ export interface ProtoGrpcType {
         RotateRequest: MessageTypeDefinition<_strongroom_tokenizer_v1_RotateRequest, _strongroom_tokenizer_v1_RotateRequest__Output>
         RotateResponse: MessageTypeDefinition<_strongroom_tokenizer_v1_RotateResponse, _strongroom_tokenizer_v1_RotateResponse__Output>
         SealItem: MessageTypeDefinition<_strongroom_tokenizer_v1_SealItem, _strongroom_tokenizer_v1_SealItem__Output>
+        SignCheckpointRequest: MessageTypeDefinition<_strongroom_tokenizer_v1_SignCheckpointRequest, _strongroom_tokenizer_v1_SignCheckpointRequest__Output>
+        SignCheckpointResponse: MessageTypeDefinition<_strongroom_tokenizer_v1_SignCheckpointResponse, _strongroom_tokenizer_v1_SignCheckpointResponse__Output>
         TokenFormat: EnumTypeDefinition
         TokenResult: MessageTypeDefinition<_strongroom_tokenizer_v1_TokenResult, _strongroom_tokenizer_v1_TokenResult__Output>
         TokenizeItem: MessageTypeDefinition<_strongroom_tokenizer_v1_TokenizeItem, _strongroom_tokenizer_v1_TokenizeItem__Output>

@@ -39,6 +39,7 @@ const RANK: Record<string, number> = {
   'api/main': 6,
   'api/supervisor': 6,
   'api/build': 6,
+  'api/audit-verify': 6,
 };
 
 /** The reasons an import points the wrong way (none when it is fine). */

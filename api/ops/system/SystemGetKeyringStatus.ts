@@ -1,5 +1,6 @@
 // POST /v2/SystemGetKeyringStatus: the master key versions (never a key), which is active, AES-GCM seals per
-// version, and how far the persons' keys are rewrapped under the active one. Main tenant only.
+// version, how far the persons' keys are rewrapped under the active one, and the audit checkpoints' public key.
+// Main tenant only.
 import { z } from 'zod';
 import { defineOp } from '../define.js';
 
@@ -17,6 +18,8 @@ export const SystemGetKeyringStatus = defineOp({
       .map(([v]) => Number(v));
     return {
       keyringid: info.keyring_id,
+      // The Ed25519 key (SPKI PEM) that signs audit checkpoints: what `npm run audit:verify` checks them with.
+      auditpublickey: info.audit_public_key,
       versions: info.versions,
       active: info.active,
       seals: Object.fromEntries(Object.entries(info.seals).map(([v, n]) => [v, Number(n)])),

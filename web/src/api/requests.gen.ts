@@ -98,6 +98,8 @@ export type AuditListUserEventsInput = {
   limit?: number;
 };
 
+export type AuditVerifyInput = Record<string, unknown>;
+
 export type BulkDeleteTokensInput = {
   unlockuuid: string;
   tokens: (string | number)[];
@@ -706,6 +708,7 @@ export interface Requests {
   AppdataUpdateRequest: AppdataUpdateRequestInput;
   AuditGetEvent: AuditGetEventInput;
   AuditListUserEvents: AuditListUserEventsInput;
+  AuditVerify: AuditVerifyInput;
   BulkDeleteTokens: BulkDeleteTokensInput;
   BulkListAllAuditEvents: BulkListAllAuditEventsInput;
   BulkListAllUserRequests: BulkListAllUserRequestsInput;

@@ -14,6 +14,10 @@ export interface KeyringInfoResponse {
    * A stable public id of the keyring: a one-way hash of its first key version (never retired), never a secret.
    */
   'keyring_id'?: (string);
+  /**
+   * The public half of the key that signs audit checkpoints (Ed25519, SPKI PEM). Never changes with rotation.
+   */
+  'audit_public_key'?: (string);
 }
 
 export interface KeyringInfoResponse__Output {
@@ -28,4 +32,8 @@ export interface KeyringInfoResponse__Output {
    * A stable public id of the keyring: a one-way hash of its first key version (never retired), never a secret.
    */
   'keyring_id': (string);
+  /**
+   * The public half of the key that signs audit checkpoints (Ed25519, SPKI PEM). Never changes with rotation.
+   */
+  'audit_public_key': (string);
 }

@@ -4,6 +4,8 @@ import type * as grpc from '@grpc/grpc-js'
 import type { MethodDefinition } from '@grpc/proto-loader'
 import type { Batch as _strongroom_tokenizer_v1_Batch, Batch__Output as _strongroom_tokenizer_v1_Batch__Output } from '../../../strongroom/tokenizer/v1/Batch.js';
 import type { BatchResult as _strongroom_tokenizer_v1_BatchResult, BatchResult__Output as _strongroom_tokenizer_v1_BatchResult__Output } from '../../../strongroom/tokenizer/v1/BatchResult.js';
+import type { ChainAuditRequest as _strongroom_tokenizer_v1_ChainAuditRequest, ChainAuditRequest__Output as _strongroom_tokenizer_v1_ChainAuditRequest__Output } from '../../../strongroom/tokenizer/v1/ChainAuditRequest.js';
+import type { ChainAuditResponse as _strongroom_tokenizer_v1_ChainAuditResponse, ChainAuditResponse__Output as _strongroom_tokenizer_v1_ChainAuditResponse__Output } from '../../../strongroom/tokenizer/v1/ChainAuditResponse.js';
 import type { KeyringInfoRequest as _strongroom_tokenizer_v1_KeyringInfoRequest, KeyringInfoRequest__Output as _strongroom_tokenizer_v1_KeyringInfoRequest__Output } from '../../../strongroom/tokenizer/v1/KeyringInfoRequest.js';
 import type { KeyringInfoResponse as _strongroom_tokenizer_v1_KeyringInfoResponse, KeyringInfoResponse__Output as _strongroom_tokenizer_v1_KeyringInfoResponse__Output } from '../../../strongroom/tokenizer/v1/KeyringInfoResponse.js';
 import type { RetireRequest as _strongroom_tokenizer_v1_RetireRequest, RetireRequest__Output as _strongroom_tokenizer_v1_RetireRequest__Output } from '../../../strongroom/tokenizer/v1/RetireRequest.js';
@@ -12,8 +14,29 @@ import type { RewrapRequest as _strongroom_tokenizer_v1_RewrapRequest, RewrapReq
 import type { RewrapResponse as _strongroom_tokenizer_v1_RewrapResponse, RewrapResponse__Output as _strongroom_tokenizer_v1_RewrapResponse__Output } from '../../../strongroom/tokenizer/v1/RewrapResponse.js';
 import type { RotateRequest as _strongroom_tokenizer_v1_RotateRequest, RotateRequest__Output as _strongroom_tokenizer_v1_RotateRequest__Output } from '../../../strongroom/tokenizer/v1/RotateRequest.js';
 import type { RotateResponse as _strongroom_tokenizer_v1_RotateResponse, RotateResponse__Output as _strongroom_tokenizer_v1_RotateResponse__Output } from '../../../strongroom/tokenizer/v1/RotateResponse.js';
+import type { SignCheckpointRequest as _strongroom_tokenizer_v1_SignCheckpointRequest, SignCheckpointRequest__Output as _strongroom_tokenizer_v1_SignCheckpointRequest__Output } from '../../../strongroom/tokenizer/v1/SignCheckpointRequest.js';
+import type { SignCheckpointResponse as _strongroom_tokenizer_v1_SignCheckpointResponse, SignCheckpointResponse__Output as _strongroom_tokenizer_v1_SignCheckpointResponse__Output } from '../../../strongroom/tokenizer/v1/SignCheckpointResponse.js';
 
 export interface TokenizerClient extends grpc.Client {
+  /**
+   * The links of a run of audit events, keyed by the tenant's audit key: link_n = HMAC-SHA256(audit key,
+   * link_{n-1} ‖ int8(seq_n) ‖ utf8(canonical_n)). The api appends with them and verifies by comparing them with
+   * the stored ones; it never sees the key. INVALID_ARGUMENT for an empty or too long run, or a seq below 1.
+   */
+  ChainAudit(argument: _strongroom_tokenizer_v1_ChainAuditRequest, metadata: grpc.Metadata, options: grpc.CallOptions, callback: grpc.requestCallback<_strongroom_tokenizer_v1_ChainAuditResponse__Output>): grpc.ClientUnaryCall;
+  ChainAudit(argument: _strongroom_tokenizer_v1_ChainAuditRequest, metadata: grpc.Metadata, callback: grpc.requestCallback<_strongroom_tokenizer_v1_ChainAuditResponse__Output>): grpc.ClientUnaryCall;
+  ChainAudit(argument: _strongroom_tokenizer_v1_ChainAuditRequest, options: grpc.CallOptions, callback: grpc.requestCallback<_strongroom_tokenizer_v1_ChainAuditResponse__Output>): grpc.ClientUnaryCall;
+  ChainAudit(argument: _strongroom_tokenizer_v1_ChainAuditRequest, callback: grpc.requestCallback<_strongroom_tokenizer_v1_ChainAuditResponse__Output>): grpc.ClientUnaryCall;
+  /**
+   * The links of a run of audit events, keyed by the tenant's audit key: link_n = HMAC-SHA256(audit key,
+   * link_{n-1} ‖ int8(seq_n) ‖ utf8(canonical_n)). The api appends with them and verifies by comparing them with
+   * the stored ones; it never sees the key. INVALID_ARGUMENT for an empty or too long run, or a seq below 1.
+   */
+  chainAudit(argument: _strongroom_tokenizer_v1_ChainAuditRequest, metadata: grpc.Metadata, options: grpc.CallOptions, callback: grpc.requestCallback<_strongroom_tokenizer_v1_ChainAuditResponse__Output>): grpc.ClientUnaryCall;
+  chainAudit(argument: _strongroom_tokenizer_v1_ChainAuditRequest, metadata: grpc.Metadata, callback: grpc.requestCallback<_strongroom_tokenizer_v1_ChainAuditResponse__Output>): grpc.ClientUnaryCall;
+  chainAudit(argument: _strongroom_tokenizer_v1_ChainAuditRequest, options: grpc.CallOptions, callback: grpc.requestCallback<_strongroom_tokenizer_v1_ChainAuditResponse__Output>): grpc.ClientUnaryCall;
+  chainAudit(argument: _strongroom_tokenizer_v1_ChainAuditRequest, callback: grpc.requestCallback<_strongroom_tokenizer_v1_ChainAuditResponse__Output>): grpc.ClientUnaryCall;
+  
   /**
    * Which master key versions the keyring holds and which one is active (no key material).
    */
@@ -97,9 +120,35 @@ export interface TokenizerClient extends grpc.Client {
   run(argument: _strongroom_tokenizer_v1_Batch, options: grpc.CallOptions, callback: grpc.requestCallback<_strongroom_tokenizer_v1_BatchResult__Output>): grpc.ClientUnaryCall;
   run(argument: _strongroom_tokenizer_v1_Batch, callback: grpc.requestCallback<_strongroom_tokenizer_v1_BatchResult__Output>): grpc.ClientUnaryCall;
   
+  /**
+   * Signs a checkpoint of a tenant's audit head with the tokenizer's Ed25519 key, at the tokenizer's own time,
+   * after checking that `link` is the keyed link of (previous, seq, canonical) and `digest` the public digest of
+   * (previous_digest, seq, canonical): only a link the tokenizer made is ever signed. FAILED_PRECONDITION when not.
+   */
+  SignCheckpoint(argument: _strongroom_tokenizer_v1_SignCheckpointRequest, metadata: grpc.Metadata, options: grpc.CallOptions, callback: grpc.requestCallback<_strongroom_tokenizer_v1_SignCheckpointResponse__Output>): grpc.ClientUnaryCall;
+  SignCheckpoint(argument: _strongroom_tokenizer_v1_SignCheckpointRequest, metadata: grpc.Metadata, callback: grpc.requestCallback<_strongroom_tokenizer_v1_SignCheckpointResponse__Output>): grpc.ClientUnaryCall;
+  SignCheckpoint(argument: _strongroom_tokenizer_v1_SignCheckpointRequest, options: grpc.CallOptions, callback: grpc.requestCallback<_strongroom_tokenizer_v1_SignCheckpointResponse__Output>): grpc.ClientUnaryCall;
+  SignCheckpoint(argument: _strongroom_tokenizer_v1_SignCheckpointRequest, callback: grpc.requestCallback<_strongroom_tokenizer_v1_SignCheckpointResponse__Output>): grpc.ClientUnaryCall;
+  /**
+   * Signs a checkpoint of a tenant's audit head with the tokenizer's Ed25519 key, at the tokenizer's own time,
+   * after checking that `link` is the keyed link of (previous, seq, canonical) and `digest` the public digest of
+   * (previous_digest, seq, canonical): only a link the tokenizer made is ever signed. FAILED_PRECONDITION when not.
+   */
+  signCheckpoint(argument: _strongroom_tokenizer_v1_SignCheckpointRequest, metadata: grpc.Metadata, options: grpc.CallOptions, callback: grpc.requestCallback<_strongroom_tokenizer_v1_SignCheckpointResponse__Output>): grpc.ClientUnaryCall;
+  signCheckpoint(argument: _strongroom_tokenizer_v1_SignCheckpointRequest, metadata: grpc.Metadata, callback: grpc.requestCallback<_strongroom_tokenizer_v1_SignCheckpointResponse__Output>): grpc.ClientUnaryCall;
+  signCheckpoint(argument: _strongroom_tokenizer_v1_SignCheckpointRequest, options: grpc.CallOptions, callback: grpc.requestCallback<_strongroom_tokenizer_v1_SignCheckpointResponse__Output>): grpc.ClientUnaryCall;
+  signCheckpoint(argument: _strongroom_tokenizer_v1_SignCheckpointRequest, callback: grpc.requestCallback<_strongroom_tokenizer_v1_SignCheckpointResponse__Output>): grpc.ClientUnaryCall;
+  
 }
 
 export interface TokenizerHandlers extends grpc.UntypedServiceImplementation {
+  /**
+   * The links of a run of audit events, keyed by the tenant's audit key: link_n = HMAC-SHA256(audit key,
+   * link_{n-1} ‖ int8(seq_n) ‖ utf8(canonical_n)). The api appends with them and verifies by comparing them with
+   * the stored ones; it never sees the key. INVALID_ARGUMENT for an empty or too long run, or a seq below 1.
+   */
+  ChainAudit: grpc.handleUnaryCall<_strongroom_tokenizer_v1_ChainAuditRequest__Output, _strongroom_tokenizer_v1_ChainAuditResponse>;
+  
   /**
    * Which master key versions the keyring holds and which one is active (no key material).
    */
@@ -129,12 +178,21 @@ export interface TokenizerHandlers extends grpc.UntypedServiceImplementation {
    */
   Run: grpc.handleUnaryCall<_strongroom_tokenizer_v1_Batch__Output, _strongroom_tokenizer_v1_BatchResult>;
   
+  /**
+   * Signs a checkpoint of a tenant's audit head with the tokenizer's Ed25519 key, at the tokenizer's own time,
+   * after checking that `link` is the keyed link of (previous, seq, canonical) and `digest` the public digest of
+   * (previous_digest, seq, canonical): only a link the tokenizer made is ever signed. FAILED_PRECONDITION when not.
+   */
+  SignCheckpoint: grpc.handleUnaryCall<_strongroom_tokenizer_v1_SignCheckpointRequest__Output, _strongroom_tokenizer_v1_SignCheckpointResponse>;
+  
 }
 
 export interface TokenizerDefinition extends grpc.ServiceDefinition {
+  ChainAudit: MethodDefinition<_strongroom_tokenizer_v1_ChainAuditRequest, _strongroom_tokenizer_v1_ChainAuditResponse, _strongroom_tokenizer_v1_ChainAuditRequest__Output, _strongroom_tokenizer_v1_ChainAuditResponse__Output>
   KeyringInfo: MethodDefinition<_strongroom_tokenizer_v1_KeyringInfoRequest, _strongroom_tokenizer_v1_KeyringInfoResponse, _strongroom_tokenizer_v1_KeyringInfoRequest__Output, _strongroom_tokenizer_v1_KeyringInfoResponse__Output>
   Retire: MethodDefinition<_strongroom_tokenizer_v1_RetireRequest, _strongroom_tokenizer_v1_RetireResponse, _strongroom_tokenizer_v1_RetireRequest__Output, _strongroom_tokenizer_v1_RetireResponse__Output>
   Rewrap: MethodDefinition<_strongroom_tokenizer_v1_RewrapRequest, _strongroom_tokenizer_v1_RewrapResponse, _strongroom_tokenizer_v1_RewrapRequest__Output, _strongroom_tokenizer_v1_RewrapResponse__Output>
   Rotate: MethodDefinition<_strongroom_tokenizer_v1_RotateRequest, _strongroom_tokenizer_v1_RotateResponse, _strongroom_tokenizer_v1_RotateRequest__Output, _strongroom_tokenizer_v1_RotateResponse__Output>
   Run: MethodDefinition<_strongroom_tokenizer_v1_Batch, _strongroom_tokenizer_v1_BatchResult, _strongroom_tokenizer_v1_Batch__Output, _strongroom_tokenizer_v1_BatchResult__Output>
+  SignCheckpoint: MethodDefinition<_strongroom_tokenizer_v1_SignCheckpointRequest, _strongroom_tokenizer_v1_SignCheckpointResponse, _strongroom_tokenizer_v1_SignCheckpointRequest__Output, _strongroom_tokenizer_v1_SignCheckpointResponse__Output>
 }

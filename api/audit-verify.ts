@@ -1,0 +1,151 @@
+// The auditor's command (`npm run audit:verify`): checks a tenant's stored audit trail against signed checkpoints
+// with nothing but the database, the checkpoints and the public key. It trusts neither the api nor the tokenizer
+// and holds no key, so it cannot recompute the keyed links; it recomputes the public digest chain from the stored
+// events, and so proves that nothing up to the newest checkpoint was rewritten, removed or inserted since.
+import { readdirSync, readFileSync, statSync } from 'node:fs';
+import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { parseArgs } from 'node:util';
+import pg from 'pg';
+import { GLOBAL_SCHEMA, tenantSchema } from './store/schemas.js';
+import { auditDigest, checkpointKey, checkpointSigned, parseCheckpoint, type CheckpointLine } from '../proto/audit-checkpoint.js';
+import { canonical } from './vault/audit.js';
+import type { AuditEventRow } from './store/audit.js';
+
+export type Query = (sql: string, params: unknown[]) => Promise<Record<string, unknown>[]>;
+
+export interface TrailReport {
+  tenant: number;
+  result: 'intact' | 'broken';
+  /** Events read from the database, and the head it stores. */
+  events: number;
+  head: number;
+  checkpoints: { valid: number; badSignature: number; newest: { seq: number; time: number } | null };
+  /** Everything up to here is proven not rewritten by a signed checkpoint (0: nothing is). */
+  provenUpTo: number;
+  broken?: { seq: number; why: 'gap' | 'link' | 'checkpoint mismatch' | 'checkpoint order' };
+}
+
+// Events read per statement.
+const PAGE = 10_000;
+const CLOCK_SKEW_SECONDS = 60;
+
+/** Every checkpoint line in a file, or in every file of a directory (log files too: other lines are skipped). */
+export function readCheckpoints(path: string): CheckpointLine[] {
+  const files = statSync(path).isDirectory() ? readdirSync(path).sort().map((f) => join(path, f)).filter((f) => statSync(f).isFile()) : [path];
+  return files.flatMap((f) => readFileSync(f, 'utf8').split('\n').map(parseCheckpoint).filter((c): c is CheckpointLine => c !== null));
+}
+
+/** The tenant's id, from an id or a name. */
+export async function tenantIdOf(query: Query, tenant: string): Promise<number> {
+  const rows = /^\d+$/.test(tenant)
+    ? await query(`select id from "${GLOBAL_SCHEMA}".tenants where id = $1`, [Number(tenant)])
+    : await query(`select id from "${GLOBAL_SCHEMA}".tenants where name = $1`, [tenant.toLowerCase()]);
+  if (!rows[0]) throw new Error(`no tenant ${tenant}`);
+  return Number(rows[0].id);
+}
+
+export async function verifyTrail(query: Query, tenantId: number, lines: CheckpointLine[], publicKeyPem: string): Promise<TrailReport> {
+  const key = checkpointKey(publicKeyPem);
+  const mine = lines.filter((c) => c.tenant === tenantId);
+  const valid = mine.filter((c) => checkpointSigned(key, c));
+  // By the tokenizer's time: a head never goes back, and one sequence number has one link.
+  valid.sort((a, b) => a.time - b.time || a.seq - b.seq);
+  const bySeq = new Map<number, { link: Buffer; digest: Buffer }>();
+  const newest = valid.reduce<CheckpointLine | null>((n, c) => (!n || c.seq > n.seq ? c : n), null);
+  const report: TrailReport = {
+    tenant: tenantId,
+    result: 'intact',
+    events: 0,
+    head: 0,
+    checkpoints: { valid: valid.length, badSignature: mine.length - valid.length, newest: newest && { seq: newest.seq, time: newest.time } },
+    provenUpTo: 0,
+  };
+  const broken = (seq: number, why: NonNullable<TrailReport['broken']>['why']): TrailReport => ({ ...report, result: 'broken', broken: { seq, why } });
+  let highest = 0;
+  // Replicas' tokenizers may disagree by a few seconds: only a checkpoint signed a minute after a higher one counts
+  // as the head going back.
+  let older = 0;
+  let olderMax = 0;
+  for (const c of valid) {
+    const signed = { link: Buffer.from(c.link, 'hex'), digest: Buffer.from(c.digest, 'hex') };
+    const seen = bySeq.get(c.seq);
+    if (seen && !(seen.link.equals(signed.link) && seen.digest.equals(signed.digest))) return broken(c.seq, 'checkpoint mismatch');
+    while (older < valid.length && valid[older]!.time < c.time - CLOCK_SKEW_SECONDS) olderMax = Math.max(olderMax, valid[older++]!.seq);
+    if (c.seq < olderMax) return broken(c.seq, 'checkpoint order');
+    bySeq.set(c.seq, signed);
+    highest = Math.max(highest, c.seq);
+  }
+  const schema = `"${tenantSchema(tenantId)}"`;
+  const [head] = await query(`select seq, hash, digest from ${schema}.audit_head where id = 1`, []);
+  report.head = Number(head?.seq ?? 0);
+  let last = 0;
+  let link: Buffer = Buffer.alloc(0);
+  let digest: Buffer = Buffer.alloc(0);
+  for (;;) {
+    const rows = await query(
+      `select seq, uuid, "when", title, status, msg, actor, record, mode, app, details, hash, digest from ${schema}.audit_events
+       where seq > $1 order by seq limit $2`,
+      [last, PAGE],
+    );
+    for (const r of rows) {
+      const seq = Number(r.seq);
+      if (seq !== last + 1) return broken(last + 1, 'gap');
+      const e = { ...r, when: Number(r.when) } as unknown as AuditEventRow;
+      digest = auditDigest(digest, seq, canonical(e));
+      // The stored digest must be the one recomputed from the stored events; links are 32-byte MACs, each chained
+      // on the one before, so a repeat means a link was copied, not computed.
+      if (!e.digest?.equals(digest) || e.hash.length !== 32 || e.hash.equals(link)) return broken(seq, 'link');
+      const signed = bySeq.get(seq);
+      if (signed && !(signed.link.equals(e.hash) && signed.digest.equals(digest))) return broken(seq, 'checkpoint mismatch');
+      report.events += 1;
+      if (signed) report.provenUpTo = seq;
+      link = e.hash;
+      last = seq;
+    }
+    if (rows.length < PAGE) break;
+  }
+  if (highest > last) return broken(last + 1, 'checkpoint mismatch');
+  if (report.head > last) return broken(last + 1, 'gap');
+  if (report.head < last || !link.equals(head?.hash as Buffer) || !digest.equals(head?.digest as Buffer)) return broken(Math.max(report.head, 1), 'link');
+  return report;
+}
+
+async function main(): Promise<number> {
+  const { values } = parseArgs({
+    options: {
+      'database-url': { type: 'string' },
+      tenant: { type: 'string' },
+      checkpoints: { type: 'string' },
+      'public-key': { type: 'string' },
+    },
+  });
+  const url = values['database-url'] ?? process.env.DATABASE_URL;
+  if (!url || !values.tenant || !values.checkpoints || !values['public-key']) {
+    process.stderr.write('usage: npm run audit:verify -- --database-url <url> --tenant <name|id> --checkpoints <dir|file> --public-key <pem file>\n');
+    return 2;
+  }
+  const client = new pg.Client({ connectionString: url });
+  await client.connect();
+  try {
+    // Read-only, and one snapshot: the head and the events as of one moment, while the vault keeps appending.
+    await client.query('begin isolation level repeatable read read only');
+    const query: Query = async (sql, params) => (await client.query(sql, params)).rows as Record<string, unknown>[];
+    const tenantId = await tenantIdOf(query, values.tenant);
+    const report = await verifyTrail(query, tenantId, readCheckpoints(values.checkpoints), readFileSync(values['public-key'], 'utf8'));
+    process.stdout.write(`${JSON.stringify(report)}\n`);
+    return report.result === 'intact' ? 0 : 1;
+  } finally {
+    await client.end();
+  }
+}
+
+if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) {
+  main().then(
+    (code) => process.exit(code),
+    (err: unknown) => {
+      process.stderr.write(`audit:verify failed: ${(err as Error).message}\n`);
+      process.exit(2);
+    },
+  );
+}

@@ -1,0 +1,93 @@
+// A signed audit checkpoint as both sides read it: the bytes the tokenizer signs, the JSON line the api writes,
+// and the check an auditor runs with nothing but the public key (no key material, no database). Also the public
+// digest chain a checkpoint signs besides the keyed link, which anyone can recompute from the stored events.
+import { createHash, createPublicKey, verify, type KeyObject } from 'node:crypto';
+
+/** One checkpoint as written to the log and to the checkpoint directory, one JSON object per line. */
+export interface CheckpointLine {
+  type: 'strongroom.audit.checkpoint';
+  v: 1;
+  tenant: number;
+  seq: number;
+  /** The stored link of event `seq`, hex. */
+  link: string;
+  /** The stored digest of event `seq` (see auditDigest), hex. */
+  digest: string;
+  /** Seconds since the epoch, by the tokenizer's clock. */
+  time: number;
+  /** Ed25519 over checkpointMessage(), base64. */
+  signature: string;
+}
+
+// Changing this layout voids every checkpoint ever signed: auditors keep the old ones.
+const DOMAIN = 'strongroom/audit-checkpoint/v1';
+
+/**
+ * The public digest chain: digest_n = sha256(digest_{n-1} ‖ int8(seq_n) ‖ utf8(canonical_n)). Unkeyed, so anyone
+ * with the events can recompute it (and anyone who writes the database can forge it: it proves nothing alone);
+ * signed in a checkpoint, it lets an auditor without the audit key check every event up to that checkpoint.
+ */
+export function auditDigest(previous: Buffer, seq: number, canonical: string): Buffer {
+  const n = Buffer.alloc(8);
+  n.writeBigInt64BE(BigInt(seq));
+  return createHash('sha256').update(previous).update(n).update(canonical, 'utf8').digest();
+}
+
+export interface CheckpointFields {
+  tenant: number;
+  seq: number;
+  link: Buffer;
+  digest: Buffer;
+  time: number;
+}
+
+/** What the tokenizer signs: a fixed domain, then the fields as one JSON array. */
+export function checkpointMessage(c: CheckpointFields): Buffer {
+  return Buffer.from(`${DOMAIN}\n${JSON.stringify([c.tenant, c.seq, c.link.toString('hex'), c.digest.toString('hex'), c.time])}`, 'utf8');
+}
+
+export function checkpointLine(c: CheckpointFields, signature: Buffer): CheckpointLine {
+  return {
+    type: 'strongroom.audit.checkpoint',
+    v: 1,
+    tenant: c.tenant,
+    seq: c.seq,
+    link: c.link.toString('hex'),
+    digest: c.digest.toString('hex'),
+    time: c.time,
+    signature: signature.toString('base64'),
+  };
+}
+
+/** A PEM public key (SPKI), as KeyringInfo and the tokenizer's start log give it. */
+export function checkpointKey(pem: string): KeyObject {
+  const key = createPublicKey(pem);
+  if (key.asymmetricKeyType !== 'ed25519') throw new Error('the checkpoint key must be an Ed25519 public key');
+  return key;
+}
+
+/**
+ * A line of a checkpoint file, or an api log line carrying one (under `checkpoint`), parsed; null when the line
+ * holds no checkpoint at all.
+ */
+export function parseCheckpoint(text: string): CheckpointLine | null {
+  let v: unknown;
+  try {
+    v = JSON.parse(text);
+  } catch {
+    return null;
+  }
+  const outer = v as { checkpoint?: unknown } | null;
+  const c = (outer && typeof outer === 'object' && outer.checkpoint && typeof outer.checkpoint === 'object' ? outer.checkpoint : v) as Partial<CheckpointLine> | null;
+  if (!c || c.type !== 'strongroom.audit.checkpoint' || c.v !== 1) return null;
+  if (!Number.isInteger(c.tenant) || !Number.isInteger(c.seq) || !Number.isInteger(c.time)) return null;
+  const hex = (v: unknown) => typeof v === 'string' && /^[0-9a-f]{64}$/.test(v);
+  if (!hex(c.link) || !hex(c.digest) || typeof c.signature !== 'string') return null;
+  return c as CheckpointLine;
+}
+
+/** True when the line's signature holds under `key`. */
+export function checkpointSigned(key: KeyObject, c: CheckpointLine): boolean {
+  const message = checkpointMessage({ tenant: c.tenant, seq: c.seq, link: Buffer.from(c.link, 'hex'), digest: Buffer.from(c.digest, 'hex'), time: c.time });
+  return verify(null, message, key, Buffer.from(c.signature, 'base64'));
+}

@@ -1,0 +1,185 @@
+// The keyed audit chain, measured: UserGet by token at 16 connections (one audit event per call, batched) on the
+// code before keyed links (BENCH_BASELINE_REF) and on this tree, alternating A/B/A/B in the same run; then the
+// speed of `npm run audit:verify` (no key: digests and checkpoints) and of AuditVerify (every link, through the
+// tokenizer) on a trail of 100,000 events (20,000 with BENCH_QUICK=1).
+// Run: `npx tsx test/bench/audit-keys.ts` (PostgreSQL as in run.ts; BENCH_QUICK=1 for 3 s windows,
+// BENCH_SKIP_VERIFY=1 for the A/B rows alone).
+import { execSync, spawn, type ChildProcess } from 'node:child_process';
+import { randomUUID } from 'node:crypto';
+import { existsSync, mkdirSync, mkdtempSync, rmSync, symlinkSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import pg from 'pg';
+import { CONNECTIONS, hammer } from './load.js';
+import { readCheckpoints, verifyTrail } from '../../api/audit-verify.js';
+
+const QUICK = process.env.BENCH_QUICK === '1';
+const SECONDS = QUICK ? 3 : 10;
+const PEOPLE = 2000;
+const EVENTS = QUICK ? 20_000 : 100_000;
+const BASELINE_REF = process.env.BENCH_BASELINE_REF ?? 'c21ccb3';
+const BASE_URL = process.env.BENCH_DATABASE_URL ?? 'postgres://postgres@localhost/postgres?host=/var/run/postgresql';
+const here = resolve(fileURLToPath(new URL('../..', import.meta.url)));
+
+function freePort(): Promise<number> {
+  return new Promise((res) => {
+    const s = createServer().listen(0, '127.0.0.1', () => {
+      const { port } = s.address() as { port: number };
+      s.close(() => res(port));
+    });
+  });
+}
+
+/** The baseline's source, unpacked beside this tree's node_modules (no git worktree is made). */
+function baselineTree(): string {
+  const dir = join(tmpdir(), `sr-baseline-${BASELINE_REF}`);
+  if (!existsSync(join(dir, 'api'))) {
+    mkdirSync(dir, { recursive: true });
+    execSync(`git archive ${BASELINE_REF} | tar -x -C ${dir}`, { cwd: here, stdio: 'inherit' });
+  }
+  if (!existsSync(join(dir, 'node_modules'))) symlinkSync(join(here, 'node_modules'), join(dir, 'node_modules'));
+  return dir;
+}
+
+interface Vault {
+  base: string;
+  token: string;
+  url: string;
+  stop(): Promise<void>;
+}
+
+async function startVault(root: string, env: Record<string, string> = {}): Promise<Vault> {
+  const name = `sr_audit_bench_${randomUUID().slice(0, 8)}`;
+  const admin = new pg.Client({ connectionString: BASE_URL });
+  await admin.connect();
+  await admin.query(`create database ${name}`);
+  await admin.end();
+  const url = new URL(BASE_URL);
+  url.pathname = `/${name}`;
+  const dataDir = mkdtempSync(join(tmpdir(), 'sr-ab-'));
+  const port = await freePort();
+  const token = randomUUID();
+  const child: ChildProcess = spawn(process.execPath, ['--import', 'tsx', 'api/supervisor.ts'], {
+    cwd: root,
+    env: {
+      ...process.env,
+      PORT: String(port),
+      HOST: '127.0.0.1',
+      DATABASE_URL: url.toString(),
+      STRONGROOM_DATA_DIR: dataDir,
+      STRONGROOM_ROOT_TOKEN: token,
+      STRONGROOM_LOG_LEVEL: 'warn',
+      STRONGROOM_STARTED_AT: String(Date.now()),
+      ...env,
+    },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let out = '';
+  await new Promise<void>((res, rej) => {
+    const timer = setTimeout(() => rej(new Error(`vault did not start:\n${out.slice(-3000)}`)), 120_000);
+    const on = (d: Buffer) => {
+      out += d.toString();
+      if (/is ready on/.test(out)) {
+        clearTimeout(timer);
+        res();
+      }
+    };
+    child.stdout!.on('data', on);
+    child.stderr!.on('data', on);
+  });
+  return {
+    base: `http://127.0.0.1:${port}`,
+    token,
+    url: url.toString(),
+    async stop() {
+      child.kill('SIGTERM');
+      await new Promise((r) => child.once('exit', r));
+      const c = new pg.Client({ connectionString: BASE_URL });
+      await c.connect();
+      await c.query(`drop database if exists ${name} with (force)`);
+      await c.end();
+      rmSync(dataDir, { recursive: true, force: true });
+    },
+  };
+}
+
+async function post(v: Vault, op: string, body: unknown): Promise<any> {
+  const res = await fetch(`${v.base}/v2/${op}`, { method: 'POST', headers: { 'content-type': 'application/json', 'x-bunker-token': v.token }, body: JSON.stringify(body) });
+  const answer = (await res.json()) as Record<string, unknown>;
+  if (res.status !== 200) throw new Error(`${op}: ${res.status} ${JSON.stringify(answer)}`);
+  return answer;
+}
+
+async function people(v: Vault, n: number): Promise<string[]> {
+  const tokens: string[] = [];
+  for (let i = 0; i < n; i += 1000) {
+    const records = Array.from({ length: Math.min(1000, n - i) }, (_, k) => ({ profile: { email: `p${i + k}-${randomUUID().slice(0, 6)}@bench.example`, name: 'Bench' } }));
+    tokens.push(...((await post(v, 'UserCreateBulk', { records })).created as { token: string }[]).map((c) => c.token));
+  }
+  return tokens;
+}
+
+async function userGet(root: string) {
+  const v = await startVault(root);
+  try {
+    const tokens = await people(v, PEOPLE);
+    const headers = { 'x-bunker-token': v.token };
+    await hammer(v.base, headers, 'UserGet', 2, (i) => ({ mode: 'token', identity: tokens[i % tokens.length] }));
+    const get = await hammer(v.base, headers, 'UserGet', SECONDS, (i) => ({ mode: 'token', identity: tokens[i % tokens.length] }));
+    if (get.errors) throw new Error(`errors under load: ${get.errors}`);
+    return get;
+  } finally {
+    await v.stop();
+  }
+}
+
+async function verification() {
+  const dir = mkdtempSync(join(tmpdir(), 'sr-ab-cp-'));
+  const v = await startVault(here, { STRONGROOM_AUDIT_CHECKPOINT_DIR: dir, STRONGROOM_AUDIT_CHECKPOINT_SECONDS: '0', STRONGROOM_AUDIT_VERIFY_SECONDS: '0' });
+  const c = new pg.Client({ connectionString: v.url });
+  try {
+    const tokens = await people(v, PEOPLE);
+    const headers = { 'x-bunker-token': v.token };
+    const count = async () => Number((await c.query('select max(seq) as n from tenant_1.audit_events')).rows[0].n);
+    await c.connect();
+    while ((await count()) < EVENTS) await hammer(v.base, headers, 'UserGet', 5, (i) => ({ mode: 'token', identity: tokens[i % tokens.length] }));
+    // Checkpoints were signed every 10,000 events on the way (STRONGROOM_AUDIT_CHECKPOINT_EVENTS).
+    const pem = (await post(v, 'SystemGetKeyringStatus', {})).auditpublickey as string;
+    let started = performance.now();
+    const report = await verifyTrail(async (sql, params) => (await c.query(sql, params)).rows as Record<string, unknown>[], 1, readCheckpoints(dir), pem);
+    const command = (performance.now() - started) / 1000;
+    started = performance.now();
+    const verdict = await post(v, 'AuditVerify', {});
+    const op = (performance.now() - started) / 1000;
+    return { events: report.events, command, op, report, verdict };
+  } finally {
+    await c.end();
+    await v.stop();
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+const baseline = baselineTree();
+const runs: { before: number[]; after: number[]; beforeP99: number[]; afterP99: number[] } = { before: [], after: [], beforeP99: [], afterP99: [] };
+for (let round = 0; round < 2; round++) {
+  const b = await userGet(baseline);
+  const a = await userGet(here);
+  runs.before.push(b.rps);
+  runs.beforeP99.push(b.p99);
+  runs.after.push(a.rps);
+  runs.afterP99.push(a.p99);
+}
+const mean = (xs: number[]) => xs.reduce((x, y) => x + y, 0) / xs.length;
+console.table([
+  { label: `UserGet by token, req/s (${CONNECTIONS} conns)`, before: Math.round(mean(runs.before)), after: Math.round(mean(runs.after)), ratio: (mean(runs.after) / mean(runs.before)).toFixed(3) },
+  { label: 'UserGet p99, ms', before: mean(runs.beforeP99), after: mean(runs.afterP99), ratio: (mean(runs.afterP99) / mean(runs.beforeP99)).toFixed(3) },
+]);
+console.log(`rounds: before ${runs.before.map(Math.round).join(', ')}; after ${runs.after.map(Math.round).join(', ')} req/s`);
+// BENCH_SKIP_VERIFY=1: the A/B rows only.
+const ver = process.env.BENCH_SKIP_VERIFY === '1' ? undefined : await verification();
+if (ver) console.log(
+  `audit:verify: ${ver.events} events in ${ver.command.toFixed(2)} s = ${Math.round(ver.events / ver.command)} events/s (${ver.report.result}, proven up to ${ver.report.provenUpTo}); ` +
+    `AuditVerify: ${ver.verdict.checked.to} events in ${ver.op.toFixed(2)} s = ${Math.round(ver.verdict.checked.to / ver.op)} events/s (${ver.verdict.result})`,
+);
