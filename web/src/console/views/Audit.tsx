@@ -1,10 +1,10 @@
 // The tenant's audit trail through the unlock window, filtered by operation, result and person.
 import { useState } from 'react';
-import { useQuery } from '@tanstack/react-query';
+import { useMutation, useQuery } from '@tanstack/react-query';
 import { useVault } from '../session';
 import { UnlockBar, useUnlock } from '../unlock';
 import { rowsOf, text } from '../../api/client';
-import { Empty, JsonBlock, QueryState, SelectField, TextField } from '../../shared/ui';
+import { Empty, ErrorMessage, JsonBlock, Notice, QueryState, SelectField, TextField } from '../../shared/ui';
 import { AuditTable } from './PersonActivity';
 
 const PAGE = 100;
@@ -30,9 +30,31 @@ export function Audit() {
       (!record.trim() || text(r.record) === record.trim()),
   );
   const total = Number(list.data?.total ?? 0);
+  const verify = useMutation({ mutationFn: () => vault.call('AuditVerify', {}) });
+  const verdict = verify.data as { result?: string; checked?: { from: number; to: number }; broken?: { seq: number; why: string } } | undefined;
   return (
     <>
       <h1>Audit trail</h1>
+      <section className="card" aria-labelledby="verify-h">
+        <h2 id="verify-h">Chain verification</h2>
+        <p>Recomputes every link of this tenant's chain with the tokenizer's key and checks it against the signed checkpoints.</p>
+        <button type="button" onClick={() => verify.mutate()} disabled={verify.isPending}>
+          {verify.isPending ? 'Verifying…' : 'Verify the chain'}
+        </button>
+        <div role="status" aria-live="polite">
+          {verdict?.result === 'intact' ? (
+            <Notice>
+              The chain is intact: events {verdict.checked?.from} to {verdict.checked?.to} verified.
+            </Notice>
+          ) : null}
+          {verdict?.result === 'broken' ? (
+            <p className="error">
+              The chain is broken at event {verdict.broken?.seq} ({verdict.broken?.why}): events up to {verdict.checked?.to} were checked.
+            </p>
+          ) : null}
+        </div>
+        <ErrorMessage error={verify.error} />
+      </section>
       <UnlockBar what="the audit trail" />
       <div className="row">
         <TextField label="Operation contains" value={operation} onChange={setOperation} />
