@@ -4,14 +4,12 @@
 // tokenizer) on a trail of 100,000 events (20,000 with BENCH_QUICK=1).
 // Run: `npx tsx test/bench/audit-keys.ts` (PostgreSQL as in run.ts; BENCH_QUICK=1 for 3 s windows,
 // BENCH_SKIP_VERIFY=1 for the A/B rows alone).
-import { execSync, spawn, type ChildProcess } from 'node:child_process';
-import { randomUUID } from 'node:crypto';
-import { existsSync, mkdirSync, mkdtempSync, rmSync, symlinkSync } from 'node:fs';
-import { createServer } from 'node:net';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import pg from 'pg';
+import { baselineTree, people, post, startVault } from './baseline.js';
 import { CONNECTIONS, hammer } from './load.js';
 import { readCheckpoints, verifyTrail } from '../../api/audit-verify.js';
 
@@ -20,106 +18,7 @@ const SECONDS = QUICK ? 3 : 10;
 const PEOPLE = 2000;
 const EVENTS = QUICK ? 20_000 : 100_000;
 const BASELINE_REF = process.env.BENCH_BASELINE_REF ?? 'c21ccb3';
-const BASE_URL = process.env.BENCH_DATABASE_URL ?? 'postgres://postgres@localhost/postgres?host=/var/run/postgresql';
 const here = resolve(fileURLToPath(new URL('../..', import.meta.url)));
-
-function freePort(): Promise<number> {
-  return new Promise((res) => {
-    const s = createServer().listen(0, '127.0.0.1', () => {
-      const { port } = s.address() as { port: number };
-      s.close(() => res(port));
-    });
-  });
-}
-
-/** The baseline's source, unpacked beside this tree's node_modules (no git worktree is made). */
-function baselineTree(): string {
-  const dir = join(tmpdir(), `sr-baseline-${BASELINE_REF}`);
-  if (!existsSync(join(dir, 'api'))) {
-    mkdirSync(dir, { recursive: true });
-    execSync(`git archive ${BASELINE_REF} | tar -x -C ${dir}`, { cwd: here, stdio: 'inherit' });
-  }
-  if (!existsSync(join(dir, 'node_modules'))) symlinkSync(join(here, 'node_modules'), join(dir, 'node_modules'));
-  return dir;
-}
-
-interface Vault {
-  base: string;
-  token: string;
-  url: string;
-  stop(): Promise<void>;
-}
-
-async function startVault(root: string, env: Record<string, string> = {}): Promise<Vault> {
-  const name = `sr_audit_bench_${randomUUID().slice(0, 8)}`;
-  const admin = new pg.Client({ connectionString: BASE_URL });
-  await admin.connect();
-  await admin.query(`create database ${name}`);
-  await admin.end();
-  const url = new URL(BASE_URL);
-  url.pathname = `/${name}`;
-  const dataDir = mkdtempSync(join(tmpdir(), 'sr-ab-'));
-  const port = await freePort();
-  const token = randomUUID();
-  const child: ChildProcess = spawn(process.execPath, ['--import', 'tsx', 'api/supervisor.ts'], {
-    cwd: root,
-    env: {
-      ...process.env,
-      PORT: String(port),
-      HOST: '127.0.0.1',
-      DATABASE_URL: url.toString(),
-      STRONGROOM_DATA_DIR: dataDir,
-      STRONGROOM_ROOT_TOKEN: token,
-      STRONGROOM_LOG_LEVEL: 'warn',
-      STRONGROOM_STARTED_AT: String(Date.now()),
-      ...env,
-    },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  let out = '';
-  await new Promise<void>((res, rej) => {
-    const timer = setTimeout(() => rej(new Error(`vault did not start:\n${out.slice(-3000)}`)), 120_000);
-    const on = (d: Buffer) => {
-      out += d.toString();
-      if (/is ready on/.test(out)) {
-        clearTimeout(timer);
-        res();
-      }
-    };
-    child.stdout!.on('data', on);
-    child.stderr!.on('data', on);
-  });
-  return {
-    base: `http://127.0.0.1:${port}`,
-    token,
-    url: url.toString(),
-    async stop() {
-      child.kill('SIGTERM');
-      await new Promise((r) => child.once('exit', r));
-      const c = new pg.Client({ connectionString: BASE_URL });
-      await c.connect();
-      await c.query(`drop database if exists ${name} with (force)`);
-      await c.end();
-      rmSync(dataDir, { recursive: true, force: true });
-    },
-  };
-}
-
-async function post(v: Vault, op: string, body: unknown): Promise<any> {
-  const res = await fetch(`${v.base}/v2/${op}`, { method: 'POST', headers: { 'content-type': 'application/json', 'x-bunker-token': v.token }, body: JSON.stringify(body) });
-  const answer = (await res.json()) as Record<string, unknown>;
-  if (res.status !== 200) throw new Error(`${op}: ${res.status} ${JSON.stringify(answer)}`);
-  return answer;
-}
-
-async function people(v: Vault, n: number): Promise<string[]> {
-  const tokens: string[] = [];
-  for (let i = 0; i < n; i += 1000) {
-    const records = Array.from({ length: Math.min(1000, n - i) }, (_, k) => ({ profile: { email: `p${i + k}-${randomUUID().slice(0, 6)}@bench.example`, name: 'Bench' } }));
-    tokens.push(...((await post(v, 'UserCreateBulk', { records })).created as { token: string }[]).map((c) => c.token));
-  }
-  return tokens;
-}
 
 async function userGet(root: string) {
   const v = await startVault(root);
@@ -161,7 +60,7 @@ async function verification() {
   }
 }
 
-const baseline = baselineTree();
+const baseline = baselineTree(BASELINE_REF);
 const runs: { before: number[]; after: number[]; beforeP99: number[]; afterP99: number[] } = { before: [], after: [], beforeP99: [], afterP99: [] };
 for (let round = 0; round < 2; round++) {
   const b = await userGet(baseline);

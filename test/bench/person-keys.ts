@@ -2,14 +2,10 @@
 // (BENCH_BASELINE_REF, default the commit this branch started from) and on this tree, in the same run,
 // alternating A/B/A/B to even out a busy machine; then the rotation rate in persons per second while serving.
 // Run: `npx tsx test/bench/person-keys.ts` (PostgreSQL as in run.ts; BENCH_QUICK=1 for 3 s windows).
-import { execSync, spawn, type ChildProcess } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
-import { existsSync, mkdirSync, mkdtempSync, rmSync, symlinkSync } from 'node:fs';
-import { createServer } from 'node:net';
-import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
+import { resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import pg from 'pg';
+import { baselineTree, post, startVault, type Vault } from './baseline.js';
 import { CONNECTIONS, hammer } from './load.js';
 
 const QUICK = process.env.BENCH_QUICK === '1';
@@ -17,99 +13,7 @@ const SECONDS = QUICK ? 3 : 10;
 const PEOPLE = QUICK ? 2000 : 5000;
 const ROTATION_PEOPLE = QUICK ? 10_000 : 40_000;
 const BASELINE_REF = process.env.BENCH_BASELINE_REF ?? '1e78217';
-const BASE_URL = process.env.BENCH_DATABASE_URL ?? 'postgres://postgres@localhost/postgres?host=/var/run/postgresql';
 const here = resolve(fileURLToPath(new URL('../..', import.meta.url)));
-
-function freePort(): Promise<number> {
-  return new Promise((res) => {
-    const s = createServer().listen(0, '127.0.0.1', () => {
-      const { port } = s.address() as { port: number };
-      s.close(() => res(port));
-    });
-  });
-}
-
-/** The baseline's source, unpacked beside this tree's node_modules (no git worktree is made). */
-function baselineTree(): string {
-  const dir = join(tmpdir(), `sr-baseline-${BASELINE_REF}`);
-  if (!existsSync(join(dir, 'api'))) {
-    mkdirSync(dir, { recursive: true });
-    execSync(`git archive ${BASELINE_REF} | tar -x -C ${dir}`, { cwd: here, stdio: 'inherit' });
-  }
-  if (!existsSync(join(dir, 'node_modules'))) symlinkSync(join(here, 'node_modules'), join(dir, 'node_modules'));
-  return dir;
-}
-
-interface Vault {
-  base: string;
-  token: string;
-  stop(): Promise<void>;
-}
-
-async function startVault(root: string, env: Record<string, string> = {}): Promise<Vault> {
-  const name = `sr_pk_bench_${randomUUID().slice(0, 8)}`;
-  const admin = new pg.Client({ connectionString: BASE_URL });
-  await admin.connect();
-  await admin.query(`create database ${name}`);
-  await admin.end();
-  const url = new URL(BASE_URL);
-  url.pathname = `/${name}`;
-  const dataDir = mkdtempSync(join(tmpdir(), 'sr-pk-'));
-  const port = await freePort();
-  const token = randomUUID();
-  const child: ChildProcess = spawn(process.execPath, ['--import', 'tsx', 'api/supervisor.ts'], {
-    cwd: root,
-    env: {
-      ...process.env,
-      PORT: String(port),
-      HOST: '127.0.0.1',
-      DATABASE_URL: url.toString(),
-      STRONGROOM_DATA_DIR: dataDir,
-      STRONGROOM_ROOT_TOKEN: token,
-      STRONGROOM_LOG_LEVEL: 'warn',
-      STRONGROOM_STARTED_AT: String(Date.now()),
-      ...env,
-    },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  let out = '';
-  await new Promise<void>((res, rej) => {
-    const timer = setTimeout(() => rej(new Error(`vault did not start:\n${out.slice(-3000)}`)), 120_000);
-    const on = (d: Buffer) => {
-      out += d.toString();
-      if (/is ready on/.test(out)) {
-        clearTimeout(timer);
-        res();
-      }
-    };
-    child.stdout!.on('data', on);
-    child.stderr!.on('data', on);
-  });
-  return {
-    base: `http://127.0.0.1:${port}`,
-    token,
-    async stop() {
-      child.kill('SIGTERM');
-      await new Promise((r) => child.once('exit', r));
-      const c = new pg.Client({ connectionString: BASE_URL });
-      await c.connect();
-      await c.query(`drop database if exists ${name} with (force)`);
-      await c.end();
-      rmSync(dataDir, { recursive: true, force: true });
-    },
-  };
-}
-
-async function post(v: Vault, op: string, body: unknown): Promise<any> {
-  const res = await fetch(`${v.base}/v2/${op}`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json', 'x-bunker-token': v.token },
-    body: JSON.stringify(body),
-  });
-  const answer = (await res.json()) as Record<string, unknown>;
-  if (res.status !== 200) throw new Error(`${op}: ${res.status} ${JSON.stringify(answer)}`);
-  return answer;
-}
 
 async function people(v: Vault, n: number): Promise<string[]> {
   const tokens: string[] = [];
@@ -168,7 +72,7 @@ async function rotationRate(): Promise<{ persons: number; seconds: number; serve
   }
 }
 
-const baseline = baselineTree();
+const baseline = baselineTree(BASELINE_REF);
 const runs: { before: Awaited<ReturnType<typeof measure>>[]; after: Awaited<ReturnType<typeof measure>>[] } = { before: [], after: [] };
 for (let round = 0; round < 2; round++) {
   runs.before.push(await measure(baseline));
