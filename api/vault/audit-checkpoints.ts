@@ -5,6 +5,7 @@ import { appendFile, mkdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { KeyObject } from 'node:crypto';
 import type { Logger } from 'pino';
+import { Periodic } from './periodic.js';
 import type { Database } from '../store/database.js';
 import { TokenizerRejectedError, type TokenizerClient } from '../tokenizer-client.js';
 import { canonical } from './audit.js';
@@ -23,8 +24,8 @@ export interface CheckpointOptions {
 }
 
 export class AuditCheckpoints {
-  private timer: NodeJS.Timeout | undefined;
-  private running: Promise<unknown> | undefined;
+  /** Every `seconds` (0: never), a checkpoint of each tenant whose head moved. */
+  private readonly schedule: Periodic;
   /** The newest head this process had signed, per tenant: an unchanged head is not signed again. */
   private readonly signed = new Map<number, { seq: number; link: Buffer }>();
   /** Events written by this process since its last checkpoint, per tenant. */
@@ -37,7 +38,9 @@ export class AuditCheckpoints {
     private readonly tokenizer: TokenizerClient,
     private readonly log: Logger,
     private readonly opts: CheckpointOptions,
-  ) {}
+  ) {
+    this.schedule = new Periodic(opts.seconds, () => this.checkpointAll(), (err: unknown) => this.log.error({ err: { message: (err as Error).message } }, 'audit checkpoints failed'));
+  }
 
   /** The checkpoint key's public half (PEM), as the tokenizer publishes it. */
   async publicKey(): Promise<string> {
@@ -53,18 +56,11 @@ export class AuditCheckpoints {
   }
 
   start(): void {
-    if (!this.opts.seconds || this.timer) return;
-    this.timer = setInterval(() => {
-      if (this.running) return;
-      this.running = this.checkpointAll().finally(() => (this.running = undefined));
-    }, this.opts.seconds * 1000);
-    this.timer.unref();
+    this.schedule.start();
   }
 
   async stop(): Promise<void> {
-    clearInterval(this.timer);
-    this.timer = undefined;
-    await this.running;
+    await this.schedule.stop();
     await Promise.all(this.inFlight.values());
   }
 

@@ -6,6 +6,7 @@ import type { Logger } from 'pino';
 import type { Database } from '../store/database.js';
 import type { TokenizerClient } from '../tokenizer-client.js';
 import { canonical } from './audit.js';
+import { Periodic } from './periodic.js';
 import type { AuditCheckpoints } from './audit-checkpoints.js';
 import { auditBroken, auditVerifiedAt, auditVerifiedSequence } from '../metrics.js';
 import { auditDigest } from '../../proto/audit-checkpoint.js';
@@ -23,8 +24,8 @@ export interface Verdict {
 const BATCH = 1_000;
 
 export class AuditVerifier {
-  private timer: NodeJS.Timeout | undefined;
-  private running: Promise<unknown> | undefined;
+  /** Every tenant, by one replica at a time (PostgreSQL advisory lock); every `seconds`, 0: never. */
+  private readonly schedule: Periodic;
 
   constructor(
     private readonly db: Database,
@@ -32,7 +33,9 @@ export class AuditVerifier {
     private readonly log: Logger,
     private readonly checkpoints: Pick<AuditCheckpoints, 'known'>,
     private readonly seconds: number,
-  ) {}
+  ) {
+    this.schedule = new Periodic(this.seconds, () => this.verifyAll(), (err: unknown) => this.log.error({ err: { type: (err as Error).name, message: (err as Error).message } }, 'audit verification failed'));
+  }
 
   async verify(tenantId: number): Promise<Verdict> {
     const verdict = await this.check(tenantId);
@@ -83,22 +86,12 @@ export class AuditVerifier {
     return { result: 'intact', checked: { from: head.seq ? 1 : 0, to: head.seq } };
   }
 
-  /** Every tenant, by one replica at a time (PostgreSQL advisory lock); every `seconds`, 0: never. */
   start(): void {
-    if (!this.seconds || this.timer) return;
-    this.timer = setInterval(() => {
-      if (this.running) return;
-      this.running = this.verifyAll()
-        .catch((err: unknown) => this.log.error({ err: { type: (err as Error).name, message: (err as Error).message } }, 'audit verification failed'))
-        .finally(() => (this.running = undefined));
-    }, this.seconds * 1000);
-    this.timer.unref();
+    this.schedule.start();
   }
 
   async stop(): Promise<void> {
-    clearInterval(this.timer);
-    this.timer = undefined;
-    await this.running;
+    await this.schedule.stop();
   }
 
   /** One pass over every tenant, unless another replica is running one; the verdicts by tenant id. */

@@ -7,6 +7,7 @@ import type { EntityManager } from '@mikro-orm/postgresql';
 import type { Files } from './files.js';
 import type { Logins } from './logins.js';
 import { nowSeconds } from './durations.js';
+import { Periodic } from './periodic.js';
 
 // Rows per statement: a long backlog is cleared over several statements, never in one huge transaction.
 const BATCH = 5_000;
@@ -27,8 +28,8 @@ const SWEEPS: ((stores: Stores, now: number) => Promise<number>)[] = [
 ];
 
 export class Sweeper {
-  private timer: NodeJS.Timeout | undefined;
-  private running: Promise<unknown> | undefined;
+  /** Every `seconds`; 0 turns it off. A sweep still running (a big backlog) is not stacked with another. */
+  private readonly schedule: Periodic;
 
   constructor(
     private readonly db: Database,
@@ -36,24 +37,16 @@ export class Sweeper {
     private readonly seconds: number,
     private readonly files?: Pick<Files, 'sweep' | 'sweepOrphans'>,
     private readonly logins?: Pick<Logins, 'sweep'>,
-  ) {}
+  ) {
+    this.schedule = new Periodic(this.seconds, () => this.sweepOnce(), (err: unknown) => this.log.error({ err: { type: (err as Error).name, message: (err as Error).message } }, 'sweep failed'));
+  }
 
   start(): void {
-    if (!this.seconds || this.timer) return;
-    this.timer = setInterval(() => {
-      // A sweep still running (a big backlog) is not stacked with another.
-      if (this.running) return;
-      this.running = this.sweepOnce()
-        .catch((err: unknown) => this.log.error({ err: { type: (err as Error).name, message: (err as Error).message } }, 'sweep failed'))
-        .finally(() => (this.running = undefined));
-    }, this.seconds * 1000);
-    this.timer.unref();
+    this.schedule.start();
   }
 
   async stop(): Promise<void> {
-    clearInterval(this.timer);
-    this.timer = undefined;
-    await this.running;
+    await this.schedule.stop();
   }
 
   /** One pass over every tenant; returns how many records went. */
