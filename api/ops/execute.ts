@@ -163,15 +163,19 @@ async function run(
     };
   };
   if (op.transaction === 'write') {
-    return services.db.forTenant(tenantId).transactional(async (tx) => {
+    let queued: string[] = [];
+    const result = await services.db.forTenant(tenantId).transactional(async (tx) => {
       // Tenant operations run as the tenant's database role; admin and main-tenant ones reach global tables.
       if (op.access === 'tenant') await services.db.enterTenantRole(tx as EntityManager, tenantId);
       const ctx = context(() => tx as EntityManager, true);
       const result = await op.run({ input, ctx });
       judged();
-      await services.audit.writeInTx(tx as EntityManager, tenantId, [event()], services.keys.knownIn(ctx));
+      queued = await services.audit.writeInTx(tx as EntityManager, tenantId, [event()], services.keys.knownIn(ctx));
       return result;
     });
+    // Committed with its event queued; answered once the event is in the chain.
+    await services.audit.chained(tenantId, queued);
+    return result;
   }
   // Reads fork their manager only if they use it: most go through shared, coalesced statements.
   let em: EntityManager | undefined;
