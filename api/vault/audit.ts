@@ -27,6 +27,12 @@ export type AuditDraft = Omit<AuditEventRow, 'seq' | 'hash' | 'digest' | 'detail
 /** An event sealed and ready to be linked into the chain. */
 type AuditEventToChain = Omit<AuditEventRow, 'seq' | 'hash' | 'digest'>;
 
+/** A write's event whose details are being sealed ahead of the write's end (`AuditTrail.sealAhead`). */
+export interface SealedAhead {
+  draft: AuditDraft;
+  sealed: Promise<AuditEventToChain>;
+}
+
 export const AUDIT_TABLE = 'audit_events';
 const MAX_BATCH = 500;
 const BATCHES_IN_FLIGHT = 2;
@@ -108,9 +114,10 @@ export class AuditTrail {
    * change they describe, and no lock is taken (a write no longer waits on the chain's head). Returns their uuids,
    * which the caller gives to `chained` once the transaction has committed.
    */
-  async writeInTx(em: EntityManager, tenantId: number, drafts: AuditDraft[], known?: ReadonlyMap<string, Buffer | null>): Promise<string[]> {
+  async writeInTx(em: EntityManager, tenantId: number, drafts: AuditDraft[], known?: ReadonlyMap<string, Buffer | null>, ahead?: SealedAhead): Promise<string[]> {
     if (drafts.length === 0) return [];
-    const rows = await this.seal(em, tenantId, drafts, known);
+    const early = ahead && drafts.length === 1 && drafts[0] === ahead.draft && known?.get(ahead.draft.record!) ? await ahead.sealed : undefined;
+    const rows = early ? [early] : await this.seal(em, tenantId, drafts, known);
     await new Stores(em, tenantId).audit.enqueue(rows);
     return rows.map((r) => r.uuid);
   }
@@ -150,6 +157,20 @@ export class AuditTrail {
     return q;
   }
 
+  /**
+   * Seals a write's event before the write is done, when its note is final and its person's key already read
+   * (`known`): its tokenizer work then rides with the operation's own. Undefined when it cannot (no person, or
+   * the key not at hand): `writeInTx` seals it then. The event is used only if the write succeeds and the person
+   * still has a key at the end (a write that erased them drops the details, as ever).
+   */
+  sealAhead(em: EntityManager, tenantId: number, draft: AuditDraft, known: ReadonlyMap<string, Buffer | null>): SealedAhead | undefined {
+    if (!draft.details || !draft.record || !known.get(draft.record)) return undefined;
+    const sealed = this.seal(em, tenantId, [draft], known).then((rows) => rows[0]!);
+    // Awaited only if the write gets that far; a failed write leaves it unused, not unhandled.
+    sealed.catch(() => undefined);
+    return { draft, sealed };
+  }
+
   /** The drafts with their details sealed (read keys through `em`). */
   private async seal(em: EntityManager, tenantId: number, drafts: AuditDraft[], known?: ReadonlyMap<string, Buffer | null>): Promise<AuditEventToChain[]> {
     const stores = new Stores(em, tenantId);
@@ -162,7 +183,7 @@ export class AuditTrail {
     if (missing.length) for (const [t, w] of await stores.subjectKeys.get(missing)) keys.set(t, w);
     const withDetails = drafts.filter((d) => d.details && !(d.record && keys.get(d.record) === null));
     // Details about no person go under the tenant's own data key.
-    const tenantKey = withDetails.length ? await this.keys.tenantKey(tenantId) : undefined;
+    const tenantKey = withDetails.some((d) => !(d.record && keys.get(d.record))) ? await this.keys.tenantKey(tenantId) : undefined;
     const sealed = withDetails.length
       ? (
           await this.tokenizer.run(tenantId, {
