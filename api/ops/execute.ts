@@ -5,7 +5,7 @@ import type { EntityManager } from '@mikro-orm/postgresql';
 import type { OpDefinition, OpContext } from './define.js';
 import type { Services } from '../vault/services.js';
 import type { Principal } from '../vault/credentials.js';
-import { draftEvent, type AuditDraft, type AuditNote, type SealedAhead } from '../vault/audit.js';
+import { draftEvent, type AuditDraft, type AuditNote, type QueuedWrite, type SealedAhead } from '../vault/audit.js';
 import { nowSeconds } from '../vault/durations.js';
 import { UnavailableError, VaultError, badRequest, forbidden, Messages } from '../errors.js';
 import { fromDatabaseError } from '../store/errors.js';
@@ -163,7 +163,7 @@ async function run(
     };
   };
   if (op.transaction === 'write') {
-    let queued: string[] = [];
+    let queued: QueuedWrite = [];
     const result = await services.db.forTenant(tenantId).transactional(async (tx) => {
       // Tenant operations run as the tenant's database role; admin and main-tenant ones reach global tables.
       if (op.access === 'tenant') await services.db.enterTenantRole(tx as EntityManager, tenantId);

@@ -1,5 +1,6 @@
 // SQL for a tenant's audit trail: the head's lock, the write's queue and the chained append (through the SECURITY
 // DEFINER functions of Tenant0009KeyedAudit and Tenant0010AuditQueue), pages of events, one event, a scan, the head.
+import pg from 'pg';
 import { TenantTables } from './tenant-tables.js';
 
 /** An event as stored; `details` is sealed. */
@@ -102,6 +103,29 @@ export class AuditStore extends TenantTables {
         dequeued,
       ],
     );
+  }
+
+  /**
+   * The same append as one statement with its values written out (no parameters), so that it can travel in one
+   * round trip with BEGIN, the tenant's role and COMMIT (Database.auditAppendAlone): the head is locked for that
+   * one statement only. Text goes through pg's own quoting, bytes as hex.
+   */
+  appendStatement(head: AuditHead, rows: AuditAppend[], dequeued: readonly string[] = []): string {
+    const bytes = (b: Buffer | null) => (b === null ? 'null' : `decode('${b.toString('hex')}', 'hex')`);
+    const text = (t: string | null) => (t === null ? 'null' : pg.escapeLiteral(t));
+    const arr = (values: string[], type: string) => `array[${values.join(',')}]::${type}[]`;
+    const ints = (n: number) => {
+      if (!Number.isSafeInteger(n)) throw new Error(`not an integer: ${n}`);
+      return String(n);
+    };
+    return `select ${this.t}.audit_append(${ints(head.seq + 1)}, ${bytes(head.hash)}, ${bytes(head.digest)},
+      ${arr(rows.map((r) => text(r.uuid)), 'uuid')}, ${arr(rows.map((r) => ints(r.when)), 'bigint')},
+      ${arr(rows.map((r) => text(r.title)), 'text')}, ${arr(rows.map((r) => text(r.status)), 'text')},
+      ${arr(rows.map((r) => text(r.msg)), 'text')}, ${arr(rows.map((r) => text(r.actor)), 'text')},
+      ${arr(rows.map((r) => text(r.record)), 'uuid')}, ${arr(rows.map((r) => text(r.mode)), 'text')},
+      ${arr(rows.map((r) => text(r.app)), 'text')}, ${arr(rows.map((r) => bytes(r.details)), 'bytea')},
+      ${arr(rows.map((r) => bytes(r.hash)), 'bytea')}, ${arr(rows.map((r) => bytes(r.digest)), 'bytea')},
+      ${arr(dequeued.map(text), 'uuid')})`;
   }
 
   /** Queues events in the caller's transaction (a write's): they are chained later, in a batch, by `append`. */

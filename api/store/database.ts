@@ -275,6 +275,25 @@ export class Database {
     }
   }
 
+  /**
+   * One statement of the tenant's audit trail in a transaction of its own, in one round trip with BEGIN, the
+   * tenant's role and COMMIT (`statement` holds its values: no parameters).
+   */
+  async auditAppendAlone(tenantId: number, statement: string): Promise<void> {
+    const client = await this.mainPool!.connect();
+    const role = this.roleOf ? `set local role "${this.roleOf(tenantId)}"; ` : '';
+    let broken: Error | undefined;
+    try {
+      await client.query(`begin; ${role}${statement}; commit`);
+    } catch (err) {
+      // The statement failed inside the BEGIN: the rest of the text did not run, the transaction is still open.
+      await client.query('rollback').catch((e: Error) => (broken = e));
+      throw err;
+    } finally {
+      client.release(broken);
+    }
+  }
+
   /** In a write transaction of a tenant: the rest of the transaction runs as the tenant's role. */
   async enterTenantRole(tx: EntityManager, tenantId: number): Promise<void> {
     if (this.roleOf) await query(tx, `set local role "${this.roleOf(tenantId)}"`);

@@ -89,8 +89,18 @@ interface TenantQueue {
   drafts: AuditDraft[];
   waiters: Waiter[];
   chain: Set<ChainWaiter>;
-  /** A batch should look at the database's queue even with no drafts (a write committed, or a drain). */
+  /** Queued events of this process's committed writes not yet in a batch (also in the database's queue). */
+  writes: AuditEventToChain[];
+  /** The next batch must read the database's queue under the head's lock (a drain, or the last batch was full). */
   drain: boolean;
+}
+
+/** A write's events as queued in its transaction, for `chained` once it has committed. */
+export type QueuedWrite = readonly AuditEventToChain[];
+
+/** The database's refusal of a batch chained from a head that is no longer the head, or of events chained already. */
+function headMoved(err: unknown): boolean {
+  return /audit head is at|chained already/.test((err as Error).message ?? '');
 }
 
 export class AuditTrail {
@@ -98,6 +108,10 @@ export class AuditTrail {
   private readonly flushing = new Set<number>();
   private readonly retries = new Map<number, NodeJS.Timeout>();
   private tickets = 0;
+  /** Each tenant's head as this process last appended or read it: the next batch is linked from it, unlocked. */
+  private readonly heads = new Map<number, AuditHead>();
+  /** Per tenant, the batch linking now: the next waits for it, so that it links from the head it leaves. */
+  private readonly linking = new Map<number, Promise<void>>();
 
   constructor(
     private readonly db: Database,
@@ -111,15 +125,15 @@ export class AuditTrail {
 
   /**
    * Queues a write's events in its transaction, which the caller must have: they commit or roll back with the
-   * change they describe, and no lock is taken (a write no longer waits on the chain's head). Returns their uuids,
-   * which the caller gives to `chained` once the transaction has committed.
+   * change they describe, and no lock is taken (a write no longer waits on the chain's head). Returns them, for
+   * the caller to give to `chained` once the transaction has committed.
    */
-  async writeInTx(em: EntityManager, tenantId: number, drafts: AuditDraft[], known?: ReadonlyMap<string, Buffer | null>, ahead?: SealedAhead): Promise<string[]> {
+  async writeInTx(em: EntityManager, tenantId: number, drafts: AuditDraft[], known?: ReadonlyMap<string, Buffer | null>, ahead?: SealedAhead): Promise<QueuedWrite> {
     if (drafts.length === 0) return [];
     const early = ahead && drafts.length === 1 && drafts[0] === ahead.draft && known?.get(ahead.draft.record!) ? await ahead.sealed : undefined;
     const rows = early ? [early] : await this.seal(em, tenantId, drafts, known);
     await new Stores(em, tenantId).audit.enqueue(rows);
-    return rows.map((r) => r.uuid);
+    return rows;
   }
 
   /**
@@ -128,11 +142,11 @@ export class AuditTrail {
    * tokenizer or the database gone), it settles all the same: the event is stored, queued, and chained by a later
    * batch; the write it describes has committed and its answer is true.
    */
-  chained(tenantId: number, uuids: readonly string[]): Promise<void> {
-    if (uuids.length === 0) return Promise.resolve();
+  chained(tenantId: number, written: QueuedWrite): Promise<void> {
+    if (written.length === 0) return Promise.resolve();
     const q = this.queueOf(tenantId);
-    const done = new Promise<void>((resolve) => q.chain.add({ uuids: new Set(uuids), ticket: ++this.tickets, resolve }));
-    q.drain = true;
+    const done = new Promise<void>((resolve) => q.chain.add({ uuids: new Set(written.map((r) => r.uuid)), ticket: ++this.tickets, resolve }));
+    q.writes.push(...written);
     if (!this.flushing.has(tenantId)) void this.flush(tenantId);
     return done;
   }
@@ -153,7 +167,7 @@ export class AuditTrail {
 
   private queueOf(tenantId: number): TenantQueue {
     let q = this.queues.get(tenantId);
-    if (!q) this.queues.set(tenantId, (q = { drafts: [], waiters: [], chain: new Set(), drain: false }));
+    if (!q) this.queues.set(tenantId, (q = { drafts: [], waiters: [], chain: new Set(), writes: [], drain: false }));
     return q;
   }
 
@@ -203,34 +217,74 @@ export class AuditTrail {
     return drafts.map((d) => ({ ...d, details: sealedBy.get(d.uuid) ?? null }));
   }
 
-  /** With the head locked: the batch's links from the tokenizer, its digests, one append (taking `dequeued` off the queue). */
-  private async link(tenantId: number, audit: AuditStore, head: AuditHead, rows: AuditEventToChain[], dequeued: readonly string[]): Promise<void> {
+  /**
+   * One batch: this process's committed writes' queued events (`writes`), then `drafts`, appended as the tenant's
+   * database role where there is one. Answers the uuids it took off the queue, and whether it left some there.
+   *
+   * Usually it links from the head this process last left (batches of a tenant link one after the other here) and
+   * appends in one round trip that holds the head's lock for that statement alone. When the head is not what this
+   * process thought (another replica appended, or took these writes' events), or when asked to `drain`, it locks
+   * the head first, reads the database's queue (every replica's writes, the oldest first) and links from there.
+   */
+  private async writeAlone(tenantId: number, drafts: AuditDraft[], writes: AuditEventToChain[] = [], drain = false): Promise<{ dequeued: Set<string>; full: boolean; sawQueue: boolean }> {
+    // The tenant's salt is learnt and the details sealed before anything waits: on the embedded database a lookup
+    // on another connection from inside a transaction would wait forever, and sealing needs no lock.
+    await this.tokenizer.prepare(tenantId);
+    const rows = drafts.length ? await this.seal(this.db.forTenant(tenantId), tenantId, drafts) : [];
+    const before = this.linking.get(tenantId);
+    let done!: () => void;
+    const mine = new Promise<void>((resolve) => (done = resolve));
+    this.linking.set(tenantId, mine);
+    try {
+      await before;
+      const head = drain ? undefined : this.heads.get(tenantId);
+      if (head) {
+        try {
+          const all = [...writes, ...rows];
+          const dequeued = writes.map((w) => w.uuid);
+          const { links, digests } = await this.links(tenantId, head, all);
+          const appended = all.map((r, i) => ({ ...r, hash: links[i]!, digest: digests[i]! }));
+          await this.db.auditAppendAlone(tenantId, this.db.stores(tenantId).audit.appendStatement(head, appended, dequeued));
+          if (all.length) this.heads.set(tenantId, { seq: head.seq + all.length, hash: links.at(-1)!, digest: digests.at(-1)! });
+          if (all.length) this.onAppended?.(tenantId, all.length);
+          return { dequeued: new Set(dequeued), full: false, sawQueue: false };
+        } catch (err) {
+          this.heads.delete(tenantId);
+          if (!headMoved(err)) throw err;
+        }
+      }
+      // The queue holds `writes` too (their transactions committed), unless another chainer took them already.
+      const limit = Math.max(1, MAX_BATCH - rows.length);
+      const queued = await this.db.auditTransaction(tenantId, limit, async (audit, head, queued) => {
+        const all = [...queued, ...rows];
+        if (!all.length) {
+          this.heads.set(tenantId, head);
+          return queued;
+        }
+        const { links, digests } = await this.links(tenantId, head, all);
+        await audit.append(head, all.map((r, i) => ({ ...r, hash: links[i]!, digest: digests[i]! })), queued.map((e) => e.uuid));
+        this.heads.set(tenantId, { seq: head.seq + all.length, hash: links.at(-1)!, digest: digests.at(-1)! });
+        return queued;
+      });
+      if (queued.length + rows.length) this.onAppended?.(tenantId, queued.length + rows.length);
+      return { dequeued: new Set(queued.map((e) => e.uuid)), full: queued.length >= limit, sawQueue: true };
+    } catch (err) {
+      // A batch whose commit is in doubt leaves the head unknown: the next one reads it.
+      this.heads.delete(tenantId);
+      throw err;
+    } finally {
+      done();
+      if (this.linking.get(tenantId) === mine) this.linking.delete(tenantId);
+    }
+  }
+
+  /** The links the tokenizer makes for `rows` from `head`, and their public digests. */
+  private async links(tenantId: number, head: AuditHead, rows: AuditEventToChain[]): Promise<{ links: Buffer[]; digests: Buffer[] }> {
     const texts = rows.map(canonical);
     const links = await this.tokenizer.chainAudit(tenantId, head.hash, head.seq + 1, texts);
     let digest = head.digest;
     const digests = texts.map((text, i) => (digest = auditDigest(digest, head.seq + 1 + i, text)));
-    await audit.append(head, rows.map((r, i) => ({ ...r, hash: links[i]!, digest: digests[i]! })), dequeued);
-  }
-
-  /**
-   * One batch in a transaction of its own, as the tenant's database role where there is one: the queued events of
-   * writes (oldest first, from every replica) then `drafts`. Answers the uuids it took off the queue, and whether
-   * it left some there (the batch was full).
-   */
-  private async writeAlone(tenantId: number, drafts: AuditDraft[]): Promise<{ dequeued: Set<string>; full: boolean }> {
-    // The tenant's salt is learnt and the details sealed before the transaction: on the embedded database a lookup
-    // on another connection from inside one would wait forever, and sealing needs no lock, so the head is held for
-    // the linking tokenizer call alone.
-    await this.tokenizer.prepare(tenantId);
-    const rows = drafts.length ? await this.seal(this.db.forTenant(tenantId), tenantId, drafts) : [];
-    const limit = Math.max(1, MAX_BATCH - rows.length);
-    const queued = await this.db.auditTransaction(tenantId, limit, async (audit, head, queued) => {
-      const all = [...queued, ...rows];
-      if (all.length) await this.link(tenantId, audit, head, all, queued.map((e) => e.uuid));
-      return queued;
-    });
-    if (queued.length + rows.length) this.onAppended?.(tenantId, queued.length + rows.length);
-    return { dequeued: new Set(queued.map((e) => e.uuid)), full: queued.length >= limit };
+    return { links, digests };
   }
 
   /**
@@ -253,16 +307,18 @@ export class AuditTrail {
     try {
       for (;;) {
         const q = this.queues.get(tenantId);
-        const pending = q !== undefined && (q.drafts.length > 0 || q.drain);
+        const pending = q !== undefined && (q.drafts.length > 0 || q.writes.length > 0 || q.drain);
         if (!pending && inFlight.size === 0) break;
         if (!pending || inFlight.size >= BATCHES_IN_FLIGHT) {
           await Promise.race(inFlight);
           continue;
         }
+        const drain = q.drain;
         q.drain = false;
         const drafts = q.drafts.splice(0, MAX_BATCH);
         const waiters = q.waiters.splice(0, drafts.length);
-        const batch: Promise<void> = this.writeBatch(tenantId, drafts, waiters, ++this.tickets).finally(() => inFlight.delete(batch));
+        const writes = q.writes.splice(0, MAX_BATCH - drafts.length);
+        const batch: Promise<void> = this.writeBatch(tenantId, drafts, waiters, writes, drain, ++this.tickets).finally(() => inFlight.delete(batch));
         inFlight.add(batch);
       }
     } finally {
@@ -270,7 +326,7 @@ export class AuditTrail {
       const q = this.queues.get(tenantId);
       // Work that came in after the loop's last look starts a new flush; writes still waiting after a failed batch
       // keep the queue until the retry drains it.
-      if (q && (q.drafts.length || q.drain)) void this.flush(tenantId);
+      if (q && (q.drafts.length || q.writes.length || q.drain)) void this.flush(tenantId);
       else if (q && !q.chain.size) this.queues.delete(tenantId);
     }
   }
@@ -280,15 +336,15 @@ export class AuditTrail {
    * Writes waiting before the batch began (`ticket`) are settled by it: their events were committed before it
    * read the queue, so they are now chained, by it or by a chainer before it.
    */
-  private async writeBatch(tenantId: number, drafts: AuditDraft[], waiters: Waiter[], ticket: number): Promise<void> {
+  private async writeBatch(tenantId: number, drafts: AuditDraft[], waiters: Waiter[], writes: AuditEventToChain[], drain: boolean, ticket: number): Promise<void> {
     const q = this.queueOf(tenantId);
     try {
-      const { dequeued, full } = await this.writeAlone(tenantId, drafts);
+      const { dequeued, full, sawQueue } = await this.writeAlone(tenantId, drafts, writes, drain);
       auditBatchSize.observe(drafts.length + dequeued.size);
       for (const w of waiters) w.resolve();
       for (const c of q.chain) {
         for (const u of c.uuids) if (dequeued.has(u)) c.uuids.delete(u);
-        if (c.uuids.size === 0 || (!full && c.ticket < ticket)) {
+        if (c.uuids.size === 0 || (sawQueue && !full && c.ticket < ticket)) {
           q.chain.delete(c);
           c.resolve();
         }
