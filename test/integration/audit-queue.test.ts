@@ -6,6 +6,7 @@ import fc from 'fast-check';
 import { describe, expect } from 'vitest';
 import { vaultTest, buildProfile, type TestVault } from '../fixtures/vault.js';
 import { query } from '../../api/store/sql.js';
+import { AuditTrail, type AuditDraft } from '../../api/vault/audit.js';
 
 const it = vaultTest({ env: { STRONGROOM_AUDIT_CHECKPOINT_SECONDS: '0', STRONGROOM_AUDIT_CHECKPOINT_EVENTS: '0', STRONGROOM_AUDIT_VERIFY_SECONDS: '0', STRONGROOM_SWEEP_SECONDS: '0' } });
 
@@ -122,6 +123,31 @@ describe('the queue of writes\' audit events', () => {
       }),
       { numRuns: 6 },
     );
+    await intact(vault, t.id);
+  });
+
+  it('falls back to the head\'s lock when another chainer moved the head, and loses nothing', async ({ vault }) => {
+    const t = await tenant(vault);
+    const { db, tokenizer, log, keys, audit } = vault.api.services;
+    // A second chainer on the same database, as another replica's: each one's remembered head goes stale in turn.
+    const other = new AuditTrail(db, tokenizer, log, keys);
+    const draft = (i: number): AuditDraft => ({
+      uuid: randomUUID(), when: i, title: 'UserGet', status: 'ok', msg: null, actor: 'root:test', record: null, mode: null, app: null, details: { i },
+    });
+    const before = await count(vault, t.id, 'audit_events');
+    for (let round = 0; round < 6; round++) {
+      await Promise.all([
+        ...Array.from({ length: 5 }, (_, i) => audit.record(t.id, draft(round * 10 + i))),
+        ...Array.from({ length: 5 }, (_, i) => other.record(t.id, draft(round * 10 + 5 + i))),
+      ]);
+    }
+    // And writes through the api in between, queued and chained by this replica while the other one appends.
+    await Promise.all([
+      ...Array.from({ length: 8 }, () => vault.call('UserCreate', { profile: buildProfile() }, t.admin)),
+      ...Array.from({ length: 8 }, (_, i) => other.record(t.id, draft(100 + i))),
+    ]);
+    expect(await count(vault, t.id, 'audit_events')).toBe(before + 60 + 16);
+    expect(await count(vault, t.id, 'audit_queue')).toBe(0);
     await intact(vault, t.id);
   });
 });
