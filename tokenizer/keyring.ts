@@ -23,6 +23,8 @@ export class SharesError extends RecoveryError {
   override name = 'SharesError';
 }
 
+const NO_RECOVERY_KEY = 'This keyring has no recovery key: issue one with `npm run keyring:init` while the vault is stopped';
+
 /** This keyring has no recovery key, so there is nothing to rebuild or re-split. */
 export class NoRecoveryKeyError extends RecoveryError {
   override name = 'NoRecoveryKeyError';
@@ -210,7 +212,7 @@ export class Keyring {
    * recovery copy under it, and returns its five new shares. The old shares then rebuild a key that opens nothing.
    */
   async resplit(sharesHex: string[]): Promise<string[]> {
-    if (!this.recoveryKey) throw new NoRecoveryKeyError('this keyring has no recovery key: create one with `npm run keyring:init` (vault stopped)');
+    if (!this.recoveryKey) throw new NoRecoveryKeyError(NO_RECOVERY_KEY);
     const candidate = await this.combine(sharesHex);
     const recoveryKey = randomBytes(KEY_BYTES);
     const shares = await recoveryShares(recoveryKey);
@@ -265,7 +267,7 @@ export class Keyring {
 
   /** Throws unless `candidate` opens the recovery copy of `c` and that copy holds exactly its keys. */
   private checkRecovery(c: KeyringContents, candidate: Buffer): void {
-    if (!c.recoveryKey || !c.recoverySealed) throw new NoRecoveryKeyError('this keyring has no recovery key');
+    if (!c.recoveryKey || !c.recoverySealed) throw new NoRecoveryKeyError(NO_RECOVERY_KEY);
     const versions = [...c.keys.keys()].sort((a, b) => a - b);
     let recovered: Map<number, Buffer>;
     try {

@@ -127,11 +127,20 @@ export async function startTokenizerServer(opts: {
   rotateAfterSeals?: number;
   /** Seconds between checks of keyring.json for another tokenizer's change; 0 or absent: none. */
   keyringCheckSeconds?: number;
-  /** Age recipients (checked by parseRecipients) the new shares of a resplit are encrypted to; empty: clear shares. */
-  recoveryRecipients?: string[];
+  /** STRONGROOM_RECOVERY_RECIPIENTS as given: the age recipients the new shares of a resplit are encrypted to. */
+  recoveryRecipients?: string | undefined;
 }): Promise<RunningTokenizer> {
   const { keyring, log } = opts;
-  const recipients = opts.recoveryRecipients ?? [];
+  // Checked once; a bad list does not stop the tokenizer (it only matters to a resplit), but a resplit then refuses
+  // rather than answer shares in clear that were meant to be encrypted.
+  let recipients: string[] = [];
+  let recipientsError: string | undefined;
+  try {
+    recipients = parseRecipients(opts.recoveryRecipients);
+  } catch (err) {
+    recipientsError = (err as Error).message;
+    log.error(`${recipientsError}: SystemResplitRecoveryKey refuses until it is fixed`);
+  }
 
   // Several tokenizers may share one keyring.json (replicas on one volume): another one's rotation, retirement or
   // resplit is read here. Changes are made under the file lock by Keyring itself; this only notices them.
@@ -256,6 +265,7 @@ export async function startTokenizerServer(opts: {
       }
     }),
     Resplit: unary(log, 'Resplit', async (call) => {
+      if (recipientsError) throw new RefusedError(`${recipientsError}: no shares issued`);
       let shares: string[];
       try {
         shares = await keyring.resplit(call.request.shares);
@@ -328,7 +338,7 @@ export async function startTokenizer(
     log,
     rotateAfterSeals: config.rotateAfterSeals,
     keyringCheckSeconds: config.keyringCheckSeconds,
-    recoveryRecipients: parseRecipients(config.recoveryRecipients),
+    recoveryRecipients: config.recoveryRecipients,
   });
   let metricsServer: HttpServer | undefined;
   try {

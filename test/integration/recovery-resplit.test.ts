@@ -20,6 +20,8 @@ const recipients = await Promise.all(identities.map((i) => identityToRecipient(i
 
 const it = vaultTest();
 const withAge = vaultTest({ tokenizerEnv: { STRONGROOM_RECOVERY_RECIPIENTS: recipients.join(',') } });
+// Meant to encrypt, configured wrongly: the tokenizer still serves, and a resplit refuses rather than answer in clear.
+const withBadRecipients = vaultTest({ tokenizerEnv: { STRONGROOM_RECOVERY_RECIPIENTS: recipients.slice(0, 4).join(',') } });
 
 /** Whether these shares rebuild a key that opens the recovery copy in the vault's keyring.json (keyring:init's check). */
 async function opensRecoveryCopy(vault: TestVault, shares: string[]): Promise<boolean> {
@@ -173,6 +175,17 @@ describe('SystemResplitRecoveryKey with age recipients', () => {
     }
     expect(await everyTripleOpens(vault, vault.recoveryShares)).toEqual([false, false, false, false]);
     expect(await everyTripleOpens(vault, shares)).toEqual([true, true, true, true]);
+  });
+});
+
+describe('SystemResplitRecoveryKey with recipients configured wrongly', () => {
+  withBadRecipients('answers 409 naming the setting, issues nothing in clear, and changes nothing', async ({ vault }) => {
+    expect((await vault.call('UserCreate', { profile: buildProfile() })).status).toBe(200);
+    const res = await vault.call('SystemResplitRecoveryKey', { shares: vault.recoveryShares.slice(0, 3) });
+    expect(res.status, JSON.stringify(res.body)).toBe(409);
+    expect(res.body.message).toMatch(/STRONGROOM_RECOVERY_RECIPIENTS/);
+    expect(res.body.shares).toBeUndefined();
+    expect(await everyTripleOpens(vault, vault.recoveryShares)).toEqual([true, true, true, true]);
   });
 });
 

@@ -33,7 +33,8 @@ export const SystemResplitRecoveryKey = defineOp({
       res = await ctx.services.tokenizer.resplit(shares);
     } catch (err) {
       if (!(err instanceof TokenizerRejectedError)) throw err;
-      if (err.kind === 'refused') throw conflict('This keyring has no recovery key: issue one with `npm run keyring:init` while the vault is stopped');
+      // No recovery key, or recipients configured wrongly: the tokenizer's own words, which name no share.
+      if (err.kind === 'refused') throw conflict(err.reason);
       throw badShares(err.reason.replace(/^shares: /, ''));
     }
     const encrypted = res.encrypted_shares.length > 0;
