@@ -15,6 +15,7 @@ import {
   type KeyringInfoResponse__Output,
   type OpenItem__Output,
   type RewrapResponse__Output,
+  type ResplitResponse__Output,
   type RotateResponse__Output,
   type RetireResponse__Output,
   type SealItem__Output,
@@ -55,7 +56,7 @@ export interface TokenizerBatch {
 
 export type TokenizerResult = BatchResult__Output;
 
-type Method = 'Run' | 'KeyringInfo' | 'Rewrap' | 'Rotate' | 'Retire' | 'ChainAudit' | 'SignCheckpoint';
+type Method = 'Run' | 'KeyringInfo' | 'Rewrap' | 'Resplit' | 'Rotate' | 'Retire' | 'ChainAudit' | 'SignCheckpoint';
 /** One call on the generated client, given the metadata, options and callback `call` adds. */
 type Send<Res> = (meta: grpc.Metadata, options: grpc.CallOptions, callback: grpc.requestCallback<Res>) => void;
 
@@ -87,6 +88,8 @@ export class TokenizerRejectedError extends Error {
     method: string,
     /** The tokenizer's own words: which item and why, never the item's content. */
     readonly reason: string,
+    /** INVALID_ARGUMENT (`invalid`: what was sent is wrong) or FAILED_PRECONDITION (`refused`: the state is). */
+    readonly kind: 'invalid' | 'refused' = 'invalid',
   ) {
     super(`tokenizer rejected ${method}: ${reason}`);
   }
@@ -235,6 +238,15 @@ export class TokenizerClient {
   }
 
   /**
+   * A new set of five recovery shares from three current ones (the old set is then void): in clear, or, when the
+   * tokenizer has age recipients, only encrypted. TokenizerRejectedError `invalid` when the shares are wrong,
+   * `refused` when the keyring has no recovery key.
+   */
+  async resplit(shares: string[]): Promise<ResplitResponse__Output> {
+    return this.call<ResplitResponse__Output>('Resplit', (meta, options, callback) => this.client.Resplit({ shares }, meta, options, callback));
+  }
+
+  /**
    * The keyed links of consecutive audit events from `firstSeq` on, chained from `previous` (see ChainAudit in the
    * proto). Call `prepare(tenantId)` first when inside a transaction.
    */
@@ -276,7 +288,7 @@ export class TokenizerClient {
         tokenizerDuration.observe({ method, code }, (performance.now() - started) / 1000);
         if (!err) return resolve(res as Res);
         if (err.code === grpc.status.INVALID_ARGUMENT || err.code === grpc.status.FAILED_PRECONDITION) {
-          return reject(new TokenizerRejectedError(method, err.details));
+          return reject(new TokenizerRejectedError(method, err.details, err.code === grpc.status.INVALID_ARGUMENT ? 'invalid' : 'refused'));
         }
         return reject(new UnavailableError('The tokenizer is unavailable'));
       });

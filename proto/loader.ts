@@ -18,6 +18,7 @@ export type { DetokenizeItem__Output } from './generated/strongroom/tokenizer/v1
 export type { TokenResult__Output } from './generated/strongroom/tokenizer/v1/TokenResult.js';
 export type { KeyringInfoResponse__Output } from './generated/strongroom/tokenizer/v1/KeyringInfoResponse.js';
 export type { RewrapResponse__Output } from './generated/strongroom/tokenizer/v1/RewrapResponse.js';
+export type { ResplitResponse__Output } from './generated/strongroom/tokenizer/v1/ResplitResponse.js';
 export type { RotateResponse__Output } from './generated/strongroom/tokenizer/v1/RotateResponse.js';
 export type { ChainAuditResponse__Output } from './generated/strongroom/tokenizer/v1/ChainAuditResponse.js';
 export type { SignCheckpointResponse__Output } from './generated/strongroom/tokenizer/v1/SignCheckpointResponse.js';

@@ -285,7 +285,9 @@ async function runValidated(
     if (pause) await pause;
   }
 
-  // Tenant-key seals and key wraps; a person's own key seals little and is counted by its wrapped key's version.
+  // Master-version seals (items without a subject, and key wraps) count toward automatic rotation. Items with a
+  // subject (a person, or the tenant's own data key under the nil UUID) need no count: each 0x03 seal uses a
+  // one-time key derived from a random salt (envelope.ts), so no key ever meets the 2^32 random-nonce bound.
   const tenantSeals = req.seal.filter((s) => !s.subject).length + req.new_key_subjects.length + req.rewrap_keys.length;
   if (tenantSeals) countSeals(activeVersion, tenantSeals);
   return { hash, sealed, opened, tokens, detokenized, wrapped_keys, rewrapped_keys };

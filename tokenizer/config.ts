@@ -16,6 +16,10 @@ export interface TokenizerConfig {
   logLevel: LogLevel;
   /** Seals under one master key version before the tokenizer rotates by itself (well below 2^32). */
   rotateAfterSeals: number;
+  /** Seconds between checks of keyring.json for another tokenizer's change (0: only on an unknown version). */
+  keyringCheckSeconds: number;
+  /** STRONGROOM_RECOVERY_RECIPIENTS: age recipients that SystemResplitRecoveryKey encrypts the new shares to. */
+  recoveryRecipients: string | undefined;
 }
 
 /** A setting the operator must fix; its message names the variable and never echoes a secret. */
@@ -82,6 +86,8 @@ export function loadTokenizerConfig(env: NodeJS.ProcessEnv = process.env): Token
     metricsPort: parsePort('STRONGROOM_TOKENIZER_METRICS_PORT', env.STRONGROOM_TOKENIZER_METRICS_PORT),
     logLevel,
     rotateAfterSeals: parseRotateAfter(env.STRONGROOM_TOKENIZER_ROTATE_AFTER_SEALS),
+    keyringCheckSeconds: parseCheckSeconds(env.STRONGROOM_TOKENIZER_KEYRING_CHECK_SECONDS),
+    recoveryRecipients: env.STRONGROOM_RECOVERY_RECIPIENTS || undefined,
   };
 }
 
@@ -92,6 +98,16 @@ function parseRotateAfter(value: string | undefined): number {
   const n = Number(value);
   if (!Number.isInteger(n) || n < 1 || n > MAX_ROTATE_AFTER) {
     throw new ConfigError(`STRONGROOM_TOKENIZER_ROTATE_AFTER_SEALS must be an integer from 1 to ${MAX_ROTATE_AFTER}, got ${JSON.stringify(value)}`);
+  }
+  return n;
+}
+
+/** Default 2 s: far below the api's rewrap interval, so every replica takes a rotation before it is finished. */
+function parseCheckSeconds(value: string | undefined): number {
+  if (!value) return 2;
+  const n = Number(value);
+  if (!Number.isFinite(n) || n < 0 || n > 3600) {
+    throw new ConfigError(`STRONGROOM_TOKENIZER_KEYRING_CHECK_SECONDS must be a number of seconds from 0 to 3600, got ${JSON.stringify(value)}`);
   }
   return n;
 }

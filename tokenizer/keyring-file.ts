@@ -1,6 +1,6 @@
 // keyring.json on disk: its format, the keys sealed in it (AES-256-GCM), and private files written atomically.
 import { randomBytes, createCipheriv, createDecipheriv } from 'node:crypto';
-import { chmodSync, closeSync, existsSync, fsyncSync, linkSync, mkdirSync, openSync, readFileSync, renameSync, unlinkSync, writeSync } from 'node:fs';
+import { chmodSync, closeSync, existsSync, fsyncSync, linkSync, mkdirSync, openSync, readFileSync, renameSync, statSync, unlinkSync, writeSync } from 'node:fs';
 import { dirname } from 'node:path';
 
 /** What keyring.json holds: metadata anyone may read, and the sealed keys. */
@@ -171,5 +171,80 @@ export function writePrivateFile(file: string, text: string, mode: 'create' | 'r
     fsyncSync(dirFd);
   } finally {
     closeSync(dirFd);
+  }
+}
+
+/**
+ * What changes whenever keyring.json is replaced: every write renames a new file into place, so its inode changes
+ * (and its mtime and, usually, its size). Comparing stamps tells a tokenizer whether another one wrote the file.
+ * undefined when the file cannot be stat'ed.
+ */
+export function fileStamp(file: string): string | undefined {
+  try {
+    const st = statSync(file, { bigint: true });
+    return `${st.dev}:${st.ino}:${st.size}:${st.mtimeNs}`;
+  } catch {
+    return undefined;
+  }
+}
+
+/** The lock could not be taken in time: another writer holds it (or a crashed one left it younger than STALE). */
+export class KeyringLockedError extends KeyringError {
+  override name = 'KeyringLockedError';
+}
+
+// A write holds the lock for milliseconds (read, seal, write, fsync, rename); a lock this old was left by a crash.
+const LOCK_STALE_MS = 30_000;
+const LOCK_WAIT_MS = 5_000;
+const LOCK_POLL_MS = 5;
+const sleeper = new Int32Array(new SharedArrayBuffer(4));
+
+/**
+ * Runs `fn` holding `<file>.lock`, an exclusive lock shared by every process that writes this keyring (several
+ * tokenizers on one volume, keyring:init): the lock is the file created with O_EXCL (`wx`), like git's index.lock,
+ * and removed afterwards. Synchronous on purpose: `fn` reads, merges and writes the keyring with no await in
+ * between, so nothing else in this process can run inside it (an async `fn` would let a second caller of this
+ * process spin on its own lock). A lock older than LOCK_STALE_MS is a crashed writer's and is broken.
+ */
+export function withFileLock<T>(file: string, fn: () => T): T {
+  const lock = `${file}.lock`;
+  const until = Date.now() + LOCK_WAIT_MS;
+  let fd: number | undefined;
+  while (fd === undefined) {
+    try {
+      fd = openSync(lock, 'wx', 0o600);
+    } catch (err) {
+      if ((err as NodeJS.ErrnoException).code !== 'EEXIST') throw err;
+      let age = 0;
+      try {
+        age = Date.now() - statSync(lock).mtimeMs;
+      } catch {
+        continue; // released meanwhile: try again at once
+      }
+      if (age > LOCK_STALE_MS) {
+        try {
+          unlinkSync(lock);
+        } catch {
+          // another process broke it first
+        }
+        continue;
+      }
+      if (Date.now() > until) throw new KeyringLockedError(`${lock} is held by another writer: the keyring was not changed, try again`);
+      Atomics.wait(sleeper, 0, 0, LOCK_POLL_MS);
+    }
+  }
+  try {
+    try {
+      writeSync(fd, `${process.pid}\n`);
+    } finally {
+      closeSync(fd);
+    }
+    return fn();
+  } finally {
+    try {
+      unlinkSync(lock);
+    } catch {
+      // broken as stale by another process: nothing left to remove
+    }
   }
 }

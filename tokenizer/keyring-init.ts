@@ -71,7 +71,8 @@ export function parseRecipients(text: string | undefined): string[] {
   return list;
 }
 
-async function encryptShare(recipient: string, share: string, n: number, keyringId: string): Promise<string> {
+/** Share n as an armored age file that only `recipient`'s identity opens (keyring:init and SystemResplitRecoveryKey). */
+export async function encryptShare(recipient: string, share: string, n: number, keyringId: string): Promise<string> {
   const e = new Encrypter();
   e.addRecipient(recipient);
   const text = `Strongroom recovery share ${n} of ${SHARES} for keyring ${keyringId} (any 3 rebuild the recovery key):\n${share}\n`;
@@ -81,12 +82,17 @@ async function encryptShare(recipient: string, share: string, n: number, keyring
 /**
  * Creates the keyring with its recovery key in one exclusive write, or gives an existing keyring (opened with
  * the configured wrapping key) a recovery key, then hands out the shares. Refuses while a tokenizer serves the
- * keyring, since its next write would drop the new recovery key.
+ * keyring: its writes merge under the file lock and would keep the new recovery key, but a tokenizer that never
+ * re-reads would still answer from the old one, and the ceremony is meant to run alone. The online path is the
+ * tokenizer's own: SystemResplitRecoveryKey (Keyring.resplit), which checks three current shares first.
  */
 export async function initKeyring(config: Pick<TokenizerConfig, 'dataDir' | 'wrappingKey' | 'socketPath'>, opts: InitOptions): Promise<InitResult> {
   if (opts.recipients.length === 0 && !opts.print) throw new InitError('nowhere to put the shares: give STRONGROOM_RECOVERY_RECIPIENTS or --print');
   if (await serving(config.socketPath)) {
-    throw new InitError(`a tokenizer is serving on ${config.socketPath}: stop the vault first, keyring:init must be the keyring's only writer`);
+    throw new InitError(
+      `a tokenizer is serving on ${config.socketPath}: stop the vault first, keyring:init must be the keyring's only writer ` +
+        '(to issue new shares while the vault runs, root calls SystemResplitRecoveryKey with three current shares)',
+    );
   }
   const files = opts.recipients.map((_, i) => join(opts.outDir, `share-${i + 1}.age`));
   const taken = files.filter((f) => existsSync(f));

@@ -1,16 +1,43 @@
-// The versioned master keyring in memory: its key versions, the active one, rotation, the recovery key.
+// The versioned master keyring in memory: its key versions, the active one, rotation, the recovery key, and
+// keyring.json shared by several tokenizers (replicas on one volume): every change is a locked read-merge-write of
+// the file, and a changed file is reloaded.
 import { createHash, randomBytes } from 'node:crypto';
 import { split, combine } from 'shamir-secret-sharing';
-import { openRecoveryCopy, readKeyringFile, sealKeyringFile, writePrivateFile } from './keyring-file.js';
+import {
+  fileStamp,
+  openRecoveryCopy,
+  readKeyringFile,
+  sealKeyringFile,
+  withFileLock,
+  writePrivateFile,
+  type KeyringContents,
+} from './keyring-file.js';
 
 /** The shares given do not rebuild the recovery key of this keyring, or it has none. */
 export class RecoveryError extends Error {
   override name = 'RecoveryError';
 }
 
+/** The shares are unusable as shares: too few, repeated, malformed. Nothing was tried against the keyring. */
+export class SharesError extends RecoveryError {
+  override name = 'SharesError';
+}
+
+const NO_RECOVERY_KEY = 'This keyring has no recovery key: issue one with `npm run keyring:init` while the vault is stopped';
+
+/** This keyring has no recovery key, so there is nothing to rebuild or re-split. */
+export class NoRecoveryKeyError extends RecoveryError {
+  override name = 'NoRecoveryKeyError';
+}
+
 export const KEY_BYTES = 32;
-const SHARES = 5;
-const THRESHOLD = 3;
+export const SHARES = 5;
+export const THRESHOLD = 3;
+/**
+ * A version another tokenizer retired (gone from the file) stays in memory, for opening only, this long: a call of
+ * this replica that read a key wrapped under it just before does not fail. Then it is zeroed.
+ */
+export const RETIRED_GRACE_MS = 5 * 60_000;
 
 /** The five shares (hex) of a recovery key, any three of which rebuild it. */
 export async function recoveryShares(recoveryKey: Buffer): Promise<string[]> {
@@ -18,19 +45,55 @@ export async function recoveryShares(recoveryKey: Buffer): Promise<string[]> {
   return shares.map((sh) => Buffer.from(sh).toString('hex'));
 }
 
+/** Three to five distinct shares of equal length, as bytes; SharesError otherwise (naming no share). */
+export function parseShares(sharesHex: string[]): Uint8Array[] {
+  if (sharesHex.length < THRESHOLD) throw new SharesError(`at least ${THRESHOLD} shares are needed`);
+  if (sharesHex.length > SHARES) throw new SharesError(`at most ${SHARES} shares are taken`);
+  const out: Uint8Array[] = [];
+  for (const [i, h] of sharesHex.entries()) {
+    if (!/^(?:[0-9a-fA-F]{2})+$/.test(h)) throw new SharesError(`share ${i + 1} is not hex`);
+    out.push(new Uint8Array(Buffer.from(h, 'hex')));
+  }
+  if (new Set(sharesHex.map((h) => h.toLowerCase())).size !== sharesHex.length) throw new SharesError('a share is given twice');
+  // The last byte of a share is its x coordinate: two different shares with one x are two holders' mix-up.
+  if (new Set(out.map((b) => b[b.length - 1])).size !== out.length) throw new SharesError('two shares are the same share number');
+  if (new Set(out.map((b) => b.length)).size !== 1) throw new SharesError('the shares are of different lengths');
+  if (out[0]!.length !== KEY_BYTES + 1) throw new SharesError('the shares are not shares of a 256-bit key');
+  return out;
+}
+
+/** Why a reload happened, for the log and the metric. */
+export type ReloadReason = 'unknown-version' | 'periodic' | 'info';
+
+export interface ReloadResult {
+  reloaded: boolean;
+  /** Versions the file gained, and lost (kept RETIRED_GRACE_MS for opening), against memory. */
+  added: number[];
+  removed: number[];
+}
+
 export class Keyring {
+  /** Versions gone from the file (retired by another tokenizer), kept for opening until `until`. */
+  private readonly retiring = new Map<number, { key: Buffer; until: number }>();
+  private lastUnknownReload = -Infinity;
+
   private constructor(
-    private readonly keys: Map<number, Buffer>,
+    private keys: Map<number, Buffer>,
     private activeVersion: number,
     readonly file: string,
     private wrappingKey: Buffer,
-    private recoveryKey?: Buffer,
-    /** The recovery copy as read, checked by `rewrap`. */
-    private recoverySealed?: string,
+    private recoveryKey: Buffer | undefined,
+    /** The recovery copy as last read or written. */
+    private recoverySealed: string | undefined,
+    /** keyring.json's stamp when this process last read or wrote it. */
+    private stamp: string | undefined,
   ) {}
 
   /** Where a development wrapping key lives, when that is where this keyring's key came from. */
   devKeyFile: string | undefined;
+
+  /** Told when a version leaves memory for good, so that what was derived from it can be zeroed too. */
+  onForget: (version: number) => void = () => {};
 
   get hasRecovery(): boolean {
     return this.recoveryKey !== undefined;
@@ -53,8 +116,9 @@ export class Keyring {
     return createHash('sha256').update('strongroom/keyring-id\0').update(first).digest('hex').slice(0, 16);
   }
 
+  /** A version's key: one the file holds, or one retired elsewhere within its grace period. */
   key(version: number): Buffer | undefined {
-    return this.keys.get(version);
+    return this.keys.get(version) ?? this.retiring.get(version)?.key;
   }
 
   /**
@@ -62,51 +126,51 @@ export class Keyring {
    * if a keyring appeared meanwhile, so a keyring is never replaced.
    */
   static create(file: string, wrappingKey: Buffer, recoveryKey?: Buffer): Keyring {
-    const keyring = new Keyring(new Map([[1, randomBytes(KEY_BYTES)]]), 1, file, wrappingKey, recoveryKey);
-    keyring.save('create');
-    return keyring;
+    const keys = new Map([[1, randomBytes(KEY_BYTES)]]);
+    const { text, recoverySealed } = sealKeyringFile(wrappingKey, { keys, active: 1, recoveryKey });
+    writePrivateFile(file, text, 'create');
+    return new Keyring(keys, 1, file, wrappingKey, recoveryKey, recoverySealed, fileStamp(file));
   }
 
   static open(file: string, wrappingKey: Buffer): Keyring {
+    const stamp = fileStamp(file);
     const read = readKeyringFile(file, wrappingKey);
-    const keyring = new Keyring(read.keys, read.active, file, wrappingKey, read.recoveryKey, read.recoverySealed);
-    if (read.legacy) keyring.save('replace');
+    const keyring = new Keyring(read.keys, read.active, file, wrappingKey, read.recoveryKey, read.recoverySealed, stamp);
+    if (read.legacy) keyring.update((c) => c);
     return keyring;
   }
 
-  /** Adds a new master key version and makes it active for new writes; older versions still open. */
+  /**
+   * Adds a new master key version and makes it active for new writes; older versions still open. The number is
+   * one past the file's newest (read under the lock), so two tokenizers rotating at once make two versions.
+   */
   rotate(): number {
-    const next = Math.max(...this.keys.keys()) + 1;
-    const previous = this.activeVersion;
-    this.keys.set(next, randomBytes(KEY_BYTES));
-    this.activeVersion = next;
-    try {
-      this.save('replace');
-    } catch (err) {
-      // A key that never reached the disk must not seal anything: it would be lost at the next restart.
-      this.keys.delete(next);
-      this.activeVersion = previous;
-      throw err;
-    }
+    let next = 0;
+    this.update((c) => {
+      next = Math.max(...c.keys.keys()) + 1;
+      return { ...c, keys: new Map([...c.keys, [next, randomBytes(KEY_BYTES)]]), active: next };
+    });
     return next;
   }
 
   /**
    * Removes a version nothing is sealed under any more. The caller knows that (the api, after rewrapping every
-   * key); the keyring refuses only what it can tell is wrong: the active version, and an unknown one.
+   * key); the keyring refuses only what it can tell is wrong: the file's active version, and a version neither
+   * the file nor this process has. One another tokenizer already retired is retired here too.
    */
   retire(version: number): void {
-    if (version === this.activeVersion) throw new RecoveryError('the active version cannot be retired');
-    const key = this.keys.get(version);
-    if (!key) throw new RecoveryError(`no master key version ${version} in the keyring`);
-    this.keys.delete(version);
-    try {
-      this.save('replace');
-    } catch (err) {
-      this.keys.set(version, key);
-      throw err;
-    }
-    key.fill(0);
+    // Memory may lack a version the file has (not reloaded yet): the locked read below decides.
+    let known = this.keys.has(version) || this.retiring.has(version);
+    this.update((c) => {
+      if (version === c.active) throw new RecoveryError('the active version cannot be retired');
+      if (!c.keys.has(version)) return c;
+      known = true;
+      const keys = new Map(c.keys);
+      keys.delete(version);
+      return { ...c, keys };
+    });
+    if (!known) throw new RecoveryError(`no master key version ${version} in the keyring`);
+    this.forget(version);
   }
 
   /**
@@ -116,55 +180,166 @@ export class Keyring {
   async enableRecovery(): Promise<string[]> {
     const recoveryKey = randomBytes(KEY_BYTES);
     const shares = await recoveryShares(recoveryKey);
-    const previous = this.recoveryKey;
-    this.recoveryKey = recoveryKey;
+    this.update((c) => ({ ...c, recoveryKey }));
+    return shares;
+  }
+
+  /**
+   * Rebuilds the recovery key from three or more shares, checks that the recovery copy holds exactly the keyring's
+   * keys, then re-seals the keyring under a new wrapping key and returns it. On any mismatch nothing changes.
+   */
+  async rewrap(sharesHex: string[]): Promise<Buffer> {
+    const candidate = await this.combine(sharesHex);
+    const next = randomBytes(KEY_BYTES);
+    const previous = this.wrappingKey;
+    this.update((c) => {
+      this.checkRecovery(c, candidate);
+      return c;
+    }, next);
     try {
-      this.save('replace');
+      if (this.devKeyFile) writePrivateFile(this.devKeyFile, `${next.toString('hex')}\n`, 'replace');
     } catch (err) {
-      this.recoveryKey = previous;
+      this.update((c) => c, previous);
       throw err;
+    }
+    candidate.fill(0);
+    return next;
+  }
+
+  /**
+   * SystemResplitRecoveryKey: rebuilds the recovery key from three current shares, checks that it opens the
+   * keyring's recovery copy (and that the copy holds exactly its keys), then makes a new recovery key, re-seals the
+   * recovery copy under it, and returns its five new shares. The old shares then rebuild a key that opens nothing.
+   */
+  async resplit(sharesHex: string[]): Promise<string[]> {
+    if (!this.recoveryKey) throw new NoRecoveryKeyError(NO_RECOVERY_KEY);
+    const candidate = await this.combine(sharesHex);
+    const recoveryKey = randomBytes(KEY_BYTES);
+    const shares = await recoveryShares(recoveryKey);
+    try {
+      this.update((c) => {
+        this.checkRecovery(c, candidate);
+        return { ...c, recoveryKey };
+      });
+    } finally {
+      candidate.fill(0);
     }
     return shares;
   }
 
   /**
-   * Rebuilds the recovery key from three or more shares, checks that the recovery copy holds exactly the running
-   * keys, then re-seals the keyring under a new wrapping key and returns it. On any mismatch nothing changes.
+   * Reads keyring.json again if it changed since this process last read or wrote it (another tokenizer rotated,
+   * retired, re-split). Versions the file gained are added and its active version taken; versions it lost are
+   * kept for opening for RETIRED_GRACE_MS. A file that no longer opens with this wrapping key throws KeyringError
+   * and changes nothing in memory.
    */
-  async rewrap(sharesHex: string[]): Promise<Buffer> {
-    if (!this.recoveryKey || !this.recoverySealed) throw new RecoveryError('this keyring has no recovery key');
-    if (sharesHex.length < THRESHOLD) throw new RecoveryError(`at least ${THRESHOLD} shares are needed`);
-    let candidate: Buffer;
+  reload(): ReloadResult {
+    this.expireRetiring();
+    const stamp = fileStamp(this.file);
+    if (stamp === this.stamp) return { reloaded: false, added: [], removed: [] };
+    const before = new Set(this.keys.keys());
+    const read = readKeyringFile(this.file, this.wrappingKey);
+    this.adopt(read, stamp);
+    const after = new Set(this.keys.keys());
+    return { reloaded: true, added: [...after].filter((v) => !before.has(v)), removed: [...before].filter((v) => !after.has(v)) };
+  }
+
+  /**
+   * For a version a ciphertext names and memory lacks: whether to reload now. Yes when the file changed since it
+   * was last read (the reload may well fix the call, so no rate limit applies), else at most once a second (a
+   * header can name any of 2^32 versions: a flood of unknown ones must not become a flood of reads).
+   */
+  reloadWanted(): boolean {
+    if (fileStamp(this.file) !== this.stamp) return true;
+    if (Date.now() - this.lastUnknownReload < 1000) return false;
+    this.lastUnknownReload = Date.now();
+    return true;
+  }
+
+  private async combine(sharesHex: string[]): Promise<Buffer> {
+    const parsed = parseShares(sharesHex);
     try {
-      candidate = Buffer.from(await combine(sharesHex.map((h) => new Uint8Array(Buffer.from(h, 'hex')))));
+      return Buffer.from(await combine(parsed));
     } catch {
       throw new RecoveryError('the shares do not combine');
     }
+  }
+
+  /** Throws unless `candidate` opens the recovery copy of `c` and that copy holds exactly its keys. */
+  private checkRecovery(c: KeyringContents, candidate: Buffer): void {
+    if (!c.recoveryKey || !c.recoverySealed) throw new NoRecoveryKeyError(NO_RECOVERY_KEY);
+    const versions = [...c.keys.keys()].sort((a, b) => a - b);
     let recovered: Map<number, Buffer>;
     try {
-      recovered = openRecoveryCopy(candidate, this.activeVersion, this.versions, this.recoverySealed);
+      recovered = openRecoveryCopy(candidate, c.active, versions, c.recoverySealed);
     } catch {
       throw new RecoveryError('the shares do not rebuild this keyring\'s recovery key');
     }
-    const same = recovered.size === this.keys.size && [...recovered].every(([v, k]) => this.keys.get(v)?.equals(k));
-    if (!same) throw new RecoveryError('the recovered keys are not the running keys');
-    const previous = this.wrappingKey;
-    const next = randomBytes(KEY_BYTES);
-    this.wrappingKey = next;
-    try {
-      this.save('replace');
-      if (this.devKeyFile) writePrivateFile(this.devKeyFile, `${next.toString('hex')}\n`, 'replace');
-    } catch (err) {
-      this.wrappingKey = previous;
-      this.save('replace');
-      throw err;
-    }
-    return next;
+    const same = recovered.size === c.keys.size && [...recovered].every(([v, k]) => c.keys.get(v)?.equals(k));
+    for (const k of recovered.values()) k.fill(0);
+    if (!same) throw new RecoveryError('the recovered keys are not the keyring\'s keys');
   }
 
-  private save(mode: 'create' | 'replace'): void {
-    const { text, recoverySealed } = sealKeyringFile(this.wrappingKey, { keys: this.keys, active: this.activeVersion, recoveryKey: this.recoveryKey });
-    if (recoverySealed) this.recoverySealed = recoverySealed;
-    writePrivateFile(this.file, text, mode);
+  /**
+   * Every change to keyring.json, as a compare-and-swap under an exclusive lock (`withFileLock`): read the file as
+   * it is now (another tokenizer may have changed it), apply `change` to that, write it (temporary file and
+   * rename), then take the result as this process's keyring. A change is therefore never made to a stale copy:
+   * two rotations on two replicas make two versions, and a retirement removes only what the file holds. If the
+   * file no longer opens with this wrapping key (re-sealed by SystemGenerateWrappingKey elsewhere), it throws and
+   * nothing changes. `wrapWith` re-seals under another wrapping key (SystemGenerateWrappingKey).
+   */
+  private update(change: (current: KeyringContents) => KeyringContents, wrapWith = this.wrappingKey): void {
+    withFileLock(this.file, () => {
+      const current = readKeyringFile(this.file, this.wrappingKey);
+      const next = change(current);
+      if (next === current && wrapWith === this.wrappingKey && !current.legacy) {
+        // Nothing to write; still take what the file says.
+        this.adopt(current, fileStamp(this.file));
+        return;
+      }
+      const { text, recoverySealed } = sealKeyringFile(wrapWith, next);
+      writePrivateFile(this.file, text, 'replace');
+      this.wrappingKey = wrapWith;
+      this.adopt({ ...next, recoverySealed }, fileStamp(this.file));
+    });
+  }
+
+  /** Takes the file's contents as this process's keyring; versions the file dropped go to the grace list. */
+  private adopt(c: KeyringContents, stamp: string | undefined): void {
+    const keys = new Map<number, Buffer>();
+    for (const [v, read] of c.keys) {
+      const mine = this.keys.get(v) ?? this.retiring.get(v)?.key;
+      this.retiring.delete(v);
+      if (mine?.equals(read)) {
+        // The same key: keep the buffer in use, zero the copy just read.
+        keys.set(v, mine);
+        if (mine !== read) read.fill(0);
+        continue;
+      }
+      // A version whose key differs from the file's can only come from a writer that bypassed the lock; the file
+      // wins, and whatever was derived from the old key is dropped.
+      if (mine) this.onForget(v);
+      keys.set(v, read);
+    }
+    for (const [v, key] of this.keys) {
+      if (!keys.has(v) && !this.retiring.has(v)) this.retiring.set(v, { key, until: Date.now() + RETIRED_GRACE_MS });
+    }
+    this.keys = keys;
+    this.activeVersion = c.active;
+    this.recoveryKey = c.recoveryKey;
+    this.recoverySealed = c.recoverySealed;
+    this.stamp = stamp;
+  }
+
+  private forget(version: number): void {
+    const held = this.retiring.get(version);
+    this.retiring.delete(version);
+    held?.key.fill(0);
+    this.onForget(version);
+  }
+
+  private expireRetiring(): void {
+    const now = Date.now();
+    for (const [v, { until }] of this.retiring) if (until <= now) this.forget(v);
   }
 }

@@ -27,6 +27,19 @@ export const batchesInFlight = new client.Gauge({
   registers: [registry],
 });
 
+export const keyringReloads = new client.Counter({
+  name: 'strongroom_tokenizer_keyring_reloads_total',
+  help: 'Reads of a keyring.json another tokenizer changed, by what noticed it (periodic, unknown-version, info) and result (ok, failed).',
+  labelNames: ['reason', 'result'] as const,
+  registers: [registry],
+});
+
+export const keyringActiveVersion = new client.Gauge({
+  name: 'strongroom_tokenizer_keyring_active_version',
+  help: 'The master key version this tokenizer seals new keys under.',
+  registers: [registry],
+});
+
 /** Plain HTTP on purpose: metrics carry no secrets, and Prometheus scrapes the pod's port directly. */
 export function serveMetrics(port: number, host = '0.0.0.0'): Promise<Server> {
   const server = createServer((req, res) => {

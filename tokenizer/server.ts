@@ -11,11 +11,13 @@ import { Subkeys } from './subkeys.js';
 import { runBatch, BadItemError, StoppedError } from './batch.js';
 import { DEFAULT_ROTATE_AFTER, SealCounts } from './seal-counts.js';
 import { HealthService } from './health.js';
-import { RecoveryError, type Keyring } from './keyring.js';
+import { NoRecoveryKeyError, RecoveryError, SharesError, type Keyring, type ReloadReason } from './keyring.js';
 import { openKeyring } from './keyring-start.js';
+import { fileStamp } from './keyring-file.js';
+import { encryptShare, parseRecipients } from './keyring-init.js';
 import { AuditKeys, chainLinks } from './audit-keys.js';
 import { auditDigest } from '../proto/audit-checkpoint.js';
-import { batchDuration, batchesInFlight, batchItems, serveMetrics } from './metrics.js';
+import { batchDuration, batchesInFlight, batchItems, keyringActiveVersion, keyringReloads, serveMetrics } from './metrics.js';
 import type { TokenizerConfig } from './config.js';
 
 export interface RunningTokenizer {
@@ -123,9 +125,55 @@ export async function startTokenizerServer(opts: {
   tcpAddress?: string | undefined;
   log: Logger;
   rotateAfterSeals?: number;
+  /** Seconds between checks of keyring.json for another tokenizer's change; 0 or absent: none. */
+  keyringCheckSeconds?: number;
+  /** STRONGROOM_RECOVERY_RECIPIENTS as given: the age recipients the new shares of a resplit are encrypted to. */
+  recoveryRecipients?: string | undefined;
 }): Promise<RunningTokenizer> {
   const { keyring, log } = opts;
-  const keys = new Subkeys(keyring);
+  // Checked once; a bad list does not stop the tokenizer (it only matters to a resplit), but a resplit then refuses
+  // rather than answer shares in clear that were meant to be encrypted.
+  let recipients: string[] = [];
+  let recipientsError: string | undefined;
+  try {
+    recipients = parseRecipients(opts.recoveryRecipients);
+  } catch (err) {
+    recipientsError = (err as Error).message;
+    log.error(`${recipientsError}: SystemResplitRecoveryKey refuses until it is fixed`);
+  }
+
+  // Several tokenizers may share one keyring.json (replicas on one volume): another one's rotation, retirement or
+  // resplit is read here. Changes are made under the file lock by Keyring itself; this only notices them.
+  let failedStamp: string | undefined;
+  const reload = (reason: ReloadReason): void => {
+    try {
+      const r = keyring.reload();
+      if (!r.reloaded) return;
+      keyringReloads.inc({ reason, result: 'ok' });
+      keyringActiveVersion.set(keyring.active);
+      failedStamp = undefined;
+      log.info({ reason, active: keyring.active, versions: keyring.versions, added: r.added, retired: r.removed, keyring: keyring.id }, 'keyring reloaded: another tokenizer changed it');
+    } catch (err) {
+      keyringReloads.inc({ reason, result: 'failed' });
+      // Once per state of the file, not every check: it stays failing until someone acts.
+      const stamp = fileStamp(keyring.file);
+      if (stamp === failedStamp) return;
+      failedStamp = stamp;
+      log.error({ reason, err: { type: (err as Error).name } }, `keyring.json changed but cannot be reloaded, serving the keys in memory: ${(err as Error).message}`);
+    }
+  };
+  const keys = new Subkeys({
+    key: (version) => keyring.key(version),
+    // A version this process lacks may be another tokenizer's new one: reload, and never fail a call that it fixes.
+    missing: (version) => {
+      if (keyring.reloadWanted()) reload('unknown-version');
+      return keyring.key(version);
+    },
+  });
+  keyring.onForget = (version) => keys.forget(version);
+  keyringActiveVersion.set(keyring.active);
+  const checkTimer = opts.keyringCheckSeconds ? setInterval(() => reload('periodic'), opts.keyringCheckSeconds * 1000) : undefined;
+  checkTimer?.unref();
   const audit = new AuditKeys(keyring, keys);
   // Published so that auditors can check checkpoints without asking the vault (also in KeyringInfo).
   log.info({ auditPublicKey: audit.publicKey, keyring: keyring.id }, 'audit checkpoints are signed with this Ed25519 key');
@@ -161,13 +209,17 @@ export async function startTokenizerServer(opts: {
         batchDuration.observe({ code }, (performance.now() - started) / 1000);
       }
     }),
-    KeyringInfo: unary(log, 'KeyringInfo', async () => ({
+    KeyringInfo: unary(log, 'KeyringInfo', async () => {
+      // The api's rewrapper asks this before every pass: it must see another replica's rotation at once.
+      reload('info');
+      return {
       versions: keyring.versions,
       active: keyring.active,
       seals: Object.fromEntries([...seals.all].map(([v, n]) => [v, String(n)])),
       keyring_id: keyring.id,
       audit_public_key: audit.publicKey,
-    })),
+      };
+    }),
     ChainAudit: unary(log, 'ChainAudit', async (call) => {
       const { tenant_id: tenantId, tenant_salt: salt, previous, canonical } = call.request;
       const first = Number(call.request.first_seq);
@@ -199,7 +251,6 @@ export async function startTokenizerServer(opts: {
         if (err instanceof RecoveryError) throw new RefusedError(err.message);
         throw err;
       }
-      keys.forget(version);
       log.warn({ version, keyring: keyring.id }, 'master key version retired');
       return { versions: keyring.versions };
     }),
@@ -212,6 +263,22 @@ export async function startTokenizerServer(opts: {
         if (err instanceof RecoveryError) throw new RefusedError(err.message);
         throw err;
       }
+    }),
+    Resplit: unary(log, 'Resplit', async (call) => {
+      if (recipientsError) throw new RefusedError(`${recipientsError}: no shares issued`);
+      let shares: string[];
+      try {
+        shares = await keyring.resplit(call.request.shares);
+      } catch (err) {
+        if (err instanceof NoRecoveryKeyError) throw new RefusedError(err.message);
+        if (err instanceof SharesError || err instanceof RecoveryError) throw new BadItemError(`shares: ${err.message}`);
+        throw err;
+      }
+      // The shares are never logged; only that a resplit happened.
+      log.warn({ keyring: keyring.id, encrypted: recipients.length > 0 }, 'recovery key re-split: the old shares are void');
+      if (!recipients.length) return { shares, encrypted_shares: [], recipients: [], keyring_id: keyring.id };
+      const encrypted = await Promise.all(shares.map((sh, i) => encryptShare(recipients[i]!, sh, i + 1, keyring.id)));
+      return { shares: [], encrypted_shares: encrypted, recipients, keyring_id: keyring.id };
     }),
   };
   server.addService(pkg.Tokenizer.service, handlers);
@@ -235,6 +302,7 @@ export async function startTokenizerServer(opts: {
     keyring,
     close(graceMs = 5_000) {
       closing ??= new Promise<void>((resolve) => {
+        clearInterval(checkTimer);
         health.stop();
         try {
           seals.save();
@@ -269,6 +337,8 @@ export async function startTokenizer(
     tcpAddress: config.tcpAddress,
     log,
     rotateAfterSeals: config.rotateAfterSeals,
+    keyringCheckSeconds: config.keyringCheckSeconds,
+    recoveryRecipients: config.recoveryRecipients,
   });
   let metricsServer: HttpServer | undefined;
   try {

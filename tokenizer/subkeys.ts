@@ -17,7 +17,8 @@ export class Subkeys {
   private readonly salted = new Map<string, Subkeys>();
 
   constructor(
-    private readonly keyring: Pick<Keyring, 'key'>,
+    /** `missing`, when given, is asked for a version `key` lacks (a reload of a keyring another tokenizer changed). */
+    private readonly keyring: Pick<Keyring, 'key'> & { missing?: (version: number) => Buffer | undefined },
     /** Hex of the tenant's key salt; empty for the derivation of tenants made before salts. */
     private readonly salt = '',
   ) {}
@@ -44,7 +45,7 @@ export class Subkeys {
     let byPurpose = byTenant?.get(tenantId);
     const cached = byPurpose?.[purpose];
     if (cached) return cached;
-    const master = this.keyring.key(version);
+    const master = this.keyring.key(version) ?? this.keyring.missing?.(version);
     // Unknown versions are not cached: a ciphertext header can name any of 2^32 of them.
     if (!master) return undefined;
     // `purpose` comes from a fixed set without `|` and the tenant id is an integer, so the info is unambiguous.

@@ -35,7 +35,7 @@ const AREAS: [RegExp, string][] = [
 ];
 
 /** Operations served beyond the DatabunkerPro v2 contract. */
-export const EXTRA_OPERATIONS = ['AuditVerify', 'PolicyDelete', 'PolicyExplain', 'RoleDelete', 'RoleGet', 'RoleUnlinkPolicy', 'SharedRecordDelete', 'SharedRecordListUserRecords', 'SystemGetKeyringStatus', 'SystemRotateMasterKey', 'TenantRotateAdminToken', 'XTokenListForRole', 'XTokenListForUser', 'XTokenRevoke'];
+export const EXTRA_OPERATIONS = ['AuditVerify', 'PolicyDelete', 'PolicyExplain', 'RoleDelete', 'RoleGet', 'RoleUnlinkPolicy', 'SharedRecordDelete', 'SharedRecordListUserRecords', 'SystemGetKeyringStatus', 'SystemResplitRecoveryKey', 'SystemRotateMasterKey', 'TenantRotateAdminToken', 'XTokenListForRole', 'XTokenListForUser', 'XTokenRevoke'];
 
 export function areaOf(name: string): string {
   return AREAS.find(([re]) => re.test(name))?.[1] ?? 'Other';

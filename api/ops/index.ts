@@ -115,6 +115,7 @@ import { RoleUnlinkPolicy } from './roles/RoleUnlinkPolicy.js';
 import { TenantRotateAdminToken } from './tenants/TenantRotateAdminToken.js';
 import { SystemGetKeyringStatus } from './system/SystemGetKeyringStatus.js';
 import { SystemRotateMasterKey } from './system/SystemRotateMasterKey.js';
+import { SystemResplitRecoveryKey } from './system/SystemResplitRecoveryKey.js';
 
 export const operations: readonly OpDefinition[] = [
   AgreementAccept,
@@ -194,6 +195,7 @@ export const operations: readonly OpDefinition[] = [
   SystemGetUserHTMLReport,
   SystemGetUserProfiles,
   SystemGetUserReport,
+  SystemResplitRecoveryKey,
   SystemRestoreUserProfile,
   SystemRotateMasterKey,
   SystemSearchUserProfiles,

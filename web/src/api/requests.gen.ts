@@ -461,6 +461,10 @@ export type SystemGetUserReportInput = {
   identity: string | number;
 };
 
+export type SystemResplitRecoveryKeyInput = {
+  shares: unknown;
+};
+
 export type SystemRestoreUserProfileInput = {
   unlockuuid: string;
   token: string;
@@ -769,6 +773,7 @@ export interface Requests {
   SystemGetUserHTMLReport: SystemGetUserHTMLReportInput;
   SystemGetUserProfiles: SystemGetUserProfilesInput;
   SystemGetUserReport: SystemGetUserReportInput;
+  SystemResplitRecoveryKey: SystemResplitRecoveryKeyInput;
   SystemRestoreUserProfile: SystemRestoreUserProfileInput;
   SystemRotateMasterKey: SystemRotateMasterKeyInput;
   SystemSearchUserProfiles: SystemSearchUserProfilesInput;

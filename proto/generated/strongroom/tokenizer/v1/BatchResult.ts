@@ -9,7 +9,8 @@ export interface BatchResult {
   'hash'?: (Buffer | Uint8Array | string)[];
   /**
    * format byte, key version, nonce, ciphertext, tag per seal item; a personal item (with a subject) is format
-   * byte 0x02, nonce, ciphertext, tag (its key is the person's, named by the wrapped key, not a master version).
+   * byte 0x03, a 24-byte salt, ciphertext, tag (sealed under a one-time key derived from the person's data key and
+   * the salt, tokenizer/envelope.ts); 0x02 (nonce, ciphertext, tag under the data key itself) still opens.
    */
   'sealed'?: (Buffer | Uint8Array | string)[];
   /**
@@ -42,7 +43,8 @@ export interface BatchResult__Output {
   'hash': (Buffer)[];
   /**
    * format byte, key version, nonce, ciphertext, tag per seal item; a personal item (with a subject) is format
-   * byte 0x02, nonce, ciphertext, tag (its key is the person's, named by the wrapped key, not a master version).
+   * byte 0x03, a 24-byte salt, ciphertext, tag (sealed under a one-time key derived from the person's data key and
+   * the salt, tokenizer/envelope.ts); 0x02 (nonce, ciphertext, tag under the data key itself) still opens.
    */
   'sealed': (Buffer)[];
   /**

@@ -7,7 +7,7 @@ export interface KeyringInfoResponse {
   'active'?: (number);
   /**
    * AES-GCM seals made under each version's keys (key wraps, the sentinel), kept across restarts beside the
-   * keyring, keyed by version. Seals under data keys are not counted.
+   * keyring, keyed by version. Seals under data keys are not counted: each uses a one-time derived key (0x03).
    */
   'seals'?: ({[key: number]: number | string | Long});
   /**
@@ -25,7 +25,7 @@ export interface KeyringInfoResponse__Output {
   'active': (number);
   /**
    * AES-GCM seals made under each version's keys (key wraps, the sentinel), kept across restarts beside the
-   * keyring, keyed by version. Seals under data keys are not counted.
+   * keyring, keyed by version. Seals under data keys are not counted: each uses a one-time derived key (0x03).
    */
   'seals': ({[key: number]: string});
   /**

@@ -8,6 +8,8 @@ import type { ChainAuditRequest as _strongroom_tokenizer_v1_ChainAuditRequest, C
 import type { ChainAuditResponse as _strongroom_tokenizer_v1_ChainAuditResponse, ChainAuditResponse__Output as _strongroom_tokenizer_v1_ChainAuditResponse__Output } from '../../../strongroom/tokenizer/v1/ChainAuditResponse.js';
 import type { KeyringInfoRequest as _strongroom_tokenizer_v1_KeyringInfoRequest, KeyringInfoRequest__Output as _strongroom_tokenizer_v1_KeyringInfoRequest__Output } from '../../../strongroom/tokenizer/v1/KeyringInfoRequest.js';
 import type { KeyringInfoResponse as _strongroom_tokenizer_v1_KeyringInfoResponse, KeyringInfoResponse__Output as _strongroom_tokenizer_v1_KeyringInfoResponse__Output } from '../../../strongroom/tokenizer/v1/KeyringInfoResponse.js';
+import type { ResplitRequest as _strongroom_tokenizer_v1_ResplitRequest, ResplitRequest__Output as _strongroom_tokenizer_v1_ResplitRequest__Output } from '../../../strongroom/tokenizer/v1/ResplitRequest.js';
+import type { ResplitResponse as _strongroom_tokenizer_v1_ResplitResponse, ResplitResponse__Output as _strongroom_tokenizer_v1_ResplitResponse__Output } from '../../../strongroom/tokenizer/v1/ResplitResponse.js';
 import type { RetireRequest as _strongroom_tokenizer_v1_RetireRequest, RetireRequest__Output as _strongroom_tokenizer_v1_RetireRequest__Output } from '../../../strongroom/tokenizer/v1/RetireRequest.js';
 import type { RetireResponse as _strongroom_tokenizer_v1_RetireResponse, RetireResponse__Output as _strongroom_tokenizer_v1_RetireResponse__Output } from '../../../strongroom/tokenizer/v1/RetireResponse.js';
 import type { RewrapRequest as _strongroom_tokenizer_v1_RewrapRequest, RewrapRequest__Output as _strongroom_tokenizer_v1_RewrapRequest__Output } from '../../../strongroom/tokenizer/v1/RewrapRequest.js';
@@ -51,6 +53,27 @@ export interface TokenizerClient extends grpc.Client {
   keyringInfo(argument: _strongroom_tokenizer_v1_KeyringInfoRequest, metadata: grpc.Metadata, callback: grpc.requestCallback<_strongroom_tokenizer_v1_KeyringInfoResponse__Output>): grpc.ClientUnaryCall;
   keyringInfo(argument: _strongroom_tokenizer_v1_KeyringInfoRequest, options: grpc.CallOptions, callback: grpc.requestCallback<_strongroom_tokenizer_v1_KeyringInfoResponse__Output>): grpc.ClientUnaryCall;
   keyringInfo(argument: _strongroom_tokenizer_v1_KeyringInfoRequest, callback: grpc.requestCallback<_strongroom_tokenizer_v1_KeyringInfoResponse__Output>): grpc.ClientUnaryCall;
+  
+  /**
+   * Rebuilds the recovery key from 3 to 5 current shares, checks that it opens the keyring's recovery copy, then
+   * makes a new recovery key, re-seals the recovery copy under it and answers its five new shares (the old ones are
+   * void). INVALID_ARGUMENT when the shares are unusable or do not rebuild this keyring's recovery key;
+   * FAILED_PRECONDITION when the keyring has no recovery key. Either way nothing changes.
+   */
+  Resplit(argument: _strongroom_tokenizer_v1_ResplitRequest, metadata: grpc.Metadata, options: grpc.CallOptions, callback: grpc.requestCallback<_strongroom_tokenizer_v1_ResplitResponse__Output>): grpc.ClientUnaryCall;
+  Resplit(argument: _strongroom_tokenizer_v1_ResplitRequest, metadata: grpc.Metadata, callback: grpc.requestCallback<_strongroom_tokenizer_v1_ResplitResponse__Output>): grpc.ClientUnaryCall;
+  Resplit(argument: _strongroom_tokenizer_v1_ResplitRequest, options: grpc.CallOptions, callback: grpc.requestCallback<_strongroom_tokenizer_v1_ResplitResponse__Output>): grpc.ClientUnaryCall;
+  Resplit(argument: _strongroom_tokenizer_v1_ResplitRequest, callback: grpc.requestCallback<_strongroom_tokenizer_v1_ResplitResponse__Output>): grpc.ClientUnaryCall;
+  /**
+   * Rebuilds the recovery key from 3 to 5 current shares, checks that it opens the keyring's recovery copy, then
+   * makes a new recovery key, re-seals the recovery copy under it and answers its five new shares (the old ones are
+   * void). INVALID_ARGUMENT when the shares are unusable or do not rebuild this keyring's recovery key;
+   * FAILED_PRECONDITION when the keyring has no recovery key. Either way nothing changes.
+   */
+  resplit(argument: _strongroom_tokenizer_v1_ResplitRequest, metadata: grpc.Metadata, options: grpc.CallOptions, callback: grpc.requestCallback<_strongroom_tokenizer_v1_ResplitResponse__Output>): grpc.ClientUnaryCall;
+  resplit(argument: _strongroom_tokenizer_v1_ResplitRequest, metadata: grpc.Metadata, callback: grpc.requestCallback<_strongroom_tokenizer_v1_ResplitResponse__Output>): grpc.ClientUnaryCall;
+  resplit(argument: _strongroom_tokenizer_v1_ResplitRequest, options: grpc.CallOptions, callback: grpc.requestCallback<_strongroom_tokenizer_v1_ResplitResponse__Output>): grpc.ClientUnaryCall;
+  resplit(argument: _strongroom_tokenizer_v1_ResplitRequest, callback: grpc.requestCallback<_strongroom_tokenizer_v1_ResplitResponse__Output>): grpc.ClientUnaryCall;
   
   /**
    * Removes a master key version nothing is sealed under any more (after a rotation's rewrap). FAILED_PRECONDITION
@@ -155,6 +178,14 @@ export interface TokenizerHandlers extends grpc.UntypedServiceImplementation {
   KeyringInfo: grpc.handleUnaryCall<_strongroom_tokenizer_v1_KeyringInfoRequest__Output, _strongroom_tokenizer_v1_KeyringInfoResponse>;
   
   /**
+   * Rebuilds the recovery key from 3 to 5 current shares, checks that it opens the keyring's recovery copy, then
+   * makes a new recovery key, re-seals the recovery copy under it and answers its five new shares (the old ones are
+   * void). INVALID_ARGUMENT when the shares are unusable or do not rebuild this keyring's recovery key;
+   * FAILED_PRECONDITION when the keyring has no recovery key. Either way nothing changes.
+   */
+  Resplit: grpc.handleUnaryCall<_strongroom_tokenizer_v1_ResplitRequest__Output, _strongroom_tokenizer_v1_ResplitResponse>;
+  
+  /**
    * Removes a master key version nothing is sealed under any more (after a rotation's rewrap). FAILED_PRECONDITION
    * for the active version, for version 1 (it derives every lookup hash and FF1 token), and for an unknown one.
    */
@@ -190,6 +221,7 @@ export interface TokenizerHandlers extends grpc.UntypedServiceImplementation {
 export interface TokenizerDefinition extends grpc.ServiceDefinition {
   ChainAudit: MethodDefinition<_strongroom_tokenizer_v1_ChainAuditRequest, _strongroom_tokenizer_v1_ChainAuditResponse, _strongroom_tokenizer_v1_ChainAuditRequest__Output, _strongroom_tokenizer_v1_ChainAuditResponse__Output>
   KeyringInfo: MethodDefinition<_strongroom_tokenizer_v1_KeyringInfoRequest, _strongroom_tokenizer_v1_KeyringInfoResponse, _strongroom_tokenizer_v1_KeyringInfoRequest__Output, _strongroom_tokenizer_v1_KeyringInfoResponse__Output>
+  Resplit: MethodDefinition<_strongroom_tokenizer_v1_ResplitRequest, _strongroom_tokenizer_v1_ResplitResponse, _strongroom_tokenizer_v1_ResplitRequest__Output, _strongroom_tokenizer_v1_ResplitResponse__Output>
   Retire: MethodDefinition<_strongroom_tokenizer_v1_RetireRequest, _strongroom_tokenizer_v1_RetireResponse, _strongroom_tokenizer_v1_RetireRequest__Output, _strongroom_tokenizer_v1_RetireResponse__Output>
   Rewrap: MethodDefinition<_strongroom_tokenizer_v1_RewrapRequest, _strongroom_tokenizer_v1_RewrapResponse, _strongroom_tokenizer_v1_RewrapRequest__Output, _strongroom_tokenizer_v1_RewrapResponse__Output>
   Rotate: MethodDefinition<_strongroom_tokenizer_v1_RotateRequest, _strongroom_tokenizer_v1_RotateResponse, _strongroom_tokenizer_v1_RotateRequest__Output, _strongroom_tokenizer_v1_RotateResponse__Output>
