@@ -43,6 +43,8 @@ export interface BucketAccess {
   endpoint?: string | undefined;
   region: string;
   forcePathStyle: boolean;
+  /** Explicit keys; when absent the SDK's provider chain finds them (AWS_ACCESS_KEY_ID…, AWS_PROFILE, web identity). */
+  credentials?: { accessKeyId: string; secretAccessKey: string } | undefined;
 }
 
 /** `s3://bucket/prefix` split; null for anything else (a directory or a file). */
@@ -55,7 +57,7 @@ export function parseBucketUrl(source: string): { bucket: string; prefix: string
 export async function readCheckpointsFrom(source: string, tenantId: number, access: BucketAccess): Promise<CheckpointLine[]> {
   const url = parseBucketUrl(source);
   if (!url) return readCheckpoints(source);
-  const store = new S3BlobStore({ bucket: url.bucket, region: access.region, endpoint: access.endpoint, forcePathStyle: access.forcePathStyle });
+  const store = new S3BlobStore({ bucket: url.bucket, region: access.region, endpoint: access.endpoint, forcePathStyle: access.forcePathStyle, credentials: access.credentials });
   try {
     return await readBucketCheckpoints(store, url.prefix, tenantId);
   } finally {
