@@ -79,15 +79,7 @@ export class AuditCheckpoints {
       return;
     }
     this.sinceLook.set(tenantId, 0);
-    void this.dueByCount(tenantId)
-      .then((due) => (due ? this.checkpoint(tenantId) : null))
-      .catch(() => undefined);
-  }
-
-  private async dueByCount(tenantId: number): Promise<boolean> {
-    const d = await this.db.stores(tenantId).auditCheckpointed.distance();
-    // A mark ahead of the head was moved by hand: the head is checkpointed at once rather than trusted.
-    return moved(d) && (d.head.seq - d.checkpointed.seq >= this.opts.events || d.head.seq < d.checkpointed.seq);
+    this.checkpoint(tenantId, this.opts.events).catch(() => undefined);
   }
 
   start(): void {
@@ -106,26 +98,27 @@ export class AuditCheckpoints {
   }
 
   /**
-   * Signs the tenant's committed head and writes the checkpoint; null when the trail is empty, the head is already
-   * checkpointed, or another replica is checkpointing the tenant now. Rejects when a target failed to take it.
+   * Signs the tenant's committed head and writes the checkpoint, if it moved since the last checkpoint (with
+   * `events`, only once it is that many events past it). Null when it is not due, or another replica is
+   * checkpointing the tenant now. Rejects when a target failed to take it.
    */
-  checkpoint(tenantId: number): Promise<CheckpointLine | null> {
+  checkpoint(tenantId: number, events = 0): Promise<CheckpointLine | null> {
     let run = this.inFlight.get(tenantId);
     if (!run) {
-      run = this.checkpointNow(tenantId).finally(() => this.inFlight.delete(tenantId));
+      run = this.checkpointNow(tenantId, events).finally(() => this.inFlight.delete(tenantId));
       this.inFlight.set(tenantId, run);
     }
     return run;
   }
 
-  private async checkpointNow(tenantId: number): Promise<CheckpointLine | null> {
+  private async checkpointNow(tenantId: number, events: number): Promise<CheckpointLine | null> {
     const store = this.db.stores(tenantId).auditCheckpointed;
     // Looked at first without the lock: a tenant whose head stayed put costs one read and no lock connection.
-    if (!moved(await store.distance())) return null;
+    if (!due(await store.distance(), events)) return null;
     const out = await this.db.tryExclusive(checkpointLock(tenantId), async () => {
       // Again under the lock: the replica that held it a moment ago may have checkpointed this very head.
       const d = await store.distance();
-      if (!moved(d)) return null;
+      if (!due(d, events)) return null;
       let pending = this.unwritten.get(tenantId);
       if (!pending || pending.line.seq !== d.head.seq || pending.line.link !== d.head.hash.toString('hex')) {
         const line = await this.sign(tenantId, d.head);
@@ -211,7 +204,12 @@ export class AuditCheckpoints {
   }
 }
 
-/** True when the head is not the one last checkpointed (by sequence number or link), and the trail is not empty. */
-function moved(d: CheckpointDistance): boolean {
-  return d.head.seq > 0 && (d.head.seq !== d.checkpointed.seq || !d.head.hash.equals(d.checkpointed.link));
+/**
+ * True when the head is not the one last checkpointed (by sequence number or link) and the trail is not empty; with
+ * `events`, only once the head is that many past it. A mark ahead of the head was moved by hand: due at once.
+ */
+function due(d: CheckpointDistance, events: number): boolean {
+  const moved = d.head.seq > 0 && (d.head.seq !== d.checkpointed.seq || !d.head.hash.equals(d.checkpointed.link));
+  const distance = d.head.seq - d.checkpointed.seq;
+  return moved && (!events || distance >= events || distance < 0);
 }
