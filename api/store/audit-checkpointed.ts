@@ -1,4 +1,4 @@
-// SQL for how far a tenant's audit trail is checkpointed (Tenant0010AuditCheckpointed), beside its committed head.
+// SQL for how far a tenant's audit trail is checkpointed (Tenant0011AuditCheckpointed), beside its committed head.
 // What every replica reads to decide whether a checkpoint is due; moved only by the replica that wrote one.
 import { TenantTables } from './tenant-tables.js';
 import { query } from './sql.js';

@@ -5,8 +5,8 @@
 // (Database.grantTenantRole): the api moves it as the vault's own user.
 import { Migration } from '@mikro-orm/migrations';
 
-export class Tenant0010AuditCheckpointed extends Migration {
-  override name = 'Tenant0010AuditCheckpointed';
+export class Tenant0011AuditCheckpointed extends Migration {
+  override name = 'Tenant0011AuditCheckpointed';
 
   override up(): void {
     this.addSql(`create table audit_checkpointed (
