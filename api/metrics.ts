@@ -42,6 +42,13 @@ export const auditBatchSize = new client.Histogram({
   registers: [registry],
 });
 
+export const auditQueueDepth = new client.Gauge({
+  name: 'strongroom_audit_queue_depth',
+  help: 'Events of committed writes not yet linked into the chain, as the last sweep found them, per tenant.',
+  labelNames: ['tenant'],
+  registers: [registry],
+});
+
 export const auditVerifiedSequence = new client.Gauge({
   name: 'strongroom_audit_verified_sequence',
   help: 'The last sequence number of the tenant\'s audit chain found intact by the last verification.',

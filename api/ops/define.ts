@@ -42,6 +42,12 @@ export interface OpContext {
   tenantNamed?: boolean;
   /** What the operation tells its audit event: whose record, how it was named, before and after. */
   audit: AuditNote;
+  /**
+   * A write says its note is final (set no more of it after): the event's details are sealed from now on, in the
+   * same tokenizer round trip as whatever the operation seals next (calls of one turn travel together). Optional:
+   * an event not sealed ahead is sealed at the end.
+   */
+  auditFinal?: () => void;
   now: number;
 }
 

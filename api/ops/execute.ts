@@ -5,7 +5,7 @@ import type { EntityManager } from '@mikro-orm/postgresql';
 import type { OpDefinition, OpContext } from './define.js';
 import type { Services } from '../vault/services.js';
 import type { Principal } from '../vault/credentials.js';
-import { draftEvent, type AuditNote } from '../vault/audit.js';
+import { draftEvent, type AuditDraft, type AuditNote, type SealedAhead } from '../vault/audit.js';
 import { nowSeconds } from '../vault/durations.js';
 import { UnavailableError, VaultError, badRequest, forbidden, Messages } from '../errors.js';
 import { fromDatabaseError } from '../store/errors.js';
@@ -163,15 +163,25 @@ async function run(
     };
   };
   if (op.transaction === 'write') {
-    return services.db.forTenant(tenantId).transactional(async (tx) => {
+    let queued: string[] = [];
+    const result = await services.db.forTenant(tenantId).transactional(async (tx) => {
       // Tenant operations run as the tenant's database role; admin and main-tenant ones reach global tables.
       if (op.access === 'tenant') await services.db.enterTenantRole(tx as EntityManager, tenantId);
       const ctx = context(() => tx as EntityManager, true);
+      let ahead: SealedAhead | undefined;
+      let draft: AuditDraft | undefined;
+      ctx.auditFinal = () => {
+        draft ??= event();
+        ahead ??= services.audit.sealAhead(tx as EntityManager, tenantId, draft, services.keys.knownIn(ctx));
+      };
       const result = await op.run({ input, ctx });
       judged();
-      await services.audit.writeInTx(tx as EntityManager, tenantId, [event()], services.keys.knownIn(ctx));
+      queued = await services.audit.writeInTx(tx as EntityManager, tenantId, [draft ?? event()], services.keys.knownIn(ctx), ahead);
       return result;
     });
+    // Committed with its event queued; answered once the event is in the chain.
+    await services.audit.chained(tenantId, queued);
+    return result;
   }
   // Reads fork their manager only if they use it: most go through shared, coalesced statements.
   let em: EntityManager | undefined;

@@ -1,5 +1,5 @@
-// SQL for a tenant's audit trail: the head's lock and the chained append (through the SECURITY DEFINER functions of
-// Tenant0009KeyedAudit), pages of events, one event, a scan, the head.
+// SQL for a tenant's audit trail: the head's lock, the write's queue and the chained append (through the SECURITY
+// DEFINER functions of Tenant0009KeyedAudit and Tenant0010AuditQueue), pages of events, one event, a scan, the head.
 import { TenantTables } from './tenant-tables.js';
 
 /** An event as stored; `details` is sealed. */
@@ -19,6 +19,9 @@ export interface AuditEventRow {
   /** The public digest chain (null before Tenant0009KeyedAudit). */
   digest: Buffer | null;
 }
+
+/** An event as queued by a write: every stored field but its place in the chain. */
+export type QueuedEvent = Omit<AuditEventRow, 'seq' | 'hash' | 'digest'>;
 
 /** An event to append: every stored field but its sequence number, with the link the tokenizer made for it. */
 export type AuditAppend = Omit<AuditEventRow, 'seq' | 'digest'> & { digest: Buffer };
@@ -82,18 +85,57 @@ export class AuditStore extends TenantTables {
     return AuditStore.headOf(h!);
   }
 
-  /** One round trip: inserts the events from `head.seq + 1` on and moves the head, refused if it moved meanwhile. */
-  async append(head: AuditHead, rows: AuditAppend[]): Promise<void> {
+  /**
+   * One round trip: inserts the events from `head.seq + 1` on and moves the head, refused if it moved meanwhile.
+   * `dequeued` names the batch's events taken from the queue: they leave it in the same statement, and the batch
+   * is refused if any of them is no longer queued (another chainer took it).
+   */
+  async append(head: AuditHead, rows: AuditAppend[], dequeued: readonly string[] = []): Promise<void> {
     await this.sql(
       `select ${this.t}.audit_append($1::bigint, $2::bytea, $3::bytea, $4::uuid[], $5::bigint[], $6::text[], $7::text[],
-        $8::text[], $9::text[], $10::uuid[], $11::text[], $12::text[], $13::bytea[], $14::bytea[], $15::bytea[])`,
+        $8::text[], $9::text[], $10::uuid[], $11::text[], $12::text[], $13::bytea[], $14::bytea[], $15::bytea[], $16::uuid[])`,
       [
         head.seq + 1, head.hash, head.digest,
         rows.map((r) => r.uuid), rows.map((r) => r.when), rows.map((r) => r.title), rows.map((r) => r.status),
         rows.map((r) => r.msg), rows.map((r) => r.actor), rows.map((r) => r.record), rows.map((r) => r.mode),
         rows.map((r) => r.app), rows.map((r) => r.details), rows.map((r) => r.hash), rows.map((r) => r.digest),
+        dequeued,
       ],
     );
+  }
+
+  /** Queues events in the caller's transaction (a write's): they are chained later, in a batch, by `append`. */
+  async enqueue(rows: QueuedEvent[]): Promise<void> {
+    await this.sql(
+      `select ${this.t}.audit_enqueue($1::uuid[], $2::bigint[], $3::text[], $4::text[], $5::text[], $6::text[], $7::uuid[],
+        $8::text[], $9::text[], $10::bytea[])`,
+      [
+        rows.map((r) => r.uuid), rows.map((r) => r.when), rows.map((r) => r.title), rows.map((r) => r.status),
+        rows.map((r) => r.msg), rows.map((r) => r.actor), rows.map((r) => r.record), rows.map((r) => r.mode),
+        rows.map((r) => r.app), rows.map((r) => r.details),
+      ],
+    );
+  }
+
+  /** The statement that reads the oldest queued events, in the order they were queued (for a transaction's start). */
+  queuedStatement(limit: number): string {
+    return `select uuid, "when", title, status, msg, actor, record, mode, app, details from ${this.t}.audit_queue order by id limit ${Math.trunc(limit)}`;
+  }
+
+  static queuedOf(row: Record<string, unknown>): QueuedEvent {
+    const { seq: _seq, hash: _hash, digest: _digest, ...event } = toRow({ ...row, seq: 0, hash: null, digest: null });
+    return event;
+  }
+
+  /** The oldest queued events, in the order they were queued. */
+  async queued(limit: number): Promise<QueuedEvent[]> {
+    return (await this.sql(this.queuedStatement(limit))).map((r) => AuditStore.queuedOf(r));
+  }
+
+  /** How many events wait in the queue, and the time (unix seconds) of the oldest. */
+  async queueDepth(): Promise<{ depth: number; oldest: number | null }> {
+    const [r] = await this.sql<{ depth: number; oldest: string | null }>(`select count(*)::int as depth, min("when") as oldest from ${this.t}.audit_queue`);
+    return { depth: Number(r?.depth ?? 0), oldest: r?.oldest == null ? null : Number(r.oldest) };
   }
 
   /** The head as committed, and the highest stored sequence number, read together (one snapshot). */

@@ -12,7 +12,7 @@ import { KEYS_SCHEMA } from './keys-database.js';
 import { GLOBAL_SCHEMA, MAIN_TENANT_ID, MAIN_TENANT_NAME, tenantSchema } from './schemas.js';
 import { reclaimLostConnections } from './pool-guard.js';
 import { GlobalStores, Stores } from './stores.js';
-import { AuditStore, type AuditHead } from './audit.js';
+import { AuditStore, type AuditHead, type QueuedEvent } from './audit.js';
 import { KEY_SALT_BYTES } from './tenants.js';
 
 export { GLOBAL_SCHEMA, MAIN_TENANT_ID, MAIN_TENANT_NAME, tenantSchema };
@@ -250,17 +250,20 @@ export class Database {
 
   /**
    * A short transaction appending to the tenant's audit trail on a connection of its own, as the tenant's role
-   * where there is one. BEGIN, the role and the head's lock travel in one round trip (a statement without
-   * parameters may hold several): the head stays locked while `work` has the tokenizer link the batch, then appends.
+   * where there is one. BEGIN, the role, the head's lock and the oldest queued events (up to `queueLimit`) travel in
+   * one round trip (a statement without parameters may hold several): the head stays locked while `work` has the
+   * tokenizer link the batch, then appends.
    */
-  async auditTransaction<T>(tenantId: number, work: (audit: AuditStore, head: AuditHead) => Promise<T>): Promise<T> {
+  async auditTransaction<T>(tenantId: number, queueLimit: number, work: (audit: AuditStore, head: AuditHead, queued: QueuedEvent[]) => Promise<T>): Promise<T> {
     const client = await this.mainPool!.connect();
     const store = this.stores(tenantId).audit.on(async (text, params) => (await client.query(text, params as unknown[])).rows as Record<string, unknown>[]);
     const role = this.roleOf ? `set local role "${this.roleOf(tenantId)}"; ` : '';
     let broken: Error | undefined;
     try {
-      const results = (await client.query(`begin; ${role}${store.lockHeadStatement}`)) as unknown as pg.QueryResult[];
-      const out = await work(store, AuditStore.headOf(results.at(-1)!.rows[0] as Record<string, unknown>));
+      // One round trip: BEGIN, the role, the head's lock, and the queue as it stands once the lock is held.
+      const results = (await client.query(`begin; ${role}${store.lockHeadStatement}; ${store.queuedStatement(queueLimit)}`)) as unknown as pg.QueryResult[];
+      const head = AuditStore.headOf(results.at(-2)!.rows[0] as Record<string, unknown>);
+      const out = await work(store, head, results.at(-1)!.rows.map((r) => AuditStore.queuedOf(r as Record<string, unknown>)));
       await client.query('commit');
       return out;
     } catch (err) {
@@ -290,9 +293,9 @@ export class Database {
       `grant select, insert, update, delete on all tables in schema ${schema} to ${role}`,
       `grant usage, select on all sequences in schema ${schema} to ${role}`,
       `grant execute on all functions in schema ${schema} to ${role}`,
-      // The audit trail is append-only for the tenant: it inserts only through audit_append (SECURITY DEFINER),
-      // and PostgreSQL refuses it any UPDATE, DELETE or TRUNCATE of the events or the head.
-      `revoke insert, update, delete, truncate on ${schema}.audit_events, ${schema}.audit_head from ${role}`,
+      // The audit trail is append-only for the tenant: it inserts only through audit_enqueue and audit_append
+      // (SECURITY DEFINER), and PostgreSQL refuses it any UPDATE, DELETE or TRUNCATE of the events, the head or the queue.
+      `revoke insert, update, delete, truncate on ${schema}.audit_events, ${schema}.audit_head, ${schema}.audit_queue from ${role}`,
       // How far the trail is checkpointed paces the signing of checkpoints: the tenant may not hold them back.
       `revoke insert, update, delete, truncate on ${schema}.audit_checkpointed from ${role}`,
       `grant usage on schema "${GLOBAL_SCHEMA}" to ${role}`,

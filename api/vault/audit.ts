@@ -7,7 +7,7 @@ import { Stores } from '../store/stores.js';
 import type { AuditEventRow, AuditHead, AuditStore } from '../store/audit.js';
 import { TokenizerRejectedError, type TokenizerClient } from '../tokenizer-client.js';
 import type { SubjectKeys } from './subject-keys.js';
-import { auditBatchSize, refusalsAudited } from '../metrics.js';
+import { auditBatchSize, auditQueueDepth, refusalsAudited } from '../metrics.js';
 import { auditDigest } from '../../proto/audit-checkpoint.js';
 import type { Principal } from './credentials.js';
 
@@ -26,6 +26,12 @@ export type AuditDraft = Omit<AuditEventRow, 'seq' | 'hash' | 'digest' | 'detail
 
 /** An event sealed and ready to be linked into the chain. */
 type AuditEventToChain = Omit<AuditEventRow, 'seq' | 'hash' | 'digest'>;
+
+/** A write's event whose details are being sealed ahead of the write's end (`AuditTrail.sealAhead`). */
+export interface SealedAhead {
+  draft: AuditDraft;
+  sealed: Promise<AuditEventToChain>;
+}
 
 export const AUDIT_TABLE = 'audit_events';
 const MAX_BATCH = 500;
@@ -66,9 +72,32 @@ export function canonical(e: Omit<AuditDraft, 'details'> & { details: Buffer | n
   return JSON.stringify([e.uuid, e.when, e.title, e.status, e.msg, e.actor, e.record, e.mode, e.app, e.details?.toString('base64') ?? null]);
 }
 
+interface Waiter {
+  resolve(): void;
+  reject(e: unknown): void;
+}
+
+/** A write waiting for its queued events to be chained: resolved by uuid, or by a batch that began after it. */
+interface ChainWaiter {
+  uuids: Set<string>;
+  ticket: number;
+  resolve(): void;
+}
+
+/** A tenant's work for the chainer: reads' and failed calls' drafts, and writes waiting on their queued events. */
+interface TenantQueue {
+  drafts: AuditDraft[];
+  waiters: Waiter[];
+  chain: Set<ChainWaiter>;
+  /** A batch should look at the database's queue even with no drafts (a write committed, or a drain). */
+  drain: boolean;
+}
+
 export class AuditTrail {
-  private readonly queues = new Map<number, { drafts: AuditDraft[]; waiters: { resolve(): void; reject(e: unknown): void }[] }>();
+  private readonly queues = new Map<number, TenantQueue>();
   private readonly flushing = new Set<number>();
+  private readonly retries = new Map<number, NodeJS.Timeout>();
+  private tickets = 0;
 
   constructor(
     private readonly db: Database,
@@ -81,14 +110,65 @@ export class AuditTrail {
   onAppended: ((tenantId: number, events: number) => void) | undefined;
 
   /**
-   * Writes events in the caller's transaction, which it must have: they commit or roll back with the change they
-   * describe. The head stays locked from the moment the tokenizer chains the batch until the commit.
+   * Queues a write's events in its transaction, which the caller must have: they commit or roll back with the
+   * change they describe, and no lock is taken (a write no longer waits on the chain's head). Returns their uuids,
+   * which the caller gives to `chained` once the transaction has committed.
    */
-  async writeInTx(em: EntityManager, tenantId: number, drafts: AuditDraft[], known?: ReadonlyMap<string, Buffer | null>): Promise<void> {
-    if (drafts.length === 0) return;
-    await this.chainInTx(em, tenantId, await this.seal(em, tenantId, drafts, known));
-    // Before the caller's commit: a checkpoint it sets off may still find the head before these events.
-    this.onAppended?.(tenantId, drafts.length);
+  async writeInTx(em: EntityManager, tenantId: number, drafts: AuditDraft[], known?: ReadonlyMap<string, Buffer | null>, ahead?: SealedAhead): Promise<string[]> {
+    if (drafts.length === 0) return [];
+    const early = ahead && drafts.length === 1 && drafts[0] === ahead.draft && known?.get(ahead.draft.record!) ? await ahead.sealed : undefined;
+    const rows = early ? [early] : await this.seal(em, tenantId, drafts, known);
+    await new Stores(em, tenantId).audit.enqueue(rows);
+    return rows.map((r) => r.uuid);
+  }
+
+  /**
+   * After a write's commit: settles once its queued events are in the chain (by this process's next batch, or
+   * already by another replica's), so a write is answered only once its event is linked. If the batch fails (the
+   * tokenizer or the database gone), it settles all the same: the event is stored, queued, and chained by a later
+   * batch; the write it describes has committed and its answer is true.
+   */
+  chained(tenantId: number, uuids: readonly string[]): Promise<void> {
+    if (uuids.length === 0) return Promise.resolve();
+    const q = this.queueOf(tenantId);
+    const done = new Promise<void>((resolve) => q.chain.add({ uuids: new Set(uuids), ticket: ++this.tickets, resolve }));
+    q.drain = true;
+    if (!this.flushing.has(tenantId)) void this.flush(tenantId);
+    return done;
+  }
+
+  /** Chains whatever a tenant's queue holds (events of writes whose process stopped before chaining them). */
+  drain(tenantId: number): void {
+    this.queueOf(tenantId).drain = true;
+    if (!this.flushing.has(tenantId)) void this.flush(tenantId);
+  }
+
+  /** The sweeper's look at a tenant's queue: anything left there (its writer stopped before chaining it) is chained. */
+  async drainIfQueued(tenantId: number): Promise<number> {
+    const { depth } = await this.db.stores(tenantId).audit.queueDepth();
+    auditQueueDepth.set({ tenant: String(tenantId) }, depth);
+    if (depth) this.drain(tenantId);
+    return depth;
+  }
+
+  private queueOf(tenantId: number): TenantQueue {
+    let q = this.queues.get(tenantId);
+    if (!q) this.queues.set(tenantId, (q = { drafts: [], waiters: [], chain: new Set(), drain: false }));
+    return q;
+  }
+
+  /**
+   * Seals a write's event before the write is done, when its note is final and its person's key already read
+   * (`known`): its tokenizer work then rides with the operation's own. Undefined when it cannot (no person, or
+   * the key not at hand): `writeInTx` seals it then. The event is used only if the write succeeds and the person
+   * still has a key at the end (a write that erased them drops the details, as ever).
+   */
+  sealAhead(em: EntityManager, tenantId: number, draft: AuditDraft, known: ReadonlyMap<string, Buffer | null>): SealedAhead | undefined {
+    if (!draft.details || !draft.record || !known.get(draft.record)) return undefined;
+    const sealed = this.seal(em, tenantId, [draft], known).then((rows) => rows[0]!);
+    // Awaited only if the write gets that far; a failed write leaves it unused, not unhandled.
+    sealed.catch(() => undefined);
+    return { draft, sealed };
   }
 
   /** The drafts with their details sealed (read keys through `em`). */
@@ -103,7 +183,7 @@ export class AuditTrail {
     if (missing.length) for (const [t, w] of await stores.subjectKeys.get(missing)) keys.set(t, w);
     const withDetails = drafts.filter((d) => d.details && !(d.record && keys.get(d.record) === null));
     // Details about no person go under the tenant's own data key.
-    const tenantKey = withDetails.length ? await this.keys.tenantKey(tenantId) : undefined;
+    const tenantKey = withDetails.some((d) => !(d.record && keys.get(d.record))) ? await this.keys.tenantKey(tenantId) : undefined;
     const sealed = withDetails.length
       ? (
           await this.tokenizer.run(tenantId, {
@@ -123,30 +203,34 @@ export class AuditTrail {
     return drafts.map((d) => ({ ...d, details: sealedBy.get(d.uuid) ?? null }));
   }
 
-  /** Locks the head, has the tokenizer link the rows from it, appends them and moves the head: in `em`'s transaction. */
-  private async chainInTx(em: EntityManager, tenantId: number, rows: AuditEventToChain[]): Promise<void> {
-    const audit = new Stores(em, tenantId).audit;
-    await this.link(tenantId, audit, await audit.lockHead(), rows);
-  }
-
-  /** With the head locked: the batch's links from the tokenizer, its digests, one append. */
-  private async link(tenantId: number, audit: AuditStore, head: AuditHead, rows: AuditEventToChain[]): Promise<void> {
+  /** With the head locked: the batch's links from the tokenizer, its digests, one append (taking `dequeued` off the queue). */
+  private async link(tenantId: number, audit: AuditStore, head: AuditHead, rows: AuditEventToChain[], dequeued: readonly string[]): Promise<void> {
     const texts = rows.map(canonical);
     const links = await this.tokenizer.chainAudit(tenantId, head.hash, head.seq + 1, texts);
     let digest = head.digest;
     const digests = texts.map((text, i) => (digest = auditDigest(digest, head.seq + 1 + i, text)));
-    await audit.append(head, rows.map((r, i) => ({ ...r, hash: links[i]!, digest: digests[i]! })));
+    await audit.append(head, rows.map((r, i) => ({ ...r, hash: links[i]!, digest: digests[i]! })), dequeued);
   }
 
-  /** A batch of queued events in a transaction of its own, as the tenant's database role where there is one. */
-  private async writeAlone(tenantId: number, drafts: AuditDraft[]): Promise<void> {
+  /**
+   * One batch in a transaction of its own, as the tenant's database role where there is one: the queued events of
+   * writes (oldest first, from every replica) then `drafts`. Answers the uuids it took off the queue, and whether
+   * it left some there (the batch was full).
+   */
+  private async writeAlone(tenantId: number, drafts: AuditDraft[]): Promise<{ dequeued: Set<string>; full: boolean }> {
     // The tenant's salt is learnt and the details sealed before the transaction: on the embedded database a lookup
     // on another connection from inside one would wait forever, and sealing needs no lock, so the head is held for
     // the linking tokenizer call alone.
     await this.tokenizer.prepare(tenantId);
-    const rows = await this.seal(this.db.forTenant(tenantId), tenantId, drafts);
-    await this.db.auditTransaction(tenantId, (audit, head) => this.link(tenantId, audit, head, rows));
-    this.onAppended?.(tenantId, rows.length);
+    const rows = drafts.length ? await this.seal(this.db.forTenant(tenantId), tenantId, drafts) : [];
+    const limit = Math.max(1, MAX_BATCH - rows.length);
+    const queued = await this.db.auditTransaction(tenantId, limit, async (audit, head, queued) => {
+      const all = [...queued, ...rows];
+      if (all.length) await this.link(tenantId, audit, head, all, queued.map((e) => e.uuid));
+      return queued;
+    });
+    if (queued.length + rows.length) this.onAppended?.(tenantId, queued.length + rows.length);
+    return { dequeued: new Set(queued.map((e) => e.uuid)), full: queued.length >= limit };
   }
 
   /**
@@ -154,8 +238,7 @@ export class AuditTrail {
    * The promise settles once this event is committed, so no answer leaves before its event is stored.
    */
   record(tenantId: number, draft: AuditDraft): Promise<void> {
-    let q = this.queues.get(tenantId);
-    if (!q) this.queues.set(tenantId, (q = { drafts: [], waiters: [] }));
+    const q = this.queueOf(tenantId);
     const done = new Promise<void>((resolve, reject) => q.waiters.push({ resolve, reject }));
     q.drafts.push(draft);
     if (!this.flushing.has(tenantId)) void this.flush(tenantId);
@@ -170,40 +253,77 @@ export class AuditTrail {
     try {
       for (;;) {
         const q = this.queues.get(tenantId);
-        const pending = q !== undefined && q.drafts.length > 0;
+        const pending = q !== undefined && (q.drafts.length > 0 || q.drain);
         if (!pending && inFlight.size === 0) break;
         if (!pending || inFlight.size >= BATCHES_IN_FLIGHT) {
           await Promise.race(inFlight);
           continue;
         }
+        q.drain = false;
         const drafts = q.drafts.splice(0, MAX_BATCH);
         const waiters = q.waiters.splice(0, drafts.length);
-        const batch: Promise<void> = this.writeBatch(tenantId, drafts, waiters).finally(() => inFlight.delete(batch));
+        const batch: Promise<void> = this.writeBatch(tenantId, drafts, waiters, ++this.tickets).finally(() => inFlight.delete(batch));
         inFlight.add(batch);
       }
     } finally {
       this.flushing.delete(tenantId);
-      this.queues.delete(tenantId);
+      const q = this.queues.get(tenantId);
+      // Work that came in after the loop's last look starts a new flush; writes still waiting after a failed batch
+      // keep the queue until the retry drains it.
+      if (q && (q.drafts.length || q.drain)) void this.flush(tenantId);
+      else if (q && !q.chain.size) this.queues.delete(tenantId);
     }
   }
 
-  /** One batch: written, or its failed calls' events kept without details; settles every waiter, never throws. */
-  private async writeBatch(tenantId: number, drafts: AuditDraft[], waiters: { resolve(): void; reject(e: unknown): void }[]): Promise<void> {
+  /**
+   * One batch: written, or its failed calls' events kept without details; settles every waiter, never throws.
+   * Writes waiting before the batch began (`ticket`) are settled by it: their events were committed before it
+   * read the queue, so they are now chained, by it or by a chainer before it.
+   */
+  private async writeBatch(tenantId: number, drafts: AuditDraft[], waiters: Waiter[], ticket: number): Promise<void> {
+    const q = this.queueOf(tenantId);
     try {
-      await this.writeAlone(tenantId, drafts);
-      auditBatchSize.observe(drafts.length);
+      const { dequeued, full } = await this.writeAlone(tenantId, drafts);
+      auditBatchSize.observe(drafts.length + dequeued.size);
       for (const w of waiters) w.resolve();
+      for (const c of q.chain) {
+        for (const u of c.uuids) if (dequeued.has(u)) c.uuids.delete(u);
+        if (c.uuids.size === 0 || (!full && c.ticket < ticket)) {
+          q.chain.delete(c);
+          c.resolve();
+        }
+      }
+      if (full) q.drain = true;
     } catch (err) {
       this.log.error({ err: { type: (err as Error).name, message: (err as Error).message }, tenantId }, 'audit batch failed');
+      // Writes' events stay queued, committed with their writes: those writes are answered, and a later batch chains
+      // the events (retried here in a second, and by the sweeper's drain of every tenant).
+      for (const c of q.chain) {
+        if (c.ticket < ticket) {
+          q.chain.delete(c);
+          c.resolve();
+        }
+      }
+      this.retryLater(tenantId);
       await this.keepFailures(tenantId, drafts, waiters, err);
     }
+  }
+
+  private retryLater(tenantId: number): void {
+    if (this.retries.has(tenantId)) return;
+    const t = setTimeout(() => {
+      this.retries.delete(tenantId);
+      this.drain(tenantId);
+    }, 1000);
+    t.unref();
+    this.retries.set(tenantId, t);
   }
 
   /**
    * A batch that could not be written: the events of failed calls are written again without their details (the
    * tokenizer that seals them may be what failed), so a failed call still leaves a trace. The rest fail with `err`.
    */
-  private async keepFailures(tenantId: number, drafts: AuditDraft[], waiters: { resolve(): void; reject(e: unknown): void }[], err: unknown): Promise<void> {
+  private async keepFailures(tenantId: number, drafts: AuditDraft[], waiters: Waiter[], err: unknown): Promise<void> {
     const kept = new Set(drafts.flatMap((d, i) => (d.status === 'error' && d.details ? [i] : [])));
     if (kept.size) {
       const bare = [...kept].map((i) => ({ ...drafts[i]!, details: null, msg: `${drafts[i]!.msg ?? ''} (details not sealed)`.trim() }));

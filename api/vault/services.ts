@@ -100,7 +100,7 @@ export function buildServices(config: Config, log: Logger, db: Database, tokeniz
     tenants: new Tenants(db, config.tenantDomain),
     unlocks: new Unlocks(db, config.unlockSeconds),
     tokens: new Tokens(tokenizer, db, keys),
-    sweeper: new Sweeper(db, log, config.sweepSeconds, files, logins),
+    sweeper: new Sweeper(db, log, config.sweepSeconds, files, logins, audit),
     roles,
     groups: new Groups(roles),
     users,

@@ -6,6 +6,7 @@ import { Stores } from '../store/stores.js';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { Files } from './files.js';
 import type { Logins } from './logins.js';
+import type { AuditTrail } from './audit.js';
 import { nowSeconds } from './durations.js';
 import { Periodic } from './periodic.js';
 
@@ -37,6 +38,7 @@ export class Sweeper {
     private readonly seconds: number,
     private readonly files?: Pick<Files, 'sweep' | 'sweepOrphans'>,
     private readonly logins?: Pick<Logins, 'sweep'>,
+    private readonly audit?: Pick<AuditTrail, 'drainIfQueued'>,
   ) {
     this.schedule = new Periodic(this.seconds, () => this.sweepOnce(), (err: unknown) => this.log.error({ err: { type: (err as Error).name, message: (err as Error).message } }, 'sweep failed'));
   }
@@ -66,6 +68,8 @@ export class Sweeper {
         if (counts.every((n) => n < BATCH)) break;
       }
       await this.files?.sweep(id);
+      // Events of writes whose process stopped between their commit and their chaining.
+      await this.audit?.drainIfQueued(id);
     }
     await this.files?.sweepOrphans(now);
     // Login state and rate-limit counters past their time (idempotent: any replica may do it).

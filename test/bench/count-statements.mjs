@@ -41,7 +41,9 @@ grpc.Server.prototype.addService = function (service, implementation) {
   return addService.call(this, service, counted);
 };
 
-const out = join(process.env.COUNT_DIR ?? '.', `${process.pid}.json`);
+// The supervisor gives the tokenizer only its own settings (no COUNT_DIR): the directory also rides in the
+// preload's own URL (`--import …/count-statements.mjs?dir=…`).
+const out = join(new URL(import.meta.url).searchParams.get('dir') ?? process.env.COUNT_DIR ?? '.', `${process.pid}.json`);
 // Written aside and renamed, so a reader never sees half a file.
 setInterval(() => {
   writeFileSync(`${out}.tmp`, JSON.stringify(counts));

@@ -5,7 +5,7 @@ import { randomBytes, randomUUID } from 'node:crypto';
 import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 import pg from 'pg';
 import { startSupervisor } from '../fixtures/processes.js';
 import { benchProfile } from './profiles.js';
@@ -29,7 +29,7 @@ const vault = await startSupervisor(
     STRONGROOM_DATA_DIR: dataDir,
     STRONGROOM_ROOT_TOKEN: root,
     STRONGROOM_LOG_LEVEL: 'warn',
-    NODE_OPTIONS: `--import ${preload}`,
+    NODE_OPTIONS: `--import ${pathToFileURL(preload).href}?dir=${encodeURIComponent(countDir)}`,
     COUNT_DIR: countDir,
   },
   { built: true },

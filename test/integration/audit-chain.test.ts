@@ -254,6 +254,11 @@ describe('the keyed audit chain', () => {
         `update ${head(t)} set seq = 0`,
         `delete from ${head(t)}`,
         `select * from tenant_${t.id}.audit_head for update`,
+        // The queue of writes' events: only audit_enqueue adds to it, only audit_append takes from it.
+        `insert into tenant_${t.id}.audit_queue (uuid, "when", title, status, actor) values (gen_random_uuid(), 0, 't', 'ok', 'a')`,
+        `update tenant_${t.id}.audit_queue set msg = 'x'`,
+        `delete from tenant_${t.id}.audit_queue`,
+        `truncate tenant_${t.id}.audit_queue`,
         // How far the trail is checkpointed paces the checkpoints: the tenant may not hold them back.
         `update tenant_${t.id}.audit_checkpointed set seq = 1000000`,
       ]) {
@@ -269,6 +274,19 @@ describe('the keyed audit chain', () => {
         client.query(`select tenant_${t.id}.audit_append(1, '\\x', '\\x', array[gen_random_uuid()], array[0::bigint], array['t'], array['ok'], array[null::text],
           array['a'], array[null::uuid], array[null::text], array[null::text], array[null::bytea], array['\\x00'::bytea], array['\\x00'::bytea])`),
       ).rejects.toThrow(/not where the batch was chained from/);
+      await client.query('rollback to savepoint s');
+      // An event queued through audit_enqueue is chained once: a second batch naming it is refused.
+      const queuedUuid = randomUUID();
+      await client.query(`select tenant_${t.id}.audit_enqueue(array[$1::uuid], array[0::bigint], array['t'], array['ok'], array[null::text],
+        array['a'], array[null::uuid], array[null::text], array[null::text], array[null::bytea])`, [queuedUuid]);
+      const append = (first: number, prev: Buffer, prevDigest: Buffer, uuid: string) =>
+        client.query(`select tenant_${t.id}.audit_append($1, $2, $3, array[$4::uuid], array[0::bigint], array['t'], array['ok'], array[null::text],
+          array['a'], array[null::uuid], array[null::text], array[null::text], array[null::bytea], array['\\x01'::bytea], array['\\x01'::bytea], array[$4::uuid])`,
+          [first, prev, prevDigest, uuid]);
+      const [h] = (await client.query(`select seq, hash, digest from tenant_${t.id}.audit_lock_head()`)).rows;
+      await append(Number(h.seq) + 1, h.hash, h.digest, queuedUuid);
+      await client.query('savepoint s');
+      await expect(append(Number(h.seq) + 2, Buffer.from([1]), Buffer.from([1]), queuedUuid)).rejects.toThrow(/chained already/);
       await client.query('rollback to savepoint s');
       await client.query('rollback');
     } finally {

@@ -26,9 +26,11 @@ export const UserPatch = defineOp({
     const user = await users.find(ctx, input.mode, input.identity, true);
     ctx.audit.record = user.row.token;
     const next = applyProfilePatch(user.profile, input.patch as jsonPatch.Operation[]);
-    await users.replace(ctx, user, next);
     ctx.audit.before = user.profile;
     ctx.audit.after = next;
+    // The event's details are sealed in the same tokenizer round trip as the new profile.
+    ctx.auditFinal?.();
+    await users.replace(ctx, user, next);
     return {};
   },
 });

@@ -18,9 +18,11 @@ export const UserUpdate = defineOp({
     const user = await users.find(ctx, input.mode, input.identity, true);
     ctx.audit.record = user.row.token;
     const next = mergePatch.apply(structuredClone(user.profile), input.profile) as Record<string, unknown>;
-    await users.replace(ctx, user, next);
     ctx.audit.before = user.profile;
     ctx.audit.after = next;
+    // The event's details are sealed in the same tokenizer round trip as the new profile.
+    ctx.auditFinal?.();
+    await users.replace(ctx, user, next);
     return {};
   },
 });

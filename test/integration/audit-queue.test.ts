@@ -1,0 +1,127 @@
+// Writes queue their events in their own transaction and a chainer links them in batches (Tenant0010AuditQueue):
+// a write never holds the chain's head, yet is answered only once its event is linked, a rolled-back write leaves
+// nothing queued, and events left queued by a process that stopped are chained by the sweeper's drain.
+import { randomUUID } from 'node:crypto';
+import fc from 'fast-check';
+import { describe, expect } from 'vitest';
+import { vaultTest, buildProfile, type TestVault } from '../fixtures/vault.js';
+import { query } from '../../api/store/sql.js';
+
+const it = vaultTest({ env: { STRONGROOM_AUDIT_CHECKPOINT_SECONDS: '0', STRONGROOM_AUDIT_CHECKPOINT_EVENTS: '0', STRONGROOM_AUDIT_VERIFY_SECONDS: '0', STRONGROOM_SWEEP_SECONDS: '0' } });
+
+const sql = (vault: TestVault, text: string, params: unknown[] = []) => query(vault.api.services.db.global(), text, params);
+
+async function tenant(vault: TestVault) {
+  const created = await vault.call('TenantCreate', { tenantname: `queue${randomUUID().slice(0, 8)}`, tenantorg: 'Queue' });
+  expect(created.status).toBe(200);
+  return { id: created.body.tenantid as number, admin: { 'x-bunker-token': created.body.xtoken as string } };
+}
+
+const eventsOf = async (vault: TestVault, id: number, record: string) =>
+  Number((await sql(vault, `select count(*)::int as n from tenant_${id}.audit_events where record = $1`, [record]))[0]!.n);
+const count = async (vault: TestVault, id: number, table: 'audit_events' | 'audit_queue') =>
+  Number((await sql(vault, `select count(*)::int as n from tenant_${id}.${table}`))[0]!.n);
+
+async function intact(vault: TestVault, id: number) {
+  const verdict = await vault.api.services.auditVerifier.verify(id);
+  expect(verdict.result).toBe('intact');
+  // Sequence numbers run 1..n with no gap and no duplicate.
+  const [r] = await sql(vault, `select count(*)::int as n, count(distinct seq)::int as d, max(seq)::int as m from tenant_${id}.audit_events`);
+  expect(r).toEqual({ n: r!.m, d: r!.m, m: r!.m });
+}
+
+describe('the queue of writes\' audit events', () => {
+  it('answers each of many concurrent writes only once its event is in the chain', async ({ vault }) => {
+    const t = await tenant(vault);
+    const seen = await Promise.all(
+      Array.from({ length: 40 }, async (_, i) => {
+        const created = await vault.call('UserCreate', { profile: buildProfile() }, t.admin);
+        expect(created.status).toBe(200);
+        const token = created.body.token as string;
+        // Looked at the moment the answer arrives: the event is linked already, not merely queued.
+        const linked = await eventsOf(vault, t.id, token);
+        const updated = await vault.call('UserUpdate', { mode: 'token', identity: token, profile: { visits: i } }, t.admin);
+        expect(updated.status).toBe(200);
+        return [linked, await eventsOf(vault, t.id, token)];
+      }),
+    );
+    for (const [afterCreate, afterUpdate] of seen) {
+      expect(afterCreate).toBeGreaterThanOrEqual(1);
+      expect(afterUpdate).toBeGreaterThanOrEqual(2);
+    }
+    expect(await count(vault, t.id, 'audit_queue')).toBe(0);
+    await intact(vault, t.id);
+  });
+
+  it('leaves nothing queued by a write that rolls back, and records the failed call once', async ({ vault }) => {
+    const t = await tenant(vault);
+    const profile = buildProfile();
+    expect((await vault.call('UserCreate', { profile }, t.admin)).status).toBe(200);
+    const before = await count(vault, t.id, 'audit_events');
+    const dup = await vault.call('UserCreate', { profile: { ...buildProfile(), email: profile.email } }, t.admin);
+    expect(dup.status).toBe(409);
+    expect(await count(vault, t.id, 'audit_queue')).toBe(0);
+    expect(await count(vault, t.id, 'audit_events')).toBe(before + 1);
+    await intact(vault, t.id);
+  });
+
+  it('chains, at the sweeper\'s drain, events a stopped process left in the queue', async ({ vault }) => {
+    const t = await tenant(vault);
+    // What a replica that died between a write's commit and its chaining leaves behind: committed, queued events.
+    const orphans = [randomUUID(), randomUUID()];
+    await sql(
+      vault,
+      `select tenant_${t.id}.audit_enqueue($1::uuid[], array[1, 2]::bigint[], array['UserUpdate', 'UserUpdate'], array['ok', 'ok'],
+        array[null, null]::text[], array['root:x', 'root:x'], array[null, null]::uuid[], array[null, null]::text[], array[null, null]::text[], array[null, null]::bytea[])`,
+      [orphans],
+    );
+    expect(await count(vault, t.id, 'audit_queue')).toBe(2);
+    expect(await vault.api.services.audit.drainIfQueued(t.id)).toBe(2);
+    await expect.poll(() => count(vault, t.id, 'audit_queue')).toBe(0);
+    const chained = await sql(vault, `select uuid from tenant_${t.id}.audit_events where uuid = any($1::uuid[]) order by seq`, [orphans]);
+    expect(chained.map((r) => r.uuid)).toEqual(orphans);
+    await intact(vault, t.id);
+    // Nothing left: the next look finds an empty queue.
+    expect(await vault.api.services.audit.drainIfQueued(t.id)).toBe(0);
+  });
+
+  it('keeps one event per call, linked and in one unbroken chain, whatever mix of calls runs at once', async ({ vault }) => {
+    const t = await tenant(vault);
+    const tokens: string[] = [];
+    for (let i = 0; i < 4; i++) tokens.push((await vault.call('UserCreate', { profile: buildProfile() }, t.admin)).body.token as string);
+    const call = fc.oneof(
+      fc.record({ op: fc.constant('UserCreate' as const) }),
+      fc.record({ op: fc.constant('UserUpdate' as const), who: fc.nat(3), visits: fc.nat(1000) }),
+      fc.record({ op: fc.constant('UserGet' as const), who: fc.nat(3) }),
+      fc.record({ op: fc.constant('UserGet404' as const) }),
+      fc.record({ op: fc.constant('UserUpdate404' as const) }),
+    );
+    await fc.assert(
+      fc.asyncProperty(fc.array(call, { minLength: 1, maxLength: 24 }), async (calls) => {
+        const before = await count(vault, t.id, 'audit_events');
+        const answers = await Promise.all(
+          calls.map((c) => {
+            switch (c.op) {
+              case 'UserCreate':
+                return vault.call('UserCreate', { profile: buildProfile() }, t.admin);
+              case 'UserUpdate':
+                return vault.call('UserUpdate', { mode: 'token', identity: tokens[c.who], profile: { visits: c.visits } }, t.admin);
+              case 'UserGet':
+                return vault.call('UserGet', { mode: 'token', identity: tokens[c.who] }, t.admin);
+              case 'UserGet404':
+                return vault.call('UserGet', { mode: 'login', identity: `nobody-${randomUUID()}` }, t.admin);
+              case 'UserUpdate404':
+                return vault.call('UserUpdate', { mode: 'login', identity: `nobody-${randomUUID()}`, profile: { a: 1 } }, t.admin);
+            }
+          }),
+        );
+        for (const [i, a] of answers.entries()) expect(a.status, calls[i]!.op).toBe(calls[i]!.op.endsWith('404') ? 404 : 200);
+        // Every answer left before its event was linked would show here as a count short of the calls made.
+        expect(await count(vault, t.id, 'audit_events')).toBe(before + calls.length);
+        expect(await count(vault, t.id, 'audit_queue')).toBe(0);
+      }),
+      { numRuns: 6 },
+    );
+    await intact(vault, t.id);
+  });
+});
