@@ -124,8 +124,8 @@ describe.skipIf(!usingPostgres())('audit checkpoints of two replicas on one data
   it('sign each head once when both replicas find the count reached at the same time', async () => {
     const t = await tenantThrough(set().replicas[0]!);
     await load(set(), t.admin, 240);
-    // A write's event is counted before its transaction commits, so the look it sets off may find the head just
-    // before it; a read's event is counted after. One read last: its look sees every event.
+    // A look set off by an event counted before its commit may find the head just before it; a read's event is
+    // counted after its commit. One read last: its look sees every event.
     expect((await set().replicas[1]!.call('UserGet', { mode: 'login', identity: 'nobody' }, t.admin)).status).toBe(404);
     const last = await head(set(), t.id);
     await vi.waitFor(async () => expect(await mark(set(), t.id)).toBeGreaterThan(last - EVERY), { timeout: 10_000, interval: 100 });
