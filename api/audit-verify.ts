@@ -11,6 +11,8 @@ import { GLOBAL_SCHEMA, tenantSchema } from './store/schemas.js';
 import { auditDigest, checkpointKey, checkpointSigned, parseCheckpoint, type CheckpointLine } from '../proto/audit-checkpoint.js';
 import { canonical } from './vault/audit.js';
 import type { AuditEventRow } from './store/audit.js';
+import { S3BlobStore } from './store/blobs/s3.js';
+import { readBucketCheckpoints } from './vault/checkpoint-targets.js';
 
 export type Query = (sql: string, params: unknown[]) => Promise<Record<string, unknown>[]>;
 
@@ -34,6 +36,33 @@ const CLOCK_SKEW_SECONDS = 60;
 export function readCheckpoints(path: string): CheckpointLine[] {
   const files = statSync(path).isDirectory() ? readdirSync(path).sort().map((f) => join(path, f)).filter((f) => statSync(f).isFile()) : [path];
   return files.flatMap((f) => readFileSync(f, 'utf8').split('\n').map(parseCheckpoint).filter((c): c is CheckpointLine => c !== null));
+}
+
+/** How to reach a bucket given as `s3://bucket/prefix`: the SDK's own provider chain finds the credentials. */
+export interface BucketAccess {
+  endpoint?: string | undefined;
+  region: string;
+  forcePathStyle: boolean;
+  /** Explicit keys; when absent the SDK's provider chain finds them (AWS_ACCESS_KEY_ID…, AWS_PROFILE, web identity). */
+  credentials?: { accessKeyId: string; secretAccessKey: string } | undefined;
+}
+
+/** `s3://bucket/prefix` split; null for anything else (a directory or a file). */
+export function parseBucketUrl(source: string): { bucket: string; prefix: string } | null {
+  const m = /^s3:\/\/([^/]+)\/?(.*)$/.exec(source);
+  return m ? { bucket: m[1]!, prefix: m[2]! } : null;
+}
+
+/** The tenant's checkpoints from a directory, a file, or a bucket (`s3://bucket/prefix`, as the vault writes them). */
+export async function readCheckpointsFrom(source: string, tenantId: number, access: BucketAccess): Promise<CheckpointLine[]> {
+  const url = parseBucketUrl(source);
+  if (!url) return readCheckpoints(source);
+  const store = new S3BlobStore({ bucket: url.bucket, region: access.region, endpoint: access.endpoint, forcePathStyle: access.forcePathStyle, credentials: access.credentials });
+  try {
+    return await readBucketCheckpoints(store, url.prefix, tenantId);
+  } finally {
+    store.close();
+  }
 }
 
 /** The tenant's id, from an id or a name. */
@@ -118,11 +147,17 @@ async function main(): Promise<number> {
       tenant: { type: 'string' },
       checkpoints: { type: 'string' },
       'public-key': { type: 'string' },
+      's3-endpoint': { type: 'string' },
+      's3-region': { type: 'string' },
+      's3-force-path-style': { type: 'boolean' },
     },
   });
   const url = values['database-url'] ?? process.env.DATABASE_URL;
   if (!url || !values.tenant || !values.checkpoints || !values['public-key']) {
-    process.stderr.write('usage: npm run audit:verify -- --database-url <url> --tenant <name|id> --checkpoints <dir|file> --public-key <pem file>\n');
+    process.stderr.write(
+      'usage: npm run audit:verify -- --database-url <url> --tenant <name|id> --checkpoints <dir|file|s3://bucket/prefix> --public-key <pem file>\n' +
+        '       [--s3-endpoint <url>] [--s3-region <region>] [--s3-force-path-style]  (credentials: AWS_ACCESS_KEY_ID, AWS_SECRET_ACCESS_KEY, AWS_PROFILE…)\n',
+    );
     return 2;
   }
   const client = new pg.Client({ connectionString: url });
@@ -132,7 +167,13 @@ async function main(): Promise<number> {
     await client.query('begin isolation level repeatable read read only');
     const query: Query = async (sql, params) => (await client.query(sql, params)).rows as Record<string, unknown>[];
     const tenantId = await tenantIdOf(query, values.tenant);
-    const report = await verifyTrail(query, tenantId, readCheckpoints(values.checkpoints), readFileSync(values['public-key'], 'utf8'));
+    const access: BucketAccess = {
+      endpoint: values['s3-endpoint'] ?? process.env.STRONGROOM_AUDIT_CHECKPOINTS_S3_ENDPOINT,
+      region: values['s3-region'] ?? process.env.STRONGROOM_AUDIT_CHECKPOINTS_S3_REGION ?? process.env.AWS_REGION ?? 'us-east-1',
+      forcePathStyle: values['s3-force-path-style'] ?? ['true', '1', 'yes', 'on'].includes(process.env.STRONGROOM_AUDIT_CHECKPOINTS_S3_FORCE_PATH_STYLE ?? ''),
+    };
+    const lines = await readCheckpointsFrom(values.checkpoints, tenantId, access);
+    const report = await verifyTrail(query, tenantId, lines, readFileSync(values['public-key'], 'utf8'));
     process.stdout.write(`${JSON.stringify(report)}\n`);
     return report.result === 'intact' ? 0 : 1;
   } finally {

@@ -59,6 +59,14 @@ const Env = z.object({
   STRONGROOM_AUDIT_CHECKPOINT_SECONDS: z.coerce.number().int().min(0).default(60),
   STRONGROOM_AUDIT_CHECKPOINT_EVENTS: z.coerce.number().int().min(0).default(10_000),
   STRONGROOM_AUDIT_CHECKPOINT_DIR: z.string().min(1).optional(),
+  STRONGROOM_AUDIT_CHECKPOINTS_S3_BUCKET: z.string().min(1).optional(),
+  STRONGROOM_AUDIT_CHECKPOINTS_S3_PREFIX: z.string().regex(/^[A-Za-z0-9!_.*'()/-]*$/, 'letters, digits, / and !_.*\'()-').default(''),
+  STRONGROOM_AUDIT_CHECKPOINTS_S3_REGION: z.string().min(1).optional(),
+  STRONGROOM_AUDIT_CHECKPOINTS_S3_ENDPOINT: z.url('must be a URL').optional(),
+  STRONGROOM_AUDIT_CHECKPOINTS_S3_FORCE_PATH_STYLE: bool.default(false),
+  STRONGROOM_AUDIT_CHECKPOINTS_S3_OBJECT_LOCK: z.enum(['auto', 'on', 'off']).default('auto'),
+  STRONGROOM_AUDIT_CHECKPOINTS_S3_LOCK_MODE: z.enum(['COMPLIANCE', 'GOVERNANCE']).default('COMPLIANCE'),
+  STRONGROOM_AUDIT_CHECKPOINTS_S3_RETENTION_DAYS: z.coerce.number().int().min(1).max(36_500).default(365),
   STRONGROOM_REWRAP_SECONDS: z.coerce.number().int().min(0).default(30),
   STRONGROOM_REWRAP_BATCH: z.coerce.number().int().min(1).max(10_000).default(500),
   STRONGROOM_REWRAP_PAUSE_MS: z.coerce.number().int().min(0).default(50),
@@ -151,10 +159,29 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env) {
       verifySeconds: e.STRONGROOM_AUDIT_VERIFY_SECONDS,
       /** How often each tenant's head is checkpointed (signed by the tokenizer) when it moved; 0: never on a timer. */
       checkpointSeconds: e.STRONGROOM_AUDIT_CHECKPOINT_SECONDS,
-      /** A checkpoint also after this many events of a tenant written by this process; 0: never by count. */
+      /** A checkpoint also once the tenant's committed head is this many events past the last checkpoint; 0: never by count. */
       checkpointEvents: e.STRONGROOM_AUDIT_CHECKPOINT_EVENTS,
       /** Where checkpoints are appended (`tenant-<id>.jsonl`), besides the log; unset: the log only. */
       checkpointDir: e.STRONGROOM_AUDIT_CHECKPOINT_DIR ? resolve(e.STRONGROOM_AUDIT_CHECKPOINT_DIR) : undefined,
+      /** A bucket where each checkpoint is also written as one object (`<prefix>tenant-<id>/<seq>.json`); unset: none. */
+      checkpointS3: e.STRONGROOM_AUDIT_CHECKPOINTS_S3_BUCKET
+        ? {
+            bucket: e.STRONGROOM_AUDIT_CHECKPOINTS_S3_BUCKET,
+            prefix: e.STRONGROOM_AUDIT_CHECKPOINTS_S3_PREFIX,
+            region: e.STRONGROOM_AUDIT_CHECKPOINTS_S3_REGION ?? env.AWS_REGION ?? 'us-east-1',
+            endpoint: e.STRONGROOM_AUDIT_CHECKPOINTS_S3_ENDPOINT,
+            forcePathStyle: e.STRONGROOM_AUDIT_CHECKPOINTS_S3_FORCE_PATH_STYLE,
+            // As for files: keys in this environment, else the SDK's provider chain.
+            credentials:
+              env.AWS_ACCESS_KEY_ID && env.AWS_SECRET_ACCESS_KEY
+                ? { accessKeyId: env.AWS_ACCESS_KEY_ID, secretAccessKey: env.AWS_SECRET_ACCESS_KEY, sessionToken: env.AWS_SESSION_TOKEN }
+                : undefined,
+            /** auto: retention where the bucket has Object Lock on (else a warning); on: always (a refusal fails the write); off: never. */
+            objectLock: e.STRONGROOM_AUDIT_CHECKPOINTS_S3_OBJECT_LOCK,
+            lockMode: e.STRONGROOM_AUDIT_CHECKPOINTS_S3_LOCK_MODE,
+            retentionDays: e.STRONGROOM_AUDIT_CHECKPOINTS_S3_RETENTION_DAYS,
+          }
+        : undefined,
     },
     /**
      * Master-key rotation: how often the background rewrap looks for person keys under an older master version (0:

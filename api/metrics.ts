@@ -77,6 +77,13 @@ export const auditCheckpoints = new client.Counter({
   registers: [registry],
 });
 
+export const auditCheckpointWriteFailures = new client.Counter({
+  name: 'strongroom_audit_checkpoint_write_failures_total',
+  help: 'Signed checkpoints a target (dir, s3) failed to take; each is tried again at the next tick.',
+  labelNames: ['target'] as const,
+  registers: [registry],
+});
+
 /** Reports pool use from a sampler registered by the composition root. */
 export function registerPoolGauge(sample: () => { total: number; idle: number; waiting: number }) {
   // One pool per process; a second api in the same process (tests) takes the gauge over.

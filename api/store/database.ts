@@ -315,6 +315,8 @@ export class Database {
       // The audit trail is append-only for the tenant: it inserts only through audit_enqueue and audit_append
       // (SECURITY DEFINER), and PostgreSQL refuses it any UPDATE, DELETE or TRUNCATE of the events, the head or the queue.
       `revoke insert, update, delete, truncate on ${schema}.audit_events, ${schema}.audit_head, ${schema}.audit_queue from ${role}`,
+      // How far the trail is checkpointed paces the signing of checkpoints: the tenant may not hold them back.
+      `revoke insert, update, delete, truncate on ${schema}.audit_checkpointed from ${role}`,
       `grant usage on schema "${GLOBAL_SCHEMA}" to ${role}`,
       `grant select on "${GLOBAL_SCHEMA}".roles, "${GLOBAL_SCHEMA}".unlocks to ${role}`,
       // A person removed in a tenant's transaction takes their login xtokens along: the role may remove those of

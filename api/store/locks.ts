@@ -1,6 +1,14 @@
 // Advisory locks that elect one replica for a tenant's background work.
 import { TenantTables } from './tenant-tables.js';
 
+/**
+ * The session advisory lock (Database.tryExclusive) held by the one replica that signs and writes a tenant's audit
+ * checkpoint: a session lock, because signing and writing it out must not keep a transaction open.
+ */
+export function checkpointLock(tenantId: number): string {
+  return `strongroom:checkpoint:${tenantId}`;
+}
+
 export class LockStore extends TenantTables {
   /**
    * Transaction-scoped, so the lock can never outlive the work or stick to a pooled connection: true for the one

@@ -3,6 +3,7 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { AppStore } from './appdata.js';
 import { AuditStore } from './audit.js';
+import { AuditCheckpointedStore } from './audit-checkpointed.js';
 import { ConsentStore } from './consent.js';
 import { CredentialStore } from './credentials.js';
 import { FileStore } from './files.js';
@@ -66,6 +67,9 @@ export class Stores extends GlobalStores {
   }
   get audit(): AuditStore {
     return new AuditStore(this.em, this.tenantId);
+  }
+  get auditCheckpointed(): AuditCheckpointedStore {
+    return new AuditCheckpointedStore(this.em, this.tenantId);
   }
   get consent(): ConsentStore {
     return new ConsentStore(this.em, this.tenantId);

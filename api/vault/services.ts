@@ -81,6 +81,7 @@ export function buildServices(config: Config, log: Logger, db: Database, tokeniz
     seconds: config.audit.checkpointSeconds,
     events: config.audit.checkpointEvents,
     dir: config.audit.checkpointDir,
+    s3: config.audit.checkpointS3,
   });
   audit.onAppended = (tenantId, events) => auditCheckpoints.counted(tenantId, events);
   return {

@@ -26,3 +26,32 @@ describe('the root token', () => {
     expect(() => loadConfig({ STRONGROOM_ROOT_TOKEN: randomUUID(), STRONGROOM_ROOT_TOKEN_FILE: file(randomUUID()) })).toThrow(/not both/);
   });
 });
+
+describe('the audit checkpoint bucket', () => {
+  it('is off without a bucket, and takes the file store’s credentials style with one', () => {
+    expect(loadConfig({}).audit.checkpointS3).toBeUndefined();
+    const s3 = loadConfig({
+      STRONGROOM_AUDIT_CHECKPOINTS_S3_BUCKET: 'audit',
+      STRONGROOM_AUDIT_CHECKPOINTS_S3_PREFIX: 'strongroom/',
+      AWS_ACCESS_KEY_ID: 'id',
+      AWS_SECRET_ACCESS_KEY: 'secret',
+      AWS_REGION: 'eu-west-3',
+    }).audit.checkpointS3;
+    expect(s3).toMatchObject({
+      bucket: 'audit',
+      prefix: 'strongroom/',
+      region: 'eu-west-3',
+      forcePathStyle: false,
+      credentials: { accessKeyId: 'id', secretAccessKey: 'secret' },
+      objectLock: 'auto',
+      lockMode: 'COMPLIANCE',
+      retentionDays: 365,
+    });
+  });
+
+  it('is refused, naming the setting, with a lock setting it does not know', () => {
+    expect(() => loadConfig({ STRONGROOM_AUDIT_CHECKPOINTS_S3_BUCKET: 'a', STRONGROOM_AUDIT_CHECKPOINTS_S3_OBJECT_LOCK: 'maybe' })).toThrow(/STRONGROOM_AUDIT_CHECKPOINTS_S3_OBJECT_LOCK/);
+    expect(() => loadConfig({ STRONGROOM_AUDIT_CHECKPOINTS_S3_BUCKET: 'a', STRONGROOM_AUDIT_CHECKPOINTS_S3_RETENTION_DAYS: '0' })).toThrow(/STRONGROOM_AUDIT_CHECKPOINTS_S3_RETENTION_DAYS/);
+    expect(() => loadConfig({ STRONGROOM_AUDIT_CHECKPOINTS_S3_BUCKET: 'a', STRONGROOM_AUDIT_CHECKPOINTS_S3_PREFIX: 'a b' })).toThrow(/STRONGROOM_AUDIT_CHECKPOINTS_S3_PREFIX/);
+  });
+});
