@@ -14,14 +14,24 @@ const ROW = 'sentinel';
 export const SENTINEL_KEY = 'keyring.sentinel';
 export const KEYRING_ID_KEY = 'keyring.id';
 
-/** `legacy`: the database holds people sealed before per-person keys, which this version cannot read. */
-export type KeyringState = 'unchecked' | 'ok' | 'mismatch' | 'legacy';
+/**
+ * `migrating`: some tenants hold data sealed before per-person keys, which the background upgrade (legacy.ts) is
+ * resealing; those tenants' calls answer 503 until it is done, the others are served.
+ */
+export type KeyringState = 'unchecked' | 'ok' | 'mismatch' | 'migrating';
+
+/** How often a replica that is not the one upgrading looks again whether a tenant is done. */
+const MIGRATING_RECHECK_MS = 2_000;
 
 export class KeyringCheck {
   state: KeyringState = 'unchecked';
   /** The keyring id the database expects, once known. */
   expected: string | undefined;
   private running: Promise<KeyringState> | undefined;
+  /** Tenants still holding legacy data, as of the last look. */
+  private readonly migrating = new Set<number>();
+  private lookedAt = 0;
+  private looking: Promise<void> | undefined;
 
   constructor(
     private readonly db: Database,
@@ -33,6 +43,7 @@ export class KeyringCheck {
   /** Checks once at a time; a tokenizer that cannot be reached leaves the state unchecked (asked again later). */
   check(): Promise<KeyringState> {
     if (this.state === 'ok') return Promise.resolve('ok');
+    if (this.state === 'migrating') return this.lookAgain().then(() => this.state);
     return (this.running ??= this.run().finally(() => (this.running = undefined)));
   }
 
@@ -56,19 +67,18 @@ export class KeyringCheck {
     }
     const tenants = (await this.db.globalStores().tenants.all()).map((t) => t.id);
     if (state === 'ok') {
-      for (const id of tenants) {
-        if (await this.db.stores(id).users.hasLegacyRows()) {
-          state = 'legacy';
-          this.log.error(
-            { tenantId: id },
-            'this database holds people sealed before per-person keys (no key table entry): they cannot be read; re-create the database',
-          );
-          break;
-        }
+      for (const id of tenants) if (await this.db.stores(id).legacy.pending()) this.migrating.add(id);
+      this.lookedAt = Date.now();
+      if (this.migrating.size) {
+        state = 'migrating';
+        this.log.warn(
+          { tenants: [...this.migrating] },
+          'this database holds data sealed before per-person keys: it is being upgraded in the background; calls on these tenants answer 503 until then',
+        );
       }
     }
     // Every tenant's own data key exists before the first request can need it; a failure leaves the check to rerun.
-    if (state === 'ok') await this.keys.ensureTenantKeys(tenants, Math.floor(Date.now() / 1000));
+    if (state === 'ok' || state === 'migrating') await this.keys.ensureTenantKeys(tenants, Math.floor(Date.now() / 1000));
     if (state === 'mismatch') {
       this.log.error(
         { expectedKeyring: this.expected ?? 'unknown', tokenizerKeyring: info.keyring_id },
@@ -77,5 +87,35 @@ export class KeyringCheck {
     }
     this.state = state;
     return state;
+  }
+
+  /** Whether the tenant's data is still being upgraded (its calls wait); looks again now and then meanwhile. */
+  isMigrating(tenantId: number): boolean {
+    if (!this.migrating.size) return false;
+    if (Date.now() - this.lookedAt > MIGRATING_RECHECK_MS) void this.lookAgain().catch(() => undefined);
+    return this.migrating.has(tenantId);
+  }
+
+  /** Whether any tenant is being upgraded (cross-tenant operations wait for all). */
+  get anyMigrating(): boolean {
+    return this.migrating.size > 0;
+  }
+
+  /** A tenant the upgrade finished (told by this process's migrator): served at once. */
+  migrated(tenantId: number): void {
+    this.migrating.delete(tenantId);
+    if (!this.migrating.size && this.state === 'migrating') this.state = 'ok';
+  }
+
+  /** Asks the database which tenants are still pending (another replica may be the one upgrading). */
+  private lookAgain(): Promise<void> {
+    return (this.looking ??= (async () => {
+      try {
+        for (const id of [...this.migrating]) if (!(await this.db.stores(id).legacy.pending())) this.migrated(id);
+        this.lookedAt = Date.now();
+      } finally {
+        this.looking = undefined;
+      }
+    })());
   }
 }
