@@ -6,8 +6,12 @@ import { TenantTables } from './tenant-tables.js';
 
 /** A value in the legacy format: today's personal values start with 0x02. */
 const LEGACY = (col: string) => `get_byte(${col}, 0) = 1`;
-/** Persons: live rows, and rows SystemDeleteUserProfiles kept as versions only. */
-const PEOPLE = (t: string) => `(select token from ${t}.users union select token from ${t}.user_versions)`;
+/**
+ * Persons sealed by the legacy version: live rows and rows SystemDeleteUserProfiles kept as versions only, whose
+ * profile is in the legacy format. A row in today's format without a key is not legacy: its key is gone (a data
+ * backup restored without its key table), and it reads as erased.
+ */
+const PEOPLE = (t: string) => `(select token from ${t}.users where ${LEGACY('profile')} union select token from ${t}.user_versions where ${LEGACY('profile')})`;
 
 export interface LegacyPersonRows {
   profiles: { token: string; version: number; profile: Buffer; current: boolean }[];
@@ -44,13 +48,12 @@ export class LegacyStore extends TenantTables {
     return rows.map((r) => r.token);
   }
 
-  /** Persons in all, and those still without a key. */
-  async peopleCounts(): Promise<{ total: number; left: number }> {
-    const [r] = await this.sql<{ total: number; left: number }>(
-      `select count(*)::int as total, count(*) filter (where not exists (select 1 from ${this.t}.subject_keys k where k.token = p.token))::int as left
-       from ${PEOPLE(this.t)} p`,
+  /** Legacy persons still without a key. */
+  async peopleLeftCount(): Promise<number> {
+    const [r] = await this.sql<{ left: number }>(
+      `select count(*)::int as left from ${PEOPLE(this.t)} p where not exists (select 1 from ${this.t}.subject_keys k where k.token = p.token)`,
     );
-    return { total: r?.total ?? 0, left: r?.left ?? 0 };
+    return r?.left ?? 0;
   }
 
   /** Every sealed value of these persons, as the legacy version stored it. */

@@ -45,6 +45,8 @@ export interface LegacyChainVerdict {
   result: 'intact' | 'broken';
   /** Legacy events (1..events) and the link of the last, hex. */
   events: number;
+  /** Legacy persons when the upgrade began (the progress counts against it). */
+  persons: number;
   head: string;
   broken?: { seq: number; why: 'link' | 'gap' | 'head' };
 }
@@ -118,10 +120,11 @@ export class LegacyMigrator {
     const out: LegacyTenantProgress[] = [];
     for (const id of await this.pendingTenants()) if (!this.progress.has(id)) this.progress.set(id, { tenant: id, phase: 'persons', persons: { done: 0, total: 0 } });
     for (const p of this.progress.values()) {
-      const { total, left } = await this.db.stores(p.tenant).legacy.peopleCounts();
-      if (p.phase !== 'done') p.persons = { done: total - left, total };
-      const verdict = await this.db.globalStores().settings.get(VERDICT_KEY(p.tenant));
-      if (verdict) p.legacyaudit = JSON.parse(verdict) as LegacyChainVerdict;
+      const left = await this.db.stores(p.tenant).legacy.peopleLeftCount();
+      const kept = await this.db.globalStores().settings.get(VERDICT_KEY(p.tenant));
+      if (kept) p.legacyaudit = JSON.parse(kept) as LegacyChainVerdict;
+      const total = p.legacyaudit?.persons ?? left;
+      p.persons = { done: total - left, total };
       out.push({ ...p });
     }
     return out.sort((a, b) => a.tenant - b.tenant);
@@ -154,7 +157,9 @@ export class LegacyMigrator {
     await this.tokenizer.prepare(id);
     await this.keys.ensureTenantKeys([id], Math.floor(Date.now() / 1000));
     const tenantKey = await this.keys.tenantKey(id);
-    if (!(await this.verdict(id))) return false;
+    // Read here, outside the transactions below: on the embedded database another connection inside one would wait.
+    const verdict = await this.verdict(id);
+    if (!verdict) return false;
     p.phase = 'persons';
     for (;;) {
       if (this.stopped || budget.batches-- <= 0) return false;
@@ -174,7 +179,7 @@ export class LegacyMigrator {
       await this.pause();
     }
     p.phase = 'audit';
-    const done = await this.locked(id, (stores, tx) => this.rechain(id, stores, tx));
+    const done = await this.locked(id, (stores, tx) => this.rechain(id, stores, tx, verdict));
     return done !== null;
   }
 
@@ -214,11 +219,13 @@ export class LegacyMigrator {
   /** Recomputes hash_n = sha256(hash_{n-1} ‖ int8 seq ‖ canonical) over the events with unkeyed links, 1..N. */
   private async verifyLegacyChain(stores: Stores): Promise<LegacyChainVerdict> {
     const { n, last } = await stores.legacy.legacyEvents();
+    const persons = await stores.legacy.peopleLeftCount();
     let prev: Buffer = Buffer.alloc(0);
     let seq = 0;
     const verdict = (broken?: LegacyChainVerdict['broken']): LegacyChainVerdict => ({
       result: broken ? 'broken' : 'intact',
       events: last ?? 0,
+      persons,
       head: prev.toString('hex'),
       ...(broken ? { broken } : {}),
     });
@@ -321,8 +328,7 @@ export class LegacyMigrator {
    * Step 3: every event linked again under the tenant's keyed chain (and its public digest), the head moved, and an
    * event appended saying which events were re-chained, from which legacy head, and what the legacy chain was found.
    */
-  private async rechain(id: number, stores: Stores, tx: EntityManager): Promise<true> {
-    const verdict = (await this.verdict(id))!;
+  private async rechain(id: number, stores: Stores, tx: EntityManager, verdict: LegacyChainVerdict): Promise<true> {
     const head = await stores.audit.lockHead();
     let prev: Buffer = Buffer.alloc(0);
     let digest: Buffer = Buffer.alloc(0);
