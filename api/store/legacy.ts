@@ -48,6 +48,12 @@ export class LegacyStore extends TenantTables {
     return rows.map((r) => r.token);
   }
 
+  /** One live profile in the legacy format, to try the keyring on. */
+  async sample(): Promise<{ token: string; profile: Buffer } | null> {
+    const [r] = await this.sql<{ token: string; profile: Buffer }>(`select token, profile from ${this.t}.users where ${LEGACY('profile')} limit 1`);
+    return r ?? null;
+  }
+
   /** Legacy persons still without a key. */
   async peopleLeftCount(): Promise<number> {
     const [r] = await this.sql<{ left: number }>(

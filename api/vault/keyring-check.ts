@@ -51,6 +51,13 @@ export class KeyringCheck {
     const info = await this.tokenizer.keyringInfo(2_000);
     const settings = this.db.globalStores().settings;
     let sealed = await settings.get(SENTINEL_KEY);
+    // A database from before sentinels that holds legacy data: the keyring must open that data before the sentinel is
+    // sealed with it, or a wrong keyring given first would be taken for the database's own for good.
+    if (sealed === null && !(await this.opensLegacyData())) {
+      this.log.error({ tokenizerKeyring: info.keyring_id }, 'the tokenizer\'s keyring cannot open this legacy database\'s data: not serving until the keyring that sealed it is given');
+      this.state = 'mismatch';
+      return this.state;
+    }
     if (sealed === null) {
       const made = await this.tokenizer.run(TENANT, { seal: [{ table: TABLE, rowId: ROW, plaintext: Buffer.from(SENTINEL_TEXT) }] });
       await settings.setIfAbsent({ [SENTINEL_KEY]: made.sealed[0]!.toString('base64'), [KEYRING_ID_KEY]: info.keyring_id });
@@ -117,5 +124,22 @@ export class KeyringCheck {
         this.looking = undefined;
       }
     })());
+  }
+
+  /** True unless some tenant's legacy data fails to open under this keyring (a value of each tenant is tried). */
+  private async opensLegacyData(): Promise<boolean> {
+    for (const { id } of await this.db.globalStores().tenants.all()) {
+      const sample = await this.db.stores(id).legacy.sample();
+      if (!sample) continue;
+      await this.tokenizer.prepare(id);
+      try {
+        // Opened and resealed under a throwaway key, inside the tokenizer: nothing is stored, no plaintext leaves it.
+        await this.tokenizer.resealLegacy(id, [sample.token], [{ from: { table: 'users', rowId: sample.token }, ciphertext: sample.profile, table: 'keyring_check', rowId: sample.token, key: { subject: sample.token, wrapped: null } }]);
+      } catch (err) {
+        if (err instanceof TokenizerRejectedError) return false;
+        throw err;
+      }
+    }
+    return true;
   }
 }

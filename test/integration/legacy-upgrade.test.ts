@@ -212,4 +212,21 @@ describe('upgrading a legacy database', () => {
       await vault.stop();
     }
   });
+
+  it('refuses a keyring that cannot open the legacy data, and does not take it for the database\'s own', async () => {
+    const vault = await startLegacyVault({ otherKeyring: true });
+    try {
+      const ready = await readyz(vault);
+      expect(ready.status).toBe(503);
+      expect(ready.body.keyring).toBe('mismatch');
+      const refused = await vault.call('UserGet', { mode: 'login', identity: ex.tenants['1']!.people[0].profile.login });
+      expect(refused.status).toBe(503);
+      expect(refused.body.message).toBe('The keyring does not match this database');
+      // No sentinel was sealed with the wrong keyring: the right one is still taken when it comes.
+      expect(await sql(vault, `select 1 from strongroom.settings where key = 'keyring.sentinel'`)).toEqual([]);
+      expect(await legacyValuesLeft(vault)).toBeGreaterThan(0);
+    } finally {
+      await vault.stop();
+    }
+  });
 });
