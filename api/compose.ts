@@ -57,6 +57,9 @@ export async function startApi(env: NodeJS.ProcessEnv = process.env) {
   // Resumes a rotation left unfinished by a restart, and keeps looking for keys under older versions.
   services.rewrapper.start();
   services.rewrapper.kick();
+  // Upgrades a database sealed before per-person keys, resuming where a restart left it (api/vault/legacy.ts).
+  services.legacy.start();
+  if (services.keyringCheck.state === 'migrating') services.legacy.kick();
 
   let closing: Promise<void> | undefined;
   const close = () =>
@@ -71,6 +74,7 @@ export async function startApi(env: NodeJS.ProcessEnv = process.env) {
       await services.auditVerifier.stop();
       await services.auditCheckpoints.stop();
       await services.rewrapper.stop();
+      await services.legacy.stop();
       services.files.close();
       tokenizer.close();
       await db.close();

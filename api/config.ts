@@ -70,6 +70,8 @@ const Env = z.object({
   STRONGROOM_REWRAP_SECONDS: z.coerce.number().int().min(0).default(30),
   STRONGROOM_REWRAP_BATCH: z.coerce.number().int().min(1).max(10_000).default(500),
   STRONGROOM_REWRAP_PAUSE_MS: z.coerce.number().int().min(0).default(50),
+  // Persons per transaction of the upgrade from a legacy database (README, "Upgrading a legacy database").
+  STRONGROOM_LEGACY_BATCH: z.coerce.number().int().min(1).max(1_000).default(50),
   STRONGROOM_XTOKEN_MAX_SECONDS: z.coerce.number().int().min(60).default(86_400),
   STRONGROOM_SESSION_MAX_SECONDS: z.coerce.number().int().min(60).default(3600),
   /** The largest profile, app record or other sealed document, as JSON. */
@@ -188,6 +190,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env) {
      * only when SystemRotateMasterKey asks), how many it moves per transaction, and the pause between batches.
      */
     rewrap: { seconds: e.STRONGROOM_REWRAP_SECONDS, batch: e.STRONGROOM_REWRAP_BATCH, pauseMs: e.STRONGROOM_REWRAP_PAUSE_MS },
+    /** Persons per transaction of the legacy upgrade (api/vault/legacy.ts); it runs on the rewrap's schedule and pace. */
+    legacyBatch: e.STRONGROOM_LEGACY_BATCH,
     /** The longest an xtoken may live (`max_xtoken_retention_period`); 10 minutes when the call sets none. */
     xtokenMaxSeconds: e.STRONGROOM_XTOKEN_MAX_SECONDS,
     /** The longest a session lives (`max_session_retention_period`), and how long one without times lives. */

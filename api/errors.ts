@@ -75,7 +75,7 @@ export const Messages = {
   apiDenied: 'API access denied',
   masterKeyMismatch: 'Master key mismatch',
   keyringMismatch: 'The keyring does not match this database',
-  legacyData: 'This database was sealed before per-person keys and must be re-created',
+  legacyMigrating: 'This tenant\'s data is being upgraded to per-person keys: try again shortly',
   wrappingKeyRootOnly: 'Only the main tenant admin can generate wrapping keys',
   groupNotFound: 'The group record was not found',
   duplicateGroup: 'The group record already exists',

@@ -3,6 +3,7 @@
 import { performance } from 'node:perf_hooks';
 import * as grpc from '@grpc/grpc-js';
 import {
+  type ResealLegacyResponse__Output,
   loadTokenizerPackage,
   channelOptions,
   type Batch,
@@ -56,7 +57,7 @@ export interface TokenizerBatch {
 
 export type TokenizerResult = BatchResult__Output;
 
-type Method = 'Run' | 'KeyringInfo' | 'Rewrap' | 'Resplit' | 'Rotate' | 'Retire' | 'ChainAudit' | 'SignCheckpoint';
+type Method = 'Run' | 'KeyringInfo' | 'Rewrap' | 'Resplit' | 'Rotate' | 'Retire' | 'ChainAudit' | 'SignCheckpoint' | 'ResealLegacy';
 /** One call on the generated client, given the metadata, options and callback `call` adds. */
 type Send<Res> = (meta: grpc.Metadata, options: grpc.CallOptions, callback: grpc.requestCallback<Res>) => void;
 
@@ -273,6 +274,34 @@ export class TokenizerClient {
     };
     const res = await this.call<SignCheckpointResponse__Output>('SignCheckpoint', (meta, options, callback) => this.client.SignCheckpoint(req, meta, options, callback));
     return { seq: Number(res.seq), link: res.link, digest: res.digest, time: Number(res.time), signature: res.signature };
+  }
+
+  /**
+   * Values sealed before per-person keys, opened and sealed again under persons' data keys in one call (see
+   * ResealLegacy in the proto); keys of `newKeys` are made in it. Call `prepare(tenantId)` first when inside a
+   * transaction.
+   */
+  async resealLegacy(
+    tenantId: number,
+    newKeys: string[],
+    items: { from: { table: string; rowId: string }; ciphertext: Buffer; table: string; rowId: string; key: PersonKey }[],
+  ): Promise<{ wrappedKeys: Buffer[]; resealed: Buffer[] }> {
+    const req = {
+      tenant_id: tenantId,
+      tenant_salt: await this.saltOf(tenantId),
+      new_key_subjects: newKeys,
+      items: items.map((i) => ({
+        from_table: i.from.table,
+        from_row_id: i.from.rowId,
+        ciphertext: i.ciphertext,
+        table: i.table,
+        row_id: i.rowId,
+        subject: i.key.subject,
+        wrapped_key: i.key.wrapped ?? Buffer.alloc(0),
+      })),
+    };
+    const res = await this.call<ResealLegacyResponse__Output>('ResealLegacy', (meta, options, callback) => this.client.ResealLegacy(req, meta, options, callback));
+    return { wrappedKeys: res.wrapped_keys, resealed: res.resealed };
   }
 
   close(): void {

@@ -23,6 +23,8 @@ export type { RotateResponse__Output } from './generated/strongroom/tokenizer/v1
 export type { ChainAuditResponse__Output } from './generated/strongroom/tokenizer/v1/ChainAuditResponse.js';
 export type { SignCheckpointResponse__Output } from './generated/strongroom/tokenizer/v1/SignCheckpointResponse.js';
 export type { RetireResponse__Output } from './generated/strongroom/tokenizer/v1/RetireResponse.js';
+export type { ResealLegacyRequest, ResealLegacyRequest__Output } from './generated/strongroom/tokenizer/v1/ResealLegacyRequest.js';
+export type { ResealLegacyResponse__Output } from './generated/strongroom/tokenizer/v1/ResealLegacyResponse.js';
 export type { TokenizerClient as TokenizerGrpcClient, TokenizerHandlers } from './generated/strongroom/tokenizer/v1/Tokenizer.js';
 export type { HealthCheckRequest__Output } from './generated/grpc/health/v1/HealthCheckRequest.js';
 export type { HealthCheckResponse, HealthCheckResponse__Output } from './generated/grpc/health/v1/HealthCheckResponse.js';

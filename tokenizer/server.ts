@@ -16,6 +16,7 @@ import { openKeyring } from './keyring-start.js';
 import { fileStamp } from './keyring-file.js';
 import { encryptShare, parseRecipients } from './keyring-init.js';
 import { AuditKeys, chainLinks } from './audit-keys.js';
+import { resealLegacy } from './legacy.js';
 import { auditDigest } from '../proto/audit-checkpoint.js';
 import { batchDuration, batchesInFlight, batchItems, keyringActiveVersion, keyringReloads, serveMetrics } from './metrics.js';
 import type { TokenizerConfig } from './config.js';
@@ -239,6 +240,11 @@ export async function startTokenizerServer(opts: {
       const time = Math.floor(Date.now() / 1000);
       const signature = audit.sign({ tenant: tenantId, seq, link, digest, time });
       return { seq: String(seq), link, digest, time: String(time), signature };
+    }),
+    ResealLegacy: unary(log, 'ResealLegacy', async (call) => {
+      const { tenantSeals, ...result } = resealLegacy(keys, keyring.active, call.request);
+      if (tenantSeals) seals.add(keyring.active, tenantSeals);
+      return result;
     }),
     Rotate: unary(log, 'Rotate', async () => ({ active: rotate() })),
     Retire: unary(log, 'Retire', async (call) => {

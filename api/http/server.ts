@@ -27,9 +27,12 @@ export function createApp(services: Services): Koa {
     const [db, tokenizer] = checks.map((c) => (c.status === 'fulfilled' ? 'ok' : 'unavailable'));
     // The database's sentinel must open under the tokenizer's keyring (api/vault/keyring-check.ts).
     const keyring = db === 'ok' && tokenizer === 'ok' ? await services.keyringCheck.check().catch(() => 'unchecked' as const) : 'unchecked';
-    const ready = db === 'ok' && tokenizer === 'ok' && keyring === 'ok';
+    // While a legacy database is upgraded the replica is ready: it serves the tenants already done (and the others'
+    // calls answer 503 with Retry-After); the body says so, with the progress.
+    const ready = db === 'ok' && tokenizer === 'ok' && (keyring === 'ok' || keyring === 'migrating');
     ctx.status = ready ? 200 : 503;
-    ctx.body = { status: ready ? 'ok' : 'error', database: db, tokenizer, keyring };
+    const migration = keyring === 'migrating' ? { migration: await services.legacy.status().catch(() => 'unknown') } : {};
+    ctx.body = { status: ready ? 'ok' : 'error', database: db, tokenizer, keyring, ...migration };
   });
   router.get('/metrics', async (ctx) => {
     ctx.type = registry.contentType;

@@ -88,6 +88,8 @@ export interface OpDefinition<S extends z.ZodType = z.ZodType> {
    * STRONGROOM_FILE_MAX_BYTES), and such bodies count against STRONGROOM_LARGE_BODIES.
    */
   largeBody?: true;
+  /** Served while tenants' data is upgraded from the legacy format (it shows the upgrade, reads nothing sealed). */
+  servedDuringUpgrade?: true;
   /** Public login calls: counted per client address and per tenant, and refused (429) over the limits. */
   rateLimited?: true;
   /**

@@ -64,13 +64,19 @@ function parseInput(op: OpDefinition, rawBody: Record<string, unknown>): { input
  * Serves only once the tokenizer's keyring is known to fit this database (api/vault/keyring-check.ts): a check not
  * yet done (the tokenizer was not up at start) is done now; a tokenizer still away is a 503.
  */
-async function checkKeyring(services: Services): Promise<void> {
+async function checkKeyring(services: Services, tenantId: number, op: OpDefinition): Promise<void> {
   // A refusal is checked again by /readyz only: requests do not each rerun the check.
   let state = services.keyringCheck.state;
   if (state === 'unchecked') state = await services.keyringCheck.check().catch(() => 'unchecked' as const);
   if (state === 'mismatch') throw new UnavailableError(Messages.keyringMismatch);
-  if (state === 'legacy') throw new UnavailableError(Messages.legacyData);
   if (state === 'unchecked') throw new UnavailableError('The tokenizer is unavailable');
+  // A tenant whose data is still in the legacy format (api/vault/legacy.ts) waits, retryable, rather than be read
+  // wrongly; cross-tenant operations of the main tenant wait for every tenant, but those that show the upgrade.
+  if (state === 'migrating' && !op.servedDuringUpgrade) {
+    if (services.keyringCheck.isMigrating(tenantId) || (op.access === 'mainTenant' && services.keyringCheck.anyMigrating)) {
+      throw new UnavailableError(Messages.legacyMigrating);
+    }
+  }
 }
 
 /** Public operations: no credential, no audit event (the contract's portal endpoints); input rules as usual. */
@@ -78,7 +84,7 @@ export async function executePublicOperation(services: Services, op: OpDefinitio
   const { input } = parseInput(op, rawBody);
   // An operation that knows its tenant from its input acts there; the request's tenant is its fallback.
   const tenantId = (op.tenantOf && (await op.tenantOf(input, services))) ?? tenant.tenantId;
-  await checkKeyring(services);
+  await checkKeyring(services, tenantId, op);
   await services.tokenizer.prepare(tenantId);
   const principal: Principal = { credentialId: '', kind: 'public', tenantId, roleId: null, userToken: null, expiresAt: null };
   const em = services.db.forTenant(tenantId);
@@ -94,7 +100,7 @@ export async function executeOperation(
   rawBody: Record<string, unknown>,
 ): Promise<Record<string, unknown>> {
   // A tokenizer whose keyring does not match the database would answer every sealed read with a 500.
-  await checkKeyring(services);
+  await checkKeyring(services, tenantId, op);
   await services.tokenizer.prepare(tenantId);
   const now = nowSeconds();
   const note: AuditNote = {};

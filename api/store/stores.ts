@@ -9,6 +9,7 @@ import { CredentialStore } from './credentials.js';
 import { FileStore } from './files.js';
 import { GroupStore } from './groups.js';
 import { LockStore } from './locks.js';
+import { LegacyStore } from './legacy.js';
 import { LoginStore } from './logins.js';
 import { RateLimitClient } from './rate-limits.js';
 import { RequestStore } from './requests.js';
@@ -79,6 +80,9 @@ export class Stores extends GlobalStores {
   }
   get groups(): GroupStore {
     return new GroupStore(this.em, this.tenantId);
+  }
+  get legacy(): LegacyStore {
+    return new LegacyStore(this.em, this.tenantId);
   }
   get locks(): LockStore {
     return new LockStore(this.em, this.tenantId);

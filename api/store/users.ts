@@ -137,14 +137,6 @@ export class UserStore extends TenantTables {
     return rows.map(toRow);
   }
 
-  /** Whether some user has no entry in the key table at all: data sealed before per-person keys. */
-  async hasLegacyRows(): Promise<boolean> {
-    const [r] = await this.sql<{ legacy: boolean }>(
-      `select exists (select 1 from "${this.schema}".users u where not exists (select 1 from "${this.schema}".subject_keys k where k.token = u.token)) as legacy`,
-    );
-    return r?.legacy === true;
-  }
-
   async page(offset: number, limit: number, now: number): Promise<{ total: number; rows: UserRow[] }> {
     const [count] = await this.sql(`select count(*)::int as n from "${this.schema}".users where ${live(this.schema, 1)}`, [now]);
     const rows = await this.sql(

@@ -86,6 +86,9 @@ export class AuditVerifier {
     return { result: 'intact', checked: { from: head.seq ? 1 : 0, to: head.seq } };
   }
 
+  /** Tenants left out of scheduled passes: those whose legacy trail is still to be re-chained (vault/legacy.ts). */
+  skip: ((tenantId: number) => boolean) | undefined;
+
   start(): void {
     this.schedule.start();
   }
@@ -98,7 +101,7 @@ export class AuditVerifier {
   async verifyAll(): Promise<Map<number, Verdict> | undefined> {
     return this.db.tryExclusive('strongroom:audit-verify', async () => {
       const out = new Map<number, Verdict>();
-      for (const { id } of await this.db.globalStores().tenants.all()) out.set(id, await this.verify(id));
+      for (const { id } of await this.db.globalStores().tenants.all()) if (!this.skip?.(id)) out.set(id, await this.verify(id));
       return out;
     });
   }

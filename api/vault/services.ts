@@ -22,6 +22,7 @@ import { Sealer } from './sealed.js';
 import { SubjectKeys } from './subject-keys.js';
 import { KeyringCheck } from './keyring-check.js';
 import { Rewrapper } from './rewrap.js';
+import { LegacyMigrator } from './legacy.js';
 import { Consent } from './consent.js';
 import { Sessions } from './sessions.js';
 import { SharedRecords } from './shared.js';
@@ -45,6 +46,7 @@ export interface Services {
   keys: SubjectKeys;
   keyringCheck: KeyringCheck;
   rewrapper: Rewrapper;
+  legacy: LegacyMigrator;
   tokens: Tokens;
   sweeper: Sweeper;
   roles: Roles;
@@ -84,6 +86,14 @@ export function buildServices(config: Config, log: Logger, db: Database, tokeniz
     s3: config.audit.checkpointS3,
   });
   audit.onAppended = (tenantId, events) => auditCheckpoints.counted(tenantId, events);
+  const keyringCheck = new KeyringCheck(db, tokenizer, log, keys);
+  // The upgrade from a legacy database: its tenants are served again as each is done; their trails are neither
+  // checkpointed nor verified before they are re-chained (a checkpoint of a link about to change would not hold).
+  const legacy = new LegacyMigrator(db, tokenizer, log, { ...config.rewrap, batch: config.legacyBatch }, keys, audit, files.blobs);
+  legacy.onDone = (tenantId) => keyringCheck.migrated(tenantId);
+  auditCheckpoints.skip = (tenantId) => keyringCheck.isMigrating(tenantId);
+  const auditVerifier = new AuditVerifier(db, tokenizer, log, auditCheckpoints, config.audit.verifySeconds);
+  auditVerifier.skip = (tenantId) => keyringCheck.isMigrating(tenantId);
   return {
     config,
     log,
@@ -92,10 +102,11 @@ export function buildServices(config: Config, log: Logger, db: Database, tokeniz
     audit,
     auditReader: new AuditReader(tokenizer, keys),
     auditCheckpoints,
-    auditVerifier: new AuditVerifier(db, tokenizer, log, auditCheckpoints, config.audit.verifySeconds),
+    auditVerifier,
     keys,
-    keyringCheck: new KeyringCheck(db, tokenizer, log, keys),
+    keyringCheck,
     rewrapper: new Rewrapper(db, tokenizer, log, config.rewrap, keys),
+    legacy,
     credentials,
     tenants: new Tenants(db, config.tenantDomain),
     unlocks: new Unlocks(db, config.unlockSeconds),

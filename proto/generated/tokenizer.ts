@@ -10,6 +10,9 @@ import type { HashItem as _strongroom_tokenizer_v1_HashItem, HashItem__Output as
 import type { KeyringInfoRequest as _strongroom_tokenizer_v1_KeyringInfoRequest, KeyringInfoRequest__Output as _strongroom_tokenizer_v1_KeyringInfoRequest__Output } from './strongroom/tokenizer/v1/KeyringInfoRequest.js';
 import type { KeyringInfoResponse as _strongroom_tokenizer_v1_KeyringInfoResponse, KeyringInfoResponse__Output as _strongroom_tokenizer_v1_KeyringInfoResponse__Output } from './strongroom/tokenizer/v1/KeyringInfoResponse.js';
 import type { OpenItem as _strongroom_tokenizer_v1_OpenItem, OpenItem__Output as _strongroom_tokenizer_v1_OpenItem__Output } from './strongroom/tokenizer/v1/OpenItem.js';
+import type { ResealLegacyItem as _strongroom_tokenizer_v1_ResealLegacyItem, ResealLegacyItem__Output as _strongroom_tokenizer_v1_ResealLegacyItem__Output } from './strongroom/tokenizer/v1/ResealLegacyItem.js';
+import type { ResealLegacyRequest as _strongroom_tokenizer_v1_ResealLegacyRequest, ResealLegacyRequest__Output as _strongroom_tokenizer_v1_ResealLegacyRequest__Output } from './strongroom/tokenizer/v1/ResealLegacyRequest.js';
+import type { ResealLegacyResponse as _strongroom_tokenizer_v1_ResealLegacyResponse, ResealLegacyResponse__Output as _strongroom_tokenizer_v1_ResealLegacyResponse__Output } from './strongroom/tokenizer/v1/ResealLegacyResponse.js';
 import type { ResplitRequest as _strongroom_tokenizer_v1_ResplitRequest, ResplitRequest__Output as _strongroom_tokenizer_v1_ResplitRequest__Output } from './strongroom/tokenizer/v1/ResplitRequest.js';
 import type { ResplitResponse as _strongroom_tokenizer_v1_ResplitResponse, ResplitResponse__Output as _strongroom_tokenizer_v1_ResplitResponse__Output } from './strongroom/tokenizer/v1/ResplitResponse.js';
 import type { RetireRequest as _strongroom_tokenizer_v1_RetireRequest, RetireRequest__Output as _strongroom_tokenizer_v1_RetireRequest__Output } from './strongroom/tokenizer/v1/RetireRequest.js';
@@ -44,6 +47,9 @@ export interface ProtoGrpcType {
         KeyringInfoRequest: MessageTypeDefinition<_strongroom_tokenizer_v1_KeyringInfoRequest, _strongroom_tokenizer_v1_KeyringInfoRequest__Output>
         KeyringInfoResponse: MessageTypeDefinition<_strongroom_tokenizer_v1_KeyringInfoResponse, _strongroom_tokenizer_v1_KeyringInfoResponse__Output>
         OpenItem: MessageTypeDefinition<_strongroom_tokenizer_v1_OpenItem, _strongroom_tokenizer_v1_OpenItem__Output>
+        ResealLegacyItem: MessageTypeDefinition<_strongroom_tokenizer_v1_ResealLegacyItem, _strongroom_tokenizer_v1_ResealLegacyItem__Output>
+        ResealLegacyRequest: MessageTypeDefinition<_strongroom_tokenizer_v1_ResealLegacyRequest, _strongroom_tokenizer_v1_ResealLegacyRequest__Output>
+        ResealLegacyResponse: MessageTypeDefinition<_strongroom_tokenizer_v1_ResealLegacyResponse, _strongroom_tokenizer_v1_ResealLegacyResponse__Output>
         ResplitRequest: MessageTypeDefinition<_strongroom_tokenizer_v1_ResplitRequest, _strongroom_tokenizer_v1_ResplitRequest__Output>
         ResplitResponse: MessageTypeDefinition<_strongroom_tokenizer_v1_ResplitResponse, _strongroom_tokenizer_v1_ResplitResponse__Output>
         RetireRequest: MessageTypeDefinition<_strongroom_tokenizer_v1_RetireRequest, _strongroom_tokenizer_v1_RetireRequest__Output>

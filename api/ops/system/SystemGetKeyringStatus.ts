@@ -1,5 +1,6 @@
 // POST /v2/SystemGetKeyringStatus: the master key versions (never a key), which is active, AES-GCM seals per
-// version, how far the persons' keys are rewrapped under the active one, and the audit checkpoints' public key.
+// version, how far the persons' keys are rewrapped under the active one, the audit checkpoints' public key, and the
+// progress of an upgrade from a legacy database.
 // Main tenant only.
 import { z } from 'zod';
 import { defineOp } from '../define.js';
@@ -9,6 +10,7 @@ export const SystemGetKeyringStatus = defineOp({
   access: 'mainTenant',
   kinds: [],
   transaction: 'own',
+  servedDuringUpgrade: true,
   input: z.object({}),
   async run({ ctx }) {
     const info = await ctx.services.tokenizer.keyringInfo();
@@ -32,6 +34,8 @@ export const SystemGetKeyringStatus = defineOp({
       // Versions still wrapping some person's key; tenant-key records (tokens, audit details without a person)
       // may still name older versions too, so no version is removed from the keyring here.
       versionsinuse: inUse,
+      // The upgrade from a database sealed before per-person keys, per tenant that held such data (api/vault/legacy.ts).
+      legacy: await ctx.services.legacy.status(),
     };
   },
 });

@@ -4,9 +4,8 @@
 // Each event also stores its public digest (sha256 chain, proto/audit-checkpoint.ts): a checkpoint signs it, so an
 // auditor without the key can check the events up to a checkpoint. Both functions are SECURITY DEFINER: the tenant's database role may call them, and may only read the audit
 // tables (Database.grantTenantRole revokes the rest).
-// Events stored before this migration carry unkeyed sha256 links that no key can vouch for: the database cannot
-// re-chain them (it never holds the key), so such a trail verifies as broken from its first event. Pre-release
-// data: re-create the vault's database.
+// Events stored before this migration carry unkeyed sha256 links that no key can vouch for, and the database cannot
+// re-chain them (it never holds the key): the legacy upgrade (api/vault/legacy.ts) verifies and re-chains them.
 import { Migration } from '@mikro-orm/migrations';
 
 export class Tenant0009KeyedAudit extends Migration {

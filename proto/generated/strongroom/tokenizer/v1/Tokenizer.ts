@@ -8,6 +8,8 @@ import type { ChainAuditRequest as _strongroom_tokenizer_v1_ChainAuditRequest, C
 import type { ChainAuditResponse as _strongroom_tokenizer_v1_ChainAuditResponse, ChainAuditResponse__Output as _strongroom_tokenizer_v1_ChainAuditResponse__Output } from '../../../strongroom/tokenizer/v1/ChainAuditResponse.js';
 import type { KeyringInfoRequest as _strongroom_tokenizer_v1_KeyringInfoRequest, KeyringInfoRequest__Output as _strongroom_tokenizer_v1_KeyringInfoRequest__Output } from '../../../strongroom/tokenizer/v1/KeyringInfoRequest.js';
 import type { KeyringInfoResponse as _strongroom_tokenizer_v1_KeyringInfoResponse, KeyringInfoResponse__Output as _strongroom_tokenizer_v1_KeyringInfoResponse__Output } from '../../../strongroom/tokenizer/v1/KeyringInfoResponse.js';
+import type { ResealLegacyRequest as _strongroom_tokenizer_v1_ResealLegacyRequest, ResealLegacyRequest__Output as _strongroom_tokenizer_v1_ResealLegacyRequest__Output } from '../../../strongroom/tokenizer/v1/ResealLegacyRequest.js';
+import type { ResealLegacyResponse as _strongroom_tokenizer_v1_ResealLegacyResponse, ResealLegacyResponse__Output as _strongroom_tokenizer_v1_ResealLegacyResponse__Output } from '../../../strongroom/tokenizer/v1/ResealLegacyResponse.js';
 import type { ResplitRequest as _strongroom_tokenizer_v1_ResplitRequest, ResplitRequest__Output as _strongroom_tokenizer_v1_ResplitRequest__Output } from '../../../strongroom/tokenizer/v1/ResplitRequest.js';
 import type { ResplitResponse as _strongroom_tokenizer_v1_ResplitResponse, ResplitResponse__Output as _strongroom_tokenizer_v1_ResplitResponse__Output } from '../../../strongroom/tokenizer/v1/ResplitResponse.js';
 import type { RetireRequest as _strongroom_tokenizer_v1_RetireRequest, RetireRequest__Output as _strongroom_tokenizer_v1_RetireRequest__Output } from '../../../strongroom/tokenizer/v1/RetireRequest.js';
@@ -53,6 +55,29 @@ export interface TokenizerClient extends grpc.Client {
   keyringInfo(argument: _strongroom_tokenizer_v1_KeyringInfoRequest, metadata: grpc.Metadata, callback: grpc.requestCallback<_strongroom_tokenizer_v1_KeyringInfoResponse__Output>): grpc.ClientUnaryCall;
   keyringInfo(argument: _strongroom_tokenizer_v1_KeyringInfoRequest, options: grpc.CallOptions, callback: grpc.requestCallback<_strongroom_tokenizer_v1_KeyringInfoResponse__Output>): grpc.ClientUnaryCall;
   keyringInfo(argument: _strongroom_tokenizer_v1_KeyringInfoRequest, callback: grpc.requestCallback<_strongroom_tokenizer_v1_KeyringInfoResponse__Output>): grpc.ClientUnaryCall;
+  
+  /**
+   * The upgrade of a database sealed before per-person keys (tokenizer/legacy.ts): opens each item as that version
+   * sealed it (format 0x01 under the tenant's record key derived without a salt, AAD tenant/from_table/from_row_id)
+   * and seals it again in the same call under the data key of `subject` (format 0x02, AAD tenant/table/row_id/
+   * subject), so the plaintext never leaves the tokenizer. Keys of new_key_subjects are made in the call and come
+   * back wrapped. INVALID_ARGUMENT names the first item that does not open or is malformed; nothing is returned then.
+   */
+  ResealLegacy(argument: _strongroom_tokenizer_v1_ResealLegacyRequest, metadata: grpc.Metadata, options: grpc.CallOptions, callback: grpc.requestCallback<_strongroom_tokenizer_v1_ResealLegacyResponse__Output>): grpc.ClientUnaryCall;
+  ResealLegacy(argument: _strongroom_tokenizer_v1_ResealLegacyRequest, metadata: grpc.Metadata, callback: grpc.requestCallback<_strongroom_tokenizer_v1_ResealLegacyResponse__Output>): grpc.ClientUnaryCall;
+  ResealLegacy(argument: _strongroom_tokenizer_v1_ResealLegacyRequest, options: grpc.CallOptions, callback: grpc.requestCallback<_strongroom_tokenizer_v1_ResealLegacyResponse__Output>): grpc.ClientUnaryCall;
+  ResealLegacy(argument: _strongroom_tokenizer_v1_ResealLegacyRequest, callback: grpc.requestCallback<_strongroom_tokenizer_v1_ResealLegacyResponse__Output>): grpc.ClientUnaryCall;
+  /**
+   * The upgrade of a database sealed before per-person keys (tokenizer/legacy.ts): opens each item as that version
+   * sealed it (format 0x01 under the tenant's record key derived without a salt, AAD tenant/from_table/from_row_id)
+   * and seals it again in the same call under the data key of `subject` (format 0x02, AAD tenant/table/row_id/
+   * subject), so the plaintext never leaves the tokenizer. Keys of new_key_subjects are made in the call and come
+   * back wrapped. INVALID_ARGUMENT names the first item that does not open or is malformed; nothing is returned then.
+   */
+  resealLegacy(argument: _strongroom_tokenizer_v1_ResealLegacyRequest, metadata: grpc.Metadata, options: grpc.CallOptions, callback: grpc.requestCallback<_strongroom_tokenizer_v1_ResealLegacyResponse__Output>): grpc.ClientUnaryCall;
+  resealLegacy(argument: _strongroom_tokenizer_v1_ResealLegacyRequest, metadata: grpc.Metadata, callback: grpc.requestCallback<_strongroom_tokenizer_v1_ResealLegacyResponse__Output>): grpc.ClientUnaryCall;
+  resealLegacy(argument: _strongroom_tokenizer_v1_ResealLegacyRequest, options: grpc.CallOptions, callback: grpc.requestCallback<_strongroom_tokenizer_v1_ResealLegacyResponse__Output>): grpc.ClientUnaryCall;
+  resealLegacy(argument: _strongroom_tokenizer_v1_ResealLegacyRequest, callback: grpc.requestCallback<_strongroom_tokenizer_v1_ResealLegacyResponse__Output>): grpc.ClientUnaryCall;
   
   /**
    * Rebuilds the recovery key from 3 to 5 current shares, checks that it opens the keyring's recovery copy, then
@@ -178,6 +203,15 @@ export interface TokenizerHandlers extends grpc.UntypedServiceImplementation {
   KeyringInfo: grpc.handleUnaryCall<_strongroom_tokenizer_v1_KeyringInfoRequest__Output, _strongroom_tokenizer_v1_KeyringInfoResponse>;
   
   /**
+   * The upgrade of a database sealed before per-person keys (tokenizer/legacy.ts): opens each item as that version
+   * sealed it (format 0x01 under the tenant's record key derived without a salt, AAD tenant/from_table/from_row_id)
+   * and seals it again in the same call under the data key of `subject` (format 0x02, AAD tenant/table/row_id/
+   * subject), so the plaintext never leaves the tokenizer. Keys of new_key_subjects are made in the call and come
+   * back wrapped. INVALID_ARGUMENT names the first item that does not open or is malformed; nothing is returned then.
+   */
+  ResealLegacy: grpc.handleUnaryCall<_strongroom_tokenizer_v1_ResealLegacyRequest__Output, _strongroom_tokenizer_v1_ResealLegacyResponse>;
+  
+  /**
    * Rebuilds the recovery key from 3 to 5 current shares, checks that it opens the keyring's recovery copy, then
    * makes a new recovery key, re-seals the recovery copy under it and answers its five new shares (the old ones are
    * void). INVALID_ARGUMENT when the shares are unusable or do not rebuild this keyring's recovery key;
@@ -221,6 +255,7 @@ export interface TokenizerHandlers extends grpc.UntypedServiceImplementation {
 export interface TokenizerDefinition extends grpc.ServiceDefinition {
   ChainAudit: MethodDefinition<_strongroom_tokenizer_v1_ChainAuditRequest, _strongroom_tokenizer_v1_ChainAuditResponse, _strongroom_tokenizer_v1_ChainAuditRequest__Output, _strongroom_tokenizer_v1_ChainAuditResponse__Output>
   KeyringInfo: MethodDefinition<_strongroom_tokenizer_v1_KeyringInfoRequest, _strongroom_tokenizer_v1_KeyringInfoResponse, _strongroom_tokenizer_v1_KeyringInfoRequest__Output, _strongroom_tokenizer_v1_KeyringInfoResponse__Output>
+  ResealLegacy: MethodDefinition<_strongroom_tokenizer_v1_ResealLegacyRequest, _strongroom_tokenizer_v1_ResealLegacyResponse, _strongroom_tokenizer_v1_ResealLegacyRequest__Output, _strongroom_tokenizer_v1_ResealLegacyResponse__Output>
   Resplit: MethodDefinition<_strongroom_tokenizer_v1_ResplitRequest, _strongroom_tokenizer_v1_ResplitResponse, _strongroom_tokenizer_v1_ResplitRequest__Output, _strongroom_tokenizer_v1_ResplitResponse__Output>
   Retire: MethodDefinition<_strongroom_tokenizer_v1_RetireRequest, _strongroom_tokenizer_v1_RetireResponse, _strongroom_tokenizer_v1_RetireRequest__Output, _strongroom_tokenizer_v1_RetireResponse__Output>
   Rewrap: MethodDefinition<_strongroom_tokenizer_v1_RewrapRequest, _strongroom_tokenizer_v1_RewrapResponse, _strongroom_tokenizer_v1_RewrapRequest__Output, _strongroom_tokenizer_v1_RewrapResponse__Output>
