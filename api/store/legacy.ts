@@ -176,8 +176,15 @@ export class LegacyStore extends TenantTables {
         `select sessionuuid as id, data as value from ${t}.sessions where user_token is null and ${LEGACY('data')} limit $1`,
         [limit],
       ),
-      audit: await this.sql<{ id: string; value: Buffer; record: string | null; keyed: boolean; wrapped: Buffer | null }>(
-        `select e.uuid as id, e.details as value, e.record, k.token is not null as keyed, k.wrapped from ${t}.audit_events e
+      // `gone`: the record is no one's any more, neither a person's (live, restorable or a tombstone) nor a token's:
+      // the legacy version erased that person without a trace (it deleted their rows), so their details go too.
+      audit: await this.sql<{ id: string; value: Buffer; record: string | null; keyed: boolean; wrapped: Buffer | null; gone: boolean }>(
+        `select e.uuid as id, e.details as value, e.record, k.token is not null as keyed, k.wrapped,
+           (e.record is not null and k.token is null
+             and not exists (select 1 from ${t}.users u where u.token = e.record)
+             and not exists (select 1 from ${t}.user_versions v where v.token = e.record)
+             and not exists (select 1 from ${t}.tokens x where x.tokenuuid = e.record)) as gone
+         from ${t}.audit_events e
          left join ${t}.subject_keys k on k.token = e.record where e.details is not null and ${LEGACY('e.details')} limit $1`,
         [limit],
       ),

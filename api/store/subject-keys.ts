@@ -54,6 +54,22 @@ export class SubjectKeyStore extends TenantTables {
     );
   }
 
+  /** Tombstones for people erased before they ever had a key (the legacy upgrade): their records read as erased. */
+  async tombstones(tokens: string[], now: number): Promise<void> {
+    if (!tokens.length) return;
+    if (this.remote) {
+      await this.remoteSql(
+        `insert into ${KEYS_SCHEMA}.subject_keys (tenant_id, token, wrapped, key_version, created, erased)
+         select $1, t, null, null, $3, $3 from unnest($2::uuid[]) as x(t) on conflict do nothing`,
+        [this.tenantId, tokens, now],
+      );
+    }
+    await this.sql(
+      `insert into ${this.t}.subject_keys (token, wrapped, key_version, created, erased) select t, null, null, $2, $2 from unnest($1::uuid[]) as x(t) on conflict do nothing`,
+      [tokens, now],
+    );
+  }
+
   /**
    * Destroys the keys (in the caller's transaction; in a key database of its own, at once, before the caller's
    * commit: a failed erasure then leaves the person unreadable, never readable). The rows stay as tombstones

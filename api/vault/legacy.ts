@@ -310,9 +310,13 @@ export class LegacyMigrator {
   /** Step 2: tokens, sessions naming nobody, audit details about no (live) person, a batch of each. */
   private async tenantBatch(id: number, stores: Stores, tenantKey: PersonKey): Promise<number> {
     const { tokens, sessions, audit } = await stores.legacy.tenantRows(this.opts.batch);
-    // An event about a person erased before this version (a tombstone without a key): their details go with them.
-    const erased = audit.filter((a) => a.keyed && !a.wrapped).map((a) => a.id);
-    const live = audit.filter((a) => !(a.keyed && !a.wrapped));
+    // An event about a person erased before this version (a tombstone without a key, or no trace of them left at
+    // all): their details go with them.
+    const isErased = (a: { keyed: boolean; wrapped: Buffer | null; gone: boolean }) => (a.keyed && !a.wrapped) || a.gone;
+    const erased = audit.filter(isErased).map((a) => a.id);
+    // A tombstone for each: their events then answer as erased, as those of a person erased today do.
+    await stores.subjectKeys.tombstones([...new Set(audit.filter((a) => a.gone).map((a) => a.record!))], Math.floor(Date.now() / 1000));
+    const live = audit.filter((a) => !isErased(a));
     const items = [
       ...tokens.map((r) => ({ ...MAP.token(r.id), ciphertext: r.value, key: tenantKey })),
       ...sessions.map((r) => ({ ...MAP.session(r.id), ciphertext: r.value, key: tenantKey })),

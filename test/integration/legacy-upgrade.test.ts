@@ -191,6 +191,30 @@ describe('upgrading a legacy database', () => {
     }
   });
 
+  it('drops the audit details of a person the legacy version erased without a trace', async () => {
+    // The legacy UserDelete removed the person's versions and row and nothing else: their events stayed, sealed
+    // under the tenant's key. Here the profile-only person of the main tenant was erased that way.
+    const person = ex.tenants['1']!.people.find((p: any) => !p.appdata)!;
+    const lines = legacySql().split('\n').filter((l) => !(/^INSERT INTO "tenant_1"\."(users|user_versions)"/.test(l) && l.includes(person.token)));
+    const vault = await startLegacyVault({ sql: lines.join('\n') });
+    try {
+      await upgraded(vault);
+      const events = await sql<{ uuid: string; details: Buffer | null }>(vault, `select uuid, details from tenant_1.audit_events where record = '${person.token}'`);
+      expect(events.length).toBeGreaterThan(0);
+      for (const e of events) {
+        expect(e.details).toBeNull();
+        expect((await vault.call('AuditGetEvent', { auditeventuuid: e.uuid }, adminOf('1'))).body.details).toEqual({ erased: true });
+      }
+      // Everyone else keeps their details: an event about a live person still opens.
+      const live = ex.tenants['1']!.people.find((p: any) => p.appdata)!;
+      const [kept] = await sql<{ uuid: string }>(vault, `select uuid from tenant_1.audit_events where record = '${live.token}' and details is not null limit 1`);
+      expect((await vault.call('AuditGetEvent', { auditeventuuid: kept!.uuid }, adminOf('1'))).body.details.erased).toBeUndefined();
+      expect(await legacyValuesLeft(vault)).toBe(0);
+    } finally {
+      await vault.stop();
+    }
+  });
+
   it('reports a tampered legacy chain in the log, the status and the trail itself', async () => {
     // One legacy event of the main tenant changed after the fact: its title no longer matches its sha256 link.
     const lines = legacySql().split('\n');
