@@ -22,6 +22,7 @@ import { auditDigest } from '../../proto/audit-checkpoint.js';
 import { canonical, type AuditTrail } from './audit.js';
 import { profileRowId, USERS_TABLE } from './users.js';
 import type { SubjectKeys } from './subject-keys.js';
+import { Periodic } from './periodic.js';
 
 /** Where each kind of value was sealed by the legacy version (table, row), and where it goes now. */
 const MAP = {
@@ -70,9 +71,7 @@ export function legacyChainHash(prev: Buffer, seq: number, canon: string): Buffe
 }
 
 export class LegacyMigrator {
-  private timer: NodeJS.Timeout | undefined;
-  private running: Promise<unknown> | undefined;
-  private stopped = false;
+  private readonly schedule: Periodic;
   private readonly progress = new Map<number, LegacyTenantProgress>();
   /** Told when a tenant is done, so that its calls are served again at once. */
   onDone: ((tenantId: number) => void) | undefined;
@@ -85,27 +84,23 @@ export class LegacyMigrator {
     private readonly keys: SubjectKeys,
     private readonly audit: AuditTrail,
     private readonly blobs: BlobStore,
-  ) {}
+  ) {
+    this.schedule = new Periodic(opts.seconds, () => this.runOnce(), (err: unknown) =>
+      log.error({ err: { type: (err as Error).name, message: (err as Error).message } }, 'legacy upgrade failed'),
+    );
+  }
 
   start(): void {
-    if (!this.opts.seconds || this.timer) return;
-    this.timer = setInterval(() => this.kick(), this.opts.seconds * 1000);
-    this.timer.unref();
+    this.schedule.start();
   }
 
   /** Runs a pass now unless one is running; a failed pass is logged and tried again at the next tick. */
   kick(): void {
-    if (this.running || this.stopped) return;
-    this.running = this.runOnce()
-      .catch((err: unknown) => this.log.error({ err: { type: (err as Error).name, message: (err as Error).message } }, 'legacy upgrade failed'))
-      .finally(() => (this.running = undefined));
+    this.schedule.kick();
   }
 
   async stop(): Promise<void> {
-    this.stopped = true;
-    clearInterval(this.timer);
-    this.timer = undefined;
-    await this.running;
+    await this.schedule.stop();
   }
 
   /** The tenants still holding legacy data, by this process's last look. */
@@ -134,7 +129,7 @@ export class LegacyMigrator {
   async runOnce(maxBatches = Infinity): Promise<void> {
     const budget = { batches: maxBatches };
     for (const id of await this.pendingTenants()) {
-      if (this.stopped || budget.batches <= 0) return;
+      if (this.schedule.stopping || budget.batches <= 0) return;
       const p = this.progress.get(id) ?? { tenant: id, phase: 'persons' as const, persons: { done: 0, total: 0 } };
       this.progress.set(id, p);
       try {
@@ -162,7 +157,7 @@ export class LegacyMigrator {
     if (!verdict) return false;
     p.phase = 'persons';
     for (;;) {
-      if (this.stopped || budget.batches-- <= 0) return false;
+      if (this.schedule.stopping || budget.batches-- <= 0) return false;
       const batch = await this.locked(id, (stores) => this.personBatch(id, stores));
       if (batch === null) return false;
       // The legacy objects of resealed files go once the rows naming their successors have committed.
@@ -172,7 +167,7 @@ export class LegacyMigrator {
     }
     p.phase = 'tenant data';
     for (;;) {
-      if (this.stopped || budget.batches-- <= 0) return false;
+      if (this.schedule.stopping || budget.batches-- <= 0) return false;
       const n = await this.locked(id, (stores) => this.tenantBatch(id, stores, tenantKey));
       if (n === null) return false;
       if (!n) break;

@@ -8,6 +8,7 @@ import type { Database } from '../store/database.js';
 import { Stores } from '../store/stores.js';
 import type { TokenizerClient } from '../tokenizer-client.js';
 import type { SubjectKeys } from './subject-keys.js';
+import { Periodic } from './periodic.js';
 
 export interface RewrapProgress {
   active: number;
@@ -19,9 +20,7 @@ export interface RewrapProgress {
 }
 
 export class Rewrapper {
-  private timer: NodeJS.Timeout | undefined;
-  private running: Promise<unknown> | undefined;
-  private stopped = false;
+  private readonly schedule: Periodic;
 
   constructor(
     private readonly db: Database,
@@ -29,27 +28,23 @@ export class Rewrapper {
     private readonly log: Logger,
     private readonly opts: { seconds: number; batch: number; pauseMs: number },
     private readonly keys: SubjectKeys,
-  ) {}
+  ) {
+    this.schedule = new Periodic(opts.seconds, () => this.runOnce(), (err: unknown) =>
+      log.error({ err: { type: (err as Error).name, message: (err as Error).message } }, 'key rewrap failed'),
+    );
+  }
 
   start(): void {
-    if (!this.opts.seconds || this.timer) return;
-    this.timer = setInterval(() => this.kick(), this.opts.seconds * 1000);
-    this.timer.unref();
+    this.schedule.start();
   }
 
   /** Runs a pass now unless one is running; a failed pass is logged and tried again at the next tick. */
   kick(): void {
-    if (this.running || this.stopped) return;
-    this.running = this.runOnce()
-      .catch((err: unknown) => this.log.error({ err: { type: (err as Error).name, message: (err as Error).message } }, 'key rewrap failed'))
-      .finally(() => (this.running = undefined));
+    this.schedule.kick();
   }
 
   async stop(): Promise<void> {
-    this.stopped = true;
-    clearInterval(this.timer);
-    this.timer = undefined;
-    await this.running;
+    await this.schedule.stop();
   }
 
   /**
@@ -65,7 +60,7 @@ export class Rewrapper {
     for (const { id } of await this.db.globalStores().tenants.all()) {
       await this.tokenizer.prepare(id);
       for (;;) {
-        if (this.stopped || batches >= maxBatches) return moved;
+        if (this.schedule.stopping || batches >= maxBatches) return moved;
         const n = await this.db.forTenant(id).transactional(async (tx): Promise<number | null> => {
           const stores = new Stores(tx as EntityManager, id);
           if (!(await stores.locks.tryRewrap())) return null;
