@@ -4,7 +4,7 @@ import type { EntityManager } from '@mikro-orm/postgresql';
 import type { Logger } from 'pino';
 import type { Database } from '../store/database.js';
 import { Stores } from '../store/stores.js';
-import type { AuditEventRow, AuditHead, AuditStore } from '../store/audit.js';
+import type { AuditEventRow, AuditHead } from '../store/audit.js';
 import { TokenizerRejectedError, type TokenizerClient } from '../tokenizer-client.js';
 import type { SubjectKeys } from './subject-keys.js';
 import { auditBatchSize, auditQueueDepth, refusalsAudited } from '../metrics.js';
