@@ -110,8 +110,9 @@ export class AuditTrail {
   private tickets = 0;
   /** Each tenant's head as this process last appended or read it: the next batch is linked from it, unlocked. */
   private readonly heads = new Map<number, AuditHead>();
-  /** Per tenant, the batch linking now: the next waits for it, so that it links from the head it leaves. */
+  /** Per tenant, the last batch to link and the last to append: the next one waits for each in turn. */
   private readonly linking = new Map<number, Promise<void>>();
+  private readonly appending = new Map<number, Promise<void>>();
 
   constructor(
     private readonly db: Database,
@@ -221,8 +222,9 @@ export class AuditTrail {
    * One batch: this process's committed writes' queued events (`writes`), then `drafts`, appended as the tenant's
    * database role where there is one. Answers the uuids it took off the queue, and whether it left some there.
    *
-   * Usually it links from the head this process last left (batches of a tenant link one after the other here) and
-   * appends in one round trip that holds the head's lock for that statement alone. When the head is not what this
+   * Usually it links from the head this process last left (batches of a tenant link one after the other here, each
+   * from the head the one before it will leave, while that one appends) and appends in one round trip that holds
+   * the head's lock for that statement alone. When the head is not what this
    * process thought (another replica appended, or took these writes' events), or when asked to `drain`, it locks
    * the head first, reads the database's queue (every replica's writes, the oldest first) and links from there.
    */
@@ -231,28 +233,32 @@ export class AuditTrail {
     // on another connection from inside a transaction would wait forever, and sealing needs no lock.
     await this.tokenizer.prepare(tenantId);
     const rows = drafts.length ? await this.seal(this.db.forTenant(tenantId), tenantId, drafts) : [];
-    const before = this.linking.get(tenantId);
-    let done!: () => void;
-    const mine = new Promise<void>((resolve) => (done = resolve));
-    this.linking.set(tenantId, mine);
+    // Two turns per tenant, taken in batch order: linking (the tokenizer call) and appending (the database). A batch
+    // links from the head the previous one will leave as soon as that one has its links, while it appends.
+    const link = this.turn(this.linking, tenantId);
+    const append = this.turn(this.appending, tenantId);
     try {
-      await before;
+      await link.wait;
       const head = drain ? undefined : this.heads.get(tenantId);
       if (head) {
+        const all = [...writes, ...rows];
+        const dequeued = writes.map((w) => w.uuid);
+        const { links, digests } = await this.links(tenantId, head, all);
+        const appended = all.map((r, i) => ({ ...r, hash: links[i]!, digest: digests[i]! }));
+        if (all.length) this.heads.set(tenantId, { seq: head.seq + all.length, hash: links.at(-1)!, digest: digests.at(-1)! });
+        link.done();
+        await append.wait;
         try {
-          const all = [...writes, ...rows];
-          const dequeued = writes.map((w) => w.uuid);
-          const { links, digests } = await this.links(tenantId, head, all);
-          const appended = all.map((r, i) => ({ ...r, hash: links[i]!, digest: digests[i]! }));
           await this.db.auditAppendAlone(tenantId, this.db.stores(tenantId).audit.appendStatement(head, appended, dequeued));
-          if (all.length) this.heads.set(tenantId, { seq: head.seq + all.length, hash: links.at(-1)!, digest: digests.at(-1)! });
           if (all.length) this.onAppended?.(tenantId, all.length);
           return { dequeued: new Set(dequeued), full: false, sawQueue: false };
         } catch (err) {
+          // Refused: the head moved (another replica), or the batch before this one failed after this one linked.
           this.heads.delete(tenantId);
           if (!headMoved(err)) throw err;
         }
       }
+      await append.wait;
       // The queue holds `writes` too (their transactions committed), unless another chainer took them already.
       const limit = Math.max(1, MAX_BATCH - rows.length);
       const queued = await this.db.auditTransaction(tenantId, limit, async (audit, head, queued) => {
@@ -273,9 +279,24 @@ export class AuditTrail {
       this.heads.delete(tenantId);
       throw err;
     } finally {
-      done();
-      if (this.linking.get(tenantId) === mine) this.linking.delete(tenantId);
+      link.done();
+      append.done();
     }
+  }
+
+  /** Takes the next turn of a tenant in `turns`: `wait` settles when the one before is done (it never rejects). */
+  private turn(turns: Map<number, Promise<void>>, tenantId: number): { wait: Promise<void> | undefined; done: () => void } {
+    const wait = turns.get(tenantId);
+    let resolve!: () => void;
+    const mine = new Promise<void>((r) => (resolve = r));
+    turns.set(tenantId, mine);
+    return {
+      wait,
+      done: () => {
+        resolve();
+        if (turns.get(tenantId) === mine) turns.delete(tenantId);
+      },
+    };
   }
 
   /** The links the tokenizer makes for `rows` from `head`, and their public digests. */
