@@ -53,6 +53,8 @@ export interface TokenizerBatch {
   newKeys?: string[];
   /** Wrapped keys to wrap again under the active master version, answered in `rewrapped_keys`. */
   rewrapKeys?: { subject: string; wrapped: Buffer }[];
+  /** Runs of audit events to link (see ChainAudit in the proto), answered in `chained`. */
+  chain?: { previous: Buffer; firstSeq: number; canonical: string[] }[];
 }
 
 export type TokenizerResult = BatchResult__Output;
@@ -71,9 +73,14 @@ function sizeOf(batch: TokenizerBatch): { items: number; bytes: number } {
   let bytes = 0;
   for (const s of batch.seal ?? []) bytes += s.plaintext.length;
   for (const o of batch.open ?? []) bytes += o.ciphertext.length;
+  let chained = 0;
+  for (const c of batch.chain ?? []) {
+    chained += c.canonical.length;
+    for (const t of c.canonical) bytes += t.length;
+  }
   const items =
     (batch.hash?.length ?? 0) + (batch.seal?.length ?? 0) + (batch.open?.length ?? 0) + (batch.tokenize?.length ?? 0) + (batch.detokenize?.length ?? 0) +
-    (batch.newKeys?.length ?? 0) + (batch.rewrapKeys?.length ?? 0);
+    (batch.newKeys?.length ?? 0) + (batch.rewrapKeys?.length ?? 0) + chained;
   return { items, bytes };
 }
 
@@ -130,8 +137,9 @@ export class TokenizerClient {
     if (batches.length === 1) {
       return [await this.runOne(tenantId, batches[0]!).then((value): Outcome => ({ ok: true, value }), (error: unknown): Outcome => ({ ok: false, error }))];
     }
-    const merged: Required<TokenizerBatch> = { hash: [], seal: [], open: [], tokenize: [], detokenize: [], newKeys: [], rewrapKeys: [] };
+    const merged: Required<TokenizerBatch> = { hash: [], seal: [], open: [], tokenize: [], detokenize: [], newKeys: [], rewrapKeys: [], chain: [] };
     for (const b of batches) {
+      if (b.chain) merged.chain.push(...b.chain);
       if (b.newKeys) merged.newKeys.push(...b.newKeys);
       if (b.rewrapKeys) merged.rewrapKeys.push(...b.rewrapKeys);
       if (b.hash) merged.hash.push(...b.hash);
@@ -148,7 +156,7 @@ export class TokenizerClient {
       if (error instanceof TokenizerRejectedError) return this.runEach(tenantId, batches);
       return batches.map(() => ({ ok: false, error }));
     }
-    const at = { hash: 0, sealed: 0, opened: 0, tokens: 0, detokenized: 0, wrapped: 0, rewrapped: 0 };
+    const at = { hash: 0, sealed: 0, opened: 0, tokens: 0, detokenized: 0, wrapped: 0, rewrapped: 0, chained: 0 };
     return batches.map((b) => {
       const value: TokenizerResult = {
         hash: result.hash.slice(at.hash, (at.hash += b.hash?.length ?? 0)),
@@ -158,6 +166,7 @@ export class TokenizerClient {
         detokenized: result.detokenized.slice(at.detokenized, (at.detokenized += b.detokenize?.length ?? 0)),
         wrapped_keys: result.wrapped_keys.slice(at.wrapped, (at.wrapped += b.newKeys?.length ?? 0)),
         rewrapped_keys: result.rewrapped_keys.slice(at.rewrapped, (at.rewrapped += b.rewrapKeys?.length ?? 0)),
+        chained: result.chained.slice(at.chained, (at.chained += b.chain?.length ?? 0)),
       };
       return { ok: true, value };
     });
@@ -212,6 +221,7 @@ export class TokenizerClient {
       detokenize: batch.detokenize ?? [],
       new_key_subjects: batch.newKeys ?? [],
       rewrap_keys: (batch.rewrapKeys ?? []).map((r) => ({ subject: r.subject, wrapped_key: r.wrapped })),
+      chain: (batch.chain ?? []).map((c) => ({ previous: c.previous, first_seq: String(c.firstSeq), canonical: c.canonical })),
     };
     return this.call<BatchResult__Output>('Run', (meta, options, callback) => this.client.Run(req, meta, options, callback));
   }
@@ -255,6 +265,15 @@ export class TokenizerClient {
     const req = { tenant_id: tenantId, tenant_salt: await this.saltOf(tenantId), previous, first_seq: String(firstSeq), canonical };
     const res = await this.call<ChainAuditResponse__Output>('ChainAudit', (meta, options, callback) => this.client.ChainAudit(req, meta, options, callback));
     return res.links;
+  }
+
+  /**
+   * The same links through Run: the call rides with other callers' items of the same turn (the audit chainer's,
+   * beside the opens of the reads it records), one round trip where there were two.
+   */
+  async chainInRun(tenantId: number, previous: Buffer, firstSeq: number, canonical: string[]): Promise<Buffer[]> {
+    const { chained } = await this.run(tenantId, { chain: [{ previous, firstSeq, canonical }] });
+    return chained[0]!.links;
   }
 
   /** A signature of the tenant's head at the tokenizer's time; TokenizerRejectedError when `link` is not its link. */

@@ -181,12 +181,19 @@ class DataKeys {
   }
 }
 
+/** The keyed links of a run of audit events (tokenizer/audit-keys.ts), for a batch's `chain` items. */
+export type ChainFn = (tenantId: number, salt: Buffer, previous: Buffer, firstSeq: number, canonical: readonly string[]) => Buffer[];
+
+/** The most events a chain item (or a ChainAudit call) links: the api sends at most 500 when writing, 1,000 when verifying. */
+export const MAX_CHAIN = 10_000;
+
 export async function runBatch(
   keys: Subkeys,
   activeVersion: number,
   req: Batch__Output,
   control: RunControl = {},
   countSeals: SealCount = () => {},
+  chain?: ChainFn,
 ): Promise<BatchResult__Output> {
   const prepared = validateBatch(req);
   const pacer = new Pacer(control);
@@ -195,7 +202,15 @@ export async function runBatch(
   keys = keys.withSalt(req.tenant_salt);
   const dataKeys = new DataKeys(keys, tenant, req.tenant_salt.toString('hex'));
   try {
-    return await runValidated(keys, activeVersion, req, prepared, pacer, dataKeys, countSeals);
+    const chained = req.chain.map((item, i) => {
+      const first = Number(item.first_seq);
+      if (!chain) throw new BadItemError(`chain[${i}]: this tokenizer links no audit events`);
+      if (!Number.isSafeInteger(first) || first < 1) throw new BadItemError(`chain[${i}]: first_seq must be 1 or more`);
+      if (item.canonical.length === 0 || item.canonical.length > MAX_CHAIN) throw new BadItemError(`chain[${i}]: canonical must hold 1 to ${MAX_CHAIN} texts`);
+      if (item.previous.length !== 0 && item.previous.length !== 32) throw new BadItemError(`chain[${i}]: previous must be empty or 32 bytes`);
+      return { links: chain(tenant, req.tenant_salt, item.previous, first, item.canonical) };
+    });
+    return { ...(await runValidated(keys, activeVersion, req, prepared, pacer, dataKeys, countSeals)), chained };
   } finally {
     dataKeys.zero();
   }
@@ -209,7 +224,7 @@ async function runValidated(
   pacer: Pacer,
   dataKeys: DataKeys,
   countSeals: SealCount,
-): Promise<BatchResult__Output> {
+): Promise<Omit<BatchResult__Output, 'chained'>> {
   const tenant = req.tenant_id;
 
   const wrapped_keys = new Array<Buffer>(req.new_key_subjects.length);

@@ -8,7 +8,7 @@ import * as grpc from '@grpc/grpc-js';
 import pino, { type Logger } from 'pino';
 import { loadTokenizerPackage, channelOptions, TOKENIZER_SERVICE, type TokenizerHandlers } from '../proto/loader.js';
 import { Subkeys } from './subkeys.js';
-import { runBatch, BadItemError, StoppedError } from './batch.js';
+import { runBatch, BadItemError, MAX_CHAIN, StoppedError } from './batch.js';
 import { DEFAULT_ROTATE_AFTER, SealCounts } from './seal-counts.js';
 import { HealthService } from './health.js';
 import { NoRecoveryKeyError, RecoveryError, SharesError, type Keyring, type ReloadReason } from './keyring.js';
@@ -29,9 +29,6 @@ export interface RunningTokenizer {
   /** Stops accepting calls, lets running ones finish for up to `graceMs`, then cuts the rest. */
   close(graceMs?: number): Promise<void>;
 }
-
-/** The most events one ChainAudit call links: the api sends at most 500 when writing, 1,000 when verifying. */
-const MAX_CHAIN = 10_000;
 
 function checkTenant(tenantId: number, salt: Buffer): void {
   if (!Number.isInteger(tenantId) || tenantId < 1) throw new BadItemError('tenant_id must be 1 or more');
@@ -195,7 +192,9 @@ export async function startTokenizerServer(opts: {
       let code = 'OK';
       batchesInFlight.inc();
       try {
-        const result = await runBatch(keys, keyring.active, req, { deadline: deadlineOf(call), cancelled: () => call.cancelled }, (v, n) => seals.add(v, n));
+        const result = await runBatch(keys, keyring.active, req, { deadline: deadlineOf(call), cancelled: () => call.cancelled }, (v, n) => seals.add(v, n), (tenantId, salt, previous, first, canonical) =>
+          chainLinks(audit.chainKey(tenantId, salt), previous, first, canonical),
+        );
         batchItems.inc({ kind: 'hash' }, req.hash.length);
         batchItems.inc({ kind: 'seal' }, req.seal.length);
         batchItems.inc({ kind: 'open' }, req.open.length);

@@ -302,7 +302,8 @@ export class AuditTrail {
   /** The links the tokenizer makes for `rows` from `head`, and their public digests. */
   private async links(tenantId: number, head: AuditHead, rows: AuditEventToChain[]): Promise<{ links: Buffer[]; digests: Buffer[] }> {
     const texts = rows.map(canonical);
-    const links = await this.tokenizer.chainAudit(tenantId, head.hash, head.seq + 1, texts);
+    // Through Run: the link call rides with the opens and seals of the same turn.
+    const links = await this.tokenizer.chainInRun(tenantId, head.hash, head.seq + 1, texts);
     let digest = head.digest;
     const digests = texts.map((text, i) => (digest = auditDigest(digest, head.seq + 1 + i, text)));
     return { links, digests };

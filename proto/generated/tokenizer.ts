@@ -5,6 +5,8 @@ import type { Batch as _strongroom_tokenizer_v1_Batch, Batch__Output as _strongr
 import type { BatchResult as _strongroom_tokenizer_v1_BatchResult, BatchResult__Output as _strongroom_tokenizer_v1_BatchResult__Output } from './strongroom/tokenizer/v1/BatchResult.js';
 import type { ChainAuditRequest as _strongroom_tokenizer_v1_ChainAuditRequest, ChainAuditRequest__Output as _strongroom_tokenizer_v1_ChainAuditRequest__Output } from './strongroom/tokenizer/v1/ChainAuditRequest.js';
 import type { ChainAuditResponse as _strongroom_tokenizer_v1_ChainAuditResponse, ChainAuditResponse__Output as _strongroom_tokenizer_v1_ChainAuditResponse__Output } from './strongroom/tokenizer/v1/ChainAuditResponse.js';
+import type { ChainItem as _strongroom_tokenizer_v1_ChainItem, ChainItem__Output as _strongroom_tokenizer_v1_ChainItem__Output } from './strongroom/tokenizer/v1/ChainItem.js';
+import type { ChainLinks as _strongroom_tokenizer_v1_ChainLinks, ChainLinks__Output as _strongroom_tokenizer_v1_ChainLinks__Output } from './strongroom/tokenizer/v1/ChainLinks.js';
 import type { DetokenizeItem as _strongroom_tokenizer_v1_DetokenizeItem, DetokenizeItem__Output as _strongroom_tokenizer_v1_DetokenizeItem__Output } from './strongroom/tokenizer/v1/DetokenizeItem.js';
 import type { HashItem as _strongroom_tokenizer_v1_HashItem, HashItem__Output as _strongroom_tokenizer_v1_HashItem__Output } from './strongroom/tokenizer/v1/HashItem.js';
 import type { KeyringInfoRequest as _strongroom_tokenizer_v1_KeyringInfoRequest, KeyringInfoRequest__Output as _strongroom_tokenizer_v1_KeyringInfoRequest__Output } from './strongroom/tokenizer/v1/KeyringInfoRequest.js';
@@ -41,6 +43,8 @@ export interface ProtoGrpcType {
         BatchResult: MessageTypeDefinition<_strongroom_tokenizer_v1_BatchResult, _strongroom_tokenizer_v1_BatchResult__Output>
         ChainAuditRequest: MessageTypeDefinition<_strongroom_tokenizer_v1_ChainAuditRequest, _strongroom_tokenizer_v1_ChainAuditRequest__Output>
         ChainAuditResponse: MessageTypeDefinition<_strongroom_tokenizer_v1_ChainAuditResponse, _strongroom_tokenizer_v1_ChainAuditResponse__Output>
+        ChainItem: MessageTypeDefinition<_strongroom_tokenizer_v1_ChainItem, _strongroom_tokenizer_v1_ChainItem__Output>
+        ChainLinks: MessageTypeDefinition<_strongroom_tokenizer_v1_ChainLinks, _strongroom_tokenizer_v1_ChainLinks__Output>
         DetokenizeItem: MessageTypeDefinition<_strongroom_tokenizer_v1_DetokenizeItem, _strongroom_tokenizer_v1_DetokenizeItem__Output>
         HashItem: MessageTypeDefinition<_strongroom_tokenizer_v1_HashItem, _strongroom_tokenizer_v1_HashItem__Output>
         IndexKind: EnumTypeDefinition

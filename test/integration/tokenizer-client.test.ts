@@ -55,6 +55,27 @@ describe('TokenizerClient', () => {
     expect(outcomes[3]).toMatchObject({ status: 'fulfilled' });
   });
 
+  it('links audit events through Run exactly as ChainAudit does, merged with other callers\' items', async () => {
+    const texts = (n: number, tag: string) => Array.from({ length: n }, (_, i) => `["${tag}-${i}"]`);
+    const previous = Buffer.alloc(32, 7);
+    const direct = await client.chainAudit(1, previous, 41, texts(5, 'a'));
+    // Two chain runs and an open in the same turn: one merged Run, each caller its own links.
+    const sealed = await sealOne(1, 'with-chain', 'rides along');
+    const [viaRun, other, opened] = await Promise.all([
+      client.chainInRun(1, previous, 41, texts(5, 'a')),
+      client.chainInRun(1, Buffer.alloc(0), 1, texts(3, 'b')),
+      client.run(1, { open: [{ table: 'users', rowId: 'with-chain', ciphertext: sealed }] }),
+    ]);
+    expect(viaRun.map((l) => l.toString('hex'))).toEqual(direct.map((l) => l.toString('hex')));
+    expect(other).toEqual(await client.chainAudit(1, Buffer.alloc(0), 1, texts(3, 'b')));
+    expect(opened.opened[0]!.toString()).toBe('rides along');
+    // Another tenant's key links differently; a bad item is refused for its caller alone.
+    expect((await client.chainInRun(2, previous, 41, texts(5, 'a')))[0]!.equals(direct[0]!)).toBe(false);
+    const outcomes = await Promise.allSettled([client.chainInRun(1, Buffer.alloc(5), 1, ['x']), client.chainInRun(1, previous, 41, texts(5, 'a'))]);
+    expect((outcomes[0] as PromiseRejectedResult).reason).toBeInstanceOf(TokenizerRejectedError);
+    expect(outcomes[1]).toMatchObject({ status: 'fulfilled' });
+  });
+
   it('sends a large batch on its own and keeps its order', async () => {
     const seal = Array.from({ length: 300 }, (_, i) => ({ table: 'users', rowId: `r${i}`, plaintext: Buffer.from(`p${i}`) }));
     const [big, small] = await Promise.all([client.run(1, { seal }), client.run(1, { hash: [{ kind: 'LOGIN', value: 'x' }] })]);

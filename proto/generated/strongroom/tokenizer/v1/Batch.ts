@@ -6,6 +6,7 @@ import type { OpenItem as _strongroom_tokenizer_v1_OpenItem, OpenItem__Output as
 import type { TokenizeItem as _strongroom_tokenizer_v1_TokenizeItem, TokenizeItem__Output as _strongroom_tokenizer_v1_TokenizeItem__Output } from '../../../strongroom/tokenizer/v1/TokenizeItem.js';
 import type { DetokenizeItem as _strongroom_tokenizer_v1_DetokenizeItem, DetokenizeItem__Output as _strongroom_tokenizer_v1_DetokenizeItem__Output } from '../../../strongroom/tokenizer/v1/DetokenizeItem.js';
 import type { RewrapKeyItem as _strongroom_tokenizer_v1_RewrapKeyItem, RewrapKeyItem__Output as _strongroom_tokenizer_v1_RewrapKeyItem__Output } from '../../../strongroom/tokenizer/v1/RewrapKeyItem.js';
+import type { ChainItem as _strongroom_tokenizer_v1_ChainItem, ChainItem__Output as _strongroom_tokenizer_v1_ChainItem__Output } from '../../../strongroom/tokenizer/v1/ChainItem.js';
 
 export interface Batch {
   /**
@@ -27,6 +28,10 @@ export interface Batch {
    * are never shared with a tenant that once had the same id. Empty for tenants made before salts.
    */
   'tenant_salt'?: (Buffer | Uint8Array | string);
+  /**
+   * Runs of audit events to link, as ChainAudit does (a chainer's batch riding with other callers' items).
+   */
+  'chain'?: (_strongroom_tokenizer_v1_ChainItem)[];
 }
 
 export interface Batch__Output {
@@ -49,4 +54,8 @@ export interface Batch__Output {
    * are never shared with a tenant that once had the same id. Empty for tenants made before salts.
    */
   'tenant_salt': (Buffer);
+  /**
+   * Runs of audit events to link, as ChainAudit does (a chainer's batch riding with other callers' items).
+   */
+  'chain': (_strongroom_tokenizer_v1_ChainItem__Output)[];
 }

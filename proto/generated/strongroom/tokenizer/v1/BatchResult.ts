@@ -1,6 +1,7 @@
 // Original file: proto/tokenizer.proto
 
 import type { TokenResult as _strongroom_tokenizer_v1_TokenResult, TokenResult__Output as _strongroom_tokenizer_v1_TokenResult__Output } from '../../../strongroom/tokenizer/v1/TokenResult.js';
+import type { ChainLinks as _strongroom_tokenizer_v1_ChainLinks, ChainLinks__Output as _strongroom_tokenizer_v1_ChainLinks__Output } from '../../../strongroom/tokenizer/v1/ChainLinks.js';
 
 export interface BatchResult {
   /**
@@ -34,6 +35,10 @@ export interface BatchResult {
    * one per rewrap_keys item, wrapped under the active master version.
    */
   'rewrapped_keys'?: (Buffer | Uint8Array | string)[];
+  /**
+   * one per chain item: its events' keyed links.
+   */
+  'chained'?: (_strongroom_tokenizer_v1_ChainLinks)[];
 }
 
 export interface BatchResult__Output {
@@ -68,4 +73,8 @@ export interface BatchResult__Output {
    * one per rewrap_keys item, wrapped under the active master version.
    */
   'rewrapped_keys': (Buffer)[];
+  /**
+   * one per chain item: its events' keyed links.
+   */
+  'chained': (_strongroom_tokenizer_v1_ChainLinks__Output)[];
 }
