@@ -177,6 +177,32 @@ export class UserStore extends TenantTables {
     await indexConflicts(() => this.sql(`update ${this.t}.users set ${assignments} where token = $1`, [token, ...columns.map((k) => set[k])]));
   }
 
+  /**
+   * Replaces a user's row and keeps the old profile as a version, dropping versions beyond the newest `keep`: one
+   * round trip. (The trimming cannot see the version kept by the same statement, so `keep` must be 1 or more.)
+   */
+  async updateKeepingVersion(
+    token: string,
+    old: { version: number; profile: Buffer; optime: number; keep: number },
+    set: Pick<UserRow, 'profile' | 'version' | 'updated'> & Partial<Pick<UserRow, IndexColumn>>,
+  ): Promise<void> {
+    if (!(old.keep >= 1)) throw new Error('updateKeepingVersion keeps at least one version');
+    const columns = (Object.keys(set) as (keyof typeof set)[]).filter((k) => set[k] !== undefined);
+    const assignments = columns.map((k, i) => `${UPDATE_COLUMN[k]} = $${i + 6}`).join(', ');
+    await indexConflicts(() =>
+      this.sql(
+        `with kept as (
+           insert into ${this.t}.user_versions (token, version, profile, optime) values ($1, $2, $3, $4)
+         ), trimmed as (
+           delete from ${this.t}.user_versions where token = $1 and version <= $5
+         )
+         update ${this.t}.users set ${assignments} where token = $1`,
+        // `keep` may be unbounded (no limit): then nothing is old enough to drop.
+        [token, old.version, old.profile, old.optime, Math.max(0, old.version - old.keep), ...columns.map((k) => set[k])],
+      ),
+    );
+  }
+
   async touch(token: string, expiresAt: number): Promise<void> {
     await this.sql(`update ${this.t}.users set expires_at = $2 where token = $1`, [token, expiresAt]);
   }

@@ -327,8 +327,10 @@ export class Users {
       { sealed: Buffer; indexes: Indexes; wrapped: null },
     ];
     const store = storesOf(scope).users;
-    if (this.opts.versioning) await store.keepVersion(row.token, row.version, row.profile, row.updated, this.opts.maxVersions);
-    await store.update(row.token, { profile: sealed, ...indexes, version: row.version + 1, updated: scope.now });
+    const set = { profile: sealed, ...indexes, version: row.version + 1, updated: scope.now };
+    // The old profile becomes a version in the same statement (STRONGROOM_MAX_VERSIONS is 1 or more).
+    if (this.opts.versioning) await store.updateKeepingVersion(row.token, { version: row.version, profile: row.profile, optime: row.updated, keep: this.opts.maxVersions }, set);
+    else await store.update(row.token, set);
   }
 
   /** Brings a removed user back from its newest kept version, under the same token, as a new version. */
