@@ -3,7 +3,7 @@
 // either started on a database of its own.
 import { execSync, spawn, type ChildProcess } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
-import { existsSync, mkdirSync, mkdtempSync, rmSync, symlinkSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
@@ -22,14 +22,23 @@ function freePort(): Promise<number> {
   });
 }
 
-/** The source of `ref`, unpacked beside this tree's node_modules (no git worktree is made). */
+/**
+ * The source of `ref`, unpacked (no git worktree is made) beside this tree's node_modules when its lockfile is this
+ * tree's, else with its own (`npm ci`, once: a ref from before a dependency changed needs what it was built on).
+ */
 export function baselineTree(ref: string): string {
   const dir = join(tmpdir(), `sr-baseline-${ref}`);
   if (!existsSync(join(dir, 'api'))) {
     mkdirSync(dir, { recursive: true });
     execSync(`git archive ${ref} | tar -x -C ${dir}`, { cwd: here, stdio: 'inherit' });
   }
-  if (!existsSync(join(dir, 'node_modules'))) symlinkSync(join(here, 'node_modules'), join(dir, 'node_modules'));
+  if (!existsSync(join(dir, 'node_modules'))) {
+    if (readFileSync(join(dir, 'package-lock.json'), 'utf8') === readFileSync(join(here, 'package-lock.json'), 'utf8')) {
+      symlinkSync(join(here, 'node_modules'), join(dir, 'node_modules'));
+    } else {
+      execSync('npm ci --ignore-scripts --no-audit --no-fund', { cwd: dir, stdio: 'inherit' });
+    }
+  }
   return dir;
 }
 
