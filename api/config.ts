@@ -67,6 +67,9 @@ const Env = z.object({
   STRONGROOM_AUDIT_CHECKPOINTS_S3_OBJECT_LOCK: z.enum(['auto', 'on', 'off']).default('auto'),
   STRONGROOM_AUDIT_CHECKPOINTS_S3_LOCK_MODE: z.enum(['COMPLIANCE', 'GOVERNANCE']).default('COMPLIANCE'),
   STRONGROOM_AUDIT_CHECKPOINTS_S3_RETENTION_DAYS: z.coerce.number().int().min(1).max(36_500).default(365),
+  // Keys for the checkpoint bucket alone (often another account, write-only); unset: AWS_ACCESS_KEY_ID's, else the chain.
+  STRONGROOM_AUDIT_CHECKPOINTS_S3_ACCESS_KEY_ID: z.string().min(1).optional(),
+  STRONGROOM_AUDIT_CHECKPOINTS_S3_SECRET_ACCESS_KEY: z.string().min(1).optional(),
   STRONGROOM_REWRAP_SECONDS: z.coerce.number().int().min(0).default(30),
   STRONGROOM_REWRAP_BATCH: z.coerce.number().int().min(1).max(10_000).default(500),
   STRONGROOM_REWRAP_PAUSE_MS: z.coerce.number().int().min(0).default(50),
@@ -102,6 +105,11 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env) {
   const dataDir = resolve(e.STRONGROOM_DATA_DIR);
   if (e.STRONGROOM_FILE_STORE === 's3' && !e.STRONGROOM_S3_BUCKET) {
     throw new Error('invalid configuration:\n  STRONGROOM_S3_BUCKET: required when STRONGROOM_FILE_STORE is s3');
+  }
+  if (!e.STRONGROOM_AUDIT_CHECKPOINTS_S3_ACCESS_KEY_ID !== !e.STRONGROOM_AUDIT_CHECKPOINTS_S3_SECRET_ACCESS_KEY) {
+    throw new Error(
+      'invalid configuration:\n  STRONGROOM_AUDIT_CHECKPOINTS_S3_ACCESS_KEY_ID and STRONGROOM_AUDIT_CHECKPOINTS_S3_SECRET_ACCESS_KEY: set both or neither',
+    );
   }
   // A file is sealed and opened in one tokenizer message, and those may be 256 MiB (tokenizer/proto.ts).
   if (e.STRONGROOM_FILE_MAX_BYTES > 200 * 1024 * 1024) {
@@ -173,9 +181,10 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env) {
             region: e.STRONGROOM_AUDIT_CHECKPOINTS_S3_REGION ?? env.AWS_REGION ?? 'us-east-1',
             endpoint: e.STRONGROOM_AUDIT_CHECKPOINTS_S3_ENDPOINT,
             forcePathStyle: e.STRONGROOM_AUDIT_CHECKPOINTS_S3_FORCE_PATH_STYLE,
-            // As for files: keys in this environment, else the SDK's provider chain.
-            credentials:
-              env.AWS_ACCESS_KEY_ID && env.AWS_SECRET_ACCESS_KEY
+            // Its own keys when given; else, as for files, keys in this environment, else the SDK's provider chain.
+            credentials: e.STRONGROOM_AUDIT_CHECKPOINTS_S3_ACCESS_KEY_ID
+              ? { accessKeyId: e.STRONGROOM_AUDIT_CHECKPOINTS_S3_ACCESS_KEY_ID, secretAccessKey: e.STRONGROOM_AUDIT_CHECKPOINTS_S3_SECRET_ACCESS_KEY! }
+              : env.AWS_ACCESS_KEY_ID && env.AWS_SECRET_ACCESS_KEY
                 ? { accessKeyId: env.AWS_ACCESS_KEY_ID, secretAccessKey: env.AWS_SECRET_ACCESS_KEY, sessionToken: env.AWS_SESSION_TOKEN }
                 : undefined,
             /** auto: retention where the bucket has Object Lock on (else a warning); on: always (a refusal fails the write); off: never. */

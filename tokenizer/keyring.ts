@@ -154,6 +154,22 @@ export class Keyring {
   }
 
   /**
+   * The automatic rotation at the seal limit: rotates only if the file's active version (read under the lock) is
+   * still `from`. Replicas share the limit (their counts are summed), so several reach it together; the first to
+   * take the lock rotates and the others find `from` no longer active and take the new version instead. Answers
+   * the version made, or undefined when another tokenizer had rotated already.
+   */
+  rotateFrom(from: number): number | undefined {
+    let next: number | undefined;
+    this.update((c) => {
+      if (c.active !== from) return c;
+      next = Math.max(...c.keys.keys()) + 1;
+      return { ...c, keys: new Map([...c.keys, [next, randomBytes(KEY_BYTES)]]), active: next };
+    });
+    return next;
+  }
+
+  /**
    * Removes a version nothing is sealed under any more. The caller knows that (the api, after rewrapping every
    * key); the keyring refuses only what it can tell is wrong: the file's active version, and a version neither
    * the file nor this process has. One another tokenizer already retired is retired here too.

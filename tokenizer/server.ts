@@ -30,6 +30,9 @@ export interface RunningTokenizer {
   close(graceMs?: number): Promise<void>;
 }
 
+/** How often each tokenizer writes its seal counts (if they changed) and reads the other tokenizers'. */
+const SEAL_SYNC_MS = 15_000;
+
 function checkTenant(tenantId: number, salt: Buffer): void {
   if (!Number.isInteger(tenantId) || tenantId < 1) throw new BadItemError('tenant_id must be 1 or more');
   if (salt.length > 64) throw new BadItemError('tenant_salt is longer than 64 bytes');
@@ -180,7 +183,30 @@ export async function startTokenizerServer(opts: {
     log.warn({ active, keyring: keyring.id }, 'master key rotated: new writes use the new version');
     return active;
   };
-  const seals = new SealCounts(`${keyring.file}.seals`, opts.rotateAfterSeals ?? DEFAULT_ROTATE_AFTER, log, rotate, () => keyring.active);
+  const autoRotate = (from: number): void => {
+    const active = keyring.rotateFrom(from);
+    keyringActiveVersion.set(keyring.active);
+    if (active === undefined) log.info({ from, active: keyring.active, keyring: keyring.id }, 'another tokenizer rotated first at the seal limit: taking its version');
+    else log.warn({ active, keyring: keyring.id }, 'master key rotated: new writes use the new version');
+  };
+  const seals = new SealCounts({
+    keyringFile: keyring.file,
+    keyringId: keyring.id,
+    rotateAfter: opts.rotateAfterSeals ?? DEFAULT_ROTATE_AFTER,
+    log,
+    rotate: autoRotate,
+    active: () => keyring.active,
+  });
+  log.info({ instance: seals.instance, keyring: keyring.id }, 'counting seals in a file of this instance beside the keyring');
+  // Writes this instance's counts and reads the others', so that the sum (metric, limit) follows idle replicas too.
+  const sealTimer = setInterval(() => {
+    try {
+      seals.sync();
+    } catch (err) {
+      log.error({ err: { type: (err as Error).name } }, 'seal counts not synced');
+    }
+  }, SEAL_SYNC_MS);
+  sealTimer.unref();
   const pkg = loadTokenizerPackage();
   const server = new grpc.Server(channelOptions);
   const health = new HealthService([TOKENIZER_SERVICE]);
@@ -308,9 +334,10 @@ export async function startTokenizerServer(opts: {
     close(graceMs = 5_000) {
       closing ??= new Promise<void>((resolve) => {
         clearInterval(checkTimer);
+        clearInterval(sealTimer);
         health.stop();
         try {
-          seals.save();
+          seals.close();
         } catch (err) {
           log.error({ err: { type: (err as Error).name } }, 'seal counts not saved');
         }

@@ -201,6 +201,7 @@ Where things live inside the api pod.
 {{- define "strongroom.paths.run" -}}/run/strongroom{{- end -}}
 {{- define "strongroom.paths.data" -}}/var/lib/strongroom{{- end -}}
 {{- define "strongroom.paths.files" -}}/var/lib/strongroom-files{{- end -}}
+{{- define "strongroom.paths.checkpoints" -}}/var/lib/strongroom-checkpoints{{- end -}}
 {{- define "strongroom.paths.wrappingKey" -}}/var/run/secrets/strongroom/wrapping-key{{- end -}}
 {{- define "strongroom.paths.rootToken" -}}/var/run/secrets/strongroom/root-token{{- end -}}
 {{- define "strongroom.paths.databaseCa" -}}/var/run/secrets/strongroom/database-ca{{- end -}}
@@ -268,6 +269,7 @@ The tokenizer container: the only holder of key material, beside the api in ever
     - { name: STRONGROOM_WRAPPING_KEY_FILE, value: {{ printf "%s/key" (include "strongroom.paths.wrappingKey" .) | quote }} }
     - { name: STRONGROOM_TOKENIZER_METRICS_PORT, value: {{ .Values.tokenizer.metricsPort | quote }} }
     - { name: STRONGROOM_LOG_LEVEL, value: {{ .Values.tokenizer.logLevel | quote }} }
+    {{- include "strongroom.tokenizer.settingsEnv" . | nindent 4 }}
   startupProbe:
     httpGet: { path: /metrics, port: tok-metrics }
     periodSeconds: 1

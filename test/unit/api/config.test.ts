@@ -49,6 +49,18 @@ describe('the audit checkpoint bucket', () => {
     });
   });
 
+  it('takes keys of its own over the file store’s, and refuses half a pair', () => {
+    const s3 = loadConfig({
+      STRONGROOM_AUDIT_CHECKPOINTS_S3_BUCKET: 'audit',
+      STRONGROOM_AUDIT_CHECKPOINTS_S3_ACCESS_KEY_ID: 'audit-id',
+      STRONGROOM_AUDIT_CHECKPOINTS_S3_SECRET_ACCESS_KEY: 'audit-secret',
+      AWS_ACCESS_KEY_ID: 'files-id',
+      AWS_SECRET_ACCESS_KEY: 'files-secret',
+    }).audit.checkpointS3;
+    expect(s3!.credentials).toEqual({ accessKeyId: 'audit-id', secretAccessKey: 'audit-secret' });
+    expect(() => loadConfig({ STRONGROOM_AUDIT_CHECKPOINTS_S3_BUCKET: 'a', STRONGROOM_AUDIT_CHECKPOINTS_S3_ACCESS_KEY_ID: 'x' })).toThrow(/STRONGROOM_AUDIT_CHECKPOINTS_S3_SECRET_ACCESS_KEY/);
+  });
+
   it('is refused, naming the setting, with a lock setting it does not know', () => {
     expect(() => loadConfig({ STRONGROOM_AUDIT_CHECKPOINTS_S3_BUCKET: 'a', STRONGROOM_AUDIT_CHECKPOINTS_S3_OBJECT_LOCK: 'maybe' })).toThrow(/STRONGROOM_AUDIT_CHECKPOINTS_S3_OBJECT_LOCK/);
     expect(() => loadConfig({ STRONGROOM_AUDIT_CHECKPOINTS_S3_BUCKET: 'a', STRONGROOM_AUDIT_CHECKPOINTS_S3_RETENTION_DAYS: '0' })).toThrow(/STRONGROOM_AUDIT_CHECKPOINTS_S3_RETENTION_DAYS/);

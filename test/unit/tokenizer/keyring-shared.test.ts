@@ -63,6 +63,21 @@ describe('a keyring shared by two tokenizers', () => {
     }
   });
 
+  it('rotates once when both reach the seal limit of one version: the second finds it rotated and takes the new one', () => {
+    const { a, b, file } = pair();
+    expect(a.rotateFrom(1)).toBe(2);
+    // b has not reloaded and still seals under 1: its automatic rotation checks the file's active version under the lock.
+    expect(b.active).toBe(1);
+    expect(b.rotateFrom(1)).toBeUndefined();
+    expect(b.active).toBe(2);
+    expect(b.key(2)!.equals(a.key(2)!)).toBe(true);
+    expect(onDisk(file)).toMatchObject({ active: 2, versions: [1, 2] });
+    // A manual rotation is not conditional.
+    expect(b.rotate()).toBe(3);
+    expect(a.rotateFrom(2)).toBeUndefined();
+    expect(a.active).toBe(3);
+  });
+
   it('keeps a version retired by the other for opening only, never writes it back, and retires it itself', () => {
     const { a, b, file } = pair();
     a.rotate();
