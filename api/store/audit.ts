@@ -24,6 +24,13 @@ export interface AuditEventRow {
 /** An event as queued by a write: every stored field but its place in the chain. */
 export type QueuedEvent = Omit<AuditEventRow, 'seq' | 'hash' | 'digest'>;
 
+/** A queued event to append: its uuid (its data is in the queue) with the link and digest made for it. */
+export interface QueuedLink {
+  uuid: string;
+  hash: Buffer;
+  digest: Buffer;
+}
+
 /** An event to append: every stored field but its sequence number, with the link the tokenizer made for it. */
 export type AuditAppend = Omit<AuditEventRow, 'seq' | 'digest'> & { digest: Buffer };
 
@@ -87,11 +94,12 @@ export class AuditStore extends TenantTables {
   }
 
   /**
-   * One round trip: inserts the events from `head.seq + 1` on and moves the head, refused if it moved meanwhile.
-   * `dequeued` names the batch's events taken from the queue: they leave it in the same statement, and the batch
-   * is refused if any of them is no longer queued (another chainer took it).
+   * One round trip: appends `queued` (events in the queue, named by uuid with their links: their data moves from
+   * the queue in the same statement, which refuses any no longer queued) then `rows`, from `head.seq + 1` on, and
+   * moves the head; refused if it moved meanwhile.
    */
-  async append(head: AuditHead, rows: AuditAppend[], dequeued: readonly string[] = []): Promise<void> {
+  async append(head: AuditHead, queued: QueuedLink[], rows: AuditAppend[]): Promise<void> {
+    const all = [...queued, ...rows];
     await this.sql(
       `select ${this.t}.audit_append($1::bigint, $2::bytea, $3::bytea, $4::uuid[], $5::bigint[], $6::text[], $7::text[],
         $8::text[], $9::text[], $10::uuid[], $11::text[], $12::text[], $13::bytea[], $14::bytea[], $15::bytea[], $16::uuid[])`,
@@ -99,8 +107,8 @@ export class AuditStore extends TenantTables {
         head.seq + 1, head.hash, head.digest,
         rows.map((r) => r.uuid), rows.map((r) => r.when), rows.map((r) => r.title), rows.map((r) => r.status),
         rows.map((r) => r.msg), rows.map((r) => r.actor), rows.map((r) => r.record), rows.map((r) => r.mode),
-        rows.map((r) => r.app), rows.map((r) => r.details), rows.map((r) => r.hash), rows.map((r) => r.digest),
-        dequeued,
+        rows.map((r) => r.app), rows.map((r) => r.details), all.map((r) => r.hash), all.map((r) => r.digest),
+        queued.map((r) => r.uuid),
       ],
     );
   }
@@ -108,9 +116,9 @@ export class AuditStore extends TenantTables {
   /**
    * The same append as one statement with its values written out (no parameters), so that it can travel in one
    * round trip with BEGIN, the tenant's role and COMMIT (Database.auditAppendAlone): the head is locked for that
-   * one statement only. Text goes through pg's own quoting, bytes as hex.
+   * one statement only. Text goes through pg's own quoting, bytes as hex. Queued events travel as their uuids.
    */
-  appendStatement(head: AuditHead, rows: AuditAppend[], dequeued: readonly string[] = []): string {
+  appendStatement(head: AuditHead, queued: QueuedLink[], rows: AuditAppend[]): string {
     const bytes = (b: Buffer | null) => (b === null ? 'null' : `decode('${b.toString('hex')}', 'hex')`);
     const text = (t: string | null) => (t === null ? 'null' : pg.escapeLiteral(t));
     const arr = (values: string[], type: string) => `array[${values.join(',')}]::${type}[]`;
@@ -118,14 +126,15 @@ export class AuditStore extends TenantTables {
       if (!Number.isSafeInteger(n)) throw new Error(`not an integer: ${n}`);
       return String(n);
     };
+    const all = [...queued, ...rows];
     return `select ${this.t}.audit_append(${ints(head.seq + 1)}, ${bytes(head.hash)}, ${bytes(head.digest)},
       ${arr(rows.map((r) => text(r.uuid)), 'uuid')}, ${arr(rows.map((r) => ints(r.when)), 'bigint')},
       ${arr(rows.map((r) => text(r.title)), 'text')}, ${arr(rows.map((r) => text(r.status)), 'text')},
       ${arr(rows.map((r) => text(r.msg)), 'text')}, ${arr(rows.map((r) => text(r.actor)), 'text')},
       ${arr(rows.map((r) => text(r.record)), 'uuid')}, ${arr(rows.map((r) => text(r.mode)), 'text')},
       ${arr(rows.map((r) => text(r.app)), 'text')}, ${arr(rows.map((r) => bytes(r.details)), 'bytea')},
-      ${arr(rows.map((r) => bytes(r.hash)), 'bytea')}, ${arr(rows.map((r) => bytes(r.digest)), 'bytea')},
-      ${arr(dequeued.map(text), 'uuid')})`;
+      ${arr(all.map((r) => bytes(r.hash)), 'bytea')}, ${arr(all.map((r) => bytes(r.digest)), 'bytea')},
+      ${arr(queued.map((r) => text(r.uuid)), 'uuid')})`;
   }
 
   /** Queues events in the caller's transaction (a write's): they are chained later, in a batch, by `append`. */

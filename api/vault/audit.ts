@@ -98,6 +98,14 @@ interface TenantQueue {
 /** A write's events as queued in its transaction, for `chained` once it has committed. */
 export type QueuedWrite = readonly AuditEventToChain[];
 
+/** A batch's queued events as their uuids and the rest whole, each with its link and digest (queued first). */
+function withLinks(queued: readonly AuditEventToChain[], rows: readonly AuditEventToChain[], links: Buffer[], digests: Buffer[]) {
+  return {
+    queued: queued.map((r, i) => ({ uuid: r.uuid, hash: links[i]!, digest: digests[i]! })),
+    others: rows.map((r, i) => ({ ...r, hash: links[queued.length + i]!, digest: digests[queued.length + i]! })),
+  };
+}
+
 /** The database's refusal of a batch chained from a head that is no longer the head, or of events chained already. */
 function headMoved(err: unknown): boolean {
   return /audit head is at|chained already/.test((err as Error).message ?? '');
@@ -244,12 +252,12 @@ export class AuditTrail {
         const all = [...writes, ...rows];
         const dequeued = writes.map((w) => w.uuid);
         const { links, digests } = await this.links(tenantId, head, all);
-        const appended = all.map((r, i) => ({ ...r, hash: links[i]!, digest: digests[i]! }));
+        const { queued, others } = withLinks(writes, rows, links, digests);
         if (all.length) this.heads.set(tenantId, { seq: head.seq + all.length, hash: links.at(-1)!, digest: digests.at(-1)! });
         link.done();
         await append.wait;
         try {
-          await this.db.auditAppendAlone(tenantId, this.db.stores(tenantId).audit.appendStatement(head, appended, dequeued));
+          await this.db.auditAppendAlone(tenantId, this.db.stores(tenantId).audit.appendStatement(head, queued, others));
           if (all.length) this.onAppended?.(tenantId, all.length);
           return { dequeued: new Set(dequeued), full: false, sawQueue: false };
         } catch (err) {
@@ -268,7 +276,8 @@ export class AuditTrail {
           return queued;
         }
         const { links, digests } = await this.links(tenantId, head, all);
-        await audit.append(head, all.map((r, i) => ({ ...r, hash: links[i]!, digest: digests[i]! })), queued.map((e) => e.uuid));
+        const linked = withLinks(queued, rows, links, digests);
+        await audit.append(head, linked.queued, linked.others);
         this.heads.set(tenantId, { seq: head.seq + all.length, hash: links.at(-1)!, digest: digests.at(-1)! });
         return queued;
       });

@@ -1,5 +1,6 @@
-// The keyed audit chain, measured: UserGet by token at 16 connections (one audit event per call, batched) on the
-// code before keyed links (BENCH_BASELINE_REF) and on this tree, alternating A/B/A/B in the same run; then the
+// The keyed audit chain, measured: UserGet by token at 16 connections (one audit event per call, batched) on this
+// tree with unkeyed links (unkeyed-links.ts; or the code of BENCH_BASELINE_REF) and on this tree, alternating
+// A/B/A/B in the same run; then the
 // speed of `npm run audit:verify` (no key: digests and checkpoints) and of AuditVerify (every link, through the
 // tokenizer) on a trail of 100,000 events (20,000 with BENCH_QUICK=1).
 // Run: `npx tsx test/bench/audit-keys.ts` (PostgreSQL as in run.ts; BENCH_QUICK=1 for 3 s windows,
@@ -20,8 +21,8 @@ const EVENTS = QUICK ? 20_000 : 100_000;
 const BASELINE_REF = process.env.BENCH_BASELINE_REF ?? 'c21ccb3';
 const here = resolve(fileURLToPath(new URL('../..', import.meta.url)));
 
-async function userGet(root: string) {
-  const v = await startVault(root);
+async function userGet(root: string, preload?: string) {
+  const v = await startVault(root, {}, preload);
   try {
     const tokens = await people(v, PEOPLE);
     const headers = { 'x-bunker-token': v.token };
@@ -60,10 +61,14 @@ async function verification() {
   }
 }
 
-const baseline = baselineTree(BASELINE_REF);
+// Keying alone: this tree with the chainer's links made by plain SHA-256 in the api (unkeyed-links.ts, same
+// batches and statements, no link items for the tokenizer) against this tree as it is. BENCH_BASELINE_REF=<ref>
+// instead compares an earlier commit's vault (the chain before keyed links, c21ccb3) against this tree.
+const unkeyed = fileURLToPath(new URL('./unkeyed-links.ts', import.meta.url));
+const against = process.env.BENCH_BASELINE_REF ? { name: BASELINE_REF, root: baselineTree(BASELINE_REF), preload: undefined } : { name: 'this tree, unkeyed links', root: here, preload: unkeyed };
 const runs: { before: number[]; after: number[]; beforeP99: number[]; afterP99: number[] } = { before: [], after: [], beforeP99: [], afterP99: [] };
 for (let round = 0; round < 2; round++) {
-  const b = await userGet(baseline);
+  const b = await userGet(against.root, against.preload);
   const a = await userGet(here);
   runs.before.push(b.rps);
   runs.beforeP99.push(b.p99);
@@ -71,6 +76,7 @@ for (let round = 0; round < 2; round++) {
   runs.afterP99.push(a.p99);
 }
 const mean = (xs: number[]) => xs.reduce((x, y) => x + y, 0) / xs.length;
+console.log(`before: ${against.name}; after: this tree (keyed links)`);
 console.table([
   { label: `UserGet by token, req/s (${CONNECTIONS} conns)`, before: Math.round(mean(runs.before)), after: Math.round(mean(runs.after)), ratio: (mean(runs.after) / mean(runs.before)).toFixed(3) },
   { label: 'UserGet p99, ms', before: mean(runs.beforeP99), after: mean(runs.afterP99), ratio: (mean(runs.afterP99) / mean(runs.beforeP99)).toFixed(3) },

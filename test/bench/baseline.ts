@@ -7,7 +7,7 @@ import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync }
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 import pg from 'pg';
 
 const BASE_URL = process.env.BENCH_DATABASE_URL ?? 'postgres://postgres@localhost/postgres?host=/var/run/postgresql';
@@ -50,7 +50,8 @@ export interface Vault {
 }
 
 /** A vault (supervisor, api and tokenizer) of the source tree at `root`, on a database of its own. */
-export async function startVault(root: string, env: Record<string, string> = {}): Promise<Vault> {
+/** `preload`: a module every process of the vault imports first (`--import`), e.g. unkeyed-links.ts. */
+export async function startVault(root: string, env: Record<string, string> = {}, preload?: string): Promise<Vault> {
   const name = `sr_ab_bench_${randomUUID().slice(0, 8)}`;
   const admin = new pg.Client({ connectionString: BASE_URL });
   await admin.connect();
@@ -61,7 +62,7 @@ export async function startVault(root: string, env: Record<string, string> = {})
   const dataDir = mkdtempSync(join(tmpdir(), 'sr-ab-'));
   const port = await freePort();
   const token = randomUUID();
-  const child: ChildProcess = spawn(process.execPath, ['--import', 'tsx', 'api/supervisor.ts'], {
+  const child: ChildProcess = spawn(process.execPath, ['--import', 'tsx', ...(preload ? ['--import', pathToFileURL(preload).href] : []), 'api/supervisor.ts'], {
     cwd: root,
     env: {
       ...process.env,

@@ -279,9 +279,10 @@ describe('the keyed audit chain', () => {
       const queuedUuid = randomUUID();
       await client.query(`select tenant_${t.id}.audit_enqueue(array[$1::uuid], array[0::bigint], array['t'], array['ok'], array[null::text],
         array['a'], array[null::uuid], array[null::text], array[null::text], array[null::bytea])`, [queuedUuid]);
+      // Named by its uuid alone: its data moves from the queue.
       const append = (first: number, prev: Buffer, prevDigest: Buffer, uuid: string) =>
-        client.query(`select tenant_${t.id}.audit_append($1, $2, $3, array[$4::uuid], array[0::bigint], array['t'], array['ok'], array[null::text],
-          array['a'], array[null::uuid], array[null::text], array[null::text], array[null::bytea], array['\\x01'::bytea], array['\\x01'::bytea], array[$4::uuid])`,
+        client.query(`select tenant_${t.id}.audit_append($1, $2, $3, array[]::uuid[], array[]::bigint[], array[]::text[], array[]::text[], array[]::text[],
+          array[]::text[], array[]::uuid[], array[]::text[], array[]::text[], array[]::bytea[], array['\\x01'::bytea], array['\\x01'::bytea], array[$4::uuid])`,
           [first, prev, prevDigest, uuid]);
       const [h] = (await client.query(`select seq, hash, digest from tenant_${t.id}.audit_lock_head()`)).rows;
       await append(Number(h.seq) + 1, h.hash, h.digest, queuedUuid);
