@@ -64,7 +64,7 @@ async function readsBack(vault: LegacyVault, tenant: string, p: any): Promise<vo
   const versions = await vault.call('AppdataListVersions', { mode: 'token', identity: p.token, appname: 'shop' }, as);
   expect(versions.body.versions.map((v: any) => v.md5)).toEqual(p.appdataVersions.shop.map(md5));
   const session = await vault.call('SessionGet', { sessionuuid: p.session.sessionuuid }, as);
-  expect(session.body.sessiondata).toEqual(p.session.data);
+  expect(session.body.sessiondata, JSON.stringify(session.body)).toEqual(p.session.data);
   expect(session.body.token).toBe(p.token);
   const agreement = await vault.call('AgreementGet', { mode: 'token', identity: p.token, brief: 'marketing' }, as);
   expect(agreement.body.agreement).toMatchObject({ ...p.agreement, token: p.token, status: 'active' });
