@@ -8,7 +8,7 @@ import { randomBytes, randomUUID } from 'node:crypto';
 import { armor, Decrypter, generateIdentity, identityToRecipient } from 'age-encryption';
 import { combine } from 'shamir-secret-sharing';
 import { describe, expect, it as plain } from 'vitest';
-import { vaultTest, buildProfile, type TestVault } from '../fixtures/vault.js';
+import { apiTestEnv, vaultTest, buildProfile, type TestVault } from '../fixtures/vault.js';
 import { spawnTokenizer } from '../fixtures/tokenizer.js';
 import { createTestDatabase } from '../fixtures/database.js';
 import { startApi } from '../../api/compose.js';
@@ -197,15 +197,7 @@ describe('a keyring without a recovery key', () => {
     const tokenizer = await spawnTokenizer({ dataDir: mkdtempSync(join(tmpdir(), 'sr-k-')) });
     const rootToken = randomUUID();
     try {
-      const api = await startApi({
-        PORT: '0',
-        HOST: '127.0.0.1',
-        STRONGROOM_DATA_DIR: dataDir,
-        STRONGROOM_ROOT_TOKEN: rootToken,
-        STRONGROOM_TOKENIZER_SOCKET: tokenizer.socketPath,
-        STRONGROOM_LOG_LEVEL: 'silent',
-        ...(db.url ? { DATABASE_URL: db.url } : {}),
-      });
+      const api = await startApi(apiTestEnv({ dataDir, rootToken, socketPath: tokenizer.socketPath, databaseUrl: db.url }));
       try {
         const shares = await recoveryShares(randomBytes(32));
         const res = await fetch(`http://127.0.0.1:${api.port}/v2/SystemResplitRecoveryKey`, {

@@ -5,7 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { randomUUID } from 'node:crypto';
 import { describe, expect, it as plain } from 'vitest';
-import { vaultTest, buildProfile, type TestVault } from '../fixtures/vault.js';
+import { apiTestEnv, vaultTest, buildProfile, type TestVault } from '../fixtures/vault.js';
 import { spawnTokenizer } from '../fixtures/tokenizer.js';
 import { createTestDatabase } from '../fixtures/database.js';
 import { startApi } from '../../api/compose.js';
@@ -108,18 +108,7 @@ describe('a rotation interrupted by a restart', () => {
     const db = await createTestDatabase();
     const tokenizer = await spawnTokenizer({ dataDir: mkdtempSync(join(tmpdir(), 'sr-k-')) });
     const rootToken = randomUUID();
-    const env: NodeJS.ProcessEnv = {
-      PORT: '0',
-      HOST: '127.0.0.1',
-      STRONGROOM_DATA_DIR: dataDir,
-      STRONGROOM_ROOT_TOKEN: rootToken,
-      STRONGROOM_TOKENIZER_SOCKET: tokenizer.socketPath,
-      STRONGROOM_LOG_LEVEL: 'silent',
-      STRONGROOM_REWRAP_SECONDS: '0',
-      STRONGROOM_REWRAP_BATCH: '4',
-      STRONGROOM_REWRAP_PAUSE_MS: '0',
-      ...(db.url ? { DATABASE_URL: db.url } : {}),
-    };
+    const env: NodeJS.ProcessEnv = apiTestEnv({ dataDir, rootToken, socketPath: tokenizer.socketPath, databaseUrl: db.url }, { STRONGROOM_REWRAP_SECONDS: '0', STRONGROOM_REWRAP_BATCH: '4', STRONGROOM_REWRAP_PAUSE_MS: '0' });
     const call = async (port: number, op: string, body: unknown) => {
       const res = await fetch(`http://127.0.0.1:${port}/v2/${op}`, {
         method: 'POST',

@@ -8,6 +8,7 @@ import { describe, expect, it } from 'vitest';
 import { spawnTokenizer } from '../fixtures/tokenizer.js';
 import { createTestDatabase } from '../fixtures/database.js';
 import { startApi } from '../../api/compose.js';
+import { apiTestEnv } from '../fixtures/vault.js';
 
 describe('the seal limit', () => {
   it('makes the tokenizer rotate by itself, and the rewrap follow', async () => {
@@ -15,16 +16,7 @@ describe('the seal limit', () => {
     const db = await createTestDatabase();
     const tokenizer = await spawnTokenizer({ dataDir: mkdtempSync(join(tmpdir(), 'sr-k-')), env: { STRONGROOM_TOKENIZER_ROTATE_AFTER_SEALS: '40' } });
     const rootToken = randomUUID();
-    const api = await startApi({
-      PORT: '0',
-      HOST: '127.0.0.1',
-      STRONGROOM_DATA_DIR: dataDir,
-      STRONGROOM_ROOT_TOKEN: rootToken,
-      STRONGROOM_TOKENIZER_SOCKET: tokenizer.socketPath,
-      STRONGROOM_LOG_LEVEL: 'silent',
-      STRONGROOM_REWRAP_SECONDS: '1',
-      ...(db.url ? { DATABASE_URL: db.url } : {}),
-    });
+    const api = await startApi(apiTestEnv({ dataDir, rootToken, socketPath: tokenizer.socketPath, databaseUrl: db.url }, { STRONGROOM_REWRAP_SECONDS: '1' }));
     const call = async (op: string, body: unknown) => {
       const res = await fetch(`http://127.0.0.1:${api.port}/v2/${op}`, {
         method: 'POST',

@@ -8,6 +8,7 @@ import { describe, expect, it } from 'vitest';
 import { spawnTokenizer } from '../fixtures/tokenizer.js';
 import { createTestDatabase } from '../fixtures/database.js';
 import { startApi } from '../../api/compose.js';
+import { apiTestEnv } from '../fixtures/vault.js';
 
 describe('tenant keys', () => {
   it('never reuse a deleted tenant id after a restart, and derive from a salt that goes with the tenant', async () => {
@@ -15,15 +16,7 @@ describe('tenant keys', () => {
     const db = await createTestDatabase();
     const tokenizer = await spawnTokenizer({ dataDir: mkdtempSync(join(tmpdir(), 'sr-k-')) });
     const rootToken = randomUUID();
-    const env: NodeJS.ProcessEnv = {
-      PORT: '0',
-      HOST: '127.0.0.1',
-      STRONGROOM_DATA_DIR: dataDir,
-      STRONGROOM_ROOT_TOKEN: rootToken,
-      STRONGROOM_TOKENIZER_SOCKET: tokenizer.socketPath,
-      STRONGROOM_LOG_LEVEL: 'silent',
-      ...(db.url ? { DATABASE_URL: db.url } : {}),
-    };
+    const env: NodeJS.ProcessEnv = apiTestEnv({ dataDir, rootToken, socketPath: tokenizer.socketPath, databaseUrl: db.url });
     const call = async (port: number, op: string, body: unknown, token: string = rootToken) => {
       const res = await fetch(`http://127.0.0.1:${port}/v2/${op}`, {
         method: 'POST',
