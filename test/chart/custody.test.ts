@@ -1,25 +1,9 @@
 // Key custody in the chart, rendered: the api takes the root token from a mounted Secret file and holds no key
 // material; the tokenizer holds no database, root token or object store setting; the operator's Secret rights
 // stop at the namespace it watches unless cluster-wide is asked for.
-import { readFileSync } from 'node:fs';
-import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
-import { Ajv } from 'ajv';
-import YAML from 'yaml';
 import { describe, expect, it } from 'vitest';
-import { ChartRenderer, TemplateFailure, helmMerge } from './render.js';
-
-const chart = fileURLToPath(new URL('../../charts/strongroom/', import.meta.url));
-const defaults = YAML.parse(readFileSync(join(chart, 'values.yaml'), 'utf8'));
-const validate = new Ajv({ allErrors: true, strict: false }).compile(JSON.parse(readFileSync(join(chart, 'values.schema.json'), 'utf8')));
-const renderer = new ChartRenderer(chart);
-// Two api pods (the default) need a shared keyring and file store: the answers that need no volume.
-const external = {
-  database: { url: 'postgres://vault@db:5432/vault' },
-  keyring: { source: 'secret', existingSecret: 'strongroom-keyring' },
-  files: { store: 's3', s3: { bucket: 'files' } },
-};
-const values = (over: object = {}) => helmMerge(helmMerge(defaults, external), over);
+import { TemplateFailure } from './render.js';
+import { defaults, renderer, validate, values } from './release.js';
 
 interface Container {
   name: string;

@@ -3,24 +3,9 @@
 // bucket's keys and the mail URLs come from Secret references, never from plain values.
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
-import { Ajv } from 'ajv';
-import YAML from 'yaml';
 import { describe, expect, it } from 'vitest';
-import { ChartRenderer, helmMerge } from './render.js';
-
-const root = fileURLToPath(new URL('../../', import.meta.url));
-const chart = join(root, 'charts/strongroom');
-const defaults = YAML.parse(readFileSync(join(chart, 'values.yaml'), 'utf8'));
-const schema = JSON.parse(readFileSync(join(chart, 'values.schema.json'), 'utf8'));
-const validate = new Ajv({ allErrors: true, strict: false }).compile(schema);
-const renderer = new ChartRenderer(chart);
-const external = {
-  database: { url: 'postgres://vault@db:5432/vault' },
-  keyring: { source: 'secret', existingSecret: 'strongroom-keyring' },
-  files: { store: 's3', s3: { bucket: 'files' } },
-};
-const values = (over: object = {}) => helmMerge(helmMerge(defaults, external), over);
+import { helmMerge } from './render.js';
+import { defaults, repoRoot as root, renderer, schema, validate, values } from './release.js';
 
 interface EnvVar {
   name: string;
