@@ -99,22 +99,11 @@ export class AuditStore extends TenantTables {
    * moves the head; refused if it moved meanwhile.
    */
   async append(head: AuditHead, queued: QueuedLink[], rows: AuditAppend[]): Promise<void> {
-    const all = [...queued, ...rows];
-    await this.sql(
-      `select ${this.t}.audit_append($1::bigint, $2::bytea, $3::bytea, $4::uuid[], $5::bigint[], $6::text[], $7::text[],
-        $8::text[], $9::text[], $10::uuid[], $11::text[], $12::text[], $13::bytea[], $14::bytea[], $15::bytea[], $16::uuid[])`,
-      [
-        head.seq + 1, head.hash, head.digest,
-        rows.map((r) => r.uuid), rows.map((r) => r.when), rows.map((r) => r.title), rows.map((r) => r.status),
-        rows.map((r) => r.msg), rows.map((r) => r.actor), rows.map((r) => r.record), rows.map((r) => r.mode),
-        rows.map((r) => r.app), rows.map((r) => r.details), all.map((r) => r.hash), all.map((r) => r.digest),
-        queued.map((r) => r.uuid),
-      ],
-    );
+    await this.sql(this.appendStatement(head, queued, rows));
   }
 
   /**
-   * The same append as one statement with its values written out (no parameters), so that it can travel in one
+   * The append as one statement with its values written out (no parameters), so that it can also travel in one
    * round trip with BEGIN, the tenant's role and COMMIT (Database.auditAppendAlone): the head is locked for that
    * one statement only. Text goes through pg's own quoting, bytes as hex. Queued events travel as their uuids.
    */
