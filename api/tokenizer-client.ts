@@ -8,6 +8,8 @@ import {
   channelOptions,
   type Batch,
   type BatchResult__Output,
+  type RunRequest,
+  type RunReply__Output,
   type ChainAuditResponse__Output,
   type SignCheckpointResponse__Output,
   type DetokenizeItem__Output,
@@ -62,6 +64,22 @@ export type TokenizerResult = BatchResult__Output;
 type Method = 'Run' | 'KeyringInfo' | 'Rewrap' | 'Resplit' | 'Rotate' | 'Retire' | 'ChainAudit' | 'SignCheckpoint' | 'ResealLegacy';
 /** One call on the generated client, given the metadata, options and callback `call` adds. */
 type Send<Res> = (meta: grpc.Metadata, options: grpc.CallOptions, callback: grpc.requestCallback<Res>) => void;
+
+/** A small batch on the RunStream, until answered. */
+interface StreamedBatch {
+  id: string;
+  batch: Batch;
+  deadlineAt: number;
+  /** The stream it was last sent on. */
+  stream: RunStream | undefined;
+  timer: NodeJS.Timeout;
+  answer(reply: RunReply__Output): void;
+}
+
+type RunStream = grpc.ClientDuplexStream<RunRequest, RunReply__Output>;
+
+/** The pause before the batches of a lost stream are sent again on a new one. */
+const STREAM_RETRY_MS = 25;
 
 // Calls up to this size are merged with their neighbours; bulk calls are already one batch and go alone.
 const COALESCE_MAX_ITEMS = 16;
@@ -135,7 +153,7 @@ export class TokenizerClient {
   /** Several callers' batches as one Run, each caller's results sliced back out of the merged answer. */
   private async runMerged(tenantId: number, batches: TokenizerBatch[]): Promise<Outcome[]> {
     if (batches.length === 1) {
-      return [await this.runOne(tenantId, batches[0]!).then((value): Outcome => ({ ok: true, value }), (error: unknown): Outcome => ({ ok: false, error }))];
+      return [await this.runSmall(tenantId, batches[0]!).then((value): Outcome => ({ ok: true, value }), (error: unknown): Outcome => ({ ok: false, error }))];
     }
     const merged: Required<TokenizerBatch> = { hash: [], seal: [], open: [], tokenize: [], detokenize: [], newKeys: [], rewrapKeys: [], chain: [] };
     for (const b of batches) {
@@ -150,7 +168,7 @@ export class TokenizerClient {
     }
     let result: TokenizerResult;
     try {
-      result = await this.runOne(tenantId, merged);
+      result = await this.runSmall(tenantId, merged);
     } catch (error) {
       // One caller's bad item must not fail its neighbours: on a refusal each batch is asked on its own.
       if (error instanceof TokenizerRejectedError) return this.runEach(tenantId, batches);
@@ -174,7 +192,7 @@ export class TokenizerClient {
 
   private runEach(tenantId: number, batches: TokenizerBatch[]): Promise<Outcome[]> {
     return Promise.all(
-      batches.map((b) => this.runOne(tenantId, b).then((value): Outcome => ({ ok: true, value }), (error: unknown): Outcome => ({ ok: false, error }))),
+      batches.map((b) => this.runSmall(tenantId, b).then((value): Outcome => ({ ok: true, value }), (error: unknown): Outcome => ({ ok: false, error }))),
     );
   }
 
@@ -209,9 +227,9 @@ export class TokenizerClient {
     return value;
   }
 
-  private async runOne(tenantId: number, batch: TokenizerBatch): Promise<TokenizerResult> {
+  private async request(tenantId: number, batch: TokenizerBatch): Promise<Batch> {
     const tenantSalt = await this.saltOf(tenantId);
-    const req: Batch = {
+    return {
       tenant_id: tenantId,
       tenant_salt: tenantSalt,
       hash: batch.hash ?? [],
@@ -223,7 +241,84 @@ export class TokenizerClient {
       rewrap_keys: (batch.rewrapKeys ?? []).map((r) => ({ subject: r.subject, wrapped_key: r.wrapped })),
       chain: (batch.chain ?? []).map((c) => ({ previous: c.previous, first_seq: String(c.firstSeq), canonical: c.canonical })),
     };
+  }
+
+  /** A large batch: a Run call of its own, which its deadline or a closing api cancels. */
+  private async runOne(tenantId: number, batch: TokenizerBatch): Promise<TokenizerResult> {
+    const req = await this.request(tenantId, batch);
     return this.call<BatchResult__Output>('Run', (meta, options, callback) => this.client.Run(req, meta, options, callback));
+  }
+
+  /**
+   * A small batch: a message on the RunStream (opened on first use, and again after it ends or fails). A batch
+   * whose stream fails before its answer is sent again on the next one while its deadline lasts, as a Run with
+   * waitForReady rides out a tokenizer restart; past the deadline it fails as a Run would (UnavailableError).
+   */
+  private async runSmall(tenantId: number, batch: TokenizerBatch): Promise<TokenizerResult> {
+    const req = await this.request(tenantId, batch);
+    return new Promise<TokenizerResult>((resolve, reject) => {
+      const id = String(this.nextId++);
+      const started = performance.now();
+      const settle = (code: string) => {
+        this.pending.delete(id);
+        clearTimeout(p.timer);
+        tokenizerDuration.observe({ method: 'Run', code }, (performance.now() - started) / 1000);
+      };
+      const p: StreamedBatch = {
+        id,
+        batch: req,
+        deadlineAt: Date.now() + this.deadlineMs,
+        stream: undefined,
+        timer: setTimeout(() => {
+          settle('DEADLINE_EXCEEDED');
+          reject(new UnavailableError('The tokenizer is unavailable'));
+        }, this.deadlineMs),
+        answer: (reply) => {
+          settle(grpc.status[reply.code] ?? String(reply.code));
+          if (reply.code === grpc.status.OK && reply.result) return resolve(reply.result);
+          if (reply.code === grpc.status.INVALID_ARGUMENT || reply.code === grpc.status.FAILED_PRECONDITION) {
+            return reject(new TokenizerRejectedError('Run', reply.details, reply.code === grpc.status.INVALID_ARGUMENT ? 'invalid' : 'refused'));
+          }
+          reject(new UnavailableError('The tokenizer is unavailable'));
+        },
+      };
+      this.pending.set(id, p);
+      this.send(p);
+    });
+  }
+
+  private stream: RunStream | undefined;
+  private readonly pending = new Map<string, StreamedBatch>();
+  private nextId = 1;
+  private closed = false;
+
+  private send(p: StreamedBatch): void {
+    if (this.closed) return p.answer({ id: p.id, code: grpc.status.UNAVAILABLE, details: 'closed', result: null });
+    const stream = (this.stream ??= this.openStream());
+    p.stream = stream;
+    stream.write({ id: p.id, batch: p.batch, timeout_ms: Math.max(1, p.deadlineAt - Date.now()) });
+  }
+
+  private openStream(): RunStream {
+    const stream = this.client.RunStream(new grpc.Metadata({ waitForReady: true }));
+    stream.on('data', (reply: RunReply__Output) => this.pending.get(reply.id)?.answer(reply));
+    let broken = false;
+    const lost = () => {
+      if (broken) return;
+      broken = true;
+      if (this.stream === stream) this.stream = undefined;
+      // What it carried and did not answer goes again, on a new stream, after a pause (a tokenizer shutting down
+      // refuses new streams at once: no tight loop); the deadline of each still holds.
+      const again = [...this.pending.values()].filter((p) => p.stream === stream);
+      if (again.length === 0) return;
+      setTimeout(() => {
+        for (const p of again) if (this.pending.has(p.id)) this.send(p);
+      }, STREAM_RETRY_MS).unref();
+    };
+    stream.on('error', lost);
+    stream.on('end', lost);
+    stream.on('close', lost);
+    return stream;
   }
 
   async keyringInfo(deadlineMs = 1000): Promise<KeyringInfoResponse__Output> {
@@ -324,6 +419,8 @@ export class TokenizerClient {
   }
 
   close(): void {
+    this.closed = true;
+    this.stream?.cancel();
     this.client.close();
   }
 

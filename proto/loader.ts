@@ -9,7 +9,9 @@ import type { TokenFormat__Output } from './generated/strongroom/tokenizer/v1/To
 
 // The message types both processes use. `X` is what a sender may write, `X__Output` what a receiver gets.
 export type { Batch, Batch__Output } from './generated/strongroom/tokenizer/v1/Batch.js';
-export type { BatchResult__Output } from './generated/strongroom/tokenizer/v1/BatchResult.js';
+export type { BatchResult, BatchResult__Output } from './generated/strongroom/tokenizer/v1/BatchResult.js';
+export type { RunRequest, RunRequest__Output } from './generated/strongroom/tokenizer/v1/RunRequest.js';
+export type { RunReply__Output } from './generated/strongroom/tokenizer/v1/RunReply.js';
 export type { HashItem__Output } from './generated/strongroom/tokenizer/v1/HashItem.js';
 export type { SealItem__Output } from './generated/strongroom/tokenizer/v1/SealItem.js';
 export type { OpenItem__Output } from './generated/strongroom/tokenizer/v1/OpenItem.js';

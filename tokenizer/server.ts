@@ -6,7 +6,7 @@ import { performance } from 'node:perf_hooks';
 import type { Server as HttpServer } from 'node:http';
 import * as grpc from '@grpc/grpc-js';
 import pino, { type Logger } from 'pino';
-import { loadTokenizerPackage, channelOptions, TOKENIZER_SERVICE, type TokenizerHandlers } from '../proto/loader.js';
+import { loadTokenizerPackage, channelOptions, TOKENIZER_SERVICE, type Batch__Output, type BatchResult, type RunRequest__Output, type TokenizerHandlers } from '../proto/loader.js';
 import { Subkeys } from './subkeys.js';
 import { runBatch, BadItemError, MAX_CHAIN, StoppedError } from './batch.js';
 import { DEFAULT_ROTATE_AFTER, SealCounts } from './seal-counts.js';
@@ -211,30 +211,78 @@ export async function startTokenizerServer(opts: {
   const server = new grpc.Server(channelOptions);
   const health = new HealthService([TOKENIZER_SERVICE]);
 
+  /** One Run, by either door: the batch, until `deadline` (ms since the epoch) or until `cancelled`. */
+  const runOne = async (req: Batch__Output, deadline: number, cancelled: () => boolean): Promise<BatchResult> => {
+    const started = performance.now();
+    let code = 'OK';
+    batchesInFlight.inc();
+    try {
+      const result = await runBatch(keys, keyring.active, req, { deadline, cancelled }, (v, n) => seals.add(v, n), (tenantId, salt, previous, first, canonical) =>
+        chainLinks(audit.chainKey(tenantId, salt), previous, first, canonical),
+      );
+      batchItems.inc({ kind: 'hash' }, req.hash.length);
+      batchItems.inc({ kind: 'seal' }, req.seal.length);
+      batchItems.inc({ kind: 'open' }, req.open.length);
+      batchItems.inc({ kind: 'tokenize' }, req.tokenize.length);
+      batchItems.inc({ kind: 'detokenize' }, req.detokenize.length);
+      return result;
+    } catch (err) {
+      code = grpc.status[codeOf(err)];
+      throw err;
+    } finally {
+      batchesInFlight.dec();
+      batchDuration.observe({ code }, (performance.now() - started) / 1000);
+    }
+  };
+
+  // Open RunStreams: a closing server ends each once its batches are answered (the api opens a new one).
+  const streams = new Set<{ end: () => void }>();
+  let closingStreams = false;
+
   const handlers: TokenizerHandlers = {
-    Run: unary(log, 'Run', async (call) => {
-      const started = performance.now();
-      const req = call.request;
-      let code = 'OK';
-      batchesInFlight.inc();
-      try {
-        const result = await runBatch(keys, keyring.active, req, { deadline: deadlineOf(call), cancelled: () => call.cancelled }, (v, n) => seals.add(v, n), (tenantId, salt, previous, first, canonical) =>
-          chainLinks(audit.chainKey(tenantId, salt), previous, first, canonical),
-        );
-        batchItems.inc({ kind: 'hash' }, req.hash.length);
-        batchItems.inc({ kind: 'seal' }, req.seal.length);
-        batchItems.inc({ kind: 'open' }, req.open.length);
-        batchItems.inc({ kind: 'tokenize' }, req.tokenize.length);
-        batchItems.inc({ kind: 'detokenize' }, req.detokenize.length);
-        return result;
-      } catch (err) {
-        code = grpc.status[codeOf(err)];
-        throw err;
-      } finally {
-        batchesInFlight.dec();
-        batchDuration.observe({ code }, (performance.now() - started) / 1000);
-      }
-    }),
+    Run: unary(log, 'Run', (call) => runOne(call.request, deadlineOf(call), () => call.cancelled)),
+    RunStream: (call) => {
+      // Each request answered once, by id; a batch's failure is its reply's, never the stream's. The stream ends
+      // once the caller has ended it, or the server is closing, and every batch it carried is answered.
+      const stream = { running: 0, ending: false, end: () => undefined as void };
+      const endIfDone = () => {
+        if (stream.ending && stream.running === 0 && call.writable) call.end();
+      };
+      stream.end = () => {
+        stream.ending = true;
+        endIfDone();
+      };
+      streams.add(stream);
+      call.on('data', (req: RunRequest__Output) => {
+        if (stream.ending) return;
+        const deadline = Date.now() + Math.max(1, req.timeout_ms);
+        stream.running++;
+        Promise.resolve()
+          .then(() => {
+            if (!req.batch) throw new BadItemError('batch is missing');
+            return runOne(req.batch, deadline, () => call.cancelled);
+          })
+          .then(
+            (result) => ({ id: req.id, result, code: grpc.status.OK, details: '' }),
+            (err: unknown) => {
+              const status = toStatus(err, log, 'RunStream');
+              return { id: req.id, code: status.code ?? grpc.status.INTERNAL, details: status.details ?? '' };
+            },
+          )
+          .then((reply) => {
+            if (!call.cancelled && call.writable) call.write(reply);
+          })
+          .catch((err: unknown) => log.error({ method: 'RunStream', err: { type: (err as Error)?.name } }, 'answering a call failed'))
+          .finally(() => {
+            stream.running--;
+            endIfDone();
+          });
+      });
+      call.on('end', () => stream.end());
+      call.on('error', () => undefined);
+      call.on('close', () => streams.delete(stream));
+      if (closingStreams) stream.end();
+    },
     KeyringInfo: unary(log, 'KeyringInfo', async () => {
       // The api's rewrapper asks this before every pass: it must see another replica's rotation at once.
       reload('info');
@@ -341,6 +389,8 @@ export async function startTokenizerServer(opts: {
         } catch (err) {
           log.error({ err: { type: (err as Error).name } }, 'seal counts not saved');
         }
+        closingStreams = true;
+        for (const stream of streams) stream.end();
         const force = setTimeout(() => {
           log.warn({ graceMs }, 'calls still running at shutdown: cancelling them');
           server.forceShutdown();

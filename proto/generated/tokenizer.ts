@@ -24,6 +24,8 @@ import type { RewrapRequest as _strongroom_tokenizer_v1_RewrapRequest, RewrapReq
 import type { RewrapResponse as _strongroom_tokenizer_v1_RewrapResponse, RewrapResponse__Output as _strongroom_tokenizer_v1_RewrapResponse__Output } from './strongroom/tokenizer/v1/RewrapResponse.js';
 import type { RotateRequest as _strongroom_tokenizer_v1_RotateRequest, RotateRequest__Output as _strongroom_tokenizer_v1_RotateRequest__Output } from './strongroom/tokenizer/v1/RotateRequest.js';
 import type { RotateResponse as _strongroom_tokenizer_v1_RotateResponse, RotateResponse__Output as _strongroom_tokenizer_v1_RotateResponse__Output } from './strongroom/tokenizer/v1/RotateResponse.js';
+import type { RunReply as _strongroom_tokenizer_v1_RunReply, RunReply__Output as _strongroom_tokenizer_v1_RunReply__Output } from './strongroom/tokenizer/v1/RunReply.js';
+import type { RunRequest as _strongroom_tokenizer_v1_RunRequest, RunRequest__Output as _strongroom_tokenizer_v1_RunRequest__Output } from './strongroom/tokenizer/v1/RunRequest.js';
 import type { SealItem as _strongroom_tokenizer_v1_SealItem, SealItem__Output as _strongroom_tokenizer_v1_SealItem__Output } from './strongroom/tokenizer/v1/SealItem.js';
 import type { SignCheckpointRequest as _strongroom_tokenizer_v1_SignCheckpointRequest, SignCheckpointRequest__Output as _strongroom_tokenizer_v1_SignCheckpointRequest__Output } from './strongroom/tokenizer/v1/SignCheckpointRequest.js';
 import type { SignCheckpointResponse as _strongroom_tokenizer_v1_SignCheckpointResponse, SignCheckpointResponse__Output as _strongroom_tokenizer_v1_SignCheckpointResponse__Output } from './strongroom/tokenizer/v1/SignCheckpointResponse.js';
@@ -63,6 +65,8 @@ export interface ProtoGrpcType {
         RewrapResponse: MessageTypeDefinition<_strongroom_tokenizer_v1_RewrapResponse, _strongroom_tokenizer_v1_RewrapResponse__Output>
         RotateRequest: MessageTypeDefinition<_strongroom_tokenizer_v1_RotateRequest, _strongroom_tokenizer_v1_RotateRequest__Output>
         RotateResponse: MessageTypeDefinition<_strongroom_tokenizer_v1_RotateResponse, _strongroom_tokenizer_v1_RotateResponse__Output>
+        RunReply: MessageTypeDefinition<_strongroom_tokenizer_v1_RunReply, _strongroom_tokenizer_v1_RunReply__Output>
+        RunRequest: MessageTypeDefinition<_strongroom_tokenizer_v1_RunRequest, _strongroom_tokenizer_v1_RunRequest__Output>
         SealItem: MessageTypeDefinition<_strongroom_tokenizer_v1_SealItem, _strongroom_tokenizer_v1_SealItem__Output>
         SignCheckpointRequest: MessageTypeDefinition<_strongroom_tokenizer_v1_SignCheckpointRequest, _strongroom_tokenizer_v1_SignCheckpointRequest__Output>
         SignCheckpointResponse: MessageTypeDefinition<_strongroom_tokenizer_v1_SignCheckpointResponse, _strongroom_tokenizer_v1_SignCheckpointResponse__Output>

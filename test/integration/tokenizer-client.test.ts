@@ -1,7 +1,9 @@
 // The api's tokenizer client against the real tokenizer process: merged calls give each caller its own answer.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { spawnTokenizer, shortTempDir, type SpawnedTokenizer } from '../fixtures/tokenizer.js';
+import fc from 'fast-check';
+import { connectTokenizer, spawnTokenizer, shortTempDir, type SpawnedTokenizer } from '../fixtures/tokenizer.js';
 import { TokenizerClient, TokenizerRejectedError } from '../../api/tokenizer-client.js';
+import { UnavailableError } from '../../api/errors.js';
 
 let tokenizer: SpawnedTokenizer;
 let client: TokenizerClient;
@@ -83,5 +85,101 @@ describe('TokenizerClient', () => {
     expect(small.hash).toHaveLength(1);
     const back = await client.run(1, { open: big.sealed.map((ciphertext, i) => ({ table: 'users', rowId: `r${i}`, ciphertext })) });
     expect(back.opened.map(String)).toEqual(seal.map((s) => s.plaintext.toString()));
+  });
+});
+
+// Small batches travel as messages on one RunStream. Each caller must get its own answer by id, whatever order the
+// batches finish in; a restart of the tokenizer must be ridden out as Run's waitForReady does; a tokenizer that
+// stays away must fail the call at its deadline, not hang it.
+describe('TokenizerClient on the RunStream', () => {
+  it('answers every caller its own batch, by id, against the same batch run alone (fast-check)', async () => {
+    const direct = connectTokenizer(tokenizer.target);
+    try {
+      const item = fc.oneof(
+        fc.record({ kind: fc.constant('hash' as const), value: fc.string({ maxLength: 40 }) }),
+        fc.record({ kind: fc.constant('seal' as const), value: fc.string({ maxLength: 3000 }) }),
+        fc.record({ kind: fc.constant('bad' as const), value: fc.constant('') }),
+      );
+      await fc.assert(
+        fc.asyncProperty(fc.array(fc.tuple(fc.integer({ min: 1, max: 3 }), fc.array(item, { minLength: 1, maxLength: 4 })), { minLength: 1, maxLength: 24 }), async (calls) => {
+          const outcomes = await Promise.allSettled(
+            calls.map(([tenant, items], c) =>
+              client.run(tenant, {
+                hash: items.filter((i) => i.kind === 'hash').map((i) => ({ kind: 'LOGIN' as const, value: i.value })),
+                seal: items.filter((i) => i.kind === 'seal').map((i, k) => ({ table: 'users', rowId: `p-${c}-${k}`, plaintext: Buffer.from(i.value) })),
+                // A ciphertext that does not open: its caller alone is refused.
+                open: items.filter((i) => i.kind === 'bad').map((_, k) => ({ table: 'users', rowId: `bad-${c}-${k}`, ciphertext: Buffer.alloc(40, 1) })),
+              }),
+            ),
+          );
+          for (const [c, [tenant, items]] of calls.entries()) {
+            const outcome = outcomes[c]!;
+            if (items.some((i) => i.kind === 'bad')) {
+              expect(outcome.status).toBe('rejected');
+              expect((outcome as PromiseRejectedResult).reason).toBeInstanceOf(TokenizerRejectedError);
+              continue;
+            }
+            expect(outcome.status).toBe('fulfilled');
+            const got = (outcome as PromiseFulfilledResult<Awaited<ReturnType<typeof client.run>>>).value;
+            const hashes = items.filter((i) => i.kind === 'hash');
+            const alone = await direct.run({ tenant_id: tenant, hash: hashes.map((i) => ({ kind: 'LOGIN', value: i.value })) });
+            expect(got.hash).toEqual(alone.hash);
+            const seals = items.filter((i) => i.kind === 'seal');
+            expect(got.sealed).toHaveLength(seals.length);
+            if (seals.length) {
+              const opened = await direct.run({ tenant_id: tenant, open: got.sealed.map((ciphertext, k) => ({ table: 'users', row_id: `p-${c}-${k}`, ciphertext })) });
+              expect(opened.opened.map(String)).toEqual(seals.map((i) => i.value));
+            }
+          }
+        }),
+        { numRuns: 40 },
+      );
+    } finally {
+      direct.close();
+    }
+  });
+
+  it('rides out a crash of the tokenizer: batches lost with the stream are sent again once it is back', async () => {
+    const dataDir = shortTempDir();
+    let restartable = await spawnTokenizer({ dataDir });
+    const own = new TokenizerClient(restartable.target, 15_000);
+    try {
+      const hash = (value: string) => own.run(1, { hash: [{ kind: 'LOGIN', value }] }).then((r) => r.hash[0]!.toString('hex'));
+      const before = await hash('alice');
+      // Sent, and the tokenizer killed before it can answer them all; then calls made while it is down.
+      const inFlight = Array.from({ length: 40 }, (_, i) => hash(i % 2 ? 'alice' : `bob-${i}`));
+      await restartable.stop('SIGKILL');
+      const whileDown = Array.from({ length: 10 }, (_, i) => hash(i % 2 ? 'alice' : `carol-${i}`));
+      restartable = await spawnTokenizer({ dataDir, socketPath: restartable.socketPath });
+      const answered = await Promise.all([...inFlight, ...whileDown]);
+      expect(answered.filter((_, i) => i % 2)).toEqual(Array(25).fill(before));
+      expect(await hash('alice')).toBe(before);
+    } finally {
+      own.close();
+      await restartable.stop();
+    }
+  });
+
+  it('fails a call at its deadline with UnavailableError while the tokenizer stays away, and closes without waiting on the stream', async () => {
+    const dataDir = shortTempDir();
+    const gone = await spawnTokenizer({ dataDir });
+    const own = new TokenizerClient(gone.target, 700);
+    try {
+      await own.run(1, { hash: [{ kind: 'LOGIN', value: 'x' }] });
+      await gone.stop();
+      const started = Date.now();
+      await expect(own.run(1, { hash: [{ kind: 'LOGIN', value: 'x' }] })).rejects.toBeInstanceOf(UnavailableError);
+      expect(Date.now() - started).toBeLessThan(5_000);
+    } finally {
+      own.close();
+    }
+    // A tokenizer with an open stream stops as soon as the stream's batches are answered, not after its grace period.
+    const serving = await spawnTokenizer({ dataDir: shortTempDir() });
+    const streaming = new TokenizerClient(serving.target, 5_000);
+    await streaming.run(1, { hash: [{ kind: 'LOGIN', value: 'x' }] });
+    const stopping = Date.now();
+    await serving.stop();
+    expect(Date.now() - stopping).toBeLessThan(4_000);
+    streaming.close();
   });
 });

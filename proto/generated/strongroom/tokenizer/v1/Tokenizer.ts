@@ -18,6 +18,8 @@ import type { RewrapRequest as _strongroom_tokenizer_v1_RewrapRequest, RewrapReq
 import type { RewrapResponse as _strongroom_tokenizer_v1_RewrapResponse, RewrapResponse__Output as _strongroom_tokenizer_v1_RewrapResponse__Output } from '../../../strongroom/tokenizer/v1/RewrapResponse.js';
 import type { RotateRequest as _strongroom_tokenizer_v1_RotateRequest, RotateRequest__Output as _strongroom_tokenizer_v1_RotateRequest__Output } from '../../../strongroom/tokenizer/v1/RotateRequest.js';
 import type { RotateResponse as _strongroom_tokenizer_v1_RotateResponse, RotateResponse__Output as _strongroom_tokenizer_v1_RotateResponse__Output } from '../../../strongroom/tokenizer/v1/RotateResponse.js';
+import type { RunReply as _strongroom_tokenizer_v1_RunReply, RunReply__Output as _strongroom_tokenizer_v1_RunReply__Output } from '../../../strongroom/tokenizer/v1/RunReply.js';
+import type { RunRequest as _strongroom_tokenizer_v1_RunRequest, RunRequest__Output as _strongroom_tokenizer_v1_RunRequest__Output } from '../../../strongroom/tokenizer/v1/RunRequest.js';
 import type { SignCheckpointRequest as _strongroom_tokenizer_v1_SignCheckpointRequest, SignCheckpointRequest__Output as _strongroom_tokenizer_v1_SignCheckpointRequest__Output } from '../../../strongroom/tokenizer/v1/SignCheckpointRequest.js';
 import type { SignCheckpointResponse as _strongroom_tokenizer_v1_SignCheckpointResponse, SignCheckpointResponse__Output as _strongroom_tokenizer_v1_SignCheckpointResponse__Output } from '../../../strongroom/tokenizer/v1/SignCheckpointResponse.js';
 
@@ -169,6 +171,23 @@ export interface TokenizerClient extends grpc.Client {
   run(argument: _strongroom_tokenizer_v1_Batch, callback: grpc.requestCallback<_strongroom_tokenizer_v1_BatchResult__Output>): grpc.ClientUnaryCall;
   
   /**
+   * Run over one long-lived stream: each request is a Run, answered by its id, in any order. A message on an open
+   * stream costs neither side a new HTTP/2 stream, headers or a deadline header: the api sends its small batches
+   * this way (large ones go by Run, which a caller can cancel). A failed batch answers its own code and details
+   * (as Run would) and the stream goes on.
+   */
+  RunStream(metadata: grpc.Metadata, options?: grpc.CallOptions): grpc.ClientDuplexStream<_strongroom_tokenizer_v1_RunRequest, _strongroom_tokenizer_v1_RunReply__Output>;
+  RunStream(options?: grpc.CallOptions): grpc.ClientDuplexStream<_strongroom_tokenizer_v1_RunRequest, _strongroom_tokenizer_v1_RunReply__Output>;
+  /**
+   * Run over one long-lived stream: each request is a Run, answered by its id, in any order. A message on an open
+   * stream costs neither side a new HTTP/2 stream, headers or a deadline header: the api sends its small batches
+   * this way (large ones go by Run, which a caller can cancel). A failed batch answers its own code and details
+   * (as Run would) and the stream goes on.
+   */
+  runStream(metadata: grpc.Metadata, options?: grpc.CallOptions): grpc.ClientDuplexStream<_strongroom_tokenizer_v1_RunRequest, _strongroom_tokenizer_v1_RunReply__Output>;
+  runStream(options?: grpc.CallOptions): grpc.ClientDuplexStream<_strongroom_tokenizer_v1_RunRequest, _strongroom_tokenizer_v1_RunReply__Output>;
+  
+  /**
    * Signs a checkpoint of a tenant's audit head with the tokenizer's Ed25519 key, at the tokenizer's own time,
    * after checking that `link` is the keyed link of (previous, seq, canonical) and `digest` the public digest of
    * (previous_digest, seq, canonical): only a link the tokenizer made is ever signed. FAILED_PRECONDITION when not.
@@ -244,6 +263,14 @@ export interface TokenizerHandlers extends grpc.UntypedServiceImplementation {
   Run: grpc.handleUnaryCall<_strongroom_tokenizer_v1_Batch__Output, _strongroom_tokenizer_v1_BatchResult>;
   
   /**
+   * Run over one long-lived stream: each request is a Run, answered by its id, in any order. A message on an open
+   * stream costs neither side a new HTTP/2 stream, headers or a deadline header: the api sends its small batches
+   * this way (large ones go by Run, which a caller can cancel). A failed batch answers its own code and details
+   * (as Run would) and the stream goes on.
+   */
+  RunStream: grpc.handleBidiStreamingCall<_strongroom_tokenizer_v1_RunRequest__Output, _strongroom_tokenizer_v1_RunReply>;
+  
+  /**
    * Signs a checkpoint of a tenant's audit head with the tokenizer's Ed25519 key, at the tokenizer's own time,
    * after checking that `link` is the keyed link of (previous, seq, canonical) and `digest` the public digest of
    * (previous_digest, seq, canonical): only a link the tokenizer made is ever signed. FAILED_PRECONDITION when not.
@@ -261,5 +288,6 @@ export interface TokenizerDefinition extends grpc.ServiceDefinition {
   Rewrap: MethodDefinition<_strongroom_tokenizer_v1_RewrapRequest, _strongroom_tokenizer_v1_RewrapResponse, _strongroom_tokenizer_v1_RewrapRequest__Output, _strongroom_tokenizer_v1_RewrapResponse__Output>
   Rotate: MethodDefinition<_strongroom_tokenizer_v1_RotateRequest, _strongroom_tokenizer_v1_RotateResponse, _strongroom_tokenizer_v1_RotateRequest__Output, _strongroom_tokenizer_v1_RotateResponse__Output>
   Run: MethodDefinition<_strongroom_tokenizer_v1_Batch, _strongroom_tokenizer_v1_BatchResult, _strongroom_tokenizer_v1_Batch__Output, _strongroom_tokenizer_v1_BatchResult__Output>
+  RunStream: MethodDefinition<_strongroom_tokenizer_v1_RunRequest, _strongroom_tokenizer_v1_RunReply, _strongroom_tokenizer_v1_RunRequest__Output, _strongroom_tokenizer_v1_RunReply__Output>
   SignCheckpoint: MethodDefinition<_strongroom_tokenizer_v1_SignCheckpointRequest, _strongroom_tokenizer_v1_SignCheckpointResponse, _strongroom_tokenizer_v1_SignCheckpointRequest__Output, _strongroom_tokenizer_v1_SignCheckpointResponse__Output>
 }
