@@ -170,19 +170,19 @@ async function run(
   };
   if (op.transaction === 'write') {
     let queued: QueuedWrite = [];
-    const result = await services.db.forTenant(tenantId).transactional(async (tx) => {
-      // Tenant operations run as the tenant's database role; admin and main-tenant ones reach global tables.
-      if (op.access === 'tenant') await services.db.enterTenantRole(tx as EntityManager, tenantId);
-      const ctx = context(() => tx as EntityManager, true);
+    // Tenant operations run as the tenant's database role; admin and main-tenant ones reach global tables.
+    const result = await services.db.writeTransaction(tenantId, op.access === 'tenant', async (tx) => {
+      const ctx = context(() => tx, true);
       let ahead: SealedAhead | undefined;
       let draft: AuditDraft | undefined;
       ctx.auditFinal = () => {
         draft ??= event();
-        ahead ??= services.audit.sealAhead(tx as EntityManager, tenantId, draft, services.keys.knownIn(ctx));
+        ahead ??= services.audit.sealAhead(tx, tenantId, draft, services.keys.knownIn(ctx));
       };
       const result = await op.run({ input, ctx });
       judged();
-      queued = await services.audit.writeInTx(tx as EntityManager, tenantId, [draft ?? event()], services.keys.knownIn(ctx), ahead);
+      // The event is the write's last statement: it travels with COMMIT.
+      queued = await services.audit.writeInTx(tx, tenantId, [draft ?? event()], services.keys.knownIn(ctx), ahead, { commit: true });
       return result;
     });
     // Committed with its event queued; answered once the event is in the chain.

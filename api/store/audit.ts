@@ -126,9 +126,12 @@ export class AuditStore extends TenantTables {
       ${arr(queued.map((r) => text(r.uuid)), 'uuid')})`;
   }
 
-  /** Queues events in the caller's transaction (a write's): they are chained later, in a batch, by `append`. */
-  async enqueue(rows: QueuedEvent[]): Promise<void> {
-    await this.sql(
+  /**
+   * Queues events in the caller's transaction (a write's): they are chained later, in a batch, by `append`. With
+   * `commit`, the statement is the transaction's last and COMMIT goes with it.
+   */
+  async enqueue(rows: QueuedEvent[], opts: { commit?: boolean } = {}): Promise<void> {
+    await (opts.commit && !this.runner ? this.sqlThenCommit.bind(this) : this.sql.bind(this))(
       `select ${this.t}.audit_enqueue($1::uuid[], $2::bigint[], $3::text[], $4::text[], $5::text[], $6::text[], $7::uuid[],
         $8::text[], $9::text[], $10::bytea[])`,
       [

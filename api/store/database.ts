@@ -6,7 +6,7 @@ import { Migrator } from '@mikro-orm/migrations';
 import type { Logger } from 'pino';
 import { startEmbeddedPostgres, type EmbeddedPostgres } from './embedded.js';
 import { globalMigrations, tenantMigrations } from './migrations/index.js';
-import { registerPool, query, keysPoolOf } from './sql.js';
+import { registerPool, query, keysPoolOf, OwnTransaction, listened } from './sql.js';
 import { KEYS_SCHEMA } from './keys-database.js';
 
 import { GLOBAL_SCHEMA, MAIN_TENANT_ID, MAIN_TENANT_NAME, tenantSchema } from './schemas.js';
@@ -255,7 +255,7 @@ export class Database {
    * tokenizer link the batch, then appends.
    */
   async auditTransaction<T>(tenantId: number, queueLimit: number, work: (audit: AuditStore, head: AuditHead, queued: QueuedEvent[]) => Promise<T>): Promise<T> {
-    const client = await this.mainPool!.connect();
+    const client = listened(await this.mainPool!.connect());
     const store = this.stores(tenantId).audit.on(async (text, params) => (await client.query(text, params as unknown[])).rows as Record<string, unknown>[]);
     const role = this.roleOf ? `set local role "${this.roleOf(tenantId)}"; ` : '';
     let broken: Error | undefined;
@@ -280,7 +280,7 @@ export class Database {
    * tenant's role and COMMIT (`statement` holds its values: no parameters).
    */
   async auditAppendAlone(tenantId: number, statement: string): Promise<void> {
-    const client = await this.mainPool!.connect();
+    const client = listened(await this.mainPool!.connect());
     const role = this.roleOf ? `set local role "${this.roleOf(tenantId)}"; ` : '';
     let broken: Error | undefined;
     try {
@@ -294,9 +294,27 @@ export class Database {
     }
   }
 
-  /** In a write transaction of a tenant: the rest of the transaction runs as the tenant's role. */
-  async enterTenantRole(tx: EntityManager, tenantId: number): Promise<void> {
-    if (this.roleOf) await query(tx, `set local role "${this.roleOf(tenantId)}"`);
+  /**
+   * A write transaction of the tenant on a pooled connection of its own, as the tenant's role (`asTenant`) where
+   * there is one. `work` gets a manager whose statements run in it: BEGIN and the role go with its first statement,
+   * COMMIT with its last (`queryThenCommit`) or after `work`; a failure rolls back.
+   */
+  async writeTransaction<T>(tenantId: number, asTenant: boolean, work: (em: EntityManager) => Promise<T>): Promise<T> {
+    const client = listened(await this.mainPool!.connect());
+    const role = asTenant && this.roleOf ? `set local role "${this.roleOf(tenantId)}"; ` : '';
+    const tx = new OwnTransaction(this.forTenant(tenantId), client, role);
+    let broken: Error | undefined;
+    try {
+      const out = await work(tx.em);
+      await tx.commit();
+      return out;
+    } catch (err) {
+      await tx.rollback().catch((e: Error) => (broken = e));
+      throw err;
+    } finally {
+      // A connection that could not even roll back is not given back to the pool.
+      client.release(broken);
+    }
   }
 
   /** The tenant's role, created if needed, with rights on its own schema and on the few global tables it reads. */

@@ -134,14 +134,22 @@ export class AuditTrail {
 
   /**
    * Queues a write's events in its transaction, which the caller must have: they commit or roll back with the
-   * change they describe, and no lock is taken (a write no longer waits on the chain's head). Returns them, for
-   * the caller to give to `chained` once the transaction has committed.
+   * change they describe, and no lock is taken (a write no longer waits on the chain's head). With `commit`, the
+   * queueing is the transaction's last statement and commits it. Returns them, for the caller to give to `chained`
+   * once the transaction has committed.
    */
-  async writeInTx(em: EntityManager, tenantId: number, drafts: AuditDraft[], known?: ReadonlyMap<string, Buffer | null>, ahead?: SealedAhead): Promise<QueuedWrite> {
+  async writeInTx(
+    em: EntityManager,
+    tenantId: number,
+    drafts: AuditDraft[],
+    known?: ReadonlyMap<string, Buffer | null>,
+    ahead?: SealedAhead,
+    opts: { commit?: boolean } = {},
+  ): Promise<QueuedWrite> {
     if (drafts.length === 0) return [];
     const early = ahead && drafts.length === 1 && drafts[0] === ahead.draft && known?.get(ahead.draft.record!) ? await ahead.sealed : undefined;
     const rows = early ? [early] : await this.seal(em, tenantId, drafts, known);
-    await new Stores(em, tenantId).audit.enqueue(rows);
+    await new Stores(em, tenantId).audit.enqueue(rows, opts);
     return rows;
   }
 

@@ -2,6 +2,7 @@
 import { createHash, randomUUID } from 'node:crypto';
 import { LRUCache } from 'lru-cache';
 import { isUniqueViolation } from '../store/errors.js';
+import { onTransactionEnd } from '../store/sql.js';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { Database } from '../store/database.js';
 import { MAIN_TENANT_ID } from '../store/database.js';
@@ -172,10 +173,8 @@ export class Credentials {
 
 /**
  * Runs `fn` once `em`'s transaction commits (at once outside one). Before the commit the credential is still there,
- * and a principal dropped earlier could be read and cached again. MikroORM gives each transaction its own event
- * manager, so the subscriber lives and dies with this transaction.
+ * and a principal dropped earlier could be read and cached again.
  */
 function afterCommit(em: EntityManager, fn: () => void): void {
-  if (!em.isInTransaction()) return fn();
-  em.getEventManager().registerSubscriber({ afterTransactionCommit: () => fn() });
+  if (!onTransactionEnd(em, 'commit', fn)) fn();
 }

@@ -3,6 +3,7 @@
 // deleted only after the removal of its row has committed, so no acknowledged file is ever lost; and nothing
 // but sealed bytes ever reaches the store, so an object left behind by a crash holds no plaintext.
 import { storesOf } from '../store/stores.js';
+import { isInTransaction, onTransactionEnd } from '../store/sql.js';
 import { createHash, randomUUID } from 'node:crypto';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { Logger } from 'pino';
@@ -105,7 +106,7 @@ export class Files {
     const [sealed] = (await this.tokenizer.run(scope.tenantId, { seal: [{ table: CONTENT_TABLE, rowId: rowId(token, fileuuid), plaintext: file.content, key }] }))
       .sealed as [Buffer];
     const objectKey = newObjectKey(scope.tenantId);
-    afterTransaction(scope.em, 'afterTransactionRollback', () => {
+    onTransactionEnd(scope.em, 'rollback', () => {
       this.blobs.delete(objectKey).catch((err: unknown) => this.logStoreError(err, 'deleting the object of a failed upload failed'));
     });
     await this.blobs.put(objectKey, sealed).catch((err: unknown) => {
@@ -216,7 +217,7 @@ export class Files {
    */
   reapAfterCommit(scope: { em: EntityManager; tenantId: number }): void {
     const { em, tenantId } = scope;
-    if (!em.isInTransaction()) {
+    if (!isInTransaction(em)) {
       this.drainSoon(tenantId);
       return;
     }
@@ -224,7 +225,7 @@ export class Files {
     if (!tenants) this.pending.set(em, (tenants = new Set()));
     if (tenants.has(tenantId)) return;
     tenants.add(tenantId);
-    afterTransaction(em, 'afterTransactionCommit', () => this.drainSoon(tenantId));
+    onTransactionEnd(em, 'commit', () => this.drainSoon(tenantId));
   }
 
   /** Starts a drain of the tenant's trash in the background (after the current one, if one runs). */
@@ -344,11 +345,3 @@ export class Files {
   }
 }
 
-/**
- * Runs `fn` when the transaction of `em` commits or rolls back. A transaction's manager has its own event manager
- * (MikroORM clones it per transaction), so the subscriber lives and dies with this transaction.
- */
-function afterTransaction(em: EntityManager, event: 'afterTransactionCommit' | 'afterTransactionRollback', fn: () => void): void {
-  if (!em.isInTransaction()) return;
-  em.getEventManager().registerSubscriber({ [event]: () => fn() });
-}

@@ -6,6 +6,7 @@ import { vaultTest, buildProfile, type TestVault } from '../fixtures/vault.js';
 // Subdomains of vault.example select tenants (STRONGROOM_TENANT_DOMAIN).
 const it = vaultTest({ env: { STRONGROOM_TENANT_DOMAIN: 'vault.example' } });
 import { tenantSchema } from '../../api/store/database.js';
+import { query, queryThenCommit } from '../../api/store/sql.js';
 
 /** A unique tenant name for this run. */
 const nameOf = (base: string) => `${base}${Math.random().toString(36).slice(2, 8)}`;
@@ -252,12 +253,19 @@ describe('the second line of isolation (PostgreSQL)', () => {
     await expect(poolB.query(`select count(*) from "${tenantSchema(b.id)}".users`)).resolves.toBeDefined();
     const who = await db.tenantPool(a.id)!.query('select current_user as role');
     expect(who.rows[0].role).toBe(db.roleOf!(a.id));
-    // Write transactions switch to the role too: inside one, another tenant's schema is out of reach.
-    await expect(
-      db.forTenant(b.id).transactional(async (tx) => {
-        await db.enterTenantRole(tx, b.id);
-        await tx.getConnection().execute(`select count(*) from "${tenantSchema(a.id)}".users`, [], 'all', tx.getTransactionContext());
-      }),
-    ).rejects.toThrow(/permission denied/);
+    // Write transactions switch to the role too: inside one, another tenant's schema is out of reach, whether the
+    // statement is the first (sent with BEGIN and the role), a later one, or the last (sent with COMMIT).
+    const other = `select count(*) from "${tenantSchema(a.id)}".users where token = $1`;
+    const own = `select count(*) from "${tenantSchema(b.id)}".users`;
+    const token = '00000000-0000-4000-8000-000000000000';
+    // Each round again: the second time a connection runs a statement, it runs its kept (prepared) plan.
+    for (let round = 0; round < 3; round++) {
+      await expect(db.writeTransaction(b.id, true, (tx) => query(tx, other, [token]))).rejects.toThrow(/permission denied/);
+      await expect(db.writeTransaction(b.id, true, async (tx) => query(tx, other, [await query(tx, own).then(() => token)]))).rejects.toThrow(/permission denied/);
+      await expect(db.writeTransaction(b.id, true, async (tx) => (await query(tx, own), queryThenCommit(tx, other, [token])))).rejects.toThrow(/permission denied/);
+      await expect(db.writeTransaction(b.id, true, async (tx) => queryThenCommit(tx, own))).resolves.toBeDefined();
+      // The same statement prepared by the vault's own role runs as the tenant's role in the tenant's transactions.
+      await expect(db.writeTransaction(a.id, true, (tx) => query(tx, other, [token]))).resolves.toBeDefined();
+    }
   });
 });
