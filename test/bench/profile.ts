@@ -1,7 +1,8 @@
 // CPU profiles of the api and the tokenizer under one operation's load: `npx tsx test/bench/profile.ts UserUpdate`
-// (after `npm run build`; UserGet also works) starts the compiled vault with --cpu-prof, makes 4,000 people, loads
-// the operation at 16 connections by email for 10 s after a warm-up, stops the vault and prints the heaviest
-// functions of each process by self time. The .cpuprofile files stay in the printed directory (open them in
+// (after `npm run build`; UserGet and UserCreateBulk also work) starts the compiled vault with --cpu-prof, makes
+// 4,000 people, loads the operation at 16 connections by email (UserCreateBulk: batches of 1,000 new people, two in
+// flight, a call counted per record) for 10 s after a warm-up, stops the vault and prints the heaviest functions of
+// each process by self time. The .cpuprofile files stay in the printed directory (open them in
 // Chrome's DevTools or speedscope).
 import { randomBytes, randomUUID } from 'node:crypto';
 import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
@@ -126,9 +127,9 @@ const env = { DATABASE_URL: url.toString(), STRONGROOM_DATA_DIR: dataDir, STRONG
 const emails: string[] = [];
 let calls = 1;
 let vault = await startSupervisor(env, { built: true });
+const run = randomBytes(3).toString('hex');
 try {
   await vault.waitReady();
-  const run = randomBytes(3).toString('hex');
   for (let b = 0; b < PEOPLE / 1000; b++) {
     const records = Array.from({ length: 1000 }, (_, i) => ({ profile: benchProfile(1_000_000 + b * 1000 + i, run) }));
     const res = await fetch(`${vault.url}/v2/UserCreateBulk`, { method: 'POST', headers: { 'content-type': 'application/json', 'x-bunker-token': root }, body: JSON.stringify({ records }) });
@@ -138,11 +139,19 @@ try {
   await vault.stop();
   vault = await startSupervisor({ ...env, NODE_OPTIONS: `--cpu-prof --cpu-prof-dir=${profDir}` }, { built: true });
   await vault.waitReady();
-  const body = (i: number) => (op === 'UserUpdate' ? { mode: 'email', identity: emails[i % emails.length], profile: { visits: i } } : { mode: 'email', identity: emails[i % emails.length] });
-  const warm = await hammer(vault.url, { 'x-bunker-token': root }, op, 3, body);
-  const result = await hammer(vault.url, { 'x-bunker-token': root }, op, 10, body);
-  console.log(`${op} at 16 connections: ${Math.round(result.rps)} req/s, ${result.errors} errors`);
-  calls = result.rps * 10 + warm.rps * 3;
+  // UserCreateBulk: batches of 1,000 new people, two in flight; a call is one record.
+  const bulk = op === 'UserCreateBulk';
+  const body = (i: number) =>
+    bulk
+      ? { records: Array.from({ length: 1000 }, (_, j) => ({ profile: benchProfile(2_000_000 + i * 1000 + j, run) })) }
+      : op === 'UserUpdate'
+        ? { mode: 'email', identity: emails[i % emails.length], profile: { visits: i } }
+        : { mode: 'email', identity: emails[i % emails.length] };
+  const connections = bulk ? 2 : 16;
+  const warm = await hammer(vault.url, { 'x-bunker-token': root }, op, 3, body, connections);
+  const result = await hammer(vault.url, { 'x-bunker-token': root }, op, 10, body, connections);
+  console.log(`${op} at ${connections} connections: ${Math.round(result.rps)} req/s, ${result.errors} errors`);
+  calls = (result.rps * 10 + warm.rps * 3) * (bulk ? 1000 : 1);
 } finally {
   await vault.stop();
   rmSync(dataDir, { recursive: true, force: true });

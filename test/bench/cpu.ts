@@ -1,0 +1,151 @@
+// Where the CPU of one call goes, by process: `npm run build && npx tsx test/bench/cpu.ts` starts the compiled vault
+// and the reference server on one database with the same 4,000 profiles, loads UserGet by email and UserUpdate at 16
+// connections on each (reference, vault, reference, vault), then UserCreateBulk on the vault, and reads from /proc
+// the CPU time each process spent during the load: the api, the tokenizer, PostgreSQL's processes, the reference
+// server and the load generator. On a machine whose cores are all busy, requests/s is the cores divided by the CPU
+// one request costs in all of them, so this says which process to make cheaper; the share each spends in the kernel
+// says whether system calls are the cost. BENCH_QUICK=1 uses 3 s windows.
+import { randomBytes, randomUUID } from 'node:crypto';
+import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import pg from 'pg';
+import { startSupervisor } from '../fixtures/processes.js';
+import { hammer } from './load.js';
+import { benchProfile } from './profiles.js';
+import { startReference } from './references.js';
+
+const SECONDS = process.env.BENCH_QUICK === '1' ? 3 : 10;
+const PEOPLE = 4000;
+const BASE_URL = process.env.BENCH_DATABASE_URL ?? 'postgres://postgres@localhost/postgres?host=/var/run/postgresql';
+const TICK_MS = 10; // USER_HZ is 100 on Linux
+
+function stat(pid: number): { ppid: number; comm: string; ticks: number; sys: number } | undefined {
+  try {
+    const text = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    const close = text.lastIndexOf(')');
+    const comm = text.slice(text.indexOf('(') + 1, close);
+    const f = text.slice(close + 2).split(' ');
+    return { ppid: Number(f[1]), comm, ticks: Number(f[11]) + Number(f[12]), sys: Number(f[12]) };
+  } catch {
+    return undefined; // gone between the listing and the read
+  }
+}
+
+function processes() {
+  return readdirSync('/proc')
+    .filter((d) => /^\d+$/.test(d))
+    .map((d) => ({ pid: Number(d), ...stat(Number(d)) }))
+    .filter((p): p is { pid: number; ppid: number; comm: string; ticks: number; sys: number } => p.ticks !== undefined);
+}
+
+/**
+ * CPU ms per call of each process group over whatever `during` does, and the share of it spent in the kernel.
+ * Per process: what it spent between the two samples (a process started meanwhile counts whole; one that ended
+ * meanwhile, such as a PostgreSQL backend closed by its pool, is lost).
+ */
+async function cpuDuring(groups: Record<string, (p: { pid: number; ppid: number; comm: string }) => boolean>, during: () => Promise<number>) {
+  const before = new Map(processes().map((p) => [p.pid, p]));
+  const calls = await during();
+  const after = processes();
+  const perCall: Record<string, number> = {};
+  const sysShare: Record<string, number> = {};
+  for (const [name, match] of Object.entries(groups)) {
+    let ticks = 0;
+    let sys = 0;
+    for (const p of after.filter(match)) {
+      const b = before.get(p.pid);
+      ticks += p.ticks - (b?.ticks ?? 0);
+      sys += p.sys - (b?.sys ?? 0);
+    }
+    perCall[name] = (ticks * TICK_MS) / calls;
+    sysShare[name] = ticks ? sys / ticks : 0;
+  }
+  return { calls, perCall, sysShare };
+}
+
+const admin = new pg.Client({ connectionString: BASE_URL });
+await admin.connect();
+const dbName = `strongroom_cpu_${randomBytes(5).toString('hex')}`;
+await admin.query(`create database ${dbName}`);
+const url = new URL(BASE_URL);
+url.pathname = `/${dbName}`;
+const dataDir = mkdtempSync(join(tmpdir(), 'src-'));
+const root = randomUUID();
+const vault = await startSupervisor({ DATABASE_URL: url.toString(), STRONGROOM_DATA_DIR: dataDir, STRONGROOM_ROOT_TOKEN: root, STRONGROOM_LOG_LEVEL: 'warn' }, { built: true });
+const reference = await startReference(url.toString(), 'ref_cpu');
+try {
+  await vault.waitReady();
+  const run = randomBytes(3).toString('hex');
+  const profiles = Array.from({ length: PEOPLE }, (_, i) => benchProfile(1_000_000 + i, run));
+  for (let b = 0; b < PEOPLE; b += 1000) {
+    const records = profiles.slice(b, b + 1000).map((profile) => ({ profile }));
+    const res = await fetch(`${vault.url}/v2/UserCreateBulk`, { method: 'POST', headers: { 'content-type': 'application/json', 'x-bunker-token': root }, body: JSON.stringify({ records }) });
+    if (res.status !== 200) throw new Error(`UserCreateBulk: ${res.status}`);
+  }
+  await reference.seed(profiles);
+  const emails = profiles.map((p) => p.email as string);
+  const supervisor = vault.child.pid!;
+  const vaultChildren = processes().filter((p) => p.ppid === supervisor);
+  const cmdline = (pid: number) => readFileSync(`/proc/${pid}/cmdline`, 'utf8');
+  const api = vaultChildren.find((p) => !/tokenizer/.test(cmdline(p.pid)))!.pid;
+  const tokenizer = vaultChildren.find((p) => /tokenizer/.test(cmdline(p.pid)))!.pid;
+  const refPid = processes().find((p) => /test\/bench\/reference\.ts/.test(cmdline(p.pid)))!.pid;
+  const groups = {
+    api: (p: { pid: number }) => p.pid === api,
+    tokenizer: (p: { pid: number }) => p.pid === tokenizer,
+    postgres: (p: { comm: string }) => p.comm === 'postgres',
+    reference: (p: { pid: number }) => p.pid === refPid,
+    'load generator': (p: { pid: number }) => p.pid === process.pid,
+  };
+  const bodies = {
+    UserGet: (i: number) => ({ mode: 'email', identity: emails[i % emails.length] }),
+    UserUpdate: (i: number) => ({ mode: 'email', identity: emails[i % emails.length], profile: { visits: i, last: new Date().toISOString() } }),
+  };
+  const rows: string[] = [];
+  for (const op of ['UserGet', 'UserUpdate'] as const) {
+    for (const [name, base, headers] of [
+      ['reference', reference.url, {}],
+      ['vault', vault.url, { 'x-bunker-token': root }],
+    ] as const) {
+      await hammer(base, headers, op, 2, bodies[op]); // warm-up
+      let best: Awaited<ReturnType<typeof cpuDuring>> & { rps: number } = { calls: 0, perCall: {}, sysShare: {}, rps: 0 };
+      for (let round = 0; round < 2; round++) {
+        let rps = 0;
+        const measured = await cpuDuring(groups, async () => {
+          const r = await hammer(base, headers, op, SECONDS, bodies[op]);
+          rps = r.rps;
+          return r.rps * SECONDS;
+        });
+        if (rps > best.rps) best = { ...measured, rps };
+      }
+      const total = Object.values(best.perCall).reduce((s, v) => s + v, 0);
+      const parts = Object.entries(best.perCall)
+        .filter(([, ms]) => ms > 0.004)
+        .map(([g, ms]) => `${g} ${ms.toFixed(3)} (${Math.round(best.sysShare[g]! * 100)}% sys)`)
+        .join(', ');
+      rows.push(`${op.padEnd(10)} ${name.padEnd(9)} ${Math.round(best.rps).toString().padStart(6)} req/s  CPU ms per call: ${total.toFixed(3)} (${parts})`);
+      console.log(rows.at(-1));
+    }
+  }
+  // UserCreateBulk (the vault alone; the bulk reference is run.ts's raw INSERT): batches of 1,000 new people, two in
+  // flight, CPU per record.
+  let made = 0;
+  const bulk = await cpuDuring(groups, async () => {
+    const r = await hammer(vault.url, { 'x-bunker-token': root }, 'UserCreateBulk', SECONDS, (i) => ({ records: Array.from({ length: 1000 }, (_, j) => ({ profile: benchProfile(2_000_000 + i * 1000 + j, run) })) }), 2);
+    made = r.rps * SECONDS * 1000;
+    return made;
+  });
+  const parts = Object.entries(bulk.perCall)
+    .filter(([, ms]) => ms > 0.0004)
+    .map(([g, ms]) => `${g} ${ms.toFixed(4)}`)
+    .join(', ');
+  rows.push(`UserCreateBulk vault ${Math.round(made / SECONDS)} records/s  CPU ms per record: ${Object.values(bulk.perCall).reduce((s, v) => s + v, 0).toFixed(4)} (${parts})`);
+  console.log(`\n${rows.join('\n')}`);
+} finally {
+  await vault.stop();
+  await reference.stop();
+  rmSync(dataDir, { recursive: true, force: true });
+  await admin.query(`drop database if exists ${dbName} with (force)`);
+  await admin.end();
+}
