@@ -75,6 +75,7 @@ export async function startApi(env: NodeJS.ProcessEnv = process.env) {
       await services.auditCheckpoints.stop();
       await services.rewrapper.stop();
       await services.legacy.stop();
+      await services.statistics.stop();
       services.files.close();
       tokenizer.close();
       await db.close();

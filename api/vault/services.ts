@@ -28,6 +28,7 @@ import { Sessions } from './sessions.js';
 import { SharedRecords } from './shared.js';
 import { UserRequests } from './requests.js';
 import { Files } from './files.js';
+import { BulkStatistics } from './statistics.js';
 import { createBlobStore } from '../store/blobs/index.js';
 
 export interface Services {
@@ -59,6 +60,7 @@ export interface Services {
   shared: SharedRecords;
   requests: UserRequests;
   files: Files;
+  statistics: BulkStatistics;
 }
 
 export function buildServices(config: Config, log: Logger, db: Database, tokenizer: TokenizerClient): Services {
@@ -76,6 +78,8 @@ export function buildServices(config: Config, log: Logger, db: Database, tokeniz
     files.reapAfterCommit(scope);
     credentials.forgetUserAfterCommit(scope.em, scope.tenantId, token);
   };
+  const statistics = new BulkStatistics(db, log);
+  users.onBulkLoaded = (scope, count) => statistics.loaded(scope, count);
   const notifier = createNotifier({ smtpUrl: config.smtp.url, smsWebhookUrl: config.smsWebhookUrl, from: config.smtp.from, log });
   const logins = new Logins(db, users, credentials, notifier, log, config.login);
   const audit = new AuditTrail(db, tokenizer, log, keys);
@@ -123,5 +127,6 @@ export function buildServices(config: Config, log: Logger, db: Database, tokeniz
     shared: new SharedRecords(db, users, appdata, config.shareMaxSeconds),
     requests: new UserRequests(sealer, users, appdata, consent),
     files,
+    statistics,
   };
 }
