@@ -51,8 +51,13 @@ export async function measureAccess(base: string, root: string, post: Post, seco
   const open = tokens.filter((_, i) => i % 10 !== 0);
   const get = (i: number) => ({ mode: 'token', identity: open[i % open.length] });
   await hammerOk(base, asRoot, 'UserGet', 1, get);
-  const rootGet = await hammerOk(base, asRoot, 'UserGet', seconds, get);
-  const roleGet = await hammerOk(base, asRole, 'UserGet', seconds, get);
+  // Root, role, root, role, the better of two each: one sample each swung this row from -16% to +24% between runs.
+  let rootGet = await hammerOk(base, asRoot, 'UserGet', seconds, get);
+  let roleGet = await hammerOk(base, asRole, 'UserGet', seconds, get);
+  const rootAgain = await hammerOk(base, asRoot, 'UserGet', seconds, get);
+  const roleAgain = await hammerOk(base, asRole, 'UserGet', seconds, get);
+  if (rootAgain.rps > rootGet.rps) rootGet = rootAgain;
+  if (roleAgain.rps > roleGet.rps) roleGet = roleAgain;
 
   const unlock = async (headers: Record<string, string>) => ok('BulkListUnlock', await post('BulkListUnlock', {}, headers)).unlockuuid as string;
   const [rootUnlock, roleUnlock] = [await unlock(asRoot), await unlock(asRole)];
