@@ -36,6 +36,9 @@ grpc.Server.prototype.addService = function (service, implementation) {
   for (const [name, handler] of Object.entries(implementation)) {
     counted[name] = function (...args) {
       count(`grpc: ${name}`);
+      // A stream's handler runs once per stream: its messages (each a batch, as a Run call's) are counted as they come.
+      // The handler attaches its own listener in this same turn, before the stream flows.
+      if (name === 'RunStream') args[0].on('data', () => count('grpc: RunStream message'));
       return handler.apply(this, args);
     };
   }

@@ -9,15 +9,14 @@ import { randomBytes, randomUUID } from 'node:crypto';
 import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import pg from 'pg';
 import { startSupervisor } from '../fixtures/processes.js';
 import { hammer } from './load.js';
 import { benchProfile } from './profiles.js';
 import { startReference } from './references.js';
+import { benchDatabase } from './database.js';
 
 const SECONDS = process.env.BENCH_QUICK === '1' ? 3 : 10;
 const PEOPLE = 4000;
-const BASE_URL = process.env.BENCH_DATABASE_URL ?? 'postgres://postgres@localhost/postgres?host=/var/run/postgresql';
 const TICK_MS = 10; // USER_HZ is 100 on Linux
 
 function stat(pid: number): { ppid: number; comm: string; ticks: number; sys: number } | undefined {
@@ -64,16 +63,11 @@ async function cpuDuring(groups: Record<string, (p: { pid: number; ppid: number;
   return { calls, perCall, sysShare };
 }
 
-const admin = new pg.Client({ connectionString: BASE_URL });
-await admin.connect();
-const dbName = `strongroom_cpu_${randomBytes(5).toString('hex')}`;
-await admin.query(`create database ${dbName}`);
-const url = new URL(BASE_URL);
-url.pathname = `/${dbName}`;
+const { url, drop } = await benchDatabase('cpu');
 const dataDir = mkdtempSync(join(tmpdir(), 'src-'));
 const root = randomUUID();
-const vault = await startSupervisor({ DATABASE_URL: url.toString(), STRONGROOM_DATA_DIR: dataDir, STRONGROOM_ROOT_TOKEN: root, STRONGROOM_LOG_LEVEL: 'warn' }, { built: true });
-const reference = await startReference(url.toString(), 'ref_cpu');
+const vault = await startSupervisor({ DATABASE_URL: url, STRONGROOM_DATA_DIR: dataDir, STRONGROOM_ROOT_TOKEN: root, STRONGROOM_LOG_LEVEL: 'warn' }, { built: true });
+const reference = await startReference(url, 'ref_cpu');
 try {
   await vault.waitReady();
   const run = randomBytes(3).toString('hex');
@@ -146,6 +140,5 @@ try {
   await vault.stop();
   await reference.stop();
   rmSync(dataDir, { recursive: true, force: true });
-  await admin.query(`drop database if exists ${dbName} with (force)`);
-  await admin.end();
+  await drop();
 }

@@ -8,14 +8,13 @@ import { randomBytes, randomUUID } from 'node:crypto';
 import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import pg from 'pg';
 import { startSupervisor } from '../fixtures/processes.js';
 import { benchProfile } from './profiles.js';
 import { hammer } from './load.js';
+import { benchDatabase } from './database.js';
 
 const op = process.argv[2] ?? 'UserUpdate';
 const PEOPLE = 4000;
-const BASE_URL = process.env.BENCH_DATABASE_URL ?? 'postgres://postgres@localhost/postgres?host=/var/run/postgresql';
 
 interface Node {
   id: number;
@@ -113,16 +112,11 @@ function heaviest(profile: CpuProfile, top = 25): string[] {
     .map(([at, us]) => `${((us / busy) * 100).toFixed(1).padStart(5)}%  ${at}`);
 }
 
-const admin = new pg.Client({ connectionString: BASE_URL });
-await admin.connect();
-const dbName = `strongroom_prof_${randomBytes(5).toString('hex')}`;
-await admin.query(`create database ${dbName}`);
-const url = new URL(BASE_URL);
-url.pathname = `/${dbName}`;
+const { url, drop } = await benchDatabase('prof');
 const dataDir = mkdtempSync(join(tmpdir(), 'srp-'));
 const profDir = mkdtempSync(join(tmpdir(), 'srp-prof-'));
 const root = randomUUID();
-const env = { DATABASE_URL: url.toString(), STRONGROOM_DATA_DIR: dataDir, STRONGROOM_ROOT_TOKEN: root, STRONGROOM_LOG_LEVEL: 'warn' };
+const env = { DATABASE_URL: url, STRONGROOM_DATA_DIR: dataDir, STRONGROOM_ROOT_TOKEN: root, STRONGROOM_LOG_LEVEL: 'warn' };
 // The people are made by a vault without profiling; the profiled one (same database and keyring) only serves the load.
 const emails: string[] = [];
 let calls = 1;
@@ -155,8 +149,7 @@ try {
 } finally {
   await vault.stop();
   rmSync(dataDir, { recursive: true, force: true });
-  await admin.query(`drop database if exists ${dbName} with (force)`);
-  await admin.end();
+  await drop();
 }
 // The api's profile is the one whose frames reach koa; the tokenizer's, the one reaching its batch code.
 for (const f of readdirSync(profDir)) {

@@ -18,6 +18,7 @@ import { measureAccess } from './access.js';
 import { measureEdge } from './edge.js';
 import { startReference, type Reference } from './references.js';
 import { hammer } from './load.js';
+import { benchDatabase } from './database.js';
 
 const QUICK = process.env.BENCH_QUICK === '1';
 const BATCHES = QUICK ? 4 : 20;
@@ -28,8 +29,6 @@ const TOKEN_BATCH = 10_000;
 const TOKEN_BATCHES = QUICK ? 2 : 6;
 // A fresh process runs its hot path unoptimised for its first few hundred calls.
 const WARMUP = 500;
-// PostgreSQL beside the vault, reached the way a co-located database is: its unix socket (TCP with BENCH_DATABASE_URL).
-const BASE_URL = process.env.BENCH_DATABASE_URL ?? 'postgres://postgres@localhost/postgres?host=/var/run/postgresql';
 
 async function rawInsertLimit(url: string, schema: string): Promise<number> {
   const c = new pg.Client({ connectionString: url });
@@ -207,25 +206,20 @@ async function tokenBulk(base: string, token: string) {
 }
 
 async function main() {
-  const admin = new pg.Client({ connectionString: BASE_URL });
-  await admin.connect();
-  const dbName = `strongroom_bench_${randomBytes(5).toString('hex')}`;
-  await admin.query(`create database ${dbName}`);
-  const url = new URL(BASE_URL);
-  url.pathname = `/${dbName}`;
+  const { url, drop } = await benchDatabase('bench');
   const dataDir = mkdtempSync(join(tmpdir(), 'srb-'));
   const rootToken = randomUUID();
   let vault: Supervised | undefined;
   let ref: Reference | undefined;
   try {
     console.log(`bulk reference: multi-row INSERT of ${BATCHES} × ${BATCH} rows of ~5.7 KB through pg…`);
-    const raw1 = await rawInsertLimit(url.toString(), 'raw_bench1');
+    const raw1 = await rawInsertLimit(url, 'raw_bench1');
 
     // The compiled build, as `npm run start:prod` and the container run it (`npm run bench` builds first).
     // BENCH_CPU_PROF=<dir>: the supervisor, the api and the tokenizer each write a CPU profile there when they stop.
     const profiling = process.env.BENCH_CPU_PROF ? { NODE_OPTIONS: `${process.env.NODE_OPTIONS ?? ''} --cpu-prof --cpu-prof-dir=${process.env.BENCH_CPU_PROF}` } : {};
     vault = await startSupervisor(
-      { DATABASE_URL: url.toString(), STRONGROOM_DATA_DIR: dataDir, STRONGROOM_ROOT_TOKEN: rootToken, STRONGROOM_LOG_LEVEL: 'warn', ...profiling },
+      { DATABASE_URL: url, STRONGROOM_DATA_DIR: dataDir, STRONGROOM_ROOT_TOKEN: rootToken, STRONGROOM_LOG_LEVEL: 'warn', ...profiling },
       { built: true },
     );
     await vault.waitReady();
@@ -240,13 +234,13 @@ async function main() {
     console.log('UserCreateBulk, two requests in flight…');
     const par = await bulk(base, rootToken, run, FIRST + BATCHES * BATCH, 2);
     console.log('bulk reference, second round…');
-    const raw = Math.max(raw1, await rawInsertLimit(url.toString(), 'raw_bench2'));
+    const raw = Math.max(raw1, await rawInsertLimit(url, 'raw_bench2'));
     const emails = [...seq.emails, ...par.emails];
     const tokens = [...seq.tokens, ...par.tokens];
 
     // The read and write references: their own process and schema, the same profiles, the same load generator.
     console.log('starting the reference server and filling it with the same profiles…');
-    ref = await startReference(url.toString(), 'ref_bench');
+    ref = await startReference(url, 'ref_bench');
     await ref.seed(Array.from({ length: 2 * BATCHES * BATCH }, (_, i) => benchProfile(FIRST + i, run)));
     const refUrl = ref.url;
 
@@ -305,7 +299,7 @@ async function main() {
     cpSync(join(dataDir, 'tokenizer'), join(edgeDir, 'tokenizer'), { recursive: true });
     const unlimited = await startSupervisor(
       {
-        DATABASE_URL: url.toString(),
+        DATABASE_URL: url,
         STRONGROOM_DATA_DIR: edgeDir,
         STRONGROOM_ROOT_TOKEN: rootToken,
         STRONGROOM_LOG_LEVEL: 'warn',
@@ -390,8 +384,7 @@ async function main() {
     await ref?.stop();
     await vault?.stop();
     rmSync(dataDir, { recursive: true, force: true });
-    await admin.query(`drop database if exists ${dbName} with (force)`);
-    await admin.end();
+    await drop();
   }
 }
 

@@ -6,26 +6,20 @@ import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
-import pg from 'pg';
 import { startSupervisor } from '../fixtures/processes.js';
 import { benchProfile } from './profiles.js';
+import { benchDatabase } from './database.js';
 
 const N = 200;
-const BASE_URL = process.env.BENCH_DATABASE_URL ?? 'postgres://postgres@localhost/postgres?host=/var/run/postgresql';
 const preload = fileURLToPath(new URL('./count-statements.mjs', import.meta.url));
 
-const admin = new pg.Client({ connectionString: BASE_URL });
-await admin.connect();
-const dbName = `strongroom_stmts_${randomBytes(5).toString('hex')}`;
-await admin.query(`create database ${dbName}`);
-const url = new URL(BASE_URL);
-url.pathname = `/${dbName}`;
+const { url, drop } = await benchDatabase('stmts');
 const dataDir = mkdtempSync(join(tmpdir(), 'srs-'));
 const countDir = mkdtempSync(join(tmpdir(), 'src-'));
 const root = randomUUID();
 const vault = await startSupervisor(
   {
-    DATABASE_URL: url.toString(),
+    DATABASE_URL: url,
     STRONGROOM_DATA_DIR: dataDir,
     STRONGROOM_ROOT_TOKEN: root,
     STRONGROOM_LOG_LEVEL: 'warn',
@@ -82,6 +76,5 @@ try {
   await vault.stop();
   rmSync(dataDir, { recursive: true, force: true });
   rmSync(countDir, { recursive: true, force: true });
-  await admin.query(`drop database if exists ${dbName} with (force)`);
-  await admin.end();
+  await drop();
 }
