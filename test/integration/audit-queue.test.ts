@@ -7,6 +7,7 @@ import { describe, expect } from 'vitest';
 import { vaultTest, buildProfile, type TestVault } from '../fixtures/vault.js';
 import { query } from '../../api/store/sql.js';
 import { AuditTrail, type AuditDraft } from '../../api/vault/audit.js';
+import { SEALED } from '../../api/store/migrations/Tenant0013SealedStorage.js';
 
 const it = vaultTest({ env: { STRONGROOM_AUDIT_CHECKPOINT_SECONDS: '0', STRONGROOM_AUDIT_CHECKPOINT_EVENTS: '0', STRONGROOM_AUDIT_VERIFY_SECONDS: '0', STRONGROOM_SWEEP_SECONDS: '0' } });
 
@@ -149,5 +150,29 @@ describe('the queue of writes\' audit events', () => {
     expect(await count(vault, t.id, 'audit_events')).toBe(before + 60 + 16);
     expect(await count(vault, t.id, 'audit_queue')).toBe(0);
     await intact(vault, t.id);
+  });
+
+  it('queues through a function whose plan is kept, and stores ciphertext out of line, uncompressed', async ({ vault }) => {
+    const t = await tenant(vault);
+    // PL/pgSQL keeps its statement's plan for the session; a SQL function is planned again on every call.
+    const [fn] = await sql(vault, `select l.lanname from pg_proc p join pg_language l on l.oid = p.prolang where p.oid = 'tenant_${t.id}.audit_enqueue'::regproc`);
+    expect(fn!.lanname).toBe('plpgsql');
+    const storage = (await sql(vault, `select c.relname, a.attname, a.attstorage from pg_attribute a join pg_class c on c.oid = a.attrelid
+      where c.relnamespace = 'tenant_${t.id}'::regnamespace and (c.relname, a.attname) in (${SEALED.map(([r, a]) => `('${r}', '${a}')`).join(', ')})`)) as { relname: string; attname: string; attstorage: string }[];
+    expect(storage.map((r) => `${r.relname}.${r.attname}`).sort()).toEqual(SEALED.map(([r, a]) => `${r}.${a}`).sort());
+    for (const r of storage) expect(r.attstorage, `${r.relname}.${r.attname}`).toBe('e');
+    // What is written from now on: a profile and its update's event, both above the 2 KB at which values move out of
+    // line, are stored without a compression attempt (a compressed value would name its method).
+    const created = await vault.call('UserCreate', { profile: { ...buildProfile(), notes: 'n'.repeat(4000) } }, t.admin);
+    const token = created.body.token as string;
+    expect((await vault.call('UserUpdate', { mode: 'token', identity: token, profile: { visits: 1 } }, t.admin)).status).toBe(200);
+    const [user] = await sql(vault, `select pg_column_compression(profile) as method, pg_column_size(profile) as size from tenant_${t.id}.users where token = $1`, [token]);
+    const events = await sql(vault, `select pg_column_compression(details) as method, pg_column_size(details) as size from tenant_${t.id}.audit_events
+      where record = $1 and title = 'UserUpdate'`, [token]);
+    expect(user!.size).toBeGreaterThan(2048);
+    expect(user!.method).toBeNull();
+    expect(events).toHaveLength(1);
+    expect(events[0]!.size).toBeGreaterThan(2048);
+    expect(events[0]!.method).toBeNull();
   });
 });
