@@ -121,6 +121,17 @@ export class TokenizerRejectedError extends Error {
   }
 }
 
+/**
+ * What a call that did not succeed throws: the tokenizer's refusal of the request (bad input, or a key it will not
+ * use) as such; anything else (gone, overloaded, past the deadline, an answer without a result) as unavailable.
+ */
+function failure(method: string, code: grpc.status, details: string): Error {
+  if (code === grpc.status.INVALID_ARGUMENT || code === grpc.status.FAILED_PRECONDITION) {
+    return new TokenizerRejectedError(method, details, code === grpc.status.INVALID_ARGUMENT ? 'invalid' : 'refused');
+  }
+  return new UnavailableError('The tokenizer is unavailable');
+}
+
 export class TokenizerClient {
   private readonly client: TokenizerGrpcClient;
   // Two calls per tenant in flight keep the tokenizer busy; everything that arrives meanwhile rides the next one.
@@ -276,10 +287,7 @@ export class TokenizerClient {
         answer: (reply) => {
           settle(grpc.status[reply.code] ?? String(reply.code));
           if (reply.code === grpc.status.OK && reply.result) return resolve(reply.result);
-          if (reply.code === grpc.status.INVALID_ARGUMENT || reply.code === grpc.status.FAILED_PRECONDITION) {
-            return reject(new TokenizerRejectedError('Run', reply.details, reply.code === grpc.status.INVALID_ARGUMENT ? 'invalid' : 'refused'));
-          }
-          reject(new UnavailableError('The tokenizer is unavailable'));
+          reject(failure('Run', reply.code, reply.details));
         },
       };
       this.pending.set(id, p);
@@ -432,10 +440,7 @@ export class TokenizerClient {
         const code = err ? grpc.status[err.code] ?? String(err.code) : 'OK';
         tokenizerDuration.observe({ method, code }, (performance.now() - started) / 1000);
         if (!err) return resolve(res as Res);
-        if (err.code === grpc.status.INVALID_ARGUMENT || err.code === grpc.status.FAILED_PRECONDITION) {
-          return reject(new TokenizerRejectedError(method, err.details, err.code === grpc.status.INVALID_ARGUMENT ? 'invalid' : 'refused'));
-        }
-        return reject(new UnavailableError('The tokenizer is unavailable'));
+        reject(failure(method, err.code, err.details));
       });
     });
   }
