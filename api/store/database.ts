@@ -6,7 +6,7 @@ import { Migrator } from '@mikro-orm/migrations';
 import type { Logger } from 'pino';
 import { startEmbeddedPostgres, type EmbeddedPostgres } from './embedded.js';
 import { globalMigrations, tenantMigrations } from './migrations/index.js';
-import { registerPool, query, keysPoolOf, OwnTransaction, listened } from './sql.js';
+import { registerPool, query, keysPoolOf, OwnTransaction } from './sql.js';
 import { KEYS_SCHEMA } from './keys-database.js';
 
 import { GLOBAL_SCHEMA, MAIN_TENANT_ID, MAIN_TENANT_NAME, tenantSchema } from './schemas.js';
@@ -243,6 +243,7 @@ export class Database {
         types: (this.mainPool as unknown as { options: { types?: unknown } } | undefined)?.options.types as pg.CustomTypesConfig | undefined,
       });
       pool.on('error', () => undefined);
+      reclaimLostConnections(pool);
       this.tenantPools.set(tenantId, pool);
     }
     return pool;
@@ -255,7 +256,7 @@ export class Database {
    * tokenizer link the batch, then appends.
    */
   async auditTransaction<T>(tenantId: number, queueLimit: number, work: (audit: AuditStore, head: AuditHead, queued: QueuedEvent[]) => Promise<T>): Promise<T> {
-    const client = listened(await this.mainPool!.connect());
+    const client = await this.mainPool!.connect();
     const store = this.stores(tenantId).audit.on(async (text, params) => (await client.query(text, params as unknown[])).rows as Record<string, unknown>[]);
     const role = this.roleOf ? `set local role "${this.roleOf(tenantId)}"; ` : '';
     let broken: Error | undefined;
@@ -280,7 +281,7 @@ export class Database {
    * tenant's role and COMMIT (`statement` holds its values: no parameters).
    */
   async auditAppendAlone(tenantId: number, statement: string): Promise<void> {
-    const client = listened(await this.mainPool!.connect());
+    const client = await this.mainPool!.connect();
     const role = this.roleOf ? `set local role "${this.roleOf(tenantId)}"; ` : '';
     let broken: Error | undefined;
     try {
@@ -300,7 +301,7 @@ export class Database {
    * COMMIT with its last (`queryThenCommit`) or after `work`; a failure rolls back.
    */
   async writeTransaction<T>(tenantId: number, asTenant: boolean, work: (em: EntityManager) => Promise<T>): Promise<T> {
-    const client = listened(await this.mainPool!.connect());
+    const client = await this.mainPool!.connect();
     const role = asTenant && this.roleOf ? `set local role "${this.roleOf(tenantId)}"; ` : '';
     const tx = new OwnTransaction(this.forTenant(tenantId), client, role);
     let broken: Error | undefined;

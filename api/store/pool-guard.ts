@@ -3,6 +3,9 @@
 // fail, and the connection is never released. pg-pool, for its part, may keep an idle connection that ended without
 // an error event, and hand it out again. After a database restart the pool was left with its slots taken by dead
 // connections, so later calls waited for a connection that never came, and closing the pool never finished.
+// Its listener on each connection's 'error' is also the one a checked-out connection needs: pg-pool listens only
+// while a connection is idle, and an 'error' with no listener is an uncaught exception (the statement running on
+// the connection fails with the same error, and is the answer). Every pool the api draws connections from is guarded.
 import type pg from 'pg';
 
 /** How long a dead connection may stay checked out before it is taken back: its holder fails at once. */
@@ -57,7 +60,8 @@ export function reclaimLostConnections(pool: pg.Pool): void {
     }
   }, SCAN_MS);
   timer.unref();
-  // A connection that ends or fails is looked at a grace period later, without waiting for the scan.
+  // A connection that ends or fails is looked at a grace period later, without waiting for the scan; its 'error'
+  // is listened to for its whole life, checked out or idle.
   pool.on('connect', (client) => {
     let watching = false;
     const watch = () => {

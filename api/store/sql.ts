@@ -45,7 +45,7 @@ export async function query<T = Record<string, unknown>>(em: EntityManager, sql:
     const registered = pools.get(connection);
     if (registered) {
       const pool = (tenantId !== undefined && registered.tenant?.(tenantId)) || registered.main;
-      const client = listened(await pool.connect());
+      const client = await pool.connect();
       let broken: Error | undefined;
       try {
         return (await runOn(client, sql, params)).rows as T[];
@@ -60,20 +60,6 @@ export async function query<T = Record<string, unknown>>(em: EntityManager, sql:
     return (await connection.getClient().executeQuery(CompiledQuery.raw(sql, params as unknown[]))).rows as T[];
   }
   return (await tx.executeQuery(CompiledQuery.raw(sql, params as unknown[]))).rows as T[];
-}
-
-// A connection whose server goes away emits 'error'. pg-pool listens only while the connection is idle (its own
-// pool.query listens while it runs a statement): a checked-out connection without a listener would turn the
-// event into an uncaught exception. The statement it was running fails with the same error, and is the answer.
-const listening = new WeakSet<pg.ClientBase>();
-
-/** The connection, with a listener for its 'error' event from now on. */
-export function listened<C extends pg.ClientBase>(client: C): C {
-  if (!listening.has(client)) {
-    listening.add(client);
-    client.on('error', () => undefined);
-  }
-  return client;
 }
 
 /**
