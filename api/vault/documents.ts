@@ -8,19 +8,38 @@ export const MAX_DEPTH = 64;
 
 /**
  * The path of the first value nested deeper than `maxDepth` (objects and arrays count), or null. Iterative, so a
- * value nested 100,000 deep is judged without recursion.
+ * value nested 100,000 deep is judged without recursion. Only objects and arrays are stacked, and a path is
+ * spelled out only for the value refused: a bulk request's thousand flat profiles cost no allocation per field.
  */
 export function tooDeep(value: unknown, maxDepth = MAX_DEPTH): string | null {
-  const stack: { value: unknown; path: string; depth: number }[] = [{ value, path: '', depth: 0 }];
+  if (typeof value !== 'object' || value === null) return null;
+  const stack: Frame[] = [{ value, key: '', depth: 0, parent: undefined }];
   while (stack.length) {
-    const { value: v, path, depth } = stack.pop()!;
-    if (typeof v !== 'object' || v === null) continue;
-    if (depth >= maxDepth) return path || 'body';
-    for (const [key, child] of Object.entries(v)) {
-      stack.push({ value: child, path: path ? `${path}.${key}` : key, depth: depth + 1 });
+    const frame = stack.pop()!;
+    if (frame.depth >= maxDepth) return pathOf(frame) || 'body';
+    const v = frame.value as Record<string, unknown>;
+    for (const key of Object.keys(v)) {
+      const child = v[key];
+      if (typeof child === 'object' && child !== null) stack.push({ value: child, key, depth: frame.depth + 1, parent: frame });
     }
   }
   return null;
+}
+
+interface Frame {
+  value: object;
+  key: string;
+  depth: number;
+  parent: Frame | undefined;
+}
+
+/** The dotted path of a stacked value, from the top (an empty key adds no segment where the path is still empty). */
+function pathOf(frame: Frame): string {
+  const keys: string[] = [];
+  for (let f: Frame | undefined = frame; f?.parent; f = f.parent) keys.push(f.key);
+  let path = '';
+  for (let i = keys.length - 1; i >= 0; i--) path = path ? `${path}.${keys[i]}` : keys[i]!;
+  return path;
 }
 
 /** The document as the bytes that are sealed, or a 400 naming the field when it is larger than `maxBytes`. */
