@@ -194,19 +194,20 @@ export class Users {
     items: { key: PersonKey; version: number; profile: Profile }[],
   ): Promise<{ sealed: Buffer; indexes: Indexes; wrapped: Buffer | null }[]> {
     const hashItems: { kind: (typeof INDEX_KIND)[IndexMode]; value: string }[] = [];
-    const slots: { item: number; mode: IndexMode; value: string }[] = [];
+    const slots: { item: number; mode: IndexMode; cacheKey: string }[] = [];
     // A value whose hash this process already knows (an update that keeps the email, a lookup just made) is not
     // hashed again: the phone's normalisation alone was a good part of the tokenizer's time per UserUpdate.
     const known: { item: number; mode: IndexMode; hash: Buffer }[] = [];
     items.forEach((it, i) => {
       for (const [mode, value] of Object.entries(indexValues(it.profile)) as [IndexMode, string][]) {
-        const hash = this.hashCache.get(this.cacheKeyOf(tenantId, mode, value));
+        const cacheKey = this.cacheKeyOf(tenantId, mode, value);
+        const hash = this.hashCache.get(cacheKey);
         if (hash) {
           known.push({ item: i, mode, hash });
           continue;
         }
         hashItems.push({ kind: INDEX_KIND[mode], value });
-        slots.push({ item: i, mode, value });
+        slots.push({ item: i, mode, cacheKey });
       }
     });
     const newKeys = items.filter((it) => !it.key.wrapped).map((it) => it.key.subject);
@@ -231,7 +232,7 @@ export class Users {
       const h = hash[j]!;
       if (h.length) out[s.item]!.indexes[INDEX_COLUMN[s.mode]] = h;
       // A value's hash never changes, so the next lookup by this identity needs no tokenizer call.
-      this.hashCache.set(this.cacheKeyOf(tenantId, s.mode, s.value), h);
+      this.hashCache.set(s.cacheKey, h);
     });
     return out;
   }
