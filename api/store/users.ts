@@ -90,6 +90,9 @@ function toRow(r: Record<string, unknown>): UserRow {
 const live = (schema: string, n: number) =>
   `(expires_at is null or expires_at > $${n}) and exists (select 1 from "${schema}".subject_keys k where k.token = users.token and k.erased is null)`;
 
+/** The most keys `byKeys` lists one parameter each (a power of two); more go as one array. */
+const LISTED_KEYS = 64;
+
 export class UserStore extends TenantTables {
   private exec<T = Record<string, unknown>>(sql: string, params: unknown[]): Promise<T[]> {
     return this.sql<T>(sql, params);
@@ -114,11 +117,29 @@ export class UserStore extends TenantTables {
     return (await this.keyed(rows))[0] ?? null;
   }
 
-  /** Live rows for many tokens (mode `token`) or many hashes of one index, in one statement; unordered. */
+  /**
+   * Live rows for many tokens (mode `token`) or many hashes of one index, in one statement; unordered. Up to
+   * LISTED_KEYS keys are listed one parameter each, their number rounded up to a power of two by naming the first
+   * key again: PostgreSQL then knows how many there are from the statement alone, so the plan a connection keeps for
+   * it serves every call. Given as one array parameter, it assumed ten, and since a plan for the actual one or two
+   * was cheaper it planned again on every call: 0.47 ms of planning against 0.24 ms of execution for a coalesced
+   * UserGet's statement (pg_stat_statements), whose group roles and key are sub-selects. (Padding with nulls made a
+   * plan for the actual values cheaper again, nulls matching nothing: 8 and 16 keys were planned on every call.)
+   */
   async byKeys(mode: IndexMode | 'token', keys: (string | Buffer)[], now: number): Promise<UserRow[]> {
+    if (keys.length === 0) return [];
     const column = mode === 'token' ? 'token' : SQL_COLUMN[mode];
-    const type = mode === 'token' ? 'uuid[]' : 'bytea[]';
-    const rows = await this.sql(`select ${selectColumns(this.schema)} from "${this.schema}".users where ${column} = any($1::${type}) and ${live(this.schema, 2)}`, [keys, now]);
+    const type = mode === 'token' ? 'uuid' : 'bytea';
+    if (keys.length > LISTED_KEYS) {
+      const rows = await this.sql(`select ${selectColumns(this.schema)} from "${this.schema}".users where ${column} = any($1::${type}[]) and ${live(this.schema, 2)}`, [keys, now]);
+      return this.keyed(rows);
+    }
+    const size = 2 ** Math.ceil(Math.log2(keys.length));
+    const listed = Array.from({ length: size }, (_, i) => `$${i + 2}::${type}`).join(', ');
+    const rows = await this.sql(
+      `select ${selectColumns(this.schema)} from "${this.schema}".users where ${column} = any(array[${listed}]) and ${live(this.schema, 1)}`,
+      [now, ...keys, ...Array<string | Buffer>(size - keys.length).fill(keys[0]!)],
+    );
     return this.keyed(rows);
   }
 
