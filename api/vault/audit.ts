@@ -248,7 +248,7 @@ export class AuditTrail {
     // The tenant's salt is learnt and the details sealed before anything waits: on the embedded database a lookup
     // on another connection from inside a transaction would wait forever, and sealing needs no lock.
     await this.tokenizer.prepare(tenantId);
-    const rows = drafts.length ? await this.seal(this.db.forTenant(tenantId), tenantId, drafts) : [];
+    const rows = drafts.length ? await this.seal(this.db.statementsOf(tenantId), tenantId, drafts) : [];
     // Two turns per tenant, taken in batch order: linking (the tokenizer call) and appending (the database). A batch
     // links from the head the previous one will leave as soon as that one has its links, while it appends.
     const link = this.turn(this.linking, tenantId);
