@@ -64,8 +64,9 @@ export class BulkStatistics {
       const schema = `"${tenantSchema(next)}"`;
       try {
         // As the vault's own role (the tables' owner), on the main pool, outside any transaction.
-        await query(this.db.forTenant(next), `analyze ${schema}.users, ${schema}.subject_keys`);
-        const [row] = await query<{ rows: number }>(this.db.forTenant(next), `select greatest(reltuples, 0)::float8 as rows from pg_class where oid = $1::regclass`, [`${schema}.users`]);
+        const em = this.db.statementsOf(next);
+        await query(em, `analyze ${schema}.users, ${schema}.subject_keys`);
+        const [row] = await query<{ rows: number }>(em, `select greatest(reltuples, 0)::float8 as rows from pg_class where oid = $1::regclass`, [`${schema}.users`]);
         t.rows = Number(row?.rows ?? 0);
         this.analysed++;
       } catch (err) {
