@@ -9,32 +9,25 @@ import { existsSync, mkdirSync, mkdtempSync, rmSync, symlinkSync } from 'node:fs
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import pg from 'pg';
 import { freePort } from '../fixtures/processes.js';
 import { hammer } from './load.js';
 import { benchProfile } from './profiles.js';
 import { startReference } from './references.js';
+import { benchDatabase } from './database.js';
 
 const SECONDS = process.env.BENCH_QUICK === '1' ? 3 : 10;
 const PEOPLE = 2000;
-const BASE_URL = process.env.BENCH_DATABASE_URL ?? 'postgres://postgres@localhost/postgres?host=/var/run/postgresql';
 const here = resolve(fileURLToPath(new URL('../..', import.meta.url)));
 const ref = process.argv[2] ?? 'HEAD~1';
 const run = randomBytes(3).toString('hex');
 const profiles = Array.from({ length: PEOPLE }, (_, i) => benchProfile(1_000_000 + i, run));
 const emails = profiles.map((p) => p.email as string);
-const databases: string[] = [];
+const drops: (() => Promise<void>)[] = [];
 
 async function database(): Promise<string> {
-  const name = `sr_ab_${randomBytes(4).toString('hex')}`;
-  const admin = new pg.Client({ connectionString: BASE_URL });
-  await admin.connect();
-  await admin.query(`create database ${name}`);
-  await admin.end();
-  databases.push(name);
-  const url = new URL(BASE_URL);
-  url.pathname = `/${name}`;
-  return url.toString();
+  const { url, drop } = await benchDatabase('ab');
+  drops.push(drop);
+  return url;
 }
 
 async function startVault(root: string) {
@@ -124,8 +117,5 @@ try {
   await before.stop();
   await after.stop();
   await reference.stop();
-  const admin = new pg.Client({ connectionString: BASE_URL });
-  await admin.connect();
-  for (const name of databases) await admin.query(`drop database if exists ${name} with (force)`);
-  await admin.end();
+  for (const drop of drops) await drop();
 }
