@@ -24,22 +24,29 @@ export class AppStore extends TenantTables {
     ]);
   }
 
-  /** Replaces the record; the replaced one is kept as a version when `keep` is above zero. One statement. */
-  async replace(token: string, appname: string, old: AppRow, data: Buffer, now: number, keep: number): Promise<void> {
-    const update = `update ${this.t}.app_records set data = $3, version = $4, updated = $5 where user_token = $1 and appname = $2`;
-    if (keep <= 0) {
-      await this.sql(update, [token, appname, data, old.version + 1, now]);
-      return;
-    }
+  /**
+   * Replaces the record, locked by the caller at `old.version`; the replaced one is kept as a version when `keep`
+   * is above zero, copied inside the database rather than sent back to it. One statement. A record no longer at
+   * `old.version` is an error: nothing is written.
+   */
+  async replace(token: string, appname: string, old: Pick<AppRow, 'version'>, data: Buffer, now: number, keep: number): Promise<void> {
+    const update = `update ${this.t}.app_records set data = $3, version = $4, updated = $5 where user_token = $1 and appname = $2 and version = $6`;
     // The old record becomes a version, versions beyond `keep` go, and the record is replaced: one round trip.
-    await this.sql(`with kept as (
-         insert into ${this.t}.app_versions (user_token, appname, version, data, optime) values ($1, $2, $6, $7, $8)
+    const versioned = `with kept as (
+         insert into ${this.t}.app_versions (user_token, appname, version, data, optime)
+         select user_token, appname, version, data, updated from ${this.t}.app_records where user_token = $1 and appname = $2 and version = $6
+         returning 1
        ), trimmed as (
-         delete from ${this.t}.app_versions where user_token = $1 and appname = $2 and version <= $9
+         delete from ${this.t}.app_versions where user_token = $1 and appname = $2 and version <= $7 and exists (select 1 from kept)
+       ), changed as (
+         ${update} returning 1
        )
-       ${update}`,
-      [token, appname, data, old.version + 1, now, old.version, old.data, old.updated, old.version - keep],
+       select (select count(*) from kept)::int as kept, (select count(*) from changed)::int as updated`;
+    const [r] = await this.sql<{ kept?: number; updated: number }>(
+      keep > 0 ? versioned : `with changed as (${update} returning 1) select (select count(*) from changed)::int as updated`,
+      keep > 0 ? [token, appname, data, old.version + 1, now, old.version, old.version - keep] : [token, appname, data, old.version + 1, now, old.version],
     );
+    if (r?.updated !== 1 || (keep > 0 && r.kept !== 1)) throw new Error(`app record ${appname} of ${token} is not at version ${old.version}: not replaced`);
   }
 
   async version(token: string, appname: string, version: number): Promise<Buffer | null> {

@@ -199,29 +199,35 @@ export class UserStore extends TenantTables {
   }
 
   /**
-   * Replaces a user's row and keeps the old profile as a version, dropping versions beyond the newest `keep`: one
-   * round trip. (The trimming cannot see the version kept by the same statement, so `keep` must be 1 or more.)
+   * Replaces a user's row, locked by the caller at `version`, and keeps the row as it was as a version, dropping
+   * versions beyond the newest `keep`: one round trip. The old profile is copied inside the database, not sent back
+   * to it. (All parts of the statement see the row as it was before it; the trimming cannot see the version kept by
+   * the same statement, so `keep` must be 1 or more.) A row no longer at `version` is an error: nothing is written.
    */
   async updateKeepingVersion(
     token: string,
-    old: { version: number; profile: Buffer; optime: number; keep: number },
+    old: { version: number; keep: number },
     set: Pick<UserRow, 'profile' | 'version' | 'updated'> & Partial<Pick<UserRow, IndexColumn>>,
   ): Promise<void> {
     if (!(old.keep >= 1)) throw new Error('updateKeepingVersion keeps at least one version');
     const columns = (Object.keys(set) as (keyof typeof set)[]).filter((k) => set[k] !== undefined);
-    const assignments = columns.map((k, i) => `${UPDATE_COLUMN[k]} = $${i + 6}`).join(', ');
-    await indexConflicts(() =>
-      this.sql(
+    const assignments = columns.map((k, i) => `${UPDATE_COLUMN[k]} = $${i + 4}`).join(', ');
+    const [r] = await indexConflicts(() =>
+      this.sql<{ kept: number; updated: number }>(
         `with kept as (
-           insert into ${this.t}.user_versions (token, version, profile, optime) values ($1, $2, $3, $4)
+           insert into ${this.t}.user_versions (token, version, profile, optime)
+           select token, version, profile, updated from ${this.t}.users where token = $1 and version = $2 returning 1
          ), trimmed as (
-           delete from ${this.t}.user_versions where token = $1 and version <= $5
+           delete from ${this.t}.user_versions where token = $1 and version <= $3 and exists (select 1 from kept)
+         ), changed as (
+           update ${this.t}.users set ${assignments} where token = $1 and version = $2 returning 1
          )
-         update ${this.t}.users set ${assignments} where token = $1`,
+         select (select count(*) from kept)::int as kept, (select count(*) from changed)::int as updated`,
         // `keep` may be unbounded (no limit): then nothing is old enough to drop.
-        [token, old.version, old.profile, old.optime, Math.max(0, old.version - old.keep), ...columns.map((k) => set[k])],
+        [token, old.version, Math.max(0, old.version - old.keep), ...columns.map((k) => set[k])],
       ),
     );
+    if (r?.kept !== 1 || r.updated !== 1) throw new Error(`user row ${token} is not at version ${old.version}: not replaced`);
   }
 
   async touch(token: string, expiresAt: number): Promise<void> {

@@ -331,7 +331,7 @@ export class Users {
     const store = storesOf(scope).users;
     const set = { profile: sealed, ...indexes, version: row.version + 1, updated: scope.now };
     // The old profile becomes a version in the same statement (STRONGROOM_MAX_VERSIONS is 1 or more).
-    if (this.opts.versioning) await store.updateKeepingVersion(row.token, { version: row.version, profile: row.profile, optime: row.updated, keep: this.opts.maxVersions }, set);
+    if (this.opts.versioning) await store.updateKeepingVersion(row.token, { version: row.version, keep: this.opts.maxVersions }, set);
     else await store.update(row.token, set);
   }
 

@@ -4,6 +4,7 @@
 import fc from 'fast-check';
 import { describe, expect } from 'vitest';
 import { vaultTest, buildProfile } from '../fixtures/vault.js';
+import { query } from '../../api/store/sql.js';
 
 const KEEP = 3;
 const it = vaultTest({ env: { STRONGROOM_MAX_VERSIONS: String(KEEP) } });
@@ -41,5 +42,41 @@ describe('kept versions', () => {
       }),
       { numRuns: 8 },
     );
+  });
+
+  it('copies the old row inside the database and refuses a row not at the version read, writing nothing', async ({ vault }) => {
+    const created = await vault.call('UserCreate', { profile: buildProfile() });
+    const token = created.body.token as string;
+    for (const visits of [1, 2, 3, 4]) expect((await vault.call('UserUpdate', { mode: 'token', identity: token, profile: { visits } })).status).toBe(200);
+    const db = vault.api.services.db;
+    const state = async () => ({
+      row: (await query(db.global(), `select version, profile from tenant_1.users where token = $1`, [token]))[0],
+      kept: await query(db.global(), `select version, profile, optime from tenant_1.user_versions where token = $1 order by version`, [token]),
+    });
+    const before = await state();
+    expect(before.row!.version).toBe(5);
+    // The kept versions hold exactly the bytes each row had (the newest kept is the row before the last update).
+    expect(before.kept.map((k) => k.version)).toEqual([2, 3, 4]);
+    const users = db.stores(1).users;
+    const set = { profile: Buffer.from('not a profile'), version: 9, updated: 1 };
+    for (const stale of [4, 6, 1]) {
+      await expect(users.updateKeepingVersion(token, { version: stale, keep: KEEP }, set)).rejects.toThrow(/not at version/);
+      expect(await state(), `a replace at version ${stale}`).toEqual(before);
+    }
+    const apps = db.stores(1).appdata;
+    expect((await vault.call('AppdataCreate', { mode: 'token', identity: token, appname: 'shop', appdata: { n: 0 } })).status).toBe(200);
+    expect((await vault.call('AppdataUpdate', { mode: 'token', identity: token, appname: 'shop', appdata: { n: 1 } })).status).toBe(200);
+    const appState = async () => ({
+      row: (await query(db.global(), `select version, data from tenant_1.app_records where user_token = $1`, [token]))[0],
+      kept: await query(db.global(), `select version, data from tenant_1.app_versions where user_token = $1 order by version`, [token]),
+    });
+    const appBefore = await appState();
+    expect(appBefore.row!.version).toBe(2);
+    for (const keep of [0, KEEP]) {
+      await expect(apps.replace(token, 'shop', { version: 1 }, Buffer.from('x'), 1, keep)).rejects.toThrow(/not at version/);
+      expect(await appState()).toEqual(appBefore);
+    }
+    // The version the update kept opens to what the record was.
+    expect((await vault.call('AppdataGet', { mode: 'token', identity: token, appname: 'shop', version: 1 })).body.appdata).toEqual({ n: 0 });
   });
 });
