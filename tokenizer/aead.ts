@@ -1,5 +1,6 @@
 // Record encryption: AES-256-GCM with a random 96-bit nonce, bound by AAD to (tenant, table, row).
-import { createCipheriv, createDecipheriv, randomFillSync } from 'node:crypto';
+import { createCipheriv, createDecipheriv } from 'node:crypto';
+import { fillRandom } from './random.js';
 import type { Subkeys } from './subkeys.js';
 
 /** Sealed layout: [0x01][master key version, u32 BE][nonce, 12][ciphertext][GCM tag, 16]. */
@@ -60,7 +61,7 @@ export function seal(
   out[0] = FORMAT;
   out.writeUInt32BE(version, VERSION_AT);
   // The nonce is drawn straight into the output: one allocation per record, not two.
-  randomFillSync(out, NONCE_AT, NONCE);
+  fillRandom(out, NONCE_AT, NONCE);
   const c = createCipheriv('aes-256-gcm', key, out.subarray(NONCE_AT, HEADER));
   c.setAAD(aadFor(tenantId, table, rowId));
   const n = c.update(plaintext).copy(out, HEADER);

@@ -1,6 +1,7 @@
 // Per-person envelope encryption: a random data key per person, kept only wrapped under the tenant's `wrap`
 // subkey. Destroying the wrapped key (in the api's key table) makes everything sealed under it unreadable.
-import { createCipheriv, createDecipheriv, createHmac, randomBytes, randomFillSync } from 'node:crypto';
+import { createCipheriv, createDecipheriv, createHmac, randomFillSync } from 'node:crypto';
+import { fillRandom, randomBuffer } from './random.js';
 import { aadFor, open, seal, SealError } from './aead.js';
 import { KEY_BYTES } from './keyring.js';
 import type { Subkeys } from './subkeys.js';
@@ -42,7 +43,7 @@ const KEY_TABLE = 'subject_keys';
 
 /** A new data key for `subject`, wrapped under the tenant's key of master `version`, and the key itself. */
 export function newDataKey(keys: Subkeys, version: number, tenantId: number, subject: string): { key: Buffer; wrapped: Buffer } {
-  const key = randomBytes(KEY_BYTES);
+  const key = randomBuffer(KEY_BYTES);
   return { key, wrapped: seal(keys, version, tenantId, KEY_TABLE, subject, key, 'wrap') };
 }
 
@@ -91,7 +92,7 @@ export function derivedKeyOf(key: Buffer, sealed: Buffer): Buffer {
 export function sealPersonal(key: Buffer, tenantId: number, table: string, rowId: string, subject: string, plaintext: Buffer): Buffer {
   const out = Buffer.allocUnsafe(HEADER + plaintext.length + TAG);
   out[0] = PERSONAL_FORMAT;
-  randomFillSync(out, SALT_AT, SALT);
+  fillRandom(out, SALT_AT, SALT);
   const once = derivedKey(key, out.subarray(SALT_AT, HEADER));
   try {
     const c = createCipheriv('aes-256-gcm', once, out.subarray(NONCE_AT, HEADER));
