@@ -31,8 +31,15 @@ export class AppStore extends TenantTables {
    */
   async replace(token: string, appname: string, old: Pick<AppRow, 'version'>, data: Buffer, now: number, keep: number): Promise<void> {
     const update = `update ${this.t}.app_records set data = $3, version = $4, updated = $5 where user_token = $1 and appname = $2 and version = $6`;
+    const params = [token, appname, data, old.version + 1, now, old.version];
+    const stale = () => new Error(`app record ${appname} of ${token} is not at version ${old.version}: not replaced`);
+    if (keep <= 0) {
+      if ((await this.sql(`${update} returning 1`, params)).length !== 1) throw stale();
+      return;
+    }
     // The old record becomes a version, versions beyond `keep` go, and the record is replaced: one round trip.
-    const versioned = `with kept as (
+    const [r] = await this.sql<{ kept: number; updated: number }>(
+      `with kept as (
          insert into ${this.t}.app_versions (user_token, appname, version, data, optime)
          select user_token, appname, version, data, updated from ${this.t}.app_records where user_token = $1 and appname = $2 and version = $6
          returning 1
@@ -41,12 +48,10 @@ export class AppStore extends TenantTables {
        ), changed as (
          ${update} returning 1
        )
-       select (select count(*) from kept)::int as kept, (select count(*) from changed)::int as updated`;
-    const [r] = await this.sql<{ kept?: number; updated: number }>(
-      keep > 0 ? versioned : `with changed as (${update} returning 1) select (select count(*) from changed)::int as updated`,
-      keep > 0 ? [token, appname, data, old.version + 1, now, old.version, old.version - keep] : [token, appname, data, old.version + 1, now, old.version],
+       select (select count(*) from kept)::int as kept, (select count(*) from changed)::int as updated`,
+      [...params, old.version - keep],
     );
-    if (r?.updated !== 1 || (keep > 0 && r.kept !== 1)) throw new Error(`app record ${appname} of ${token} is not at version ${old.version}: not replaced`);
+    if (r?.kept !== 1 || r.updated !== 1) throw stale();
   }
 
   async version(token: string, appname: string, version: number): Promise<Buffer | null> {
