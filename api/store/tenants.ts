@@ -9,13 +9,22 @@ export interface TenantRow {
   name: string;
   org: string;
   email: string | null;
+  /** The owner mark (e.g. the operator's Tenant resource uid); null when nobody claimed the tenant. */
+  managedby: string | null;
 }
 
 function toRow(r: Record<string, unknown>): TenantRow {
-  return { id: Number(r.id), name: r.name as string, org: r.org as string, email: (r.email as string | null) ?? null };
+  return { id: Number(r.id), name: r.name as string, org: r.org as string, email: (r.email as string | null) ?? null, managedby: (r.managedby as string | null) ?? null };
 }
 
-const COLUMNS = 'id, name, org, email';
+const COLUMNS = 'id, name, org, email, managedby';
+
+export interface TenantChange {
+  name?: string | undefined;
+  org?: string | undefined;
+  email?: string | undefined;
+  managedby?: string | undefined;
+}
 
 export class TenantStore extends GlobalTables {
   async byName(name: string): Promise<TenantRow | null> {
@@ -29,22 +38,21 @@ export class TenantStore extends GlobalTables {
   }
 
   /** A new tenant's id; a taken name surfaces as the database's unique violation. */
-  async insert(name: string, org: string, email: string | null, created: number): Promise<number> {
+  async insert(row: Omit<TenantRow, 'id'>, created: number): Promise<number> {
     const [r] = await this.sql<{ id: number }>(
-      `insert into ${this.g}.tenants (name, org, email, created, key_salt) values ($1, $2, $3, $4, $5) returning id`,
-      [name, org, email, created, randomBytes(KEY_SALT_BYTES)],
+      `insert into ${this.g}.tenants (name, org, email, managedby, created, key_salt) values ($1, $2, $3, $4, $5, $6) returning id`,
+      [row.name, row.org, row.email, row.managedby, created, randomBytes(KEY_SALT_BYTES)],
     );
     return Number(r!.id);
   }
 
-  /** Sets the given fields; absent ones stay. */
-  async update(id: number, set: { name?: string | undefined; org?: string | undefined; email?: string | undefined }): Promise<void> {
-    await this.sql(`update ${this.g}.tenants set name = coalesce($2, name), org = coalesce($3, org), email = coalesce($4, email) where id = $1`, [
-      id,
-      set.name ?? null,
-      set.org ?? null,
-      set.email ?? null,
-    ]);
+  /** Sets the given fields; absent ones stay; `managedby: ''` removes the owner mark. */
+  async update(id: number, set: TenantChange): Promise<void> {
+    await this.sql(
+      `update ${this.g}.tenants set name = coalesce($2, name), org = coalesce($3, org), email = coalesce($4, email),
+         managedby = case when $5::text is null then managedby else nullif($5::text, '') end where id = $1`,
+      [id, set.name ?? null, set.org ?? null, set.email ?? null, set.managedby ?? null],
+    );
   }
 
   async page(offset: number, limit: number): Promise<{ total: number; rows: TenantRow[] }> {

@@ -2,23 +2,27 @@
 import { LRUCache } from 'lru-cache';
 import type { Database } from '../store/database.js';
 import { MAIN_TENANT_ID } from '../store/database.js';
-import type { TenantRow } from '../store/tenants.js';
-import { badRequest, forbidden, notFound, Messages } from '../errors.js';
+import type { TenantChange, TenantRow } from '../store/tenants.js';
+import { badRequest, conflict, forbidden, notFound, Messages } from '../errors.js';
 import { PRINCIPAL_CACHE_MS, type Principal } from './credentials.js';
 import { nowSeconds } from './durations.js';
 import { conflictOnUnique } from '../store/errors.js';
 
 export const TENANT_NAME = /^[a-z0-9]+$/;
 const RESERVED_MESSAGE = 'Invalid API request parameter: tenantname: the name is reserved';
+const MAIN_UNMARKED = 'Invalid API request parameter: managedby: the main tenant is managed by no tool';
+const MARKED_OTHERWISE = 'The tenant carries another owner mark (managedby)';
 
 export interface TenantInfo {
   tenantid: number;
   tenantname: string;
   tenantorg: string;
   email: string | null;
+  /** The owner mark: who manages the tenant (the operator's Tenant resource uid); null when nobody claimed it. */
+  managedby: string | null;
 }
 
-const present = (t: TenantRow): TenantInfo => ({ tenantid: t.id, tenantname: t.name, tenantorg: t.org, email: t.email });
+const present = (t: TenantRow): TenantInfo => ({ tenantid: t.id, tenantname: t.name, tenantorg: t.org, email: t.email, managedby: t.managedby });
 
 /** Names no tenant may take: they would shadow the vault's own host names or the main tenant. */
 const RESERVED = new Set(['main', 'www', 'api', 'vault', 'admin', 'root', 'app', 'portal', 'console', 'status', 'metrics', 'localhost', 'default', 'mail', 'static']);
@@ -101,9 +105,9 @@ export class Tenants {
    * A new tenant: its row, then its schema brought to the newest migration. A tenant whose schema cannot be made
    * is removed again, so a failed TenantCreate leaves nothing behind.
    */
-  async create(name: string, org: string, email: string | null): Promise<TenantInfo> {
+  async create(name: string, org: string, email: string | null, managedby: string | null = null): Promise<TenantInfo> {
     if (this.isReserved(name)) throw badRequest(RESERVED_MESSAGE);
-    const id = await conflictOnUnique(Messages.duplicateTenant, () => this.store.insert(name, org, email, nowSeconds()));
+    const id = await conflictOnUnique(Messages.duplicateTenant, () => this.store.insert({ name, org, email, managedby: managedby || null }, nowSeconds()));
     try {
       await this.db.migrateTenant(id);
     } catch (err) {
@@ -111,7 +115,7 @@ export class Tenants {
       throw err;
     }
     this.forget(name);
-    return { tenantid: id, tenantname: name, tenantorg: org, email };
+    return { tenantid: id, tenantname: name, tenantorg: org, email, managedby: managedby || null };
   }
 
   async get(id: number): Promise<TenantInfo> {
@@ -120,10 +124,31 @@ export class Tenants {
     return present(row);
   }
 
-  async update(id: number, change: { name?: string | undefined; org?: string | undefined; email?: string | undefined }): Promise<void> {
+  /**
+   * The tenant, when `managedby` is undefined or is its owner mark: a tool that names its mark acts only on what it
+   * made. The main tenant never carries a mark, so a call naming one is refused there (400) as anywhere the mark
+   * differs (409).
+   */
+  async owned(id: number, managedby: string | undefined): Promise<TenantInfo> {
+    const tenant = await this.get(id);
+    if (managedby === undefined) return tenant;
+    if (id === MAIN_TENANT_ID) throw badRequest(MAIN_UNMARKED);
+    if (tenant.managedby !== managedby) throw conflict(MARKED_OTHERWISE);
+    return tenant;
+  }
+
+  /**
+   * Absent fields stay. `managedby` sets the owner mark on a tenant that has none (a hand-over) or keeps the one it
+   * has; a tenant marked otherwise is 409 until its mark is removed (`''`); the main tenant takes none.
+   */
+  async update(id: number, change: TenantChange): Promise<void> {
     const row = await this.store.byId(id);
     if (!row) throw notFound(Messages.tenantNotFound);
-    if (change.name === undefined && change.org === undefined && change.email === undefined) return;
+    if (Object.values(change).every((v) => v === undefined)) return;
+    if (change.managedby) {
+      if (id === MAIN_TENANT_ID) throw badRequest(MAIN_UNMARKED);
+      if (row.managedby !== null && row.managedby !== change.managedby) throw conflict(MARKED_OTHERWISE);
+    }
     if (change.name !== undefined && change.name !== row.name && this.isReserved(change.name)) throw badRequest(RESERVED_MESSAGE);
     await conflictOnUnique(Messages.duplicateTenant, () => this.store.update(id, change));
     this.forget(row.name);

@@ -1,18 +1,20 @@
-// POST /v2/TenantDelete: removes a tenant, all its data and every credential of it; main tenant only.
+// POST /v2/TenantDelete: removes a tenant, all its data and every credential of it; main tenant only. With `managedby`
+// it removes only a tenant carrying that owner mark.
 import { z } from 'zod';
 import { defineOp } from '../define.js';
 import { MAIN_TENANT_ID } from '../../store/database.js';
 import { badRequest } from '../../errors.js';
-import { TenantId } from './schemas.js';
+import { TenantId, TenantManagedBy } from './schemas.js';
 
 export const TenantDelete = defineOp({
   name: 'TenantDelete',
   access: 'mainTenant',
   kinds: [],
   transaction: 'own',
-  input: z.object({ tenantid: TenantId }),
+  input: z.object({ tenantid: TenantId, managedby: TenantManagedBy.optional() }),
   async run({ input, ctx }) {
     if (input.tenantid === MAIN_TENANT_ID) throw badRequest('Invalid API request parameter: tenantid: the main tenant cannot be deleted');
+    await ctx.services.tenants.owned(input.tenantid, input.managedby);
     await ctx.services.tenants.remove(input.tenantid);
     ctx.services.credentials.forgetTenant(input.tenantid);
     ctx.audit.after = { tenantid: input.tenantid };

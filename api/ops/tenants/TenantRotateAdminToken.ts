@@ -1,18 +1,19 @@
 // POST /v2/TenantRotateAdminToken: a new admin token for a tenant, shown once; every earlier one stops working.
 // Main tenant only, beyond the DatabunkerPro contract: TenantCreate shows the only other one, once, so a lost
-// token would otherwise leave the tenant without an administrator.
+// token would otherwise leave the tenant without an administrator. With `managedby` (what the operator sends) it acts
+// only on a tenant carrying that owner mark: never on the main tenant or a tenant some other tool or person made.
 import { z } from 'zod';
 import { defineOp } from '../define.js';
-import { TenantId } from './schemas.js';
+import { TenantId, TenantManagedBy } from './schemas.js';
 
 export const TenantRotateAdminToken = defineOp({
   name: 'TenantRotateAdminToken',
   access: 'mainTenant',
   kinds: [],
   transaction: 'own',
-  input: z.object({ tenantid: TenantId }),
+  input: z.object({ tenantid: TenantId, managedby: TenantManagedBy.optional() }),
   async run({ input, ctx }) {
-    const tenant = await ctx.services.tenants.get(input.tenantid);
+    const tenant = await ctx.services.tenants.owned(input.tenantid, input.managedby);
     const credentials = ctx.services.credentials;
     // One transaction: the old tokens never outlive the new one's creation, and a failure keeps them.
     const { xtoken, revoked } = await ctx.services.db.global().transactional(async (tx) => {

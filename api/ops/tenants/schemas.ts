@@ -5,11 +5,23 @@ import { forbidden } from '../../errors.js';
 import { MAIN_TENANT_ID } from '../../store/database.js';
 import type { Principal } from '../../vault/credentials.js';
 import { RecordId } from '../schemas.js';
+import { ManagedBy } from '../roles/schemas.js';
 
 export const TenantName = z.string().max(63).regex(TENANT_NAME, { error: 'Invalid API request parameter: tenantname: lowercase letters and digits only' });
 export const TenantOrg = z.string().min(1).max(256);
 export const TenantEmail = z.string().max(256);
 export const TenantId = RecordId;
+/**
+ * Beyond the contract: the tenant's owner mark, as roles and policies have one (RoleCreate). On TenantCreate and
+ * TenantUpdate it sets the mark; on TenantRotateAdminToken and TenantDelete it is a guard: the call acts only on a
+ * tenant carrying exactly this mark (409 otherwise; 400 for the main tenant, which never carries one).
+ */
+export const TenantManagedBy = ManagedBy;
+
+/** Only the main tenant's root and admins may set or remove a tenant's owner mark. */
+export function checkMainAdmin(principal: Principal): void {
+  if (principal.tenantId !== MAIN_TENANT_ID || (principal.kind !== 'root' && principal.kind !== 'tenant-admin')) throw forbidden();
+}
 
 /**
  * The main tenant's root and admins may name any tenant; anyone else only their own. The answer for another

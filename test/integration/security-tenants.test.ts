@@ -1,0 +1,80 @@
+// Tenant owner marks (`managedby`, finding N1): a tool that names its mark acts only on the tenant carrying exactly
+// that mark. TenantRotateAdminToken and TenantDelete with a mark never touch the main tenant, an unmarked tenant or
+// one marked by anyone else; TenantUpdate sets a mark only where there is none. Generated calls are checked against
+// a model of the marks kept by the test.
+import fc from 'fast-check';
+import { describe, expect } from 'vitest';
+import { vaultTest, type TestVault } from '../fixtures/vault.js';
+
+const it = vaultTest();
+const nameOf = (base: string) => `${base}${Math.random().toString(36).slice(2, 8)}`;
+
+async function tenant(vault: TestVault, managedby?: string) {
+  const tenantname = nameOf('own');
+  const made = await vault.call('TenantCreate', { tenantname, tenantorg: 'Org', ...(managedby !== undefined && { managedby }) });
+  expect(made.status, JSON.stringify(made.body)).toBe(200);
+  return { id: made.body.tenantid as number, name: tenantname, admin: made.body.xtoken as string };
+}
+
+const adminWorks = async (vault: TestVault, t: { id: number; name: string; admin: string }) =>
+  (await vault.call('TenantGet', { tenantid: t.id }, { 'x-bunker-token': t.admin, 'x-bunker-tenant': t.name })).status === 200;
+
+describe('tenant owner marks', () => {
+  it('are set by TenantCreate, shown by TenantGet, and refused in bad shapes with a 400 naming the field', async ({ vault }) => {
+    const marked = await tenant(vault, 'uid-1234');
+    expect((await vault.call('TenantGet', { tenantid: marked.id })).body).toMatchObject({ tenantid: marked.id, managedby: 'uid-1234' });
+    const plain = await tenant(vault);
+    expect((await vault.call('TenantGet', { tenantid: plain.id })).body).not.toHaveProperty('managedby');
+    const bad = await vault.call('TenantCreate', { tenantname: nameOf('bad'), tenantorg: 'Org', managedby: 'has space' });
+    expect(bad.status).toBe(400);
+    expect(bad.body.message).toContain('managedby');
+    expect((await vault.call('TenantGet', { tenantid: 1 })).body).not.toHaveProperty('managedby');
+  });
+
+  it('keep the main tenant out of reach of every marked call', async ({ vault }) => {
+    const rotate = await vault.call('TenantRotateAdminToken', { tenantid: 1, managedby: 'uid-main' });
+    expect(rotate.status).toBe(400);
+    expect(rotate.body.message).toContain('managedby');
+    expect((await vault.call('TenantUpdate', { tenantid: 1, managedby: 'uid-main' })).status).toBe(400);
+    expect((await vault.call('TenantDelete', { tenantid: 1, managedby: 'uid-main' })).status).toBe(400);
+    expect((await vault.call('TenantGet', { tenantid: 1 })).body).not.toHaveProperty('managedby');
+  });
+
+  it('may be set only by the main tenant, and only where there is none', async ({ vault }) => {
+    const t = await tenant(vault);
+    const own = { 'x-bunker-token': t.admin, 'x-bunker-tenant': t.name };
+    expect((await vault.call('TenantUpdate', { tenantid: t.id, managedby: 'uid-self' }, own)).status).toBe(403);
+    expect((await vault.call('TenantUpdate', { tenantid: t.id, managedby: 'uid-a' })).status).toBe(200);
+    expect((await vault.call('TenantUpdate', { tenantid: t.id, managedby: 'uid-b' })).status).toBe(409);
+    expect((await vault.call('TenantUpdate', { tenantid: t.id, managedby: 'uid-a', tenantorg: 'Again' })).status).toBe(200);
+    expect((await vault.call('TenantUpdate', { tenantid: t.id, managedby: '' })).status).toBe(200);
+    expect((await vault.call('TenantGet', { tenantid: t.id })).body).not.toHaveProperty('managedby');
+    expect((await vault.call('TenantUpdate', { tenantid: t.id, managedby: 'uid-b' })).status).toBe(200);
+    expect((await vault.call('TenantGet', { tenantid: t.id })).body).toMatchObject({ managedby: 'uid-b', tenantorg: 'Again' });
+  });
+
+  it('let a marked rotation or deletion act exactly where the model says the mark matches', async ({ vault }) => {
+    const marks = ['uid-a', 'uid-b', undefined] as const;
+    const tenants = [];
+    for (const mark of marks) tenants.push({ ...(await tenant(vault, mark)), mark: mark as string | undefined });
+    await fc.assert(
+      fc.asyncProperty(fc.nat(tenants.length - 1), fc.constantFrom('uid-a', 'uid-b', 'uid-c', ''), fc.boolean(), async (which, given, rotate) => {
+        const t = tenants[which]!;
+        const matches = t.mark !== undefined && t.mark === given;
+        if (rotate) {
+          const answer = await vault.call('TenantRotateAdminToken', { tenantid: t.id, managedby: given });
+          expect(answer.status, JSON.stringify(answer.body)).toBe(matches ? 200 : 409);
+          if (matches) t.admin = answer.body.xtoken;
+        } else {
+          // A deletion that would happen is checked against a copy: the model's tenants must stay.
+          const copy = await tenant(vault, t.mark);
+          const answer = await vault.call('TenantDelete', { tenantid: copy.id, managedby: given });
+          expect(answer.status, JSON.stringify(answer.body)).toBe(matches ? 200 : 409);
+          expect((await vault.call('TenantGet', { tenantid: copy.id })).status).toBe(matches ? 404 : 200);
+        }
+        for (const each of tenants) expect(await adminWorks(vault, each)).toBe(true);
+      }),
+      { numRuns: 30 },
+    );
+  });
+});
