@@ -3,19 +3,18 @@
 import { storesOf } from '../store/stores.js';
 import { randomUUID } from 'node:crypto';
 import mergePatch from 'json-merge-patch';
-import type jsonPatch from 'fast-json-patch';
 import type { Sealer } from './sealed.js';
 import type { Scope, Users } from './users.js';
 import type { Appdata } from './appdata.js';
 import type { Consent } from './consent.js';
 import type { RequestRow } from '../store/requests.js';
 import { conflict, forbidden, notFound, Messages } from '../errors.js';
-import { applyProfilePatch } from './profile-patch.js';
+import { applyProfilePatch, type PatchOperation } from './profile-patch.js';
 
 export type RequestType = 'forget-me' | 'change-profile' | 'change-app-data' | 'agreement-withdraw';
 
 /** What approving does: merge a profile or app record, patch a profile, or nothing beyond the type itself. */
-export type Change = { profile: Record<string, unknown> } | { patch: jsonPatch.Operation[] } | { appdata: Record<string, unknown> } | null;
+export type Change = { profile: Record<string, unknown> } | { patch: PatchOperation[] } | { appdata: Record<string, unknown> } | null;
 
 const REQUESTS_TABLE = 'user_requests';
 
@@ -91,7 +90,7 @@ export class UserRequests {
         const user = await this.users.find(scope, 'token', row.user_token, true);
         const next =
           change && 'patch' in change
-            ? applyProfilePatch(user.profile, change.patch)
+            ? applyProfilePatch(user.profile, change.patch, this.users.maxBytes)
             : (mergePatch.apply(structuredClone(user.profile), change && 'profile' in change ? change.profile : {}) as Record<string, unknown>);
         await this.users.replace(scope, user, next);
         break;

@@ -78,6 +78,10 @@ export class Users {
     readonly keys: SubjectKeys,
   ) {}
 
+  /** The largest profile, as JSON (STRONGROOM_PROFILE_MAX_BYTES): what a patch may grow one to. */
+  get maxBytes(): number {
+    return this.opts.maxBytes;
+  }
 
   /** The live user named by (mode, identity), or 404. With `forUpdate` the row stays locked until commit. */
   async findRow(scope: Scope, mode: Mode, identity: string, forUpdate = false): Promise<UserRow> {

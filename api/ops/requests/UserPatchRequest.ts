@@ -1,10 +1,9 @@
 // POST /v2/UserPatchRequest: proposes a JSON Patch of the profile (`change-profile`), pending approval.
 import { z } from 'zod';
-import type jsonPatch from 'fast-json-patch';
 import { defineOp } from '../define.js';
 import { UserRef } from '../schemas.js';
 import { PatchOperation } from '../users/UserPatch.js';
-import { applyProfilePatch } from '../../vault/profile-patch.js';
+import { applyProfilePatch, type PatchOperation as ProfilePatchOperation } from '../../vault/profile-patch.js';
 import { subjectRow } from '../subject.js';
 
 export const UserPatchRequest = defineOp({
@@ -17,9 +16,9 @@ export const UserPatchRequest = defineOp({
   input: z.object({ ...UserRef, patch: z.array(PatchOperation).min(1) }),
   async run({ input, ctx }) {
     const row = await subjectRow(ctx, input, true);
-    const patch = input.patch as jsonPatch.Operation[];
+    const patch = input.patch as ProfilePatchOperation[];
     // A patch that cannot apply to the profile as it is now is refused at once, not at approval.
-    applyProfilePatch(await ctx.services.users.open(ctx.tenantId, row), patch);
+    applyProfilePatch(await ctx.services.users.open(ctx.tenantId, row), patch, ctx.services.config.profileMaxBytes);
     const { requestuuid, existed } = await ctx.services.requests.open(ctx, row.token, 'change-profile', {}, { patch });
     ctx.audit.after = { patch };
     return { requestuuid, ...(existed ? { result: 'request-exists' } : {}) };

@@ -1,9 +1,8 @@
 // POST /v2/UserPatch: RFC 6902 JSON Patch applied to the profile.
 import { z } from 'zod';
-import jsonPatch from 'fast-json-patch';
 import { defineOp } from '../define.js';
 import { UserRef } from '../schemas.js';
-import { applyProfilePatch } from '../../vault/profile-patch.js';
+import { applyProfilePatch, type PatchOperation as ProfilePatchOperation } from '../../vault/profile-patch.js';
 
 export const PatchOperation = z.object({
   op: z.enum(['add', 'remove', 'replace', 'move', 'copy', 'test']),
@@ -25,7 +24,7 @@ export const UserPatch = defineOp({
     ctx.audit.identity = input.identity;
     const user = await users.find(ctx, input.mode, input.identity, true);
     ctx.audit.record = user.row.token;
-    const next = applyProfilePatch(user.profile, input.patch as jsonPatch.Operation[]);
+    const next = applyProfilePatch(user.profile, input.patch as ProfilePatchOperation[], ctx.services.config.profileMaxBytes);
     ctx.audit.before = user.profile;
     ctx.audit.after = next;
     // The event's details are sealed in the same tokenizer round trip as the new profile.
