@@ -2,6 +2,9 @@
 // an Allow may grant only some profile fields, and the answer is then masked.
 import { z } from 'zod';
 import { valueAtPath } from './dotted-path.js';
+import { checkVariables, fieldPathProblem } from './policy-terms.js';
+
+export { maskProfile } from './policy-mask.js';
 
 const OneOrMany = z.union([z.string().min(1), z.array(z.string().min(1)).min(1)]);
 
@@ -32,22 +35,25 @@ export function parsePolicy(doc: unknown): { statements: PolicyStatement[] } | {
   const statements = parsed.data;
   for (const [i, s] of statements.entries()) {
     for (const r of s.Resource === undefined ? [] : Array.isArray(s.Resource) ? s.Resource : [s.Resource]) {
-      if (!enforceable(r)) {
-        return { reason: `${i}.Resource: ${r} names nothing the engine enforces (use *, users.profile[.<field>…], users.<kind> with kind one of appdata, agreement, consent, group, session, file, request, audit, or \${target_group_members[:role/NAME]}.<the same>)` };
-      }
+      const problem = resourceProblem(r);
+      if (problem) return { reason: `${i}.Resource: ${r} ${problem}` };
     }
     for (const op of Object.keys(s.Condition ?? {})) {
       if (!(OPERATORS as readonly string[]).includes(op)) return { reason: `Condition: unknown operator ${op} (use ${OPERATORS.join(', ')})` };
     }
+    const unknown = checkVariables(s);
+    if (unknown) return { reason: `${i}.${unknown}` };
   }
   return { statements };
 }
 
-/** A resource the engine knows how to enforce; anything else would silently grant or deny nothing. */
-function enforceable(resource: string): boolean {
+/** Why the engine cannot enforce a resource, or null when it can: anything else would grant or deny nothing. */
+function resourceProblem(resource: string): string | null {
   const g = GROUP_MEMBERS.exec(resource);
   const r = g ? `users.${g[2]}` : resource;
-  return r === '*' || r === 'users.profile' || /^users\.profile\.[^.\s]+(\.[^.\s]+)*$/.test(r) || r === 'users.profile.*' || KIND_RESOURCE.test(r);
+  if (r === '*' || r === 'users.profile' || r === 'users.profile.*' || KIND_RESOURCE.test(r)) return null;
+  if (r.startsWith('users.profile.')) return fieldPathProblem(r.slice('users.profile.'.length));
+  return 'names nothing the engine enforces (use *, users.profile[.<field>…], users.<kind> with kind one of appdata, agreement, consent, group, session, file, request, audit, or ${target_group_members[:role/NAME]}.<the same>)';
 }
 
 export interface RequestFacts {
@@ -261,36 +267,4 @@ export function evaluate(statements: readonly PolicyStatement[], facts: RequestF
   // A denied field inside a granted one (`address` granted, `address.city` denied) stays hidden.
   const inside = [...denied].filter((d) => fields.some((g) => d.startsWith(`${g}.`)));
   return { allow: true, fields: new Set([...fields, ...inside.map((d) => `!${d}`)]) };
-}
-
-const isRecord = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
-
-/** A value the caller may not see: a string shows that something is there (`***`), anything else is left out. */
-const hidden = (v: unknown): unknown => (typeof v === 'string' ? '***' : undefined);
-
-/**
- * A profile as a partially allowed caller sees it, at any depth: `address.city` names a nested field. With an
- * allow-list, a field is shown when it or an ancestor is granted, and an object on the way to a granted field
- * shows only what is granted inside it; with a deny-list (`*` and `!path`), a denied field and all below it are
- * hidden. Unauthorised strings become `***`, other values are left out.
- */
-export function maskProfile(profile: Record<string, unknown>, fields: FieldGrant): Record<string, unknown> {
-  if (fields === '*') return profile;
-  const denied = [...fields].filter((f) => f.startsWith('!')).map((f) => f.slice(1));
-  const allowed = [...fields].filter((f) => f !== '*' && !f.startsWith('!'));
-  const under = (paths: string[], path: string) => paths.some((p) => p.startsWith(`${path}.`));
-  const walk = (object: Record<string, unknown>, prefix: string, granted: boolean): Record<string, unknown> => {
-    const out: Record<string, unknown> = {};
-    for (const [key, value] of Object.entries(object)) {
-      const path = prefix + key;
-      const grantedHere = granted || allowed.includes(path);
-      let shown: unknown;
-      if (denied.includes(path)) shown = hidden(value);
-      else if (grantedHere) shown = under(denied, path) && isRecord(value) ? walk(value, `${path}.`, true) : value;
-      else shown = under(allowed, path) && isRecord(value) ? walk(value, `${path}.`, false) : hidden(value);
-      if (shown !== undefined) out[key] = shown;
-    }
-    return out;
-  };
-  return walk(profile, '', fields.has('*'));
 }

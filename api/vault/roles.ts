@@ -16,6 +16,8 @@ export function checkedPolicy(doc: unknown): unknown {
   return doc;
 }
 
+const REFUSE_ALL: PolicyStatement = { Effect: 'Deny', Action: '*', Resource: '*' };
+
 /** A role's statements as the engine judges them, and where each came from. */
 export interface RoleStatements {
   rolename: string;
@@ -100,7 +102,9 @@ export class Roles {
     if (!found) return null;
     const parsed = found.documents.map((d) => {
       const p = parsePolicy(d.document);
-      return { policyname: d.policyname, statements: 'statements' in p ? p.statements : [] };
+      // A stored document the engine no longer accepts (one written before a rule was added) refuses everything:
+      // dropping it alone could drop a Deny.
+      return { policyname: d.policyname, statements: 'statements' in p ? p.statements : [REFUSE_ALL] };
     });
     const statements = parsed.flatMap((p) => p.statements);
     const sources = parsed.flatMap((p) => p.statements.map((_, index) => ({ policyname: p.policyname, index })));

@@ -7,6 +7,7 @@ import { Identity, Mode } from '../schemas.js';
 import { Name, Id } from './schemas.js';
 import { badRequest, notFound, Messages } from '../../errors.js';
 import { evaluate, subjectVariables, type Trace, type RequestFacts } from '../../vault/policy.js';
+import { maskedPaths } from '../../vault/policy-mask.js';
 import { cannotJudge, grantFor, subjectFacts } from '../admission.js';
 import { isUuid } from '../../vault/identities.js';
 
@@ -90,7 +91,8 @@ export const PolicyExplain = defineOp({
             ? { visible: ['*'], masked: [] }
             : {
                 visible: [...grant].filter((f) => !f.startsWith('!')),
-                masked: trace.deniedFields.map((d) => ({ field: d.field, ...source(d.index) })),
+                // What the masking itself hides, each with the first Deny that named it.
+                masked: maskedPaths(grant).map((field) => ({ field, ...source(trace.deniedFields.find((d) => d.field === field)!.index) })),
               },
       conditions: trace.statements
         .filter((s) => s.conditions.length > 0)

@@ -1,0 +1,48 @@
+// The words a policy may use besides names: profile field paths and `${…}` variables. A path or a variable the
+// engine does not know would match nothing, so a Deny written with a typo would never apply: both are refused.
+
+/**
+ * A profile field path is dotted keys (`address.city`); it applies to every element of every array on its way.
+ * No wildcards or indexes inside it: `users.profile.*` is the only wildcard a profile resource takes.
+ */
+const SEGMENT = /^[^.\s*?[\]{}]+$/;
+
+/** Why `path` is no profile field path, or null when it is one. */
+export function fieldPathProblem(path: string): string | null {
+  if (path.split('.').every((s) => SEGMENT.test(s))) return null;
+  return 'is no profile field path: dotted field names without *, ?, [ ], { } or spaces (a path applies to every element of the arrays on its way)';
+}
+
+/** The variables conditions may use; `NAME` and `BRIEF` are any non-empty name, `FIELD` a field path. */
+const KNOWN = ['${request_metadata:NAME}', '${user_group_id}', '${principal_group_id}', '${target_group_id}', '${user:FIELD}', '${agreement:BRIEF}'];
+
+function knownVariable(term: string): boolean {
+  const m = /^\$\{([^}]+)\}$/.exec(term);
+  if (!m) return false;
+  const name = m[1]!;
+  if (name === 'user_group_id' || name === 'principal_group_id' || name === 'target_group_id') return true;
+  const colon = name.indexOf(':');
+  const [kind, rest] = colon < 0 ? [name, ''] : [name.slice(0, colon), name.slice(colon + 1)];
+  if (kind === 'user') return rest !== '' && fieldPathProblem(rest) === null;
+  return (kind === 'request_metadata' || kind === 'agreement') && rest.trim() !== '' && !rest.includes('${');
+}
+
+/** The strings of a condition value: its own text, or those of a list. */
+const texts = (v: unknown): string[] => (typeof v === 'string' ? [v] : Array.isArray(v) ? v.flatMap(texts) : []);
+
+/**
+ * Where a statement uses an unknown variable, as `Condition.<op>.<key>: …` or `Action: …`, or null when every
+ * `${` it holds starts a known variable used whole. (Resources are checked by their own grammar.)
+ */
+export function checkVariables(s: { Action: string | string[]; Principal?: { Role: string | string[] } | undefined; Condition?: Record<string, Record<string, unknown>> | undefined }): string | null {
+  const unknown = (term: string) => term.includes('${') && !knownVariable(term);
+  const named = (where: string, term: string) => `${where}: unknown variable ${term} (variables are used whole: ${KNOWN.join(', ')})`;
+  for (const term of texts(s.Action)) if (term.includes('${')) return named('Action', term);
+  for (const term of texts(s.Principal?.Role)) if (term.includes('${')) return named('Principal.Role', term);
+  for (const [op, tests] of Object.entries(s.Condition ?? {})) {
+    for (const [key, value] of Object.entries(tests)) {
+      for (const term of [key, ...texts(value)]) if (unknown(term)) return named(`Condition.${op}.${key}`, term);
+    }
+  }
+  return null;
+}

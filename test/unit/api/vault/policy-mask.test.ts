@@ -1,0 +1,144 @@
+// Masking through arrays and nesting, and PolicyExplain's `masked`, against a small reference implementation of
+// the rule: a field path applies to every element of every array on its way; a Deny wins over any Allow.
+import { describe, expect, it } from 'vitest';
+import fc from 'fast-check';
+import { evaluate, maskProfile, parsePolicy, type PolicyStatement } from '../../../../api/vault/policy.js';
+import { maskedPaths } from '../../../../api/vault/policy-mask.js';
+
+const KEYS = ['a', 'b', 'c'];
+const pathArb = fc.array(fc.constantFrom(...KEYS), { minLength: 1, maxLength: 3 }).map((k) => k.join('.'));
+
+/** Profiles over the same few keys, with arrays (of arrays) of records and of scalars on the way. */
+const { value: valueArb } = fc.letrec<{ value: unknown; record: Record<string, unknown> }>((tie) => ({
+  value: fc.oneof(
+    { depthSize: 'small', withCrossShrink: true },
+    fc.string({ maxLength: 3 }),
+    fc.integer(),
+    fc.boolean(),
+    tie('record'),
+    fc.array(tie('value'), { maxLength: 3 }),
+  ),
+  record: fc.dictionary(fc.constantFrom(...KEYS), tie('value'), { maxKeys: 3 }),
+}));
+const profileArb = fc.dictionary(fc.constantFrom(...KEYS), valueArb, { maxKeys: 3 }) as fc.Arbitrary<Record<string, unknown>>;
+
+/** The Allow and the Denies of a policy: the whole profile (`*`) or some field paths; Denies of field paths. */
+const policyArb = fc.record({
+  allow: fc.oneof(fc.constant('*' as const), fc.uniqueArray(pathArb, { minLength: 1, maxLength: 3 })),
+  denies: fc.uniqueArray(pathArb, { maxLength: 3 }),
+});
+
+// ---- The reference: written from the rule, not from the engine. ----
+const at = (p: string, root: string) => p === root || p.startsWith(`${root}.`);
+const hide = (v: unknown) => (typeof v === 'string' ? '***' : undefined);
+
+function reference(profile: Record<string, unknown>, allow: '*' | string[], denies: string[]) {
+  // A Deny wins: an Allow of a denied field (or of one inside it) shows nothing.
+  const allows = allow === '*' ? '*' : allow.filter((a) => !denies.some((d) => at(a, d)));
+  if (allows !== '*' && allows.length === 0) return { refused: true as const };
+  const granted = (p: string) => allows === '*' || allows.some((a) => at(p, a));
+  const leadsTo = (p: string, paths: readonly string[]) => paths.some((q) => q.startsWith(`${p}.`));
+  const node = (v: unknown, p: string): unknown => {
+    if (denies.includes(p)) return hide(v);
+    if (granted(p) && !leadsTo(p, denies)) return v;
+    if (granted(p) || leadsTo(p, allows === '*' ? [] : allows)) return open(v, p);
+    return hide(v);
+  };
+  const open = (v: unknown, p: string): unknown => {
+    if (Array.isArray(v)) return v.map((e) => open(e, p)).filter((e) => e !== undefined);
+    if (v !== null && typeof v === 'object') return record(v as Record<string, unknown>, `${p}.`);
+    return granted(p) ? v : hide(v);
+  };
+  const record = (r: Record<string, unknown>, prefix: string) => {
+    const out: Record<string, unknown> = {};
+    for (const k of Object.keys(r)) {
+      const shown = node(r[k], prefix + k);
+      if (shown !== undefined) out[k] = shown;
+    }
+    return out;
+  };
+  // Masked: a denied path that a standing Allow would otherwise show.
+  const masked = denies.filter((d) => granted(d)).sort();
+  return { refused: false as const, shown: record(profile, ''), masked };
+}
+
+function statementsOf(policy: { allow: '*' | string[]; denies: string[] }): PolicyStatement[] {
+  return [
+    { Effect: 'Allow', Action: 'UserGet', Resource: policy.allow === '*' ? '*' : policy.allow.map((p) => `users.profile.${p}`) },
+    ...policy.denies.map((d): PolicyStatement => ({ Effect: 'Deny', Action: 'UserGet', Resource: `users.profile.${d}` })),
+  ];
+}
+
+describe('masking against the reference', () => {
+  it('shows exactly what the reference shows, and PolicyExplain’s masked paths are the reference’s', () => {
+    fc.assert(
+      fc.property(policyArb, profileArb, (policy, profile) => {
+        const statements = statementsOf(policy);
+        expect('statements' in parsePolicy(statements)).toBe(true);
+        const decision = evaluate(statements, { action: 'UserGet', kinds: ['profile'], role: 'r', requestMetadata: {} });
+        const expected = reference(profile, policy.allow, policy.denies);
+        if (expected.refused) {
+          expect(decision.allow).toBe(false);
+          return;
+        }
+        expect(decision.allow).toBe(true);
+        if (!decision.allow) return;
+        expect(maskProfile(profile, decision.fields)).toEqual(expected.shown);
+        expect([...new Set(maskedPaths(decision.fields))].sort()).toEqual(expected.masked);
+      }),
+      { numRuns: 2000 },
+    );
+  });
+
+  it('hides a denied field in each element of nested arrays', () => {
+    const profile = { a: [{ b: 'x', c: 1 }, [{ b: 'y' }], 'z'] };
+    expect(maskProfile(profile, new Set(['*', '!a.b']))).toEqual({ a: [{ b: '***', c: 1 }, [{ b: '***' }], 'z'] });
+    expect(maskProfile(profile, new Set(['a.c']))).toEqual({ a: [{ b: '***', c: 1 }, [{ b: '***' }], '***'] });
+  });
+
+  it('keeps a `__proto__` key a plain field', () => {
+    const profile = JSON.parse('{"__proto__": {"polluted": "yes"}, "a": "x"}') as Record<string, unknown>;
+    const shown = maskProfile(profile, new Set(['*', '!a']));
+    expect(Object.getPrototypeOf(shown)).toBe(Object.prototype);
+    expect(Object.hasOwn(shown, '__proto__')).toBe(true);
+  });
+});
+
+describe('what a policy may say', () => {
+  const deny = (Resource: string, Condition?: PolicyStatement['Condition']) => parsePolicy([{ Effect: 'Deny', Action: '*', Resource, ...(Condition ? { Condition } : {}) }]);
+
+  it('refuses any wildcard or index inside a profile field path, and takes the plain ones', () => {
+    const segment = fc.stringMatching(/^[a-z]{1,4}$/);
+    const wild = fc.constantFrom('*', '?', '[0]', '[]', '{x}', ' ');
+    fc.assert(
+      fc.property(fc.array(segment, { minLength: 1, maxLength: 3 }), fc.nat(3), wild, fc.boolean(), (segments, at, w, appended) => {
+        const i = at % segments.length;
+        const bad = segments.map((s, j) => (j === i ? (appended ? s + w : w) : s)).join('.');
+        // `users.profile.*` alone is the whole profile.
+        fc.pre(bad !== '*');
+        expect('reason' in deny(`users.profile.${bad}`)).toBe(true);
+        expect('statements' in deny(`users.profile.${segments.join('.')}`)).toBe(true);
+      }),
+    );
+    expect('statements' in deny('users.profile.*')).toBe(true);
+    expect('statements' in deny('*')).toBe(true);
+  });
+
+  it('refuses an unknown or partial variable anywhere in a condition, and takes the known ones', () => {
+    const known = ['${request_metadata:purpose}', '${user_group_id}', '${principal_group_id}', '${target_group_id}', '${user:address.city}', '${agreement:terms}'];
+    for (const v of known) {
+      expect('statements' in deny('*', { StringEquals: { [v]: 'x' } }), v).toBe(true);
+      expect('statements' in deny('*', { StringEquals: { '${request_metadata:k}': [v] } }), v).toBe(true);
+    }
+    fc.assert(
+      fc.property(fc.constantFrom(...known), fc.constantFrom('x', '.', '-', ''), fc.boolean(), (v, junk, inValue) => {
+        // A changed name, or a variable inside other text, is not a known variable.
+        const typo = junk === '' ? `pre${v}` : v.replace(/[:_]/, junk);
+        fc.pre(typo !== v && !known.includes(typo));
+        const condition = inValue ? { StringEquals: { '${request_metadata:k}': typo } } : { StringEquals: { [typo]: 'x' } };
+        const parsed = deny('*', condition);
+        expect('reason' in parsed && parsed.reason).toMatch(/Condition.*unknown variable/);
+      }),
+    );
+  });
+});
