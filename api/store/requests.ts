@@ -47,6 +47,18 @@ export class RequestStore extends TenantTables {
     return { requestuuid: existing!.requestuuid, existed: true };
   }
 
+  /** The person's open request with this fingerprint, if there is one. */
+  async openWith(token: string, fingerprint: string): Promise<string | null> {
+    const [r] = await this.sql<{ requestuuid: string }>(`select requestuuid from ${this.t}.user_requests where user_token = $1 and fingerprint = $2 and status = 'open'`, [token, fingerprint]);
+    return r?.requestuuid ?? null;
+  }
+
+  /** How many requests the person has open. */
+  async openCount(token: string): Promise<number> {
+    const [r] = await this.sql<{ n: string }>(`select count(*) as n from ${this.t}.user_requests where user_token = $1 and status = 'open'`, [token]);
+    return Number(r?.n ?? 0);
+  }
+
   async get(uuid: string, forUpdate = false): Promise<RequestRow | null> {
     const [r] = await this.sql(`select * from ${this.t}.user_requests where requestuuid = $1${forUpdate ? ' for update' : ''}`, [uuid]);
     return r ? requestOf(r) : null;

@@ -9,6 +9,8 @@ import { presentRequest } from './requests.js';
 
 /** How many of the person's most recent audit events the report lists (it also gives the total). */
 const AUDIT_EVENTS = 100;
+/** How many of the person's most recent requests (with their changes) it lists; the rest page through UserRequestListUserRequests. */
+export const REPORT_REQUESTS = 20;
 
 export async function userReport(services: Services, scope: Scope, row: UserRow): Promise<Record<string, unknown>> {
   const token = row.token;
@@ -18,7 +20,7 @@ export async function userReport(services: Services, scope: Scope, row: UserRow)
     services.consent.agreementsOf(scope, token),
     services.sessions.ofUser(scope, token),
     storesOf(scope).shared.ofUser(token, scope.now),
-    storesOf(scope).requests.ofUser(token, 0, 1000),
+    storesOf(scope).requests.ofUser(token, 0, REPORT_REQUESTS),
     storesOf(scope).groups.groupsOf(token),
     storesOf(scope).files.ofUser(token, undefined, scope.now).then((rows) => services.files.present(scope, rows)),
     services.auditReader.listForRecord(scope.em, scope.tenantId, token, 0, AUDIT_EVENTS),
@@ -38,6 +40,7 @@ export async function userReport(services: Services, scope: Scope, row: UserRow)
     sessions: sessions.map((s) => ({ sessionuuid: s.row.sessionuuid, sessiondata: s.data, when: s.row.updated, expirationtime: s.row.expires })),
     sharedrecords: shared.map((s) => ({ recorduuid: s.recorduuid, fields: s.fields, appname: s.appname, partner: s.partner, creationtime: s.created, expirationtime: s.expires })),
     requests: openedRequests,
+    requeststotal: requests.total,
     groups: groups.map(({ groupid, groupname, groupdesc }) => ({ groupid, groupname, groupdesc })),
     files,
     audit: { total: audit.total, rows: audit.rows },

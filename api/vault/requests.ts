@@ -8,7 +8,7 @@ import type { Scope, Users } from './users.js';
 import type { Appdata } from './appdata.js';
 import type { Consent } from './consent.js';
 import type { RequestRow } from '../store/requests.js';
-import { conflict, forbidden, notFound, Messages } from '../errors.js';
+import { badRequest, conflict, forbidden, notFound, Messages } from '../errors.js';
 import { applyProfilePatch, type PatchOperation } from './profile-patch.js';
 
 export type RequestType = 'forget-me' | 'change-profile' | 'change-app-data' | 'agreement-withdraw';
@@ -17,6 +17,12 @@ export type RequestType = 'forget-me' | 'change-profile' | 'change-app-data' | '
 export type Change = { profile: Record<string, unknown> } | { patch: PatchOperation[] } | { appdata: Record<string, unknown> } | null;
 
 const REQUESTS_TABLE = 'user_requests';
+
+/** Open requests one person may have waiting at once: each holds a sealed change until an admin decides. */
+export const MAX_OPEN_REQUESTS = 10;
+/** The largest change a request may hold, as canonical JSON. */
+export const MAX_CHANGE_BYTES = 64 * 1024;
+const TOO_MANY_OPEN = `The user has ${MAX_OPEN_REQUESTS} open requests: approve or cancel some first`;
 
 /** A request's AAD row: the request and its type; the key's subject binds the person. */
 function requestRowId(requestuuid: string, type: string): string {
@@ -45,22 +51,33 @@ export class UserRequests {
   ) {}
 
 
-  /** Opens a request, or answers the identical open one (same person, type, app, brief and change). */
+  /**
+   * Opens a request, or answers the identical open one (same person, type, app, brief and change). A change over
+   * MAX_CHANGE_BYTES is a 400 naming its field; a person with MAX_OPEN_REQUESTS open is a 409. The caller holds
+   * the person's row locked, so racing requests of one person are counted one at a time. `hash` is the request's
+   * keyed fingerprint: what the audit event keeps instead of the change.
+   */
   async open(
     scope: Scope,
     token: string,
     type: RequestType,
     target: { appname?: string | undefined; brief?: string | undefined },
     change: Change,
-  ): Promise<{ requestuuid: string; existed: boolean }> {
+  ): Promise<{ requestuuid: string; existed: boolean; hash: string; bytes: number }> {
     const appname = target.appname ?? null;
     const brief = target.brief ?? null;
+    const text = canonical(change);
+    const bytes = Buffer.byteLength(text, 'utf8');
+    if (change !== null && bytes > MAX_CHANGE_BYTES) throw badRequest(`Invalid API request parameter: ${Object.keys(change)[0]}: the change is larger than ${MAX_CHANGE_BYTES / 1024} KB`);
+    const fingerprint = await this.sealer.fingerprint(scope.tenantId, `request\0${token}\0${type}\0${appname ?? ''}\0${brief ?? ''}\0${text}`);
+    const store = storesOf(scope).requests;
+    const same = await store.openWith(token, fingerprint);
+    if (same) return { requestuuid: same, existed: true, hash: fingerprint, bytes };
+    if ((await store.openCount(token)) >= MAX_OPEN_REQUESTS) throw conflict(TOO_MANY_OPEN);
     const requestuuid = randomUUID();
-    const [fingerprint, sealed] = await Promise.all([
-      this.sealer.fingerprint(scope.tenantId, `request\0${token}\0${type}\0${appname ?? ''}\0${brief ?? ''}\0${canonical(change)}`),
-      change === null ? Promise.resolve(null) : this.sealer.sealFor(scope, token, REQUESTS_TABLE, requestRowId(requestuuid, type), change),
-    ]);
-    return storesOf(scope).requests.open({ requestuuid, user_token: token, requesttype: type, appname, brief, change: sealed, fingerprint, creationtime: scope.now });
+    const sealed = change === null ? null : await this.sealer.sealFor(scope, token, REQUESTS_TABLE, requestRowId(requestuuid, type), change);
+    const opened = await store.open({ requestuuid, user_token: token, requesttype: type, appname, brief, change: sealed, fingerprint, creationtime: scope.now });
+    return { ...opened, hash: fingerprint, bytes };
   }
 
   /** The request, or 404; a login xtoken sees only its own person's requests. */

@@ -17,8 +17,9 @@ export const AppdataUpdateRequest = defineOp({
     ctx.audit.app = input.appname;
     const row = await subjectRow(ctx, input, true);
     const requests = ctx.services.requests;
-    const { requestuuid, existed } = await requests.open(ctx, row.token, 'change-app-data', { appname: input.appname }, { appdata: input.appdata });
-    ctx.audit.after = input.appdata;
+    const { requestuuid, existed, hash, bytes } = await requests.open(ctx, row.token, 'change-app-data', { appname: input.appname }, { appdata: input.appdata });
+    // The change is sealed in the request; its event keeps only its keyed hash and size.
+    ctx.audit.after = { requestuuid, change: { hash, bytes } };
     return { requestuuid, ...(existed ? { result: 'request-exists' } : {}) };
   },
 });

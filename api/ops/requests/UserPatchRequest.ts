@@ -19,8 +19,9 @@ export const UserPatchRequest = defineOp({
     const patch = input.patch as ProfilePatchOperation[];
     // A patch that cannot apply to the profile as it is now is refused at once, not at approval.
     applyProfilePatch(await ctx.services.users.open(ctx.tenantId, row), patch, ctx.services.config.profileMaxBytes);
-    const { requestuuid, existed } = await ctx.services.requests.open(ctx, row.token, 'change-profile', {}, { patch });
-    ctx.audit.after = { patch };
+    const { requestuuid, existed, hash, bytes } = await ctx.services.requests.open(ctx, row.token, 'change-profile', {}, { patch });
+    // The change is sealed in the request; its event keeps only its keyed hash and size.
+    ctx.audit.after = { requestuuid, change: { hash, bytes } };
     return { requestuuid, ...(existed ? { result: 'request-exists' } : {}) };
   },
 });

@@ -14,8 +14,9 @@ export const UserUpdateRequest = defineOp({
   input: z.object({ ...UserRef, profile: Profile }),
   async run({ input, ctx }) {
     const row = await subjectRow(ctx, input, true);
-    const { requestuuid, existed } = await ctx.services.requests.open(ctx, row.token, 'change-profile', {}, { profile: input.profile });
-    ctx.audit.after = input.profile;
+    const { requestuuid, existed, hash, bytes } = await ctx.services.requests.open(ctx, row.token, 'change-profile', {}, { profile: input.profile });
+    // The change is sealed in the request; its event keeps only its keyed hash and size.
+    ctx.audit.after = { requestuuid, change: { hash, bytes } };
     return { requestuuid, ...(existed ? { result: 'request-exists' } : {}) };
   },
 });
