@@ -84,6 +84,19 @@ export const auditCheckpointWriteFailures = new client.Counter({
   registers: [registry],
 });
 
+export const loginFailures = new client.Counter({
+  name: 'strongroom_login_failures_total',
+  help: 'Failed UserLogin calls by reason (wrong-code, unknown-identity, locked-out, code-used, malformed); never who.',
+  labelNames: ['reason'] as const,
+  registers: [registry],
+});
+
+export const loginLockouts = new client.Counter({
+  name: 'strongroom_login_lockouts_total',
+  help: 'People locked out by their wrong codes (each lockout is also an event on the person\'s trail).',
+  registers: [registry],
+});
+
 /** Reports pool use from a sampler registered by the composition root. */
 export function registerPoolGauge(sample: () => { total: number; idle: number; waiting: number }) {
   // One pool per process; a second api in the same process (tests) takes the gauge over.

@@ -75,6 +75,22 @@ export class LoginStore extends GlobalTables {
     await this.sql(`insert into ${this.g}.login_failures (tenant_id, user_token, at) values ($1, $2, $3)`, [tenantId, userToken, now]);
   }
 
+  /**
+   * Holds the person's login lock until the transaction ends: their attempts run one at a time, on every replica,
+   * so no burst of guesses passes the lockout check before the others are counted.
+   */
+  async lockPerson(tenantId: number, userToken: string): Promise<void> {
+    await this.sql('select pg_advisory_xact_lock(hashtext($1))', [`strongroom:login:${tenantId}:${userToken}`]);
+  }
+
+  /** Forgets one wrong code recorded at `at` (the one a right code recorded before it was compared). */
+  async removeFailure(tenantId: number, userToken: string, at: number): Promise<void> {
+    await this.sql(
+      `delete from ${this.g}.login_failures where ctid = (select ctid from ${this.g}.login_failures where tenant_id = $1 and user_token = $2 and at = $3 limit 1)`,
+      [tenantId, userToken, at],
+    );
+  }
+
   /** The person's wrong codes since `since`, and the oldest of them (when the lockout lifts). */
   async failures(tenantId: number, userToken: string, since: number): Promise<{ count: number; oldest: number | null }> {
     const [r] = await this.sql(`select count(*)::int as n, min(at) as oldest from ${this.g}.login_failures where tenant_id = $1 and user_token = $2 and at > $3`, [

@@ -16,6 +16,9 @@ import type { Credentials } from './credentials.js';
 import type { Notifier } from './notifier.js';
 import type { Users } from './users.js';
 import { nowSeconds } from './durations.js';
+import { GlobalStores } from '../store/stores.js';
+import type { LoginStore } from '../store/logins.js';
+import { loginFailures, loginLockouts } from '../metrics.js';
 
 export interface LoginSettings {
   /** The challenge's difficulty: the solver tries on average half this many SHA-256 hashes. */
@@ -35,6 +38,25 @@ const XTOKEN_SECONDS = 600;
 /** The contract answers these with HTTP 200 and `status: error` (the SDKs read the message). */
 export class LoginError extends VaultError {
   readonly status = 200;
+}
+
+/** The wrong code that locked a person out: answered like any other; `token` names whose trail it belongs on. */
+export class LockoutError extends LoginError {
+  constructor(readonly token: string) {
+    super('login-error');
+  }
+}
+
+/** Why a UserLogin failed, as the failures counter labels it (never who). */
+type LoginFailure = 'malformed' | 'locked-out' | 'wrong-code' | 'unknown-identity' | 'code-used';
+
+interface Attempt {
+  tenantId: number;
+  token: string;
+  code: string;
+  loginid: string | undefined;
+  now: number;
+  known: boolean;
 }
 
 export const LOGIN_MESSAGES = { noSms: 'Login by phone is not available: no SMS channel is configured' } as const;
@@ -110,37 +132,56 @@ export class Logins {
 
   /**
    * A login xtoken and the user's token for the right code. With `loginid`, only that prelogin's code is tried;
-   * without (the SDKs' UserLogin), any of the person's live codes. Every wrong code counts against the person.
+   * without (the SDKs' UserLogin), any of the person's live codes. Every wrong code counts against the person; the
+   * one that locks them out throws a LockoutError (the same answer), so the operation can put it on their trail.
    */
   async login(tenantId: number, mode: 'email' | 'phone', identity: string, code: string, loginid?: string): Promise<{ xtoken: string; token: string }> {
     const now = nowSeconds();
-    const fail = (why: string) => {
-      this.log.info({ tenantId, mode, why }, 'login failed');
+    const fail = (reason: LoginFailure) => {
+      loginFailures.inc({ reason });
+      this.log.info({ tenantId, mode, why: reason }, 'login failed');
       return new LoginError('login-error');
     };
-    const { logins } = this.db.globalStores();
-    if (loginid !== undefined && !UUID.test(loginid)) throw fail('malformed loginid');
+    if (loginid !== undefined && !UUID.test(loginid)) throw fail('malformed');
     const user = await this.findUser(tenantId, mode, identity, now);
     // An unknown identity is tried as a person nobody is: the same statements run.
-    const token = user?.token ?? randomUUID();
-    if ((await this.lockedUntil(tenantId, token, now)) !== null) throw fail('locked out');
-    const candidates = loginid !== undefined ? [await logins.attempt(tenantId, token, loginid.toLowerCase())] : await logins.liveCodes(tenantId, token, now);
-    const typed = code.trim();
-    const match = candidates.find((c) => c !== null && c.expiresAt > now && c.attempts <= ATTEMPTS_PER_CODE && same(c.codeHash, sha256(`${c.id}:${typed}`)));
-    if (!match) {
-      await logins.addFailure(tenantId, token, now);
-      for (const c of candidates) if (c && c.attempts >= ATTEMPTS_PER_CODE) await logins.removeCode(c.id);
-      throw fail(user ? 'wrong code' : 'unknown identity');
+    const attempt = { tenantId, token: user?.token ?? randomUUID(), code: code.trim(), loginid: loginid?.toLowerCase(), now, known: user !== null };
+    const verdict = await this.db.global().transactional((tx) => this.judge(new GlobalStores(tx).logins, attempt));
+    if (verdict === 'locked-now') {
+      fail('wrong-code');
+      loginLockouts.inc();
+      throw new LockoutError(attempt.token);
     }
-    // Spending the code is the check that counts: of two logins racing with it, one deletes it and one fails.
-    if (!user || !(await logins.spendCode(match.id))) throw fail('code already used');
+    if (verdict !== 'ok' || !user) throw fail(verdict === 'ok' ? 'code-used' : verdict);
     const xtoken = await this.credentials.issue('login', tenantId, { userToken: user.token, expiresAt: now + XTOKEN_SECONDS });
     return { xtoken, token: user.token };
   }
 
+  /**
+   * One attempt, under the person's lock (their attempts run one at a time on every replica). The failure is
+   * recorded before the code is compared, and forgotten only once a right code is spent.
+   */
+  private async judge(logins: LoginStore, a: Attempt): Promise<'ok' | 'locked-now' | LoginFailure> {
+    await logins.lockPerson(a.tenantId, a.token);
+    if ((await this.lockedUntil(a.tenantId, a.token, a.now, logins)) !== null) return 'locked-out';
+    await logins.addFailure(a.tenantId, a.token, a.now);
+    const candidates = a.loginid !== undefined ? [await logins.attempt(a.tenantId, a.token, a.loginid)] : await logins.liveCodes(a.tenantId, a.token, a.now);
+    const match = candidates.find((c) => c !== null && c.expiresAt > a.now && c.attempts <= ATTEMPTS_PER_CODE && same(c.codeHash, sha256(`${c.id}:${a.code}`)));
+    if (!match) {
+      for (const c of candidates) if (c && c.attempts >= ATTEMPTS_PER_CODE) await logins.removeCode(c.id);
+      const lockedNow = (await this.lockedUntil(a.tenantId, a.token, a.now, logins)) !== null;
+      if (!a.known) return 'unknown-identity';
+      return lockedNow ? 'locked-now' : 'wrong-code';
+    }
+    // Spending the code is the check that counts: of two logins racing with it, one deletes it and one fails.
+    if (!a.known || !(await logins.spendCode(match.id))) return 'code-used';
+    await logins.removeFailure(a.tenantId, a.token, a.now);
+    return 'ok';
+  }
+
   /** When a locked-out person may try again, or null when they are not locked out. */
-  private async lockedUntil(tenantId: number, token: string, now: number): Promise<number | null> {
-    const { count, oldest } = await this.db.globalStores().logins.failures(tenantId, token, now - this.settings.windowSeconds);
+  private async lockedUntil(tenantId: number, token: string, now: number, logins = this.db.globalStores().logins): Promise<number | null> {
+    const { count, oldest } = await logins.failures(tenantId, token, now - this.settings.windowSeconds);
     return count >= this.settings.maxFailures ? (oldest ?? now) + this.settings.windowSeconds : null;
   }
 

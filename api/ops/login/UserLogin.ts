@@ -1,9 +1,12 @@
 // POST /v2/UserLogin (public): the code from UserPrelogin for a login xtoken and the user's token. `loginid` (from
 // UserPrelogin) binds the guess to that attempt's code; the SDKs send none, and then any live code is tried.
+// A login and a lockout are events on the person's trail.
 import { z } from 'zod';
 import { defineOp } from '../define.js';
 import { Identity } from '../schemas.js';
 import { LoginMode } from './UserPrelogin.js';
+import { LockoutError } from '../../vault/logins.js';
+import { onTrail } from './trail.js';
 
 export const UserLogin = defineOp({
   name: 'UserLogin',
@@ -18,6 +21,13 @@ export const UserLogin = defineOp({
     loginid: z.string().max(64).optional(),
   }),
   async run({ input, ctx }) {
-    return ctx.services.logins.login(ctx.tenantId, input.mode, input.identity, input.smscode, input.loginid);
+    try {
+      const login = await ctx.services.logins.login(ctx.tenantId, input.mode, input.identity, input.smscode, input.loginid);
+      await onTrail(ctx, 'UserLogin', { token: login.token, mode: input.mode });
+      return login;
+    } catch (err) {
+      if (err instanceof LockoutError) await onTrail(ctx, 'UserLockout', { token: err.token, mode: input.mode });
+      throw err;
+    }
   },
 });
