@@ -118,6 +118,12 @@ export class Tenants {
     return { tenantid: id, tenantname: name, tenantorg: org, email, managedby: managedby || null };
   }
 
+  /** The tenant of that name, read fresh (never from the name cache); null when there is none. */
+  async named(name: string): Promise<TenantInfo | null> {
+    const row = await this.store.byName(name);
+    return row ? present(row) : null;
+  }
+
   async get(id: number): Promise<TenantInfo> {
     const row = await this.store.byId(id);
     if (!row) throw notFound(Messages.tenantNotFound);

@@ -55,8 +55,8 @@ describe('tenant owner marks', () => {
 
   it('let a marked rotation or deletion act exactly where the model says the mark matches', async ({ vault }) => {
     const marks = ['uid-a', 'uid-b', undefined] as const;
-    const tenants = [];
-    for (const mark of marks) tenants.push({ ...(await tenant(vault, mark)), mark: mark as string | undefined });
+    const tenants: { id: number; name: string; admin: string; mark: string | undefined }[] = [];
+    for (const mark of marks) tenants.push({ ...(await tenant(vault, mark)), mark });
     await fc.assert(
       fc.asyncProperty(fc.nat(tenants.length - 1), fc.constantFrom('uid-a', 'uid-b', 'uid-c', ''), fc.boolean(), async (which, given, rotate) => {
         const t = tenants[which]!;
@@ -76,5 +76,24 @@ describe('tenant owner marks', () => {
       }),
       { numRuns: 30 },
     );
+  });
+});
+
+describe('TenantGet by tenantname', () => {
+  it('finds a tenant with its mark, answers 404 for none, and 403 alike to anyone else for any name', async ({ vault }) => {
+    const t = await tenant(vault, 'uid-by-name');
+    const other = await tenant(vault);
+    expect((await vault.call('TenantGet', { tenantname: t.name })).body).toMatchObject({ tenantid: t.id, tenantname: t.name, managedby: 'uid-by-name' });
+    const missing = await vault.call('TenantGet', { tenantname: 'nosuchtenant' });
+    expect(missing.status).toBe(404);
+    expect(missing.body.message).toBe('The tenant record was not found');
+    expect((await vault.call('TenantGet', { tenantname: 'Not-A-Name' })).status).toBe(400);
+    expect((await vault.call('TenantGet', { tenantid: t.id, tenantname: t.name })).status).toBe(400);
+    const own = { 'x-bunker-token': t.admin, 'x-bunker-tenant': t.name };
+    expect((await vault.call('TenantGet', { tenantname: t.name }, own)).status).toBe(200);
+    const refusedOther = await vault.call('TenantGet', { tenantname: other.name }, own);
+    const refusedNone = await vault.call('TenantGet', { tenantname: 'nosuchtenant' }, own);
+    expect([refusedOther.status, refusedNone.status]).toEqual([403, 403]);
+    expect(refusedOther.body).toEqual(refusedNone.body);
   });
 });

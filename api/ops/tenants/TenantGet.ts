@@ -1,16 +1,28 @@
-// POST /v2/TenantGet: a tenant's name, organisation and email, and its owner mark (`managedby`) when it has one.
+// POST /v2/TenantGet: a tenant's name, organisation and email, and its owner mark (`managedby`) when it has one. The
+// tenant is named by `tenantid`, or (beyond the contract) by `tenantname`; neither: the caller's own.
 import { z } from 'zod';
 import { defineOp } from '../define.js';
-import { TenantId, checkTenantAccess } from './schemas.js';
+import { badRequest, notFound, Messages } from '../../errors.js';
+import { TenantId, TenantName, checkTenantAccess } from './schemas.js';
 
 export const TenantGet = defineOp({
   name: 'TenantGet',
   access: 'tenant',
   kinds: [],
   transaction: 'read',
-  input: z.object({ tenantid: TenantId.optional() }),
+  input: z.object({ tenantid: TenantId.optional(), tenantname: TenantName.optional() }),
   async run({ input, ctx }) {
-    const id = input.tenantid ?? ctx.tenantId;
+    if (input.tenantid !== undefined && input.tenantname !== undefined) throw badRequest('Invalid API request parameter: tenantname: give tenantid or tenantname, not both');
+    let id = input.tenantid ?? ctx.tenantId;
+    if (input.tenantname !== undefined) {
+      // An unknown name answers like another tenant's (403) to anyone who may not see every tenant.
+      const named = await ctx.services.tenants.named(input.tenantname);
+      if (!named) {
+        checkTenantAccess(ctx.principal, Number.NaN);
+        throw notFound(Messages.tenantNotFound);
+      }
+      id = named.tenantid;
+    }
     checkTenantAccess(ctx.principal, id);
     const { tenantid, tenantname, tenantorg, email, managedby } = await ctx.services.tenants.get(id);
     return { tenantid, tenantname, tenantorg, email, ...(managedby !== null && { managedby }) };
