@@ -32,6 +32,8 @@ export interface TenantInfo {
   tenantname: string;
   tenantorg: string;
   email: string | null;
+  /** The owner mark: the uid of the Tenant resource that made it; absent when nobody claimed it. */
+  managedby?: string;
 }
 
 export interface PolicyInfo {
@@ -91,47 +93,29 @@ export class VaultClient {
     return answer as T;
   }
 
-  tenantCreate(input: { tenantname: string; tenantorg: string; email?: string }) {
+  /** A tenant carrying the owner mark `managedby`, and its admin token (shown only now). */
+  tenantCreate(input: { tenantname: string; tenantorg: string; email?: string; managedby: string }) {
     return this.call<{ tenantid: number; xtoken: string }>('TenantCreate', input);
   }
 
-  /** undefined when the vault has no such tenant. */
-  async tenantGet(tenantid: number): Promise<TenantInfo | undefined> {
-    return this.call<TenantInfo>('TenantGet', { tenantid }).catch(notFoundAs(undefined));
+  /** The tenant of that name, with its owner mark; undefined when the vault has none. */
+  async tenantByName(tenantname: string): Promise<TenantInfo | undefined> {
+    return this.call<TenantInfo>('TenantGet', { tenantname }).catch(notFoundAs(undefined));
   }
 
-  async tenantByName(name: string): Promise<TenantInfo | undefined> {
-    for (let offset = 0; ; offset += 100) {
-      const page = await this.call<{ total: number; rows: Omit<TenantInfo, 'email'>[] }>('TenantListTenants', { offset, limit: 100 });
-      const hit = page.rows.find((r) => r.tenantname === name);
-      if (hit) return this.tenantGet(hit.tenantid);
-      if (page.rows.length === 0 || offset + page.rows.length >= page.total) return undefined;
-    }
-  }
-
-  tenantUpdate(input: { tenantid: number; tenantorg: string; email: string }) {
+  /** Changes only a tenant carrying the owner mark `managedby` (the vault answers 409 otherwise). */
+  tenantUpdate(input: { tenantid: number; tenantorg: string; email: string; managedby: string }) {
     return this.call('TenantUpdate', input);
   }
 
-  /** true when it was deleted now, false when the vault had no such tenant. */
-  async tenantDelete(tenantid: number): Promise<boolean> {
-    return this.call('TenantDelete', { tenantid }).then(() => true, notFoundAs(false));
+  /** true when it was deleted now, false when the vault had no such tenant; only one carrying the owner mark. */
+  async tenantDelete(tenantid: number, managedby: string): Promise<boolean> {
+    return this.call('TenantDelete', { tenantid, managedby }).then(() => true, notFoundAs(false));
   }
 
-  /** A new admin token for the tenant; every earlier one stops working. */
-  tenantRotateAdminToken(tenantid: number) {
-    return this.call<{ tenantid: number; xtoken: string }>('TenantRotateAdminToken', { tenantid });
-  }
-
-  /** Whether `token` is the admin token of this tenant: it may read its own tenant. */
-  async isTenantAdminToken(tenantid: number, token: string): Promise<boolean> {
-    return this.call('TenantGet', { tenantid }, { token }).then(
-      () => true,
-      (err: unknown) => {
-        if (err instanceof VaultAnswerError && (err.status === 403 || err.status === 404)) return false;
-        throw err;
-      },
-    );
+  /** A new admin token for a tenant carrying the owner mark `managedby`; every earlier one stops working. */
+  tenantRotateAdminToken(tenantid: number, managedby: string) {
+    return this.call<{ tenantid: number; xtoken: string }>('TenantRotateAdminToken', { tenantid, managedby });
   }
 
   roleCreate(input: { rolename: string; roledesc: string; managedby: string }) {

@@ -1,12 +1,14 @@
 // Reconciles a Role: the vault role exists with the spec's description, its policies match the spec and are linked
 // to it, and a live xtoken for the referenced Tenant sits in the spec's Secret, replaced before it expires. Only a
-// role and policies carrying this resource's owner mark are changed (see ownership.ts).
+// role and policies carrying this resource's owner mark are changed (see ownership.ts), and the xtoken is made only
+// in a vault tenant that carries the referenced Tenant's owner mark: never from what a status says.
 import { claimVaultName, parseSpec, type ReconcileDeps } from '../deps.js';
 import { findCondition } from '../runtime/conditions.js';
 import type { ReconcileOutcome, Reconciler } from '../runtime/controller.js';
 import { ReconcileError } from '../runtime/reconcile-error.js';
-import { RoleSpec, type Role, type RoleStatus } from '../types/resources.js';
-import { VaultAnswerError, type RoleInfo } from '../vault-client.js';
+import { ownsTenant } from '../tenant/ownership.js';
+import { RoleSpec, TenantSpec, type Role, type RoleStatus } from '../types/resources.js';
+import { VaultAnswerError, type RoleInfo, type TenantInfo } from '../vault-client.js';
 import { finalizeRole } from './finalize.js';
 import { nameTaken, owns } from './ownership.js';
 import { syncPolicies } from './policies.js';
@@ -29,13 +31,7 @@ export function roleReconciler(deps: ReconcileDeps): Reconciler<RoleStatus> {
         managed: (o) => o.status?.roleId !== undefined,
         reason: 'RoleNameTaken',
       });
-      const tenant = await deps.tenants.get(obj.metadata.namespace, spec.tenantRef.name);
-      const ready = findCondition(tenant?.status?.conditions, 'Ready')?.status === 'True';
-      const tenantId = tenant?.status?.tenantId;
-      const tenantName = tenant?.status?.tenantName;
-      if (!tenant || tenant.metadata.deletionTimestamp || !ready || tenantId === undefined || !tenantName) {
-        throw new ReconcileError('TenantNotReady', `Tenant ${spec.tenantRef.name} ${tenant ? 'is not ready' : 'does not exist in this namespace'}`, { retryAfterMs: TENANT_WAIT_MS });
-      }
+      const { tenantid: tenantId, tenantname: tenantName } = await managedTenant(deps, obj, spec.tenantRef.name);
 
       const role = await ensureRole(deps, obj, spec, status);
       status.roleId = role.roleid;
@@ -50,6 +46,25 @@ export function roleReconciler(deps: ReconcileDeps): Reconciler<RoleStatus> {
       };
     },
   };
+}
+
+/**
+ * The vault tenant the Role's Tenant resource manages: the one of its spec's name that carries its owner mark.
+ * TenantNotReady while there is none (the Tenant's changes wake the Role), whatever the Tenant's status claims. Its
+ * Ready condition only says when to go on (the tenant's keys are made after its row): it never names a tenant.
+ */
+async function managedTenant(deps: ReconcileDeps, obj: Role, ref: string): Promise<TenantInfo> {
+  const waiting = (why: string) => new ReconcileError('TenantNotReady', `Tenant ${ref} ${why}`, { retryAfterMs: TENANT_WAIT_MS });
+  const tenant = await deps.tenants.get(obj.metadata.namespace, ref);
+  if (!tenant) throw waiting('does not exist in this namespace');
+  if (tenant.metadata.deletionTimestamp) throw waiting('is being deleted');
+  const parsed = TenantSpec.safeParse(tenant.spec);
+  if (!parsed.success) throw waiting('has an invalid spec');
+  const found = await deps.vault.tenantByName(parsed.data.tenantName);
+  if (!found) throw waiting(`has no vault tenant ${parsed.data.tenantName} yet`);
+  if (!ownsTenant(tenant, found)) throw waiting(`does not manage vault tenant ${found.tenantname}: no xtoken is made for it`);
+  if (findCondition(tenant.status?.conditions, 'Ready')?.status !== 'True') throw waiting('is not ready');
+  return found;
 }
 
 /**
