@@ -1,6 +1,6 @@
 // Key custody in the chart, rendered: the api takes the root token from a mounted Secret file and holds no key
 // material; the tokenizer holds no database, root token or object store setting; the operator's Secret rights
-// stop at the namespace it watches unless cluster-wide is asked for.
+// stop at the namespace it watches (never the release's) unless cluster-wide is asked for.
 import { describe, expect, it } from 'vitest';
 import { TemplateFailure } from './render.js';
 import { defaults, renderer, validate, values } from './release.js';
@@ -44,18 +44,18 @@ describe('chart key custody', () => {
     }
   });
 
-  it('installs the operator namespaced by default: a Role and RoleBinding for Secrets in the release namespace, no ClusterRole', () => {
+  it('installs the operator namespaced by default: a Role and RoleBinding for Secrets in "<release>-tenants", no ClusterRole', () => {
     const v = values();
     expect(validate(v)).toBe(true);
     expect(renderer.render('operator-clusterrole.yaml', v)).toBe('');
     expect(renderer.render('operator-clusterrolebinding.yaml', v)).toBe('');
     const role = renderer.manifest('operator-role.yaml', v);
     const binding = renderer.manifest('operator-rolebinding.yaml', v);
-    expect(role.metadata.namespace).toBe('vault');
-    expect(binding.metadata.namespace).toBe('vault');
+    expect(role.metadata.namespace).toBe('vault-tenants');
+    expect(binding.metadata.namespace).toBe('vault-tenants');
     expect(role.rules.some((r: { resources: string[] }) => r.resources.includes('secrets'))).toBe(true);
     const env = renderer.manifest('operator-deployment.yaml', v).spec.template.spec.containers[0].env;
-    expect(env).toContainEqual({ name: 'WATCH_NAMESPACE', value: 'vault' });
+    expect(env).toContainEqual({ name: 'WATCH_NAMESPACE', value: 'vault-tenants' });
   });
 
   it('moves the Role to operator.watchNamespace, and grants every namespace only with operator.clusterWide', () => {

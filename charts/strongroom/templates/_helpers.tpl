@@ -177,10 +177,11 @@ them against the Kubernetes API double, and test/chart checks them against every
 {{- end }}
 
 {{/*
-The one namespace the operator watches, and where its Role grants Secrets: operator.watchNamespace, else the
-release's. Not used with operator.clusterWide.
+The one namespace the operator watches, and where its Role grants Secrets: operator.watchNamespace, else
+"<release namespace>-tenants". Never the release namespace, which holds the vault's own Secrets (root token,
+wrapping key): the validation refuses it. Not used with operator.clusterWide.
 */}}
-{{- define "strongroom.operator.watchNamespace" -}}{{ default .Release.Namespace .Values.operator.watchNamespace }}{{- end -}}
+{{- define "strongroom.operator.watchNamespace" -}}{{ default (printf "%s-tenants" .Release.Namespace) .Values.operator.watchNamespace }}{{- end -}}
 
 {{/*
 The leader election Lease, in the release namespace. Same rule as above: no template logic but the Lease's name.
@@ -212,6 +213,9 @@ Settings that cannot be expressed in values.schema.json: combinations that would
 {{- define "strongroom.validate" -}}
 {{- if and .Values.operator.clusterWide .Values.operator.watchNamespace -}}
 {{- fail "operator.clusterWide watches every namespace: leave operator.watchNamespace unset, or clusterWide false" -}}
+{{- end -}}
+{{- if and .Values.operator.enabled (not .Values.operator.clusterWide) (eq (include "strongroom.operator.watchNamespace" .) .Release.Namespace) -}}
+{{- fail "operator.watchNamespace must not be the release namespace: the operator's Role there would reach the vault's own Secrets (root token, wrapping key); choose another namespace" -}}
 {{- end -}}
 {{- $many := or (gt (int .Values.api.replicas) 1) .Values.api.autoscaling.enabled -}}
 {{- if and .Values.database.embedded $many -}}
