@@ -488,14 +488,17 @@ export type TenantCreateInput = {
   tenantname: string;
   tenantorg: string;
   email?: string;
+  managedby?: string;
 };
 
 export type TenantDeleteInput = {
   tenantid: number;
+  managedby?: string;
 };
 
 export type TenantGetInput = {
   tenantid?: number;
+  tenantname?: string;
 };
 
 export type TenantGetUIConfInput = Record<string, unknown>;
@@ -507,6 +510,7 @@ export type TenantListTenantsInput = {
 
 export type TenantRotateAdminTokenInput = {
   tenantid: number;
+  managedby?: string;
 };
 
 export type TenantUpdateInput = {
@@ -514,6 +518,7 @@ export type TenantUpdateInput = {
   tenantname?: string;
   tenantorg?: string;
   email?: string;
+  managedby?: string;
 };
 
 export type TokenCreateInput = {
