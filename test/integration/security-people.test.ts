@@ -7,6 +7,8 @@ import { vaultTest, buildProfile, type TestVault } from '../fixtures/vault.js';
 import { MAIN_TENANT_ID } from '../../api/store/database.js';
 import { MAX_CHANGE_BYTES, MAX_OPEN_REQUESTS } from '../../api/vault/requests.js';
 import { REPORT_REQUESTS } from '../../api/vault/report.js';
+import { LOOKAHEAD } from '../../api/ops/bulk/BulkListAllUsers.js';
+import { roleWith } from '../fixtures/roles.js';
 import { inbox, prelogin, pub, type Sent } from '../fixtures/login.js';
 
 const MAX_FAILURES = 5;
@@ -160,5 +162,55 @@ describe('N7: what people may store in requests', () => {
     expect(report.requests).toHaveLength(REPORT_REQUESTS);
     const page = await vault.call('UserRequestListUserRequests', { ...ref, offset: REPORT_REQUESTS, limit: 100 });
     expect(page.body.rows).toHaveLength(3 * MAX_OPEN_REQUESTS - REPORT_REQUESTS);
+  });
+});
+
+describe('N15: a person-judged BulkListAllUsers page', () => {
+  it('judges only what its page needs, and paging by nextoffset answers exactly the people the policy lets it see', async ({ vault }) => {
+    const team = `team-${Date.now() % 100000}`;
+    // Who is visible follows a fixed irregular pattern, with runs of refused people longer than a page's look-ahead.
+    const pattern = [1, 0, 0, 1, 1, 0, 1, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1, 1, 1, 0, 1, 0];
+    for (const v of pattern) await vault.call('UserCreate', { profile: buildProfile({ team: v ? team : 'other' }) });
+    const role = await roleWith(vault, [
+      { Effect: 'Allow', Action: 'BulkListUnlock', Resource: '*' },
+      { Effect: 'Allow', Action: 'BulkListAllUsers', Resource: '*', Condition: { StringEquals: { '${user:team}': team } } },
+    ]);
+    const unlock = async (headers?: Record<string, string>) => (await vault.call('BulkListUnlock', {}, headers)).body.unlockuuid as string;
+    const everyone = (await vault.call('BulkListAllUsers', { unlockuuid: await unlock(), offset: 0, limit: 1000 })).body;
+    const order = (everyone.rows as { token: string; profile: { team?: string } }[]).map((r) => ({ token: r.token, visible: r.profile.team === team }));
+
+    // The people each page opens (and judges), counted on the way through the real users service.
+    const users = vault.api.services.users;
+    const openMany = users.openMany.bind(users);
+    let opened = 0;
+    users.openMany = async (tenantId, rows) => {
+      opened += rows.length;
+      return openMany(tenantId, rows);
+    };
+    try {
+      await fc.assert(
+        fc.asyncProperty(fc.integer({ min: 1, max: 6 }), fc.integer({ min: 0, max: order.length }), async (limit, start) => {
+          const unlockuuid = await unlock(role);
+          const got: string[] = [];
+          let offset: number | undefined = start;
+          while (offset !== undefined) {
+            opened = 0;
+            const page = await vault.call('BulkListAllUsers', { unlockuuid, offset, limit }, role);
+            expect(page.status, JSON.stringify(page.body)).toBe(200);
+            expect(page.body.total).toBe(order.length);
+            expect(page.body.rows.length).toBeLessThanOrEqual(limit);
+            expect(opened).toBeLessThanOrEqual(limit * LOOKAHEAD);
+            got.push(...(page.body.rows as { token: string; profile: { team: string } }[]).map((r) => (expect(r.profile.team).toBe(team), r.token)));
+            expect(page.body.nextoffset === undefined || page.body.nextoffset > offset).toBe(true);
+            offset = page.body.nextoffset as number | undefined;
+          }
+          // Oracle: from `start` on, every visible person once, in the list's order, and no one else.
+          expect(got).toEqual(order.slice(start).filter((p) => p.visible).map((p) => p.token));
+        }),
+        { numRuns: 8 },
+      );
+    } finally {
+      users.openMany = openMany;
+    }
   });
 });
