@@ -49,6 +49,13 @@ export const auditQueueDepth = new client.Gauge({
   registers: [registry],
 });
 
+export const auditQueueRefused = new client.Counter({
+  name: 'strongroom_audit_queue_refused_total',
+  help: 'Queued audit events the tokenizer refused to link (their MAC does not hold: not queued by this vault), per tenant.',
+  labelNames: ['tenant'],
+  registers: [registry],
+});
+
 export const auditVerifiedSequence = new client.Gauge({
   name: 'strongroom_audit_verified_sequence',
   help: 'The last sequence number of the tenant\'s audit chain found intact by the last verification.',

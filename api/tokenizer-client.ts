@@ -12,6 +12,7 @@ import {
   type RunReply__Output,
   type ChainAuditResponse__Output,
   type SignCheckpointResponse__Output,
+  type AuditHighWaterResponse__Output,
   type DetokenizeItem__Output,
   type HashItem__Output,
   type IndexKind,
@@ -55,13 +56,24 @@ export interface TokenizerBatch {
   newKeys?: string[];
   /** Wrapped keys to wrap again under the active master version, answered in `rewrapped_keys`. */
   rewrapKeys?: { subject: string; wrapped: Buffer }[];
-  /** Runs of audit events to link (see ChainAudit in the proto), answered in `chained`. */
-  chain?: { previous: Buffer; firstSeq: number; canonical: string[] }[];
+  /** Runs of audit events to link (see ChainItem in the proto), answered in `chained`. */
+  chain?: AuditRun[];
+  /** Queued audit events to authenticate (see QueueMacItem in the proto), answered in `queue_macs`. */
+  queueMac?: { uuid: string; head: string; details: Buffer | null }[];
+}
+
+/** A run of audit events to link: queued ones first, with their MACs; and the newest head known committed. */
+export interface AuditRun {
+  previous: Buffer;
+  firstSeq: number;
+  canonical: string[];
+  queueMac?: Buffer[];
+  committed?: { seq: number; link: Buffer } | undefined;
 }
 
 export type TokenizerResult = BatchResult__Output;
 
-type Method = 'Run' | 'KeyringInfo' | 'Rewrap' | 'Resplit' | 'Rotate' | 'Retire' | 'ChainAudit' | 'SignCheckpoint' | 'ResealLegacy';
+type Method = 'Run' | 'KeyringInfo' | 'Rewrap' | 'Resplit' | 'Rotate' | 'Retire' | 'ChainAudit' | 'SignCheckpoint' | 'ResealLegacy' | 'AuditHighWater';
 /** One call on the generated client, given the metadata, options and callback `call` adds. */
 type Send<Res> = (meta: grpc.Metadata, options: grpc.CallOptions, callback: grpc.requestCallback<Res>) => void;
 
@@ -98,7 +110,7 @@ function sizeOf(batch: TokenizerBatch): { items: number; bytes: number } {
   }
   const items =
     (batch.hash?.length ?? 0) + (batch.seal?.length ?? 0) + (batch.open?.length ?? 0) + (batch.tokenize?.length ?? 0) + (batch.detokenize?.length ?? 0) +
-    (batch.newKeys?.length ?? 0) + (batch.rewrapKeys?.length ?? 0) + chained;
+    (batch.newKeys?.length ?? 0) + (batch.rewrapKeys?.length ?? 0) + chained + (batch.queueMac?.length ?? 0);
   return { items, bytes };
 }
 
@@ -166,8 +178,9 @@ export class TokenizerClient {
     if (batches.length === 1) {
       return [await this.runSmall(tenantId, batches[0]!).then((value): Outcome => ({ ok: true, value }), (error: unknown): Outcome => ({ ok: false, error }))];
     }
-    const merged: Required<TokenizerBatch> = { hash: [], seal: [], open: [], tokenize: [], detokenize: [], newKeys: [], rewrapKeys: [], chain: [] };
+    const merged: Required<TokenizerBatch> = { hash: [], seal: [], open: [], tokenize: [], detokenize: [], newKeys: [], rewrapKeys: [], chain: [], queueMac: [] };
     for (const b of batches) {
+      if (b.queueMac) merged.queueMac.push(...b.queueMac);
       if (b.chain) merged.chain.push(...b.chain);
       if (b.newKeys) merged.newKeys.push(...b.newKeys);
       if (b.rewrapKeys) merged.rewrapKeys.push(...b.rewrapKeys);
@@ -185,7 +198,7 @@ export class TokenizerClient {
       if (error instanceof TokenizerRejectedError) return this.runEach(tenantId, batches);
       return batches.map(() => ({ ok: false, error }));
     }
-    const at = { hash: 0, sealed: 0, opened: 0, tokens: 0, detokenized: 0, wrapped: 0, rewrapped: 0, chained: 0 };
+    const at = { hash: 0, sealed: 0, opened: 0, tokens: 0, detokenized: 0, wrapped: 0, rewrapped: 0, chained: 0, macs: 0 };
     return batches.map((b) => {
       const value: TokenizerResult = {
         hash: result.hash.slice(at.hash, (at.hash += b.hash?.length ?? 0)),
@@ -196,6 +209,7 @@ export class TokenizerClient {
         wrapped_keys: result.wrapped_keys.slice(at.wrapped, (at.wrapped += b.newKeys?.length ?? 0)),
         rewrapped_keys: result.rewrapped_keys.slice(at.rewrapped, (at.rewrapped += b.rewrapKeys?.length ?? 0)),
         chained: result.chained.slice(at.chained, (at.chained += b.chain?.length ?? 0)),
+        queue_macs: result.queue_macs.slice(at.macs, (at.macs += b.queueMac?.length ?? 0)),
       };
       return { ok: true, value };
     });
@@ -250,7 +264,15 @@ export class TokenizerClient {
       detokenize: batch.detokenize ?? [],
       new_key_subjects: batch.newKeys ?? [],
       rewrap_keys: (batch.rewrapKeys ?? []).map((r) => ({ subject: r.subject, wrapped_key: r.wrapped })),
-      chain: (batch.chain ?? []).map((c) => ({ previous: c.previous, first_seq: String(c.firstSeq), canonical: c.canonical })),
+      chain: (batch.chain ?? []).map((c) => ({
+        previous: c.previous,
+        first_seq: String(c.firstSeq),
+        canonical: c.canonical,
+        queue_mac: c.queueMac ?? [],
+        committed_seq: String(c.committed?.seq ?? 0),
+        committed_link: c.committed?.link ?? Buffer.alloc(0),
+      })),
+      queue_mac: (batch.queueMac ?? []).map((q) => ({ uuid: q.uuid, head: q.head, details: q.details ?? Buffer.alloc(0) })),
     };
   }
 
@@ -374,9 +396,16 @@ export class TokenizerClient {
    * The same links through Run: the call rides with other callers' items of the same turn (the audit chainer's,
    * beside the opens of the reads it records), one round trip where there were two.
    */
-  async chainInRun(tenantId: number, previous: Buffer, firstSeq: number, canonical: string[]): Promise<Buffer[]> {
-    const { chained } = await this.run(tenantId, { chain: [{ previous, firstSeq, canonical }] });
-    return chained[0]!.links;
+  async chainInRun(tenantId: number, run: AuditRun): Promise<{ links: Buffer[]; refused: number[] }> {
+    const { chained } = await this.run(tenantId, { chain: [run] });
+    return { links: chained[0]!.links, refused: chained[0]!.refused };
+  }
+
+  /** The newest head of the tenant's trail the tokenizer knows committed (seq 0: none). */
+  async auditHighWater(tenantId: number): Promise<{ seq: number; link: Buffer }> {
+    const req = { tenant_id: tenantId, tenant_salt: await this.saltOf(tenantId) };
+    const res = await this.call<AuditHighWaterResponse__Output>('AuditHighWater', (meta, options, callback) => this.client.AuditHighWater(req, meta, options, callback));
+    return { seq: Number(res.seq), link: res.link };
   }
 
   /** A signature of the tenant's head at the tokenizer's time; TokenizerRejectedError when `link` is not its link. */

@@ -91,3 +91,11 @@ export function checkpointSigned(key: KeyObject, c: CheckpointLine): boolean {
   const message = checkpointMessage({ tenant: c.tenant, seq: c.seq, link: Buffer.from(c.link, 'hex'), digest: Buffer.from(c.digest, 'hex'), time: c.time });
   return verify(null, message, key, Buffer.from(c.signature, 'base64'));
 }
+
+/**
+ * An audit event's canonical text (what its link and digest cover) from `head`, the JSON array of its nine fields
+ * before the details, and its sealed details: the same text as JSON.stringify of all ten (api/vault/audit.ts).
+ */
+export function canonicalText(head: string, details: Buffer | null): string {
+  return `${head.slice(0, -1)},${JSON.stringify(details?.toString('base64') ?? null)}]`;
+}

@@ -24,6 +24,7 @@ export type { ResplitResponse__Output } from './generated/strongroom/tokenizer/v
 export type { RotateResponse__Output } from './generated/strongroom/tokenizer/v1/RotateResponse.js';
 export type { ChainAuditResponse__Output } from './generated/strongroom/tokenizer/v1/ChainAuditResponse.js';
 export type { SignCheckpointResponse__Output } from './generated/strongroom/tokenizer/v1/SignCheckpointResponse.js';
+export type { AuditHighWaterResponse__Output } from './generated/strongroom/tokenizer/v1/AuditHighWaterResponse.js';
 export type { RetireResponse__Output } from './generated/strongroom/tokenizer/v1/RetireResponse.js';
 export type { ResealLegacyRequest, ResealLegacyRequest__Output } from './generated/strongroom/tokenizer/v1/ResealLegacyRequest.js';
 export type { ResealLegacyResponse__Output } from './generated/strongroom/tokenizer/v1/ResealLegacyResponse.js';

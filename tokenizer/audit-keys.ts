@@ -40,6 +40,13 @@ export class AuditKeys {
     return key;
   }
 
+  /** The tenant's key for queued events' MACs (purpose `audit-queue`, under the tenant's salt). */
+  queueKey(tenantId: number, salt: Buffer): Buffer {
+    const key = this.subkeys.withSalt(salt).derive(AUDIT_KEY_VERSION, tenantId, 'audit-queue');
+    if (!key) throw new Error('master key version 1 is missing');
+    return key;
+  }
+
   /** Whether `link` is the keyed link of (previous, seq, canonical) in this tenant. */
   isLink(tenantId: number, salt: Buffer, previous: Buffer, seq: number, canonical: string, link: Buffer): boolean {
     const [expect] = chainLinks(this.chainKey(tenantId, salt), previous, seq, [canonical]);

@@ -9,6 +9,9 @@ import { blindIndex, INDEX_KINDS, type IndexKind } from './blind-index.js';
 import { tokenizeAll, detokenizeAll } from './formats.js';
 import { prepareValue, prepareToken, tokenIndexValue, TOKEN_FORMATS, MAX_ATTEMPT, TokenFormatError, type TokenFormat, type TokenItem } from '../proto/token-values.js';
 import type { Batch__Output, BatchResult__Output, TokenResult__Output } from '../proto/loader.js';
+import type { ChainItem__Output } from '../proto/generated/strongroom/tokenizer/v1/ChainItem.js';
+import type { ChainLinks__Output } from '../proto/generated/strongroom/tokenizer/v1/ChainLinks.js';
+import type { QueueMacItem__Output } from '../proto/generated/strongroom/tokenizer/v1/QueueMacItem.js';
 import type { Subkeys } from './subkeys.js';
 
 /** The token items of a batch, checked and split by validateBatch. */
@@ -181,8 +184,20 @@ class DataKeys {
   }
 }
 
-/** The keyed links of a run of audit events (tokenizer/audit-keys.ts), for a batch's `chain` items. */
-export type ChainFn = (tenantId: number, salt: Buffer, previous: Buffer, firstSeq: number, canonical: readonly string[]) => Buffer[];
+/** The keyed links of a run of audit events (tokenizer/audit-chain.ts), for a batch's `chain` items (checked here). */
+export type ChainFn = (tenantId: number, salt: Buffer, item: ChainItem__Output) => ChainLinks__Output;
+/** The MACs of a batch's queued audit events, given the details sealed in the batch by uuid (tokenizer/audit-queue.ts). */
+export type QueueMacFn = (tenantId: number, salt: Buffer, items: readonly QueueMacItem__Output[], sealed: ReadonlyMap<string, Buffer>) => Buffer[];
+
+/** What a batch needs beyond its keys: seal counting, and the audit trail's links and queue MACs. */
+export interface BatchHooks {
+  countSeals?: SealCount;
+  chain?: ChainFn;
+  queueMac?: QueueMacFn;
+}
+
+/** The table audit events' details are sealed for (api/vault/audit.ts). */
+const AUDIT_TABLE = 'audit_events';
 
 /** The most events a chain item (or a ChainAudit call) links: the api sends at most 500 when writing, 1,000 when verifying. */
 export const MAX_CHAIN = 10_000;
@@ -192,8 +207,7 @@ export async function runBatch(
   activeVersion: number,
   req: Batch__Output,
   control: RunControl = {},
-  countSeals: SealCount = () => {},
-  chain?: ChainFn,
+  hooks: BatchHooks = {},
 ): Promise<BatchResult__Output> {
   const prepared = validateBatch(req);
   const pacer = new Pacer(control);
@@ -202,15 +216,23 @@ export async function runBatch(
   keys = keys.withSalt(req.tenant_salt);
   const dataKeys = new DataKeys(keys, tenant, req.tenant_salt.toString('hex'));
   try {
+    const chain = hooks.chain;
     const chained = req.chain.map((item, i) => {
       const first = Number(item.first_seq);
       if (!chain) throw new BadItemError(`chain[${i}]: this tokenizer links no audit events`);
       if (!Number.isSafeInteger(first) || first < 1) throw new BadItemError(`chain[${i}]: first_seq must be 1 or more`);
-      if (item.canonical.length === 0 || item.canonical.length > MAX_CHAIN) throw new BadItemError(`chain[${i}]: canonical must hold 1 to ${MAX_CHAIN} texts`);
+      // No text at all only to report a committed head.
+      const least = Number(item.committed_seq) > 0 ? 0 : 1;
+      if (item.canonical.length < least || item.canonical.length > MAX_CHAIN) throw new BadItemError(`chain[${i}]: canonical must hold ${least} to ${MAX_CHAIN} texts`);
       if (item.previous.length !== 0 && item.previous.length !== 32) throw new BadItemError(`chain[${i}]: previous must be empty or 32 bytes`);
-      return { links: chain(tenant, req.tenant_salt, item.previous, first, item.canonical) };
+      if (item.queue_mac.length > item.canonical.length) throw new BadItemError(`chain[${i}]: more queue_mac than canonical texts`);
+      return chain(tenant, req.tenant_salt, item);
     });
-    return { ...(await runValidated(keys, activeVersion, req, prepared, pacer, dataKeys, countSeals)), chained };
+    if (req.queue_mac.length && !hooks.queueMac) throw new BadItemError('this tokenizer makes no queue MACs');
+    const done = await runValidated(keys, activeVersion, req, prepared, { pacer, dataKeys, countSeals: hooks.countSeals ?? (() => {}) });
+    const sealedFor = new Map(req.seal.flatMap((s, i) => (s.table === AUDIT_TABLE ? [[s.row_id, done.sealed[i]!] as const] : [])));
+    const queue_macs = req.queue_mac.length ? hooks.queueMac!(tenant, req.tenant_salt, req.queue_mac, sealedFor) : [];
+    return { ...done, chained, queue_macs };
   } finally {
     dataKeys.zero();
   }
@@ -221,10 +243,9 @@ async function runValidated(
   activeVersion: number,
   req: Batch__Output,
   prepared: PreparedTokens,
-  pacer: Pacer,
-  dataKeys: DataKeys,
-  countSeals: SealCount,
-): Promise<Omit<BatchResult__Output, 'chained'>> {
+  run: { pacer: Pacer; dataKeys: DataKeys; countSeals: SealCount },
+): Promise<Omit<BatchResult__Output, 'chained' | 'queue_macs'>> {
+  const { pacer, dataKeys, countSeals } = run;
   const tenant = req.tenant_id;
 
   const wrapped_keys = new Array<Buffer>(req.new_key_subjects.length);

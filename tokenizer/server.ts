@@ -16,6 +16,9 @@ import { openKeyring } from './keyring-start.js';
 import { fileStamp } from './keyring-file.js';
 import { encryptShare, parseRecipients } from './keyring-init.js';
 import { AuditKeys, chainLinks } from './audit-keys.js';
+import { AuditCutError, AuditHeads } from './audit-heads.js';
+import { linkChainItem } from './audit-chain.js';
+import { macQueued, QueueRefusedError } from './audit-queue.js';
 import { resealLegacy } from './legacy.js';
 import { auditDigest } from '../proto/audit-checkpoint.js';
 import { batchDuration, batchesInFlight, batchItems, keyringActiveVersion, keyringReloads, serveMetrics } from './metrics.js';
@@ -50,7 +53,7 @@ class RefusedError extends Error {
 
 function codeOf(err: unknown): grpc.status {
   if (err instanceof BadItemError) return grpc.status.INVALID_ARGUMENT;
-  if (err instanceof RefusedError) return grpc.status.FAILED_PRECONDITION;
+  if (err instanceof RefusedError || err instanceof AuditCutError || err instanceof QueueRefusedError) return grpc.status.FAILED_PRECONDITION;
   if (err instanceof StoppedError) return err.why === 'cancelled' ? grpc.status.CANCELLED : grpc.status.DEADLINE_EXCEEDED;
   return grpc.status.INTERNAL;
 }
@@ -176,6 +179,7 @@ export async function startTokenizerServer(opts: {
   const checkTimer = opts.keyringCheckSeconds ? setInterval(() => reload('periodic'), opts.keyringCheckSeconds * 1000) : undefined;
   checkTimer?.unref();
   const audit = new AuditKeys(keyring, keys);
+  const heads = new AuditHeads(keyring.file, log);
   // Published so that auditors can check checkpoints without asking the vault (also in KeyringInfo).
   log.info({ auditPublicKey: audit.publicKey, keyring: keyring.id }, 'audit checkpoints are signed with this Ed25519 key');
   const rotate = (): number => {
@@ -217,9 +221,11 @@ export async function startTokenizerServer(opts: {
     let code = 'OK';
     batchesInFlight.inc();
     try {
-      const result = await runBatch(keys, keyring.active, req, { deadline, cancelled }, (v, n) => seals.add(v, n), (tenantId, salt, previous, first, canonical) =>
-        chainLinks(audit.chainKey(tenantId, salt), previous, first, canonical),
-      );
+      const result = await runBatch(keys, keyring.active, req, { deadline, cancelled }, {
+        countSeals: (v, n) => seals.add(v, n),
+        chain: (tenantId, salt, item) => linkChainItem(audit, heads, tenantId, salt, item),
+        queueMac: (tenantId, salt, items, sealed) => macQueued(audit.queueKey(tenantId, salt), tenantId, items, sealed, Math.floor(Date.now() / 1000)),
+      });
       batchItems.inc({ kind: 'hash' }, req.hash.length);
       batchItems.inc({ kind: 'seal' }, req.seal.length);
       batchItems.inc({ kind: 'open' }, req.open.length);
@@ -310,9 +316,17 @@ export async function startTokenizerServer(opts: {
       if (!Number.isSafeInteger(seq) || seq < 1) throw new BadItemError('seq must be 1 or more');
       if (!audit.isLink(tenantId, salt, previous, seq, canonical, link)) throw new RefusedError('the link is not this tenant\'s link of that event');
       if (!auditDigest(call.request.previous_digest, seq, canonical).equals(digest)) throw new RefusedError('the digest is not that event\'s digest');
+      // A head signed is committed: the newest the tokenizer knows, and one older than that is a cut trail.
+      heads.raise(tenantId, salt, seq, link);
       const time = Math.floor(Date.now() / 1000);
       const signature = audit.sign({ tenant: tenantId, seq, link, digest, time });
       return { seq: String(seq), link, digest, time: String(time), signature };
+    }),
+    AuditHighWater: unary(log, 'AuditHighWater', async (call) => {
+      const { tenant_id: tenantId, tenant_salt: salt } = call.request;
+      checkTenant(tenantId, salt);
+      const known = heads.get(tenantId, salt);
+      return { seq: String(known.seq), link: known.link };
     }),
     ResealLegacy: unary(log, 'ResealLegacy', async (call) => {
       const { tenantSeals, ...result } = resealLegacy(keys, keyring.active, call.request);
@@ -384,6 +398,7 @@ export async function startTokenizerServer(opts: {
         clearInterval(checkTimer);
         clearInterval(sealTimer);
         health.stop();
+        heads.close();
         try {
           seals.close();
         } catch (err) {

@@ -4,7 +4,7 @@ import type { Keyring } from './keyring.js';
 
 // `wrap` seals persons' data keys (envelope encryption); it seals nothing else. `audit` keys the audit chain
 // (tokenizer/audit-keys.ts), always from master version 1.
-export type Purpose = 'record' | 'index' | 'fpe' | 'dedupe' | 'wrap' | 'audit';
+export type Purpose = 'record' | 'index' | 'fpe' | 'dedupe' | 'wrap' | 'audit' | 'audit-queue';
 
 // Changing the salt or the info layout changes every subkey: stored ciphertexts and indexes would be lost.
 const SALT = Buffer.from('strongroom/subkey/v1');

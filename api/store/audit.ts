@@ -2,6 +2,7 @@
 // DEFINER functions of Tenant0009KeyedAudit and Tenant0010AuditQueue), pages of events, one event, a scan, the head.
 import pg from 'pg';
 import { TenantTables } from './tenant-tables.js';
+import { query } from './sql.js';
 
 /** An event as stored; `details` is sealed. */
 export interface AuditEventRow {
@@ -21,8 +22,8 @@ export interface AuditEventRow {
   digest: Buffer | null;
 }
 
-/** An event as queued by a write: every stored field but its place in the chain. */
-export type QueuedEvent = Omit<AuditEventRow, 'seq' | 'hash' | 'digest'>;
+/** An event as queued by a write: every stored field but its place in the chain, and the tokenizer's MAC of it. */
+export type QueuedEvent = Omit<AuditEventRow, 'seq' | 'hash' | 'digest'> & { mac: Buffer | null };
 
 /** A queued event to append: its uuid (its data is in the queue) with the link and digest made for it. */
 export interface QueuedLink {
@@ -130,26 +131,41 @@ export class AuditStore extends TenantTables {
    * Queues events in the caller's transaction (a write's): they are chained later, in a batch, by `append`. With
    * `commit`, the statement is the transaction's last and COMMIT goes with it.
    */
-  async enqueue(rows: QueuedEvent[], opts: { commit?: boolean } = {}): Promise<void> {
+  async enqueue(rows: (Omit<QueuedEvent, 'mac'> & { mac?: Buffer | null | undefined })[], opts: { commit?: boolean } = {}): Promise<void> {
     await (opts.commit && !this.runner ? this.sqlThenCommit.bind(this) : this.sql.bind(this))(
       `select ${this.t}.audit_enqueue($1::uuid[], $2::bigint[], $3::text[], $4::text[], $5::text[], $6::text[], $7::uuid[],
-        $8::text[], $9::text[], $10::bytea[])`,
+        $8::text[], $9::text[], $10::bytea[], $11::bytea[])`,
       [
         rows.map((r) => r.uuid), rows.map((r) => r.when), rows.map((r) => r.title), rows.map((r) => r.status),
         rows.map((r) => r.msg), rows.map((r) => r.actor), rows.map((r) => r.record), rows.map((r) => r.mode),
-        rows.map((r) => r.app), rows.map((r) => r.details),
+        rows.map((r) => r.app), rows.map((r) => r.details), rows.map((r) => r.mac ?? null),
       ],
     );
   }
 
   /** The statement that reads the oldest queued events, in the order they were queued (for a transaction's start). */
   queuedStatement(limit: number): string {
-    return `select uuid, "when", title, status, msg, actor, record, mode, app, details from ${this.t}.audit_queue order by id limit ${Math.trunc(limit)}`;
+    return `select uuid, "when", title, status, msg, actor, record, mode, app, details, mac from ${this.t}.audit_queue order by id limit ${Math.trunc(limit)}`;
   }
 
   static queuedOf(row: Record<string, unknown>): QueuedEvent {
     const { seq: _seq, hash: _hash, digest: _digest, ...event } = toRow({ ...row, seq: 0, hash: null, digest: null });
-    return event;
+    return { ...event, mac: (row.mac as Buffer | null) ?? null };
+  }
+
+  /**
+   * Moves queued events the tokenizer refused to link (their MAC does not hold) out of the queue into audit_refused,
+   * as the vault's own user (the tenant's role may not), in one statement. Answers how many moved.
+   */
+  async refuse(uuids: readonly string[], now: number): Promise<number> {
+    const moved = await query(
+      this.em,
+      `with gone as (delete from ${this.t}.audit_queue where uuid = any($1::uuid[]) returning *)
+       insert into ${this.t}.audit_refused (uuid, "when", title, status, msg, actor, record, mode, app, details, mac, refused_at)
+       select uuid, "when", title, status, msg, actor, record, mode, app, details, mac, $2 from gone returning uuid`,
+      [uuids, now],
+    );
+    return moved.length;
   }
 
   /** The oldest queued events, in the order they were queued. */

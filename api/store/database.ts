@@ -349,7 +349,7 @@ export class Database {
       `grant execute on all functions in schema ${schema} to ${role}`,
       // The audit trail is append-only for the tenant: it inserts only through audit_enqueue and audit_append
       // (SECURITY DEFINER), and PostgreSQL refuses it any UPDATE, DELETE or TRUNCATE of the events, the head or the queue.
-      `revoke insert, update, delete, truncate on ${schema}.audit_events, ${schema}.audit_head, ${schema}.audit_queue from ${role}`,
+      `revoke insert, update, delete, truncate on ${schema}.audit_events, ${schema}.audit_head, ${schema}.audit_queue, ${schema}.audit_refused from ${role}`,
       // How far the trail is checkpointed paces the signing of checkpoints: the tenant may not hold them back.
       `revoke insert, update, delete, truncate on ${schema}.audit_checkpointed from ${role}`,
       `grant usage on schema "${GLOBAL_SCHEMA}" to ${role}`,

@@ -4,28 +4,17 @@ import type { EntityManager } from '@mikro-orm/postgresql';
 import type { Logger } from 'pino';
 import type { Database } from '../store/database.js';
 import { Stores } from '../store/stores.js';
-import type { AuditEventRow, AuditHead } from '../store/audit.js';
-import { TokenizerRejectedError, type TokenizerClient } from '../tokenizer-client.js';
+import type { AuditHead } from '../store/audit.js';
+import type { TokenizerClient } from '../tokenizer-client.js';
 import type { SubjectKeys } from './subject-keys.js';
-import { auditBatchSize, auditQueueDepth, refusalsAudited } from '../metrics.js';
-import { auditDigest } from '../../proto/audit-checkpoint.js';
-import type { Principal } from './credentials.js';
+import { auditBatchSize, auditQueueDepth, auditQueueRefused, refusalsAudited } from '../metrics.js';
+import type { AuditDraft, AuditEventToChain } from './audit-events.js';
+import { AuditLinker, isCut, type Linked } from './audit-link.js';
+import { sealEvents } from './audit-seal.js';
 
-/** What an operation tells its event. `identity`, `before` and `after` are PII and are sealed. */
-export interface AuditNote {
-  record?: string;
-  mode?: string;
-  identity?: string;
-  app?: string;
-  before?: unknown;
-  after?: unknown;
-}
-
-/** An event before it is stored: its details still in the clear (they are sealed on the way in). */
-export type AuditDraft = Omit<AuditEventRow, 'seq' | 'hash' | 'digest' | 'details'> & { details: Record<string, unknown> | null };
-
-/** An event sealed and ready to be linked into the chain. */
-type AuditEventToChain = Omit<AuditEventRow, 'seq' | 'hash' | 'digest'>;
+// What other modules import from here: the events' shapes and texts, and the reader, now in modules of their own.
+export { AUDIT_TABLE, canonical, canonicalHead, draftEvent, presentEvent, type AuditDraft, type AuditNote, type AuditRow } from './audit-events.js';
+export { AuditReader } from './audit-reader.js';
 
 /** A write's event whose details are being sealed ahead of the write's end (`AuditTrail.sealAhead`). */
 export interface SealedAhead {
@@ -33,44 +22,10 @@ export interface SealedAhead {
   sealed: Promise<AuditEventToChain>;
 }
 
-export const AUDIT_TABLE = 'audit_events';
 const MAX_BATCH = 500;
 const BATCHES_IN_FLIGHT = 2;
 /** Events of calls refused for their credential, per second and process (a burst of as many is allowed). */
 const REFUSALS_PER_SECOND = 50;
-
-export function draftEvent(
-  title: string,
-  principal: Principal,
-  note: AuditNote,
-  outcome: { status: 'ok' | 'error'; msg?: string },
-  requestMetadata: unknown,
-  now: number,
-): AuditDraft {
-  const details: Record<string, unknown> = {};
-  // The record token names the subject; the identity used to look it up is kept only when nothing was found.
-  if (note.identity !== undefined && (note.record === undefined || outcome.status === 'error')) details.identity = note.identity;
-  if (note.before !== undefined) details.before = note.before;
-  if (note.after !== undefined) details.after = note.after;
-  if (requestMetadata !== undefined) details.request_metadata = requestMetadata;
-  return {
-    uuid: randomUUID(),
-    when: now,
-    title,
-    status: outcome.status,
-    msg: outcome.msg ?? null,
-    actor: `${principal.kind}:${principal.credentialId}`,
-    record: note.record ?? null,
-    mode: note.mode ?? null,
-    app: note.app ?? null,
-    details: Object.keys(details).length ? details : null,
-  };
-}
-
-/** The text each chain link covers besides the sequence number: every stored field, in a fixed order. */
-export function canonical(e: Omit<AuditDraft, 'details'> & { details: Buffer | null }): string {
-  return JSON.stringify([e.uuid, e.when, e.title, e.status, e.msg, e.actor, e.record, e.mode, e.app, e.details?.toString('base64') ?? null]);
-}
 
 interface Waiter {
   resolve(): void;
@@ -98,14 +53,6 @@ interface TenantQueue {
 /** A write's events as queued in its transaction, for `chained` once it has committed. */
 export type QueuedWrite = readonly AuditEventToChain[];
 
-/** A batch's queued events as their uuids and the rest whole, each with its link and digest (queued first). */
-function withLinks(queued: readonly AuditEventToChain[], rows: readonly AuditEventToChain[], links: Buffer[], digests: Buffer[]) {
-  return {
-    queued: queued.map((r, i) => ({ uuid: r.uuid, hash: links[i]!, digest: digests[i]! })),
-    others: rows.map((r, i) => ({ ...r, hash: links[queued.length + i]!, digest: digests[queued.length + i]! })),
-  };
-}
-
 /** The database's refusal of a batch chained from a head that is no longer the head, or of events chained already. */
 function headMoved(err: unknown): boolean {
   return /audit head is at|chained already/.test((err as Error).message ?? '');
@@ -121,13 +68,16 @@ export class AuditTrail {
   /** Per tenant, the last batch to link and the last to append: the next one waits for each in turn. */
   private readonly linking = new Map<number, Promise<void>>();
   private readonly appending = new Map<number, Promise<void>>();
+  private readonly linker: AuditLinker;
 
   constructor(
     private readonly db: Database,
     private readonly tokenizer: TokenizerClient,
     private readonly log: Logger,
     private readonly keys: SubjectKeys,
-  ) {}
+  ) {
+    this.linker = new AuditLinker(tokenizer, log);
+  }
 
   /** Told of every batch appended (the checkpointer counts events towards its next checkpoint). */
   onAppended: ((tenantId: number, events: number) => void) | undefined;
@@ -148,7 +98,7 @@ export class AuditTrail {
   ): Promise<QueuedWrite> {
     if (drafts.length === 0) return [];
     const early = ahead && drafts.length === 1 && drafts[0] === ahead.draft && known?.get(ahead.draft.record!) ? await ahead.sealed : undefined;
-    const rows = early ? [early] : await this.seal(em, tenantId, drafts, known);
+    const rows = early ? [early] : await sealEvents(this.tokenizer, this.keys, { em, tenantId, drafts, known, mac: true });
     await new Stores(em, tenantId).audit.enqueue(rows, opts);
     return rows;
   }
@@ -196,43 +146,12 @@ export class AuditTrail {
    */
   sealAhead(em: EntityManager, tenantId: number, draft: AuditDraft, known: ReadonlyMap<string, Buffer | null>): SealedAhead | undefined {
     if (!draft.details || !draft.record || !known.get(draft.record)) return undefined;
-    const sealed = this.seal(em, tenantId, [draft], known).then((rows) => rows[0]!);
+    const sealed = sealEvents(this.tokenizer, this.keys, { em, tenantId, drafts: [draft], known, mac: true }).then((rows) => rows[0]!);
     // Awaited only if the write gets that far; a failed write leaves it unused, not unhandled.
     sealed.catch(() => undefined);
     return { draft, sealed };
   }
 
-  /** The drafts with their details sealed (read keys through `em`). */
-  private async seal(em: EntityManager, tenantId: number, drafts: AuditDraft[], known?: ReadonlyMap<string, Buffer | null>): Promise<AuditEventToChain[]> {
-    const stores = new Stores(em, tenantId);
-    // Details of an event about a person are theirs: sealed under their key, they stop opening once the person is
-    // erased. Those of a person erased by this very call are dropped (the key is already gone). Keys the operation
-    // already read (`known`) are not read again.
-    const records = [...new Set(drafts.filter((d) => d.details && d.record).map((d) => d.record!))];
-    const keys = new Map<string, Buffer | null>(records.filter((r) => known?.has(r)).map((r) => [r, known!.get(r)!] as const));
-    const missing = records.filter((r) => !keys.has(r));
-    if (missing.length) for (const [t, w] of await stores.subjectKeys.get(missing)) keys.set(t, w);
-    const withDetails = drafts.filter((d) => d.details && !(d.record && keys.get(d.record) === null));
-    // Details about no person go under the tenant's own data key.
-    const tenantKey = withDetails.some((d) => !(d.record && keys.get(d.record))) ? await this.keys.tenantKey(tenantId) : undefined;
-    const sealed = withDetails.length
-      ? (
-          await this.tokenizer.run(tenantId, {
-            seal: withDetails.map((d) => {
-              const wrapped = d.record ? keys.get(d.record) : undefined;
-              return {
-                table: AUDIT_TABLE,
-                rowId: d.uuid,
-                plaintext: Buffer.from(JSON.stringify(d.details)),
-                key: wrapped ? { subject: d.record!, wrapped } : tenantKey,
-              };
-            }),
-          })
-        ).sealed
-      : [];
-    const sealedBy = new Map(withDetails.map((d, i) => [d.uuid, sealed[i]!]));
-    return drafts.map((d) => ({ ...d, details: sealedBy.get(d.uuid) ?? null }));
-  }
 
   /**
    * One batch: this process's committed writes' queued events (`writes`), then `drafts`, appended as the tenant's
@@ -248,7 +167,7 @@ export class AuditTrail {
     // The tenant's salt is learnt and the details sealed before anything waits: on the embedded database a lookup
     // on another connection from inside a transaction would wait forever, and sealing needs no lock.
     await this.tokenizer.prepare(tenantId);
-    const rows = drafts.length ? await this.seal(this.db.statementsOf(tenantId), tenantId, drafts) : [];
+    const rows = drafts.length ? await sealEvents(this.tokenizer, this.keys, { em: this.db.statementsOf(tenantId), tenantId, drafts }) : [];
     // Two turns per tenant, taken in batch order: linking (the tokenizer call) and appending (the database). A batch
     // links from the head the previous one will leave as soon as that one has its links, while it appends.
     const link = this.turn(this.linking, tenantId);
@@ -256,18 +175,17 @@ export class AuditTrail {
     try {
       await link.wait;
       const head = drain ? undefined : this.heads.get(tenantId);
-      if (head) {
-        const all = [...writes, ...rows];
-        const dequeued = writes.map((w) => w.uuid);
-        const { links, digests } = await this.links(tenantId, head, all);
-        const { queued, others } = withLinks(writes, rows, links, digests);
-        if (all.length) this.heads.set(tenantId, { seq: head.seq + all.length, hash: links.at(-1)!, digest: digests.at(-1)! });
+      // A head this process remembers may be stale (another replica appended since): a tokenizer that knows a newer
+      // one refuses to link from it, and the batch is linked from the head read under the lock instead.
+      const linked = head && (await this.linker.link(tenantId, head, writes, rows).catch((err: unknown) => (isCut(err) ? undefined : Promise.reject(err))));
+      if (head && linked) {
+        this.heads.set(tenantId, linked.head);
         link.done();
         await append.wait;
         try {
-          await this.db.auditAppendAlone(tenantId, this.db.stores(tenantId).audit.appendStatement(head, queued, others));
-          if (all.length) this.onAppended?.(tenantId, all.length);
-          return { dequeued: new Set(dequeued), full: false, sawQueue: false };
+          await this.db.auditAppendAlone(tenantId, this.db.stores(tenantId).audit.appendStatement(head, linked.queued, linked.others));
+          await this.appended(tenantId, linked);
+          return { dequeued: new Set(writes.map((w) => w.uuid)), full: false, sawQueue: false };
         } catch (err) {
           // Refused: the head moved (another replica), or the batch before this one failed after this one linked.
           this.heads.delete(tenantId);
@@ -275,22 +193,7 @@ export class AuditTrail {
         }
       }
       await append.wait;
-      // The queue holds `writes` too (their transactions committed), unless another chainer took them already.
-      const limit = Math.max(1, MAX_BATCH - rows.length);
-      const queued = await this.db.auditTransaction(tenantId, limit, async (audit, head, queued) => {
-        const all = [...queued, ...rows];
-        if (!all.length) {
-          this.heads.set(tenantId, head);
-          return queued;
-        }
-        const { links, digests } = await this.links(tenantId, head, all);
-        const linked = withLinks(queued, rows, links, digests);
-        await audit.append(head, linked.queued, linked.others);
-        this.heads.set(tenantId, { seq: head.seq + all.length, hash: links.at(-1)!, digest: digests.at(-1)! });
-        return queued;
-      });
-      if (queued.length + rows.length) this.onAppended?.(tenantId, queued.length + rows.length);
-      return { dequeued: new Set(queued.map((e) => e.uuid)), full: queued.length >= limit, sawQueue: true };
+      return await this.appendFromQueue(tenantId, rows);
     } catch (err) {
       // A batch whose commit is in doubt leaves the head unknown: the next one reads it.
       this.heads.delete(tenantId);
@@ -299,6 +202,38 @@ export class AuditTrail {
       link.done();
       append.done();
     }
+  }
+
+  /** Under the head's lock: the database's queue (every replica's writes, oldest first) and `rows`, linked and appended. */
+  private async appendFromQueue(tenantId: number, rows: AuditEventToChain[]): Promise<{ dequeued: Set<string>; full: boolean; sawQueue: boolean }> {
+    // The queue holds this process's writes too (their transactions committed), unless another chainer took them.
+    const limit = Math.max(1, MAX_BATCH - rows.length);
+    const { queued, linked } = await this.db.auditTransaction(tenantId, limit, async (audit, head, queued) => {
+      // Read under the lock, the head is committed: the tokenizer may not have been told yet (a restart).
+      this.linker.headRead(tenantId, head);
+      const linked = await this.linker.link(tenantId, head, queued, rows);
+      if (linked.queued.length + linked.others.length) await audit.append(head, linked.queued, linked.others);
+      return { queued, linked };
+    });
+    this.heads.set(tenantId, linked.head);
+    await this.appended(tenantId, linked);
+    return { dequeued: new Set(queued.map((e) => e.uuid)), full: queued.length >= limit, sawQueue: true };
+  }
+
+  /** After a batch's commit: its head is committed (told to the tokenizer soon), and its refused events leave the queue. */
+  private async appended(tenantId: number, linked: Linked): Promise<void> {
+    const events = linked.queued.length + linked.others.length;
+    if (events) {
+      this.linker.appended(tenantId, linked.head);
+      this.onAppended?.(tenantId, events);
+    }
+    if (!linked.refused.length) return;
+    auditQueueRefused.inc({ tenant: String(tenantId) }, linked.refused.length);
+    this.log.error({ tenantId, refused: linked.refused }, 'queued audit events refused: their MAC does not hold (not queued by this vault); never linked');
+    // Out of the queue, kept as evidence; if that fails they stay queued, and are refused again at the next drain.
+    await this.db.stores(tenantId).audit.refuse(linked.refused, Math.floor(Date.now() / 1000)).catch((err: unknown) =>
+      this.log.error({ tenantId, err: { type: (err as Error).name, message: (err as Error).message } }, 'refused audit events not moved to audit_refused'),
+    );
   }
 
   /** Takes the next turn of a tenant in `turns`: `wait` settles when the one before is done (it never rejects). */
@@ -316,15 +251,8 @@ export class AuditTrail {
     };
   }
 
-  /** The links the tokenizer makes for `rows` from `head`, and their public digests. */
-  private async links(tenantId: number, head: AuditHead, rows: AuditEventToChain[]): Promise<{ links: Buffer[]; digests: Buffer[] }> {
-    const texts = rows.map(canonical);
-    // Through Run: the link call rides with the opens and seals of the same turn.
-    const links = await this.tokenizer.chainInRun(tenantId, head.hash, head.seq + 1, texts);
-    let digest = head.digest;
-    const digests = texts.map((text, i) => (digest = auditDigest(digest, head.seq + 1 + i, text)));
-    return { links, digests };
-  }
+
+
 
   /**
    * Events of reads and of failed calls: queued and committed together with other requests' events.
@@ -391,6 +319,7 @@ export class AuditTrail {
       if (full) q.drain = true;
     } catch (err) {
       this.log.error({ err: { type: (err as Error).name, message: (err as Error).message }, tenantId }, 'audit batch failed');
+      this.linker.cutOrFailed(tenantId, err);
       // Writes' events stay queued, committed with their writes: those writes are answered, and a later batch chains
       // the events (retried here in a second, and by the sweeper's drain of every tenant).
       for (const c of q.chain) {
@@ -463,88 +392,4 @@ export class AuditTrail {
   }
 
   private readonly refusalBudget = { tokens: REFUSALS_PER_SECOND, at: Date.now() };
-}
-
-export interface AuditRow {
-  auditeventuuid: string;
-  eventtype: string;
-  title: string;
-  timestamp: string;
-  when: number;
-  status: string;
-  msg: string | null;
-  mode: string | null;
-  record: string | null;
-  app: string | null;
-  more: boolean;
-}
-
-export function presentEvent(e: AuditEventRow): AuditRow {
-  return {
-    auditeventuuid: e.uuid,
-    eventtype: e.title,
-    title: e.title,
-    timestamp: new Date(e.when * 1000).toISOString(),
-    when: e.when,
-    status: e.status,
-    msg: e.msg,
-    mode: e.mode,
-    record: e.record,
-    app: e.app,
-    more: Boolean(e.details),
-  };
-}
-
-/**
- * Reads of the trail: a user's events newest first, and one event with its sealed details opened. Plain SQL
- * through the tenant's manager, so the reads run as the tenant's database role where there is one.
- */
-export class AuditReader {
-  constructor(
-    private readonly tokenizer: TokenizerClient,
-    private readonly keys: SubjectKeys,
-  ) {}
-
-  private async page(em: EntityManager, tenantId: number, record: string | null, offset: number, limit: number) {
-    const { total, rows } = await new Stores(em, tenantId).audit.page(record, offset, limit);
-    return { total, rows: rows.map(presentEvent) };
-  }
-
-  /** Every event of the tenant, newest first. */
-  listAll(em: EntityManager, tenantId: number, offset: number, limit: number) {
-    return this.page(em, tenantId, null, offset, limit);
-  }
-
-  listForRecord(em: EntityManager, tenantId: number, record: string, offset: number, limit: number) {
-    return this.page(em, tenantId, record, offset, limit);
-  }
-
-  /**
-   * The event with its details. Those of an erased person answer as erased: the event's non-personal facts
-   * (operation, time, actor, status, the person's token) stay, and `details` is `{ erased: true }`.
-   */
-  async get(em: EntityManager, tenantId: number, uuid: string) {
-    const stores = new Stores(em, tenantId);
-    const e = await stores.audit.byUuid(uuid);
-    if (!e) return null;
-    const erasedEvent = { ...presentEvent(e), more: false, details: { erased: true } };
-    const wrapped = e.record ? (await stores.subjectKeys.get([e.record])).get(e.record) : undefined;
-    // A person erased: their key is a tombstone.
-    if (wrapped === null) return erasedEvent;
-    let details: Record<string, unknown> = {};
-    if (e.details) {
-      // Under the person's key while they live; details about no person under the tenant's own key.
-      const key = wrapped ? { subject: e.record!, wrapped } : await this.keys.tenantKey(tenantId);
-      let plain: Buffer;
-      try {
-        [plain] = (await this.tokenizer.run(tenantId, { open: [{ table: AUDIT_TABLE, rowId: e.uuid, ciphertext: e.details, key }] })).opened as [Buffer];
-      } catch (err) {
-        // About a person whose key the key table no longer holds at all (a restored backup): erased.
-        if (err instanceof TokenizerRejectedError && e.record && wrapped === undefined) return erasedEvent;
-        throw err;
-      }
-      details = JSON.parse(plain.toString('utf8')) as Record<string, unknown>;
-    }
-    return { ...presentEvent(e), details };
-  }
 }

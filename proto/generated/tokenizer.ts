@@ -1,6 +1,8 @@
 import type * as grpc from '@grpc/grpc-js';
 import type { EnumTypeDefinition, MessageTypeDefinition } from '@grpc/proto-loader';
 
+import type { AuditHighWaterRequest as _strongroom_tokenizer_v1_AuditHighWaterRequest, AuditHighWaterRequest__Output as _strongroom_tokenizer_v1_AuditHighWaterRequest__Output } from './strongroom/tokenizer/v1/AuditHighWaterRequest.js';
+import type { AuditHighWaterResponse as _strongroom_tokenizer_v1_AuditHighWaterResponse, AuditHighWaterResponse__Output as _strongroom_tokenizer_v1_AuditHighWaterResponse__Output } from './strongroom/tokenizer/v1/AuditHighWaterResponse.js';
 import type { Batch as _strongroom_tokenizer_v1_Batch, Batch__Output as _strongroom_tokenizer_v1_Batch__Output } from './strongroom/tokenizer/v1/Batch.js';
 import type { BatchResult as _strongroom_tokenizer_v1_BatchResult, BatchResult__Output as _strongroom_tokenizer_v1_BatchResult__Output } from './strongroom/tokenizer/v1/BatchResult.js';
 import type { ChainAuditRequest as _strongroom_tokenizer_v1_ChainAuditRequest, ChainAuditRequest__Output as _strongroom_tokenizer_v1_ChainAuditRequest__Output } from './strongroom/tokenizer/v1/ChainAuditRequest.js';
@@ -12,6 +14,7 @@ import type { HashItem as _strongroom_tokenizer_v1_HashItem, HashItem__Output as
 import type { KeyringInfoRequest as _strongroom_tokenizer_v1_KeyringInfoRequest, KeyringInfoRequest__Output as _strongroom_tokenizer_v1_KeyringInfoRequest__Output } from './strongroom/tokenizer/v1/KeyringInfoRequest.js';
 import type { KeyringInfoResponse as _strongroom_tokenizer_v1_KeyringInfoResponse, KeyringInfoResponse__Output as _strongroom_tokenizer_v1_KeyringInfoResponse__Output } from './strongroom/tokenizer/v1/KeyringInfoResponse.js';
 import type { OpenItem as _strongroom_tokenizer_v1_OpenItem, OpenItem__Output as _strongroom_tokenizer_v1_OpenItem__Output } from './strongroom/tokenizer/v1/OpenItem.js';
+import type { QueueMacItem as _strongroom_tokenizer_v1_QueueMacItem, QueueMacItem__Output as _strongroom_tokenizer_v1_QueueMacItem__Output } from './strongroom/tokenizer/v1/QueueMacItem.js';
 import type { ResealLegacyItem as _strongroom_tokenizer_v1_ResealLegacyItem, ResealLegacyItem__Output as _strongroom_tokenizer_v1_ResealLegacyItem__Output } from './strongroom/tokenizer/v1/ResealLegacyItem.js';
 import type { ResealLegacyRequest as _strongroom_tokenizer_v1_ResealLegacyRequest, ResealLegacyRequest__Output as _strongroom_tokenizer_v1_ResealLegacyRequest__Output } from './strongroom/tokenizer/v1/ResealLegacyRequest.js';
 import type { ResealLegacyResponse as _strongroom_tokenizer_v1_ResealLegacyResponse, ResealLegacyResponse__Output as _strongroom_tokenizer_v1_ResealLegacyResponse__Output } from './strongroom/tokenizer/v1/ResealLegacyResponse.js';
@@ -41,6 +44,8 @@ export interface ProtoGrpcType {
   strongroom: {
     tokenizer: {
       v1: {
+        AuditHighWaterRequest: MessageTypeDefinition<_strongroom_tokenizer_v1_AuditHighWaterRequest, _strongroom_tokenizer_v1_AuditHighWaterRequest__Output>
+        AuditHighWaterResponse: MessageTypeDefinition<_strongroom_tokenizer_v1_AuditHighWaterResponse, _strongroom_tokenizer_v1_AuditHighWaterResponse__Output>
         Batch: MessageTypeDefinition<_strongroom_tokenizer_v1_Batch, _strongroom_tokenizer_v1_Batch__Output>
         BatchResult: MessageTypeDefinition<_strongroom_tokenizer_v1_BatchResult, _strongroom_tokenizer_v1_BatchResult__Output>
         ChainAuditRequest: MessageTypeDefinition<_strongroom_tokenizer_v1_ChainAuditRequest, _strongroom_tokenizer_v1_ChainAuditRequest__Output>
@@ -53,6 +58,7 @@ export interface ProtoGrpcType {
         KeyringInfoRequest: MessageTypeDefinition<_strongroom_tokenizer_v1_KeyringInfoRequest, _strongroom_tokenizer_v1_KeyringInfoRequest__Output>
         KeyringInfoResponse: MessageTypeDefinition<_strongroom_tokenizer_v1_KeyringInfoResponse, _strongroom_tokenizer_v1_KeyringInfoResponse__Output>
         OpenItem: MessageTypeDefinition<_strongroom_tokenizer_v1_OpenItem, _strongroom_tokenizer_v1_OpenItem__Output>
+        QueueMacItem: MessageTypeDefinition<_strongroom_tokenizer_v1_QueueMacItem, _strongroom_tokenizer_v1_QueueMacItem__Output>
         ResealLegacyItem: MessageTypeDefinition<_strongroom_tokenizer_v1_ResealLegacyItem, _strongroom_tokenizer_v1_ResealLegacyItem__Output>
         ResealLegacyRequest: MessageTypeDefinition<_strongroom_tokenizer_v1_ResealLegacyRequest, _strongroom_tokenizer_v1_ResealLegacyRequest__Output>
         ResealLegacyResponse: MessageTypeDefinition<_strongroom_tokenizer_v1_ResealLegacyResponse, _strongroom_tokenizer_v1_ResealLegacyResponse__Output>

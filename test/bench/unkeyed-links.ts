@@ -4,16 +4,17 @@
 // A/B against the unpatched tree measures the cost of keying alone. A vault so patched writes a trail AuditVerify
 // calls broken: it runs nowhere but on a benchmark's throw-away database.
 import { createHash } from 'node:crypto';
-import { TokenizerClient } from '../../api/tokenizer-client.js';
+import { TokenizerClient, type AuditRun } from '../../api/tokenizer-client.js';
 
 if (process.argv.some((a) => /api[\\/]main\.(ts|js)$/.test(a))) {
-  TokenizerClient.prototype.chainInRun = async function (_tenantId: number, previous: Buffer, firstSeq: number, canonical: string[]): Promise<Buffer[]> {
+  TokenizerClient.prototype.chainInRun = async function (_tenantId: number, { previous, firstSeq, canonical }: AuditRun): Promise<{ links: Buffer[]; refused: number[] }> {
     let prev = previous;
-    return canonical.map((text, i) => {
+    const links = canonical.map((text, i) => {
       const seq = Buffer.alloc(8);
       seq.writeBigInt64BE(BigInt(firstSeq + i));
       prev = createHash('sha256').update(prev).update(seq).update(text).digest();
       return prev;
     });
+    return { links, refused: [] };
   };
 }

@@ -278,7 +278,7 @@ describe('the keyed audit chain', () => {
       // An event queued through audit_enqueue is chained once: a second batch naming it is refused.
       const queuedUuid = randomUUID();
       await client.query(`select tenant_${t.id}.audit_enqueue(array[$1::uuid], array[0::bigint], array['t'], array['ok'], array[null::text],
-        array['a'], array[null::uuid], array[null::text], array[null::text], array[null::bytea])`, [queuedUuid]);
+        array['a'], array[null::uuid], array[null::text], array[null::text], array[null::bytea], array[$2::bytea])`, [queuedUuid, randomBytes(32)]);
       // Named by its uuid alone: its data moves from the queue.
       const append = (first: number, prev: Buffer, prevDigest: Buffer, uuid: string) =>
         client.query(`select tenant_${t.id}.audit_append($1, $2, $3, array[]::uuid[], array[]::bigint[], array[]::text[], array[]::text[], array[]::text[],

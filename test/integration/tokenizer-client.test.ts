@@ -64,16 +64,16 @@ describe('TokenizerClient', () => {
     // Two chain runs and an open in the same turn: one merged Run, each caller its own links.
     const sealed = await sealOne(1, 'with-chain', 'rides along');
     const [viaRun, other, opened] = await Promise.all([
-      client.chainInRun(1, previous, 41, texts(5, 'a')),
-      client.chainInRun(1, Buffer.alloc(0), 1, texts(3, 'b')),
+      client.chainInRun(1, { previous, firstSeq: 41, canonical: texts(5, 'a') }).then((r) => r.links),
+      client.chainInRun(1, { previous: Buffer.alloc(0), firstSeq: 1, canonical: texts(3, 'b') }).then((r) => r.links),
       client.run(1, { open: [{ table: 'users', rowId: 'with-chain', ciphertext: sealed }] }),
     ]);
     expect(viaRun.map((l) => l.toString('hex'))).toEqual(direct.map((l) => l.toString('hex')));
     expect(other).toEqual(await client.chainAudit(1, Buffer.alloc(0), 1, texts(3, 'b')));
     expect(opened.opened[0]!.toString()).toBe('rides along');
     // Another tenant's key links differently; a bad item is refused for its caller alone.
-    expect((await client.chainInRun(2, previous, 41, texts(5, 'a')))[0]!.equals(direct[0]!)).toBe(false);
-    const outcomes = await Promise.allSettled([client.chainInRun(1, Buffer.alloc(5), 1, ['x']), client.chainInRun(1, previous, 41, texts(5, 'a'))]);
+    expect((await client.chainInRun(2, { previous, firstSeq: 41, canonical: texts(5, 'a') })).links[0]!.equals(direct[0]!)).toBe(false);
+    const outcomes = await Promise.allSettled([client.chainInRun(1, { previous: Buffer.alloc(5), firstSeq: 1, canonical: ['x'] }), client.chainInRun(1, { previous, firstSeq: 41, canonical: texts(5, 'a') })]);
     expect((outcomes[0] as PromiseRejectedResult).reason).toBeInstanceOf(TokenizerRejectedError);
     expect(outcomes[1]).toMatchObject({ status: 'fulfilled' });
   });

@@ -13,7 +13,7 @@ import type { Batch__Output as BatchRequest } from '../../../proto/loader.js';
 const { keyring } = loadKeyring({ dataDir: mkdtempSync(join(tmpdir(), 'sr-')), wrappingKey: randomBytes(32) }, () => {});
 const keys = new Subkeys(keyring);
 const empty: BatchRequest = { tenant_id: 3, hash: [], seal: [], open: [], tokenize: [], detokenize: [], new_key_subjects: [], rewrap_keys: [],
-    chain: [], tenant_salt: Buffer.alloc(0) };
+    chain: [], queue_mac: [], tenant_salt: Buffer.alloc(0) };
 const none = Buffer.alloc(0);
 
 async function made(subject: string, rowId = 'r1') {
@@ -74,7 +74,7 @@ describe('per-person keys', () => {
       keyring.active,
       { ...empty, new_key_subjects: ['c1', 'c2'], seal: [{ table: 't', row_id: 'r', plaintext: Buffer.from('x'), wrapped_key: none, subject: '' }] },
       {},
-      (v, n) => counted.push([v, n]),
+      { countSeals: (v, n) => counted.push([v, n]) },
     );
     expect(counted).toEqual([[keyring.active, 3]]);
   });

@@ -7,6 +7,7 @@ import type { TokenizeItem as _strongroom_tokenizer_v1_TokenizeItem, TokenizeIte
 import type { DetokenizeItem as _strongroom_tokenizer_v1_DetokenizeItem, DetokenizeItem__Output as _strongroom_tokenizer_v1_DetokenizeItem__Output } from '../../../strongroom/tokenizer/v1/DetokenizeItem.js';
 import type { RewrapKeyItem as _strongroom_tokenizer_v1_RewrapKeyItem, RewrapKeyItem__Output as _strongroom_tokenizer_v1_RewrapKeyItem__Output } from '../../../strongroom/tokenizer/v1/RewrapKeyItem.js';
 import type { ChainItem as _strongroom_tokenizer_v1_ChainItem, ChainItem__Output as _strongroom_tokenizer_v1_ChainItem__Output } from '../../../strongroom/tokenizer/v1/ChainItem.js';
+import type { QueueMacItem as _strongroom_tokenizer_v1_QueueMacItem, QueueMacItem__Output as _strongroom_tokenizer_v1_QueueMacItem__Output } from '../../../strongroom/tokenizer/v1/QueueMacItem.js';
 
 export interface Batch {
   /**
@@ -32,6 +33,10 @@ export interface Batch {
    * Runs of audit events to link, as ChainAudit does (a chainer's batch riding with other callers' items).
    */
   'chain'?: (_strongroom_tokenizer_v1_ChainItem)[];
+  /**
+   * Queued audit events to authenticate (a write's, as it seals them): answered in `queue_macs`.
+   */
+  'queue_mac'?: (_strongroom_tokenizer_v1_QueueMacItem)[];
 }
 
 export interface Batch__Output {
@@ -58,4 +63,8 @@ export interface Batch__Output {
    * Runs of audit events to link, as ChainAudit does (a chainer's batch riding with other callers' items).
    */
   'chain': (_strongroom_tokenizer_v1_ChainItem__Output)[];
+  /**
+   * Queued audit events to authenticate (a write's, as it seals them): answered in `queue_macs`.
+   */
+  'queue_mac': (_strongroom_tokenizer_v1_QueueMacItem__Output)[];
 }

@@ -39,6 +39,10 @@ export interface BatchResult {
    * one per chain item: its events' keyed links.
    */
   'chained'?: (_strongroom_tokenizer_v1_ChainLinks)[];
+  /**
+   * one per queue_mac item: 32 bytes.
+   */
+  'queue_macs'?: (Buffer | Uint8Array | string)[];
 }
 
 export interface BatchResult__Output {
@@ -77,4 +81,8 @@ export interface BatchResult__Output {
    * one per chain item: its events' keyed links.
    */
   'chained': (_strongroom_tokenizer_v1_ChainLinks__Output)[];
+  /**
+   * one per queue_mac item: 32 bytes.
+   */
+  'queue_macs': (Buffer)[];
 }

@@ -9,6 +9,18 @@ export interface ChainItem {
   'previous'?: (Buffer | Uint8Array | string);
   'first_seq'?: (number | string | Long);
   'canonical'?: (string)[];
+  /**
+   * The MACs of the first queue_mac.length events (queued ones, read back from the database): each is checked before
+   * anything is linked, and an event whose MAC does not hold (forged, edited, or stamped in the future) is refused:
+   * left out of the run, named in `refused`, and the rest linked without it.
+   */
+  'queue_mac'?: (Buffer | Uint8Array | string)[];
+  /**
+   * The newest head the caller knows committed (0: none said). With `previous` (the head at first_seq - 1), it may
+   * not be older than the newest this tokenizer already knows for the tenant: FAILED_PRECONDITION, the trail was cut.
+   */
+  'committed_seq'?: (number | string | Long);
+  'committed_link'?: (Buffer | Uint8Array | string);
 }
 
 export interface ChainItem__Output {
@@ -18,4 +30,16 @@ export interface ChainItem__Output {
   'previous': (Buffer);
   'first_seq': (string);
   'canonical': (string)[];
+  /**
+   * The MACs of the first queue_mac.length events (queued ones, read back from the database): each is checked before
+   * anything is linked, and an event whose MAC does not hold (forged, edited, or stamped in the future) is refused:
+   * left out of the run, named in `refused`, and the rest linked without it.
+   */
+  'queue_mac': (Buffer)[];
+  /**
+   * The newest head the caller knows committed (0: none said). With `previous` (the head at first_seq - 1), it may
+   * not be older than the newest this tokenizer already knows for the tenant: FAILED_PRECONDITION, the trail was cut.
+   */
+  'committed_seq': (string);
+  'committed_link': (Buffer);
 }

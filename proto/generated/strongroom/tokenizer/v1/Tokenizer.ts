@@ -2,6 +2,8 @@
 
 import type * as grpc from '@grpc/grpc-js'
 import type { MethodDefinition } from '@grpc/proto-loader'
+import type { AuditHighWaterRequest as _strongroom_tokenizer_v1_AuditHighWaterRequest, AuditHighWaterRequest__Output as _strongroom_tokenizer_v1_AuditHighWaterRequest__Output } from '../../../strongroom/tokenizer/v1/AuditHighWaterRequest.js';
+import type { AuditHighWaterResponse as _strongroom_tokenizer_v1_AuditHighWaterResponse, AuditHighWaterResponse__Output as _strongroom_tokenizer_v1_AuditHighWaterResponse__Output } from '../../../strongroom/tokenizer/v1/AuditHighWaterResponse.js';
 import type { Batch as _strongroom_tokenizer_v1_Batch, Batch__Output as _strongroom_tokenizer_v1_Batch__Output } from '../../../strongroom/tokenizer/v1/Batch.js';
 import type { BatchResult as _strongroom_tokenizer_v1_BatchResult, BatchResult__Output as _strongroom_tokenizer_v1_BatchResult__Output } from '../../../strongroom/tokenizer/v1/BatchResult.js';
 import type { ChainAuditRequest as _strongroom_tokenizer_v1_ChainAuditRequest, ChainAuditRequest__Output as _strongroom_tokenizer_v1_ChainAuditRequest__Output } from '../../../strongroom/tokenizer/v1/ChainAuditRequest.js';
@@ -24,6 +26,23 @@ import type { SignCheckpointRequest as _strongroom_tokenizer_v1_SignCheckpointRe
 import type { SignCheckpointResponse as _strongroom_tokenizer_v1_SignCheckpointResponse, SignCheckpointResponse__Output as _strongroom_tokenizer_v1_SignCheckpointResponse__Output } from '../../../strongroom/tokenizer/v1/SignCheckpointResponse.js';
 
 export interface TokenizerClient extends grpc.Client {
+  /**
+   * The newest head of the tenant's trail this tokenizer linked from, was told committed, or signed (kept beside the
+   * keyring across restarts): a stored trail that ends before it was cut. seq 0 when it knows of none.
+   */
+  AuditHighWater(argument: _strongroom_tokenizer_v1_AuditHighWaterRequest, metadata: grpc.Metadata, options: grpc.CallOptions, callback: grpc.requestCallback<_strongroom_tokenizer_v1_AuditHighWaterResponse__Output>): grpc.ClientUnaryCall;
+  AuditHighWater(argument: _strongroom_tokenizer_v1_AuditHighWaterRequest, metadata: grpc.Metadata, callback: grpc.requestCallback<_strongroom_tokenizer_v1_AuditHighWaterResponse__Output>): grpc.ClientUnaryCall;
+  AuditHighWater(argument: _strongroom_tokenizer_v1_AuditHighWaterRequest, options: grpc.CallOptions, callback: grpc.requestCallback<_strongroom_tokenizer_v1_AuditHighWaterResponse__Output>): grpc.ClientUnaryCall;
+  AuditHighWater(argument: _strongroom_tokenizer_v1_AuditHighWaterRequest, callback: grpc.requestCallback<_strongroom_tokenizer_v1_AuditHighWaterResponse__Output>): grpc.ClientUnaryCall;
+  /**
+   * The newest head of the tenant's trail this tokenizer linked from, was told committed, or signed (kept beside the
+   * keyring across restarts): a stored trail that ends before it was cut. seq 0 when it knows of none.
+   */
+  auditHighWater(argument: _strongroom_tokenizer_v1_AuditHighWaterRequest, metadata: grpc.Metadata, options: grpc.CallOptions, callback: grpc.requestCallback<_strongroom_tokenizer_v1_AuditHighWaterResponse__Output>): grpc.ClientUnaryCall;
+  auditHighWater(argument: _strongroom_tokenizer_v1_AuditHighWaterRequest, metadata: grpc.Metadata, callback: grpc.requestCallback<_strongroom_tokenizer_v1_AuditHighWaterResponse__Output>): grpc.ClientUnaryCall;
+  auditHighWater(argument: _strongroom_tokenizer_v1_AuditHighWaterRequest, options: grpc.CallOptions, callback: grpc.requestCallback<_strongroom_tokenizer_v1_AuditHighWaterResponse__Output>): grpc.ClientUnaryCall;
+  auditHighWater(argument: _strongroom_tokenizer_v1_AuditHighWaterRequest, callback: grpc.requestCallback<_strongroom_tokenizer_v1_AuditHighWaterResponse__Output>): grpc.ClientUnaryCall;
+  
   /**
    * The links of a run of audit events, keyed by the tenant's audit key: link_n = HMAC-SHA256(audit key,
    * link_{n-1} ‖ int8(seq_n) ‖ utf8(canonical_n)). The api appends with them and verifies by comparing them with
@@ -210,6 +229,12 @@ export interface TokenizerClient extends grpc.Client {
 
 export interface TokenizerHandlers extends grpc.UntypedServiceImplementation {
   /**
+   * The newest head of the tenant's trail this tokenizer linked from, was told committed, or signed (kept beside the
+   * keyring across restarts): a stored trail that ends before it was cut. seq 0 when it knows of none.
+   */
+  AuditHighWater: grpc.handleUnaryCall<_strongroom_tokenizer_v1_AuditHighWaterRequest__Output, _strongroom_tokenizer_v1_AuditHighWaterResponse>;
+  
+  /**
    * The links of a run of audit events, keyed by the tenant's audit key: link_n = HMAC-SHA256(audit key,
    * link_{n-1} ‖ int8(seq_n) ‖ utf8(canonical_n)). The api appends with them and verifies by comparing them with
    * the stored ones; it never sees the key. INVALID_ARGUMENT for an empty or too long run, or a seq below 1.
@@ -280,6 +305,7 @@ export interface TokenizerHandlers extends grpc.UntypedServiceImplementation {
 }
 
 export interface TokenizerDefinition extends grpc.ServiceDefinition {
+  AuditHighWater: MethodDefinition<_strongroom_tokenizer_v1_AuditHighWaterRequest, _strongroom_tokenizer_v1_AuditHighWaterResponse, _strongroom_tokenizer_v1_AuditHighWaterRequest__Output, _strongroom_tokenizer_v1_AuditHighWaterResponse__Output>
   ChainAudit: MethodDefinition<_strongroom_tokenizer_v1_ChainAuditRequest, _strongroom_tokenizer_v1_ChainAuditResponse, _strongroom_tokenizer_v1_ChainAuditRequest__Output, _strongroom_tokenizer_v1_ChainAuditResponse__Output>
   KeyringInfo: MethodDefinition<_strongroom_tokenizer_v1_KeyringInfoRequest, _strongroom_tokenizer_v1_KeyringInfoResponse, _strongroom_tokenizer_v1_KeyringInfoRequest__Output, _strongroom_tokenizer_v1_KeyringInfoResponse__Output>
   ResealLegacy: MethodDefinition<_strongroom_tokenizer_v1_ResealLegacyRequest, _strongroom_tokenizer_v1_ResealLegacyResponse, _strongroom_tokenizer_v1_ResealLegacyRequest__Output, _strongroom_tokenizer_v1_ResealLegacyResponse__Output>

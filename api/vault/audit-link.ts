@@ -1,0 +1,117 @@
+// The audit chainer's link call and what rides on it: queued events' MACs checked by the tokenizer (refused ones
+// left out), and the newest committed head, which the tokenizer keeps and never lets a trail go back behind (a trail
+// cut short is refused). Per tenant, the head last committed here is told to the tokenizer by the next link call, or
+// by a small call of its own once none came for a moment.
+import type { Logger } from 'pino';
+import type { AuditAppend, AuditHead, QueuedLink } from '../store/audit.js';
+import { TokenizerRejectedError, type TokenizerClient } from '../tokenizer-client.js';
+import { auditDigest } from '../../proto/audit-checkpoint.js';
+import { canonical, type AuditEventToChain } from './audit-events.js';
+
+/** How long after a batch's commit the tokenizer is told its head, unless a link call carried it meanwhile. */
+const REPORT_AFTER_MS = 200;
+
+/** A batch as linked: queued events kept (by uuid) and the others whole, each with its link and digest; the refused. */
+export interface Linked {
+  queued: QueuedLink[];
+  others: AuditAppend[];
+  /** Queued events the tokenizer would not link (their MAC does not hold): never in the chain. */
+  refused: string[];
+  /** The head once the batch is appended (the head it was linked from when nothing is left to append). */
+  head: AuditHead;
+}
+
+/** An event as appended with its data: without the MAC it was queued with (not stored in the chain). */
+function withoutMac(e: AuditEventToChain): Omit<AuditEventToChain, 'mac'> {
+  const { mac: _mac, ...event } = e;
+  return event;
+}
+
+/** The tokenizer's refusal to link from a head older than one it knows committed. */
+export function isCut(err: unknown): boolean {
+  return err instanceof TokenizerRejectedError && /audit trail was cut/.test(err.reason);
+}
+
+
+export class AuditLinker {
+  /** Per tenant, the newest head this process appended or read under the lock: committed. */
+  private readonly committed = new Map<number, AuditHead>();
+  /** Committed heads no link call has told the tokenizer yet, and the timers that will. */
+  private readonly unreported = new Map<number, AuditHead>();
+  private readonly reporting = new Map<number, NodeJS.Timeout>();
+
+  constructor(
+    private readonly tokenizer: TokenizerClient,
+    private readonly log: Logger,
+  ) {}
+
+  /** A head read under the lock is committed (the tokenizer may not know it yet: it restarted). */
+  headRead(tenantId: number, head: AuditHead): void {
+    const known = this.committed.get(tenantId);
+    if (!known || known.seq < head.seq) this.committed.set(tenantId, head);
+  }
+
+  /** A batch committed: its head is the newest committed, told to the tokenizer by the next link call or soon. */
+  appended(tenantId: number, head: AuditHead): void {
+    this.committed.set(tenantId, head);
+    this.reportLater(tenantId);
+  }
+
+  /**
+   * The links the tokenizer makes from `head` for `queued` (their MACs checked first: a refused one is left out) then
+   * `rows`, with their public digests. The newest head known committed rides along: the tokenizer remembers it, and
+   * refuses to link from a head older than the newest it knows (a trail cut short).
+   */
+  async link(tenantId: number, head: AuditHead, queued: readonly AuditEventToChain[], rows: readonly AuditEventToChain[]): Promise<Linked> {
+    const all = [...queued, ...rows];
+    if (!all.length) return { queued: [], others: [], refused: [], head };
+    const texts = all.map(canonical);
+    const committed = this.committed.get(tenantId);
+    if (committed) this.unreported.delete(tenantId);
+    // Through Run: the link call rides with the opens and seals of the same turn.
+    const { links, refused } = await this.tokenizer.chainInRun(tenantId, {
+      previous: head.hash,
+      firstSeq: head.seq + 1,
+      canonical: texts,
+      queueMac: queued.map((q) => q.mac ?? Buffer.alloc(0)),
+      committed: committed && { seq: committed.seq, link: committed.hash },
+    });
+    const gone = new Set(refused);
+    const kept = all.flatMap((e, i) => (gone.has(i) ? [] : [{ e, text: texts[i]!, queued: i < queued.length }]));
+    let digest = head.digest;
+    const chained = kept.map((k, i) => ({ ...k, hash: links[i]!, digest: (digest = auditDigest(digest, head.seq + 1 + i, k.text)) }));
+    const last = chained.at(-1);
+    return {
+      queued: chained.filter((c) => c.queued).map((c) => ({ uuid: c.e.uuid, hash: c.hash, digest: c.digest })),
+      others: chained.filter((c) => !c.queued).map((c) => ({ ...withoutMac(c.e), hash: c.hash, digest: c.digest })),
+      refused: queued.filter((_, i) => gone.has(i)).map((q) => q.uuid),
+      head: last ? { seq: head.seq + chained.length, hash: last.hash, digest: last.digest } : head,
+    };
+  }
+
+  /**
+   * Tells the tokenizer a tenant's committed head once no batch has carried it for a moment: under load every link
+   * call carries it (no call of its own); after the last batch, one small Run does, so that the tokenizer knows the
+   * newest head before a restart.
+   */
+  private reportLater(tenantId: number): void {
+    this.unreported.set(tenantId, this.committed.get(tenantId)!);
+    if (this.reporting.has(tenantId)) return;
+    const t = setTimeout(() => {
+      this.reporting.delete(tenantId);
+      const h = this.unreported.get(tenantId);
+      if (!h) return;
+      this.unreported.delete(tenantId);
+      const report = { previous: h.hash, firstSeq: h.seq + 1, canonical: [], committed: { seq: h.seq, link: h.hash } };
+      this.tokenizer.chainInRun(tenantId, report).catch((err: unknown) => this.cutOrFailed(tenantId, err));
+    }, REPORT_AFTER_MS);
+    t.unref();
+    this.reporting.set(tenantId, t);
+  }
+
+  /** A refused link or report that says the trail was cut is logged as such; anything else is retried later anyway. */
+  cutOrFailed(tenantId: number, err: unknown): void {
+    const message = (err as Error).message ?? '';
+    if (/audit trail was cut/.test(message)) this.log.error({ tenantId, reason: message }, 'audit trail cut: the tokenizer refuses to link from a head older than one committed');
+  }
+}

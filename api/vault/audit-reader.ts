@@ -1,0 +1,60 @@
+// Reads of the audit trail: pages of events, and one event with its sealed details opened.
+import type { EntityManager } from '@mikro-orm/postgresql';
+import { Stores } from '../store/stores.js';
+import { TokenizerRejectedError, type TokenizerClient } from '../tokenizer-client.js';
+import type { SubjectKeys } from './subject-keys.js';
+import { AUDIT_TABLE, presentEvent } from './audit-events.js';
+
+/**
+ * Reads of the trail: a user's events newest first, and one event with its sealed details opened. Plain SQL
+ * through the tenant's manager, so the reads run as the tenant's database role where there is one.
+ */
+export class AuditReader {
+  constructor(
+    private readonly tokenizer: TokenizerClient,
+    private readonly keys: SubjectKeys,
+  ) {}
+
+  private async page(em: EntityManager, tenantId: number, record: string | null, offset: number, limit: number) {
+    const { total, rows } = await new Stores(em, tenantId).audit.page(record, offset, limit);
+    return { total, rows: rows.map(presentEvent) };
+  }
+
+  /** Every event of the tenant, newest first. */
+  listAll(em: EntityManager, tenantId: number, offset: number, limit: number) {
+    return this.page(em, tenantId, null, offset, limit);
+  }
+
+  listForRecord(em: EntityManager, tenantId: number, record: string, offset: number, limit: number) {
+    return this.page(em, tenantId, record, offset, limit);
+  }
+
+  /**
+   * The event with its details. Those of an erased person answer as erased: the event's non-personal facts
+   * (operation, time, actor, status, the person's token) stay, and `details` is `{ erased: true }`.
+   */
+  async get(em: EntityManager, tenantId: number, uuid: string) {
+    const stores = new Stores(em, tenantId);
+    const e = await stores.audit.byUuid(uuid);
+    if (!e) return null;
+    const erasedEvent = { ...presentEvent(e), more: false, details: { erased: true } };
+    const wrapped = e.record ? (await stores.subjectKeys.get([e.record])).get(e.record) : undefined;
+    // A person erased: their key is a tombstone.
+    if (wrapped === null) return erasedEvent;
+    let details: Record<string, unknown> = {};
+    if (e.details) {
+      // Under the person's key while they live; details about no person under the tenant's own key.
+      const key = wrapped ? { subject: e.record!, wrapped } : await this.keys.tenantKey(tenantId);
+      let plain: Buffer;
+      try {
+        [plain] = (await this.tokenizer.run(tenantId, { open: [{ table: AUDIT_TABLE, rowId: e.uuid, ciphertext: e.details, key }] })).opened as [Buffer];
+      } catch (err) {
+        // About a person whose key the key table no longer holds at all (a restored backup): erased.
+        if (err instanceof TokenizerRejectedError && e.record && wrapped === undefined) return erasedEvent;
+        throw err;
+      }
+      details = JSON.parse(plain.toString('utf8')) as Record<string, unknown>;
+    }
+    return { ...presentEvent(e), details };
+  }
+}

@@ -1,0 +1,54 @@
+// An audit event's details sealed by the tokenizer (under its person's key, or the tenant's own), and for a write's
+// events the MAC the tokenizer makes of each in the same call (tokenizer/audit-queue.ts): the chainer's link call
+// checks it before linking a queued event.
+import type { EntityManager } from '@mikro-orm/postgresql';
+import { Stores } from '../store/stores.js';
+import type { TokenizerClient } from '../tokenizer-client.js';
+import type { SubjectKeys } from './subject-keys.js';
+import { AUDIT_TABLE, canonicalHead, type AuditDraft, type AuditEventToChain } from './audit-events.js';
+
+export interface SealOptions {
+  /** Where persons' keys are read (the write's transaction, or the tenant's statements). */
+  em: EntityManager;
+  tenantId: number;
+  drafts: AuditDraft[];
+  /** Keys the operation already read, by person. */
+  known?: ReadonlyMap<string, Buffer | null> | undefined;
+  /** A write's events, to be queued: each gets its MAC. */
+  mac?: boolean;
+}
+
+/**
+ * The drafts with their details sealed (read keys through `em`). With `mac` (a write's events, to be queued), the
+ * same tokenizer call also answers each event's MAC, which the chainer's link call checks.
+ */
+export async function sealEvents(tokenizer: TokenizerClient, subjectKeys: SubjectKeys, opts: SealOptions): Promise<AuditEventToChain[]> {
+  const { em, tenantId, drafts, known, mac = false } = opts;
+  const stores = new Stores(em, tenantId);
+  // Details of an event about a person are theirs: sealed under their key, they stop opening once the person is
+  // erased. Those of a person erased by this very call are dropped (the key is already gone). Keys the operation
+  // already read (`known`) are not read again.
+  const records = [...new Set(drafts.filter((d) => d.details && d.record).map((d) => d.record!))];
+  const keys = new Map<string, Buffer | null>(records.filter((r) => known?.has(r)).map((r) => [r, known!.get(r)!] as const));
+  const missing = records.filter((r) => !keys.has(r));
+  if (missing.length) for (const [t, w] of await stores.subjectKeys.get(missing)) keys.set(t, w);
+  const withDetails = drafts.filter((d) => d.details && !(d.record && keys.get(d.record) === null));
+  // Details about no person go under the tenant's own data key.
+  const tenantKey = withDetails.some((d) => !(d.record && keys.get(d.record))) ? await subjectKeys.tenantKey(tenantId) : undefined;
+  if (!withDetails.length && !mac) return drafts.map((d) => ({ ...d, details: null }));
+  const { sealed, queue_macs: macs } = await tokenizer.run(tenantId, {
+    seal: withDetails.map((d) => {
+      const wrapped = d.record ? keys.get(d.record) : undefined;
+      return {
+        table: AUDIT_TABLE,
+        rowId: d.uuid,
+        plaintext: Buffer.from(JSON.stringify(d.details)),
+        key: wrapped ? { subject: d.record!, wrapped } : tenantKey,
+      };
+    }),
+    // Each event's details are the seal item of the same uuid (or none): the MAC covers them as sealed.
+    queueMac: mac ? drafts.map((d) => ({ uuid: d.uuid, head: canonicalHead(d), details: null })) : [],
+  });
+  const sealedBy = new Map(withDetails.map((d, i) => [d.uuid, sealed[i]!]));
+  return drafts.map((d, i) => ({ ...d, details: sealedBy.get(d.uuid) ?? null, ...(mac ? { mac: macs[i]! } : {}) }));
+}
