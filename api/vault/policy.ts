@@ -1,7 +1,7 @@
 // The policy engine for role xtokens: IAM-like statements (CONTRACT §4.9). Default deny; an explicit Deny wins;
 // an Allow may grant only some profile fields, and the answer is then masked.
 import { z } from 'zod';
-import { valueAtPath } from './dotted-path.js';
+import { valueAtPath, valuesAtPath } from './dotted-path.js';
 import { checkVariables, fieldPathProblem } from './policy-terms.js';
 
 export { maskProfile } from './policy-mask.js';
@@ -103,7 +103,13 @@ function resolve(term: unknown, facts: RequestFacts): unknown {
     if (name === 'user_group_id' || name === 'principal_group_id') return facts.groups.caller;
     if (name === 'target_group_id') return facts.groups.target.map((m) => m.groupId);
   }
-  if (name.startsWith('user:') && facts.subject?.profile) return valueAtPath(facts.subject.profile, name.slice('user:'.length));
+  if (name.startsWith('user:') && facts.subject?.profile) {
+    // Through arrays, a field has a value per element: the test holds when it holds for any of them.
+    const path = name.slice('user:'.length);
+    const values = valuesAtPath(facts.subject.profile, path);
+    const one = valueAtPath(facts.subject.profile, path);
+    return one !== undefined && !Array.isArray(one) ? one : values.length > 0 ? values : undefined;
+  }
   if (name.startsWith('agreement:') && facts.subject?.agreements) return facts.subject.agreements[name.slice('agreement:'.length)] ?? 'none';
   // Anything else is not defined by this request: it matches nothing.
   return undefined;

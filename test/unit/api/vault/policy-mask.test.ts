@@ -142,3 +142,36 @@ describe('what a policy may say', () => {
     );
   });
 });
+
+describe('conditions about the person through arrays', () => {
+  const deny = [
+    { Effect: 'Allow' as const, Action: '*', Resource: '*' },
+    { Effect: 'Deny' as const, Action: '*', Resource: '*', Condition: { StringEquals: { '${user:addresses.country}': 'FI' } } },
+  ];
+  const judge = (profile: Record<string, unknown>) => evaluate(deny, { action: 'UserGet', kinds: ['profile'], role: 'r', requestMetadata: {}, subject: { profile } }).allow;
+
+  it('apply a Deny when any element on the way matches', () => {
+    expect(judge({ addresses: [{ country: 'SE' }, { country: 'FI' }] })).toBe(false);
+    expect(judge({ addresses: [[{ country: 'FI' }]] })).toBe(false);
+    expect(judge({ addresses: { country: 'FI' } })).toBe(false);
+    expect(judge({ addresses: [{ country: 'SE' }] })).toBe(true);
+    expect(judge({ addresses: [] })).toBe(true);
+  });
+
+  it('match the reference for generated profiles', () => {
+    // Reference: the countries at `addresses.country`, every array on the way walked.
+    const countries = (v: unknown, keys: string[]): unknown[] => {
+      if (Array.isArray(v)) return v.flatMap((e) => countries(e, keys));
+      if (keys.length === 0) return [v];
+      if (v === null || typeof v !== 'object' || !Object.hasOwn(v, keys[0]!)) return [];
+      return countries((v as Record<string, unknown>)[keys[0]!], keys.slice(1));
+    };
+    const country = fc.constantFrom('FI', 'SE', 'NO');
+    const address = fc.oneof(fc.record({ country }), fc.array(fc.record({ country }), { maxLength: 3 }), fc.array(fc.array(fc.record({ country }), { maxLength: 2 }), { maxLength: 2 }), country);
+    fc.assert(
+      fc.property(fc.record({ addresses: address }), (profile) => {
+        expect(judge(profile)).toBe(!countries(profile.addresses, ['country']).includes('FI'));
+      }),
+    );
+  });
+});
