@@ -1,5 +1,6 @@
 // Every api setting, read from the environment once, validated and typed.
 import { readFileSync } from 'node:fs';
+import { isIP } from 'node:net';
 import { resolve, join } from 'node:path';
 import { z } from 'zod';
 
@@ -31,10 +32,15 @@ const Env = z.object({
   STRONGROOM_BODY_LIMIT: size.default(2 * 1024 * 1024),
   STRONGROOM_PUBLIC_BODY_LIMIT: size.default(16 * 1024),
   STRONGROOM_LARGE_BODIES: z.coerce.number().int().min(1).max(64).default(2),
+  STRONGROOM_LARGE_BODIES_TOTAL: z.coerce.number().int().min(1).max(256).default(8),
+  STRONGROOM_UPLOAD_MIN_RATE: size.default(16 * 1024),
+  STRONGROOM_UPLOAD_RATE_WINDOW_SECONDS: z.coerce.number().int().min(1).max(600).default(10),
   STRONGROOM_HEADERS_TIMEOUT_MS: z.coerce.number().int().min(1000).default(20_000),
   STRONGROOM_REQUEST_TIMEOUT_MS: z.coerce.number().int().min(1000).default(120_000),
   STRONGROOM_KEEPALIVE_TIMEOUT_MS: z.coerce.number().int().min(1000).default(65_000),
   STRONGROOM_TRUST_PROXY: bool.default(false),
+  STRONGROOM_PROXY_HOPS: z.coerce.number().int().min(1).max(16).default(1),
+  STRONGROOM_TRUSTED_PROXIES: z.string().refine((v) => v.split(',').every(isCidr), 'a comma-separated list of CIDRs such as 10.0.0.0/8,fd00::/8').optional(),
   STRONGROOM_TENANT_DOMAIN: z
     .string()
     .regex(/^([a-z0-9]([a-z0-9-]*[a-z0-9])?\.)*[a-z0-9]([a-z0-9-]*[a-z0-9])?$/i, 'a DNS name such as vault.example.com')
@@ -43,7 +49,12 @@ const Env = z.object({
   STRONGROOM_LOGIN_RATE_PER_ADDRESS: z.coerce.number().int().min(0).default(30),
   STRONGROOM_LOGIN_RATE_PER_TENANT: z.coerce.number().int().min(0).default(600),
   STRONGROOM_AUTH_FAILURES_PER_ADDRESS: z.coerce.number().int().min(0).default(60),
+  STRONGROOM_AUTH_FAILURES_PER_PREFIX: z.coerce.number().int().min(0).default(60),
+  STRONGROOM_AUTH_FAILURES_PER_TENANT: z.coerce.number().int().min(0).default(600),
   STRONGROOM_AUTH_BLOCK_SECONDS: z.coerce.number().int().min(1).default(300),
+  STRONGROOM_SHARED_RATE_PER_ADDRESS: z.coerce.number().int().min(0).default(60),
+  STRONGROOM_CALLS_PER_CREDENTIAL: z.coerce.number().int().min(0).default(6000),
+  STRONGROOM_CALLS_PER_LOGIN_XTOKEN: z.coerce.number().int().min(0).default(300),
   STRONGROOM_CHALLENGE_MAX_NUMBER: z.coerce.number().int().min(100).max(10_000_000).default(100_000),
   STRONGROOM_LOGIN_MAX_FAILURES: z.coerce.number().int().min(1).default(10),
   STRONGROOM_LOGIN_WINDOW_SECONDS: z.coerce.number().int().min(60).default(86_400),
@@ -135,19 +146,35 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env) {
       body: e.STRONGROOM_BODY_LIMIT,
       /** The largest body of a public call (login, shared records, UI configuration). */
       publicBody: e.STRONGROOM_PUBLIC_BODY_LIMIT,
-      /** How many bodies larger than `body` (FileCreate's) may be in memory at once. */
+      /** How many bodies larger than `body` (FileCreate's) each tenant may have in memory at once. */
       largeBodies: e.STRONGROOM_LARGE_BODIES,
+      /** How many such bodies the process holds at once, all tenants together. */
+      largeBodiesTotal: e.STRONGROOM_LARGE_BODIES_TOTAL,
+      /** A large body must arrive at this many bytes a second, measured over each window; 0: no minimum. */
+      uploadMinRate: e.STRONGROOM_UPLOAD_MIN_RATE,
+      uploadRateWindowSeconds: e.STRONGROOM_UPLOAD_RATE_WINDOW_SECONDS,
+      // Counts per minute (api/vault/limits.ts); 0 turns a limit off.
       publicPerAddress: e.STRONGROOM_LOGIN_RATE_PER_ADDRESS,
       publicPerTenant: e.STRONGROOM_LOGIN_RATE_PER_TENANT,
+      sharedPerAddress: e.STRONGROOM_SHARED_RATE_PER_ADDRESS,
       authFailuresPerAddress: e.STRONGROOM_AUTH_FAILURES_PER_ADDRESS,
+      authFailuresPerPrefix: e.STRONGROOM_AUTH_FAILURES_PER_PREFIX,
+      authFailuresPerTenant: e.STRONGROOM_AUTH_FAILURES_PER_TENANT,
+      /** The longest back-off of a key past its refusal budget. */
       authBlockSeconds: e.STRONGROOM_AUTH_BLOCK_SECONDS,
+      callsPerCredential: e.STRONGROOM_CALLS_PER_CREDENTIAL,
+      callsPerLoginXtoken: e.STRONGROOM_CALLS_PER_LOGIN_XTOKEN,
     },
     server: {
       headersTimeoutMs: e.STRONGROOM_HEADERS_TIMEOUT_MS,
       requestTimeoutMs: e.STRONGROOM_REQUEST_TIMEOUT_MS,
       keepAliveTimeoutMs: e.STRONGROOM_KEEPALIVE_TIMEOUT_MS,
-      /** Behind a proxy: the client's address is the first of X-Forwarded-For. */
+      /** Behind proxies: the client's address is taken from X-Forwarded-For (api/http/client-address.ts). */
       trustProxy: e.STRONGROOM_TRUST_PROXY,
+      /** How many proxies append to X-Forwarded-For: the client is this many entries from its right. */
+      proxyHops: e.STRONGROOM_PROXY_HOPS,
+      /** When set, instead of counting hops: the client is the rightmost entry outside these networks. */
+      trustedProxies: (e.STRONGROOM_TRUSTED_PROXIES ?? '').split(',').map((c) => c.trim()).filter(Boolean),
     },
     /** Subdomains of this name select a tenant (`acme.<domain>`); unset, no Host ever does. */
     tenantDomain: e.STRONGROOM_TENANT_DOMAIN,
@@ -234,6 +261,13 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env) {
           : { store: 'local' as const, dir: resolve(e.STRONGROOM_FILE_DIR ?? join(dataDir, 'files')) },
     },
   };
+}
+
+/** `10.0.0.0/8`, `fd00::/8`: an IP address and a prefix length that fits it. */
+function isCidr(text: string): boolean {
+  const [address = '', bits, ...rest] = text.trim().split('/');
+  const family = isIP(address);
+  return family !== 0 && rest.length === 0 && bits !== undefined && /^\d{1,3}$/.test(bits) && Number(bits) <= (family === 4 ? 32 : 128);
 }
 
 /** The root token from the environment, or from a file (a mounted Secret), never both. */

@@ -10,10 +10,13 @@ import { registry } from '../metrics.js';
 import { v2Handler } from './v2.js';
 import { v1Handlers } from './v1.js';
 import { mountPages } from './pages.js';
+import { clientAddressOf } from './client-address.js';
 
 export function createApp(services: Services): Koa {
-  // Behind a proxy (STRONGROOM_TRUST_PROXY) the client's address, which rate limits count, is X-Forwarded-For's.
+  // Behind proxies (STRONGROOM_TRUST_PROXY) the client's address, which rate limits count, is read from
+  // X-Forwarded-For from the right (client-address.ts), never its client-written leftmost entry as Koa would.
   const app = new Koa({ proxy: services.config.server.trustProxy });
+  const clientAddress = clientAddressOf(services.config.server);
   const router = new Router();
 
   router.get('/healthz', (ctx) => {
@@ -51,6 +54,10 @@ export function createApp(services: Services): Koa {
   mountPages(router);
 
   app.use(metricsMiddleware());
+  app.use(async (ctx, next) => {
+    ctx.request.ip = clientAddress(ctx.req.socket.remoteAddress ?? '', ctx.get('x-forwarded-for') || undefined);
+    await next();
+  });
   app.use(async (ctx, next) => {
     ctx.state.reqId = ctx.get('x-request-id') || randomUUID();
     ctx.set('X-Request-Id', ctx.state.reqId as string);

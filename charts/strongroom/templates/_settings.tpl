@@ -16,6 +16,15 @@ tokenizer never sees a database, object store or mail setting; the api never a k
 {{- with .Values.api.settings.largeBodies }}
 - { name: STRONGROOM_LARGE_BODIES, value: {{ . | quote }} }
 {{- end }}
+{{- with .Values.api.settings.largeBodiesTotal }}
+- { name: STRONGROOM_LARGE_BODIES_TOTAL, value: {{ . | quote }} }
+{{- end }}
+{{- with .Values.api.settings.uploadMinRate }}
+- { name: STRONGROOM_UPLOAD_MIN_RATE, value: {{ . | quote }} }
+{{- end }}
+{{- with .Values.api.settings.uploadRateWindowSeconds }}
+- { name: STRONGROOM_UPLOAD_RATE_WINDOW_SECONDS, value: {{ . | quote }} }
+{{- end }}
 {{- with .Values.api.settings.headersTimeoutMs }}
 - { name: STRONGROOM_HEADERS_TIMEOUT_MS, value: {{ . | quote }} }
 {{- end }}
@@ -27,6 +36,12 @@ tokenizer never sees a database, object store or mail setting; the api never a k
 {{- end }}
 {{- with .Values.api.settings.trustProxy }}
 - { name: STRONGROOM_TRUST_PROXY, value: {{ . | quote }} }
+{{- end }}
+{{- with .Values.api.settings.proxyHops }}
+- { name: STRONGROOM_PROXY_HOPS, value: {{ . | quote }} }
+{{- end }}
+{{- with .Values.api.settings.trustedProxies }}
+- { name: STRONGROOM_TRUSTED_PROXIES, value: {{ . | quote }} }
 {{- end }}
 {{- with .Values.api.settings.tenantDomain }}
 - { name: STRONGROOM_TENANT_DOMAIN, value: {{ . | quote }} }
@@ -40,8 +55,23 @@ tokenizer never sees a database, object store or mail setting; the api never a k
 {{- with .Values.api.settings.authFailuresPerAddress }}
 - { name: STRONGROOM_AUTH_FAILURES_PER_ADDRESS, value: {{ . | quote }} }
 {{- end }}
+{{- with .Values.api.settings.authFailuresPerPrefix }}
+- { name: STRONGROOM_AUTH_FAILURES_PER_PREFIX, value: {{ . | quote }} }
+{{- end }}
+{{- with .Values.api.settings.authFailuresPerTenant }}
+- { name: STRONGROOM_AUTH_FAILURES_PER_TENANT, value: {{ . | quote }} }
+{{- end }}
 {{- with .Values.api.settings.authBlockSeconds }}
 - { name: STRONGROOM_AUTH_BLOCK_SECONDS, value: {{ . | quote }} }
+{{- end }}
+{{- with .Values.api.settings.sharedRatePerAddress }}
+- { name: STRONGROOM_SHARED_RATE_PER_ADDRESS, value: {{ . | quote }} }
+{{- end }}
+{{- with .Values.api.settings.callsPerCredential }}
+- { name: STRONGROOM_CALLS_PER_CREDENTIAL, value: {{ . | quote }} }
+{{- end }}
+{{- with .Values.api.settings.callsPerLoginXtoken }}
+- { name: STRONGROOM_CALLS_PER_LOGIN_XTOKEN, value: {{ . | quote }} }
 {{- end }}
 {{- with .Values.api.settings.challengeMaxNumber }}
 - { name: STRONGROOM_CHALLENGE_MAX_NUMBER, value: {{ . | quote }} }
