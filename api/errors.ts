@@ -24,6 +24,10 @@ export class NotFoundError extends VaultError {
 export class ConflictError extends VaultError {
   readonly status = 409;
 }
+/** A request body arriving slower than the minimum upload rate: cut, so a slow client holds no slot. */
+export class RequestTimeoutError extends VaultError {
+  readonly status = 408;
+}
 export class PayloadTooLargeError extends VaultError {
   readonly status = 413;
 }
@@ -65,6 +69,7 @@ export const Messages = {
   tooLarge: 'The request body is too large',
   tooManyRequests: 'Too many requests',
   busy: 'The vault is busy: try again shortly',
+  tooSlow: 'The request body is arriving too slowly',
   tokenNotFound: 'Token not found',
   duplicateTenant: 'Duplicate tenant name',
   tenantNotFound: 'The tenant record was not found',

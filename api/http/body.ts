@@ -5,7 +5,7 @@ import type { Context } from 'koa';
 import { koaBody } from 'koa-body';
 import type { Services } from '../vault/services.js';
 import type { Principal } from '../vault/credentials.js';
-import { AuthenticationError, PayloadTooLargeError, UnavailableError, Messages } from '../errors.js';
+import { AuthenticationError, PayloadTooLargeError, Messages } from '../errors.js';
 import { MAIN_TENANT_ID } from '../store/schemas.js';
 
 /** Answers this request without reading what is left of its body: the connection ends with the answer. */
@@ -14,26 +14,38 @@ export function leaveBodyUnread(ctx: Context): void {
 }
 
 /**
- * The caller behind X-Bunker-Token, checked from the header alone. An address blocked for failed
- * authentications is turned away first; every failure counts against the address and leaves an audit event in
- * the tenant the call named (else the main tenant's trail).
+ * The caller behind X-Bunker-Token, checked from the header alone: the token first (a cached hash lookup), so a
+ * valid credential is served whatever other clients of its address did. Only failures are counted (per address,
+ * token prefix and tenant named, api/vault/limits.ts): within the budgets each leaves an audit event in the tenant
+ * the call named (else the main tenant's trail); past one, it is answered 429 and backed off, unaudited. A valid
+ * credential then spends one of its own calls per minute.
  */
 export async function authenticateCaller(services: Services, ctx: Context, token: string | undefined, operation: string): Promise<Principal> {
+  let principal: Principal;
   try {
-    services.limits.checkAddress(ctx.ip);
-    return await services.credentials.authenticate(token);
+    principal = await services.credentials.authenticate(token);
   } catch (err) {
     leaveBodyUnread(ctx);
-    if (err instanceof AuthenticationError) {
-      await services.limits.authFailed(ctx.ip);
-      const named = ctx.get('x-bunker-tenant').trim().toLowerCase();
-      const tenantId = (named && (await services.tenants.idOf(named))) || MAIN_TENANT_ID;
-      await services.audit.recordRefusal(tenantId, operation, err.reason, ctx.ip).catch((auditErr: unknown) => {
-        services.log.error({ err: { message: (auditErr as Error).message }, operation }, 'audit of a refused call failed');
-      });
-    }
+    if (err instanceof AuthenticationError) await refusal(services, ctx, token, operation, err);
     throw err;
   }
+  try {
+    await services.limits.credentialCall(principal);
+  } catch (err) {
+    leaveBodyUnread(ctx);
+    throw err;
+  }
+  return principal;
+}
+
+/** Counts a failed authentication (429 past a budget) and, within the budgets, audits it. */
+async function refusal(services: Services, ctx: Context, token: string | undefined, operation: string, err: AuthenticationError): Promise<void> {
+  const named = ctx.get('x-bunker-tenant').trim().toLowerCase() || undefined;
+  await services.limits.refused({ address: ctx.ip, token, tenant: named });
+  const tenantId = (named && (await services.tenants.idOf(named))) || MAIN_TENANT_ID;
+  await services.audit.recordRefusal(tenantId, operation, err.reason, ctx.ip).catch((auditErr: unknown) => {
+    services.log.error({ err: { message: (auditErr as Error).message }, operation }, 'audit of a refused call failed');
+  });
 }
 
 /**
@@ -56,28 +68,4 @@ export function bodyReader(limit: number) {
     }
     return ctx.request.body;
   };
-}
-
-/**
- * How many large bodies may be in memory at once (FileCreate's files). Beyond that a caller is asked to come back
- * (503 with Retry-After) rather than the process growing without bound.
- */
-export class LargeBodies {
-  private inUse = 0;
-
-  constructor(private readonly slots: number) {}
-
-  /** A slot, to be released when the request is done; 503 when none is free. */
-  take(ctx: Context): () => void {
-    if (this.inUse >= this.slots) {
-      leaveBodyUnread(ctx);
-      throw new UnavailableError(Messages.busy);
-    }
-    this.inUse++;
-    let released = false;
-    return () => {
-      if (!released) this.inUse--;
-      released = true;
-    };
-  }
 }

@@ -34,8 +34,10 @@ export function envelope(log: Logger) {
       }
     } catch (err) {
       const { status, message } = toEnvelope(err);
-      // Never log the error's own text for client errors: parser errors may carry the raw body.
-      if (status >= 500) log.error({ err: sanitize(err), reqId: ctx.state.reqId }, 'request failed');
+      // Never log the error's own text for client errors: parser errors may carry the raw body. A busy refusal is
+      // load shed as designed: a warning, without a stack.
+      if (message === Messages.busy) log.warn({ reqId: ctx.state.reqId, status }, 'request refused: busy');
+      else if (status >= 500) log.error({ err: sanitize(err), reqId: ctx.state.reqId }, 'request failed');
       ctx.status = status;
       // A dependency is down (database, tokenizer, file store): the client may try again shortly.
       if (status === 503) ctx.set('Retry-After', '1');

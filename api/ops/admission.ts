@@ -98,6 +98,19 @@ export async function admit(services: Services, op: OpDefinition, principal: Pri
   return admission;
 }
 
+/**
+ * Admission as far as it can be judged without the body: the operation's access and login rules, and a role's
+ * verdict, unless the role's policies read request_metadata (which only the body carries): those are judged with
+ * the body as usual. Throws what `admit` would; a call it lets through is judged again, whole, with its body.
+ */
+export async function admitFromHeader(services: Services, op: OpDefinition, principal: Principal, tenantId: number): Promise<void> {
+  if (principal.kind === 'role' && principal.roleId !== null) {
+    const role = await services.roles.statementsOf(principal.roleId);
+    if (role && JSON.stringify(role.statements).includes('request_metadata')) return;
+  }
+  await admit(services, op, principal, tenantId, {});
+}
+
 /** A role whose policies ask about the person cannot be given an operation that carries personal data unjudged. */
 export function cannotJudge(op: Pick<OpDefinition, 'kinds' | 'judges'>, needs: { profile: boolean; agreements: boolean }): boolean {
   return (needs.profile || needs.agreements) && op.kinds.length > 0 && op.judges === undefined;

@@ -90,8 +90,13 @@ export interface OpDefinition<S extends z.ZodType = z.ZodType> {
   largeBody?: true;
   /** Served while tenants' data is upgraded from the legacy format (it shows the upgrade, reads nothing sealed). */
   servedDuringUpgrade?: true;
-  /** Public login calls: counted per client address and per tenant, and refused (429) over the limits. */
-  rateLimited?: true;
+  /**
+   * Public calls counted per client address and refused (429) over the limit. `true`: the login calls, also counted
+   * per tenant named. `shared`: SharedRecordGet, whose misses also count against the address's refusal budget.
+   */
+  rateLimited?: true | 'shared';
+  /** A login call that names an attempt under way (a live loginid): served through a flood of its tenant's calls. */
+  attemptUnderWay?: (input: z.output<S>, services: Services, tenantId: number) => Promise<boolean>;
   /**
    * A public operation whose tenant follows from its input (a shared record's uuid) rather than from the request's
    * tenant name: the tenant it belongs to, or null for none.

@@ -10,7 +10,7 @@ import { nowSeconds } from '../vault/durations.js';
 import { UnavailableError, VaultError, badRequest, forbidden, Messages } from '../errors.js';
 import { fromDatabaseError } from '../store/errors.js';
 import { Stores } from '../store/stores.js';
-import { admit, masked, type Admission } from './admission.js';
+import { admit, admitFromHeader, masked, type Admission } from './admission.js';
 import { MAX_DEPTH, tooDeep } from '../vault/documents.js';
 
 /** `null` means absent; numeric strings are accepted for every `*id` field (the SDKs send both). */
@@ -79,9 +79,20 @@ async function checkKeyring(services: Services, tenantId: number, op: OpDefiniti
   }
 }
 
-/** Public operations: no credential, no audit event (the contract's portal endpoints); input rules as usual. */
-export async function executePublicOperation(services: Services, op: OpDefinition, tenant: { tenantId: number; named: boolean }, rawBody: Record<string, unknown>) {
+/**
+ * Public operations: no credential, no audit event (the contract's portal endpoints); input rules as usual.
+ * `spendTenantCall` spends one of the tenant's public calls (429 when none is left), unless the input names an
+ * attempt under way (op.attemptUnderWay), which is served through a flood of the tenant's other calls.
+ */
+export async function executePublicOperation(
+  services: Services,
+  op: OpDefinition,
+  tenant: { tenantId: number; named: boolean },
+  rawBody: Record<string, unknown>,
+  spendTenantCall?: () => Promise<void>,
+) {
   const { input } = parseInput(op, rawBody);
+  if (spendTenantCall && !(op.attemptUnderWay && (await op.attemptUnderWay(input, services, tenant.tenantId)))) await spendTenantCall();
   // An operation that knows its tenant from its input acts there; the request's tenant is its fallback.
   const tenantId = (op.tenantOf && (await op.tenantOf(input, services))) ?? tenant.tenantId;
   await checkKeyring(services, tenantId, op);
@@ -117,6 +128,23 @@ export async function executeOperation(
     // Failed calls are audited too; a failure to audit them must not hide the original error.
     const msg = err instanceof VaultError ? err.message : Messages.internal;
     await services.audit.record(tenantId, audited('error', msg)).catch((auditErr: unknown) => {
+      services.log.error({ err: { message: (auditErr as Error).message }, op: op.name }, 'audit of a failed call failed');
+    });
+    throw err;
+  }
+}
+
+/**
+ * The gate's verdict from the header alone, for a call about to send a large body: refused here, it is refused
+ * (and audited) before a large-body slot is taken or a byte of its body read. See admitFromHeader.
+ */
+export async function admitBeforeBody(services: Services, op: OpDefinition, principal: Principal, tenantId: number): Promise<void> {
+  try {
+    await admitFromHeader(services, op, principal, tenantId);
+  } catch (caught) {
+    const err = fromDatabaseError(caught);
+    const msg = err instanceof VaultError ? err.message : Messages.internal;
+    await services.audit.record(tenantId, draftEvent(op.name, principal, {}, { status: 'error', msg }, undefined, nowSeconds())).catch((auditErr: unknown) => {
       services.log.error({ err: { message: (auditErr as Error).message }, op: op.name }, 'audit of a failed call failed');
     });
     throw err;

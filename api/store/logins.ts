@@ -61,6 +61,12 @@ export class LoginStore extends GlobalTables {
     return rows.map(codeOf);
   }
 
+  /** Whether this prelogin's code is live and has attempts left (whoever it is for). */
+  async isLive(tenantId: number, id: string, now: number, maxAttempts: number): Promise<boolean> {
+    const rows = await this.sql(`select 1 from ${this.g}.login_codes where id = $1 and tenant_id = $2 and expires_at > $3 and attempts < $4`, [id, tenantId, now, maxAttempts]);
+    return rows.length > 0;
+  }
+
   async removeCode(id: string): Promise<void> {
     await this.sql(`delete from ${this.g}.login_codes where id = $1`, [id]);
   }

@@ -1,31 +1,62 @@
-// Rate limits that hold across replicas: rate-limiter-flexible's PostgreSQL limiter, counting in the vault's own
-// database (store/rate-limits.ts). Per client address and per tenant on the public login calls, and per client
-// address on failed authentication. A client found over a limit is also remembered in this process, so a blocked
-// address is turned away before its token is even looked at, without a database round trip.
-import { RateLimiterPostgres, RateLimiterRes } from 'rate-limiter-flexible';
+// Rate limits. Counts that must hold across replicas (public calls, refusals) live in the vault's own database,
+// through rate-limiter-flexible's PostgreSQL limiter (store/rate-limits.ts); calls per credential are counted in
+// each replica's memory, so no authenticated call pays a database round trip for them.
+// Only refusals (a failed authentication, a shared record not found) are counted against a client: per address,
+// per token prefix and per tenant named. Past a budget the key is backed off (Backoff, below); a valid
+// credential is served whatever its address did, so clients sharing an address (NAT, an ingress) cannot be
+// locked out by one of them.
 import { LRUCache } from 'lru-cache';
+import { RateLimiterMemory, RateLimiterPostgres, RateLimiterRes, type RateLimiterAbstract } from 'rate-limiter-flexible';
 import type { Database } from '../store/database.js';
 import { RATE_LIMIT_SCHEMA, RATE_LIMIT_TABLE } from '../store/rate-limits.js';
 import { TooManyRequestsError, Messages } from '../errors.js';
+import type { Principal } from './credentials.js';
 
 /** Every limit is a count per minute; 0 turns that limit off (e.g. behind a gateway that limits already). */
 export interface LimitSettings {
   /** Public login calls (CaptchaCreate, UserPrelogin, UserLogin) per client address per minute. */
   publicPerAddress: number;
-  /** Public login calls per tenant per minute, whoever makes them. */
+  /** Public login calls per tenant named (or per unknown name) per minute, whoever makes them. */
   publicPerTenant: number;
-  /** Failed authentications per client address per minute, before the address is blocked. */
+  /** SharedRecordGet calls per client address per minute. */
+  sharedPerAddress: number;
+  /** Refusals per client address per minute, before its refusals are answered 429. */
   authFailuresPerAddress: number;
-  /** How long an address over the failed-authentication limit is blocked. */
+  /** Failed authentications per token prefix (its first 8 characters) per minute, from any address. */
+  authFailuresPerPrefix: number;
+  /** Failed authentications naming a tenant (X-Bunker-Tenant) per minute, from any address. */
+  authFailuresPerTenant: number;
+  /** The longest back-off of a key past its budget, in seconds. */
   authBlockSeconds: number;
+  /** Calls per tenant-admin or role credential per minute (the root token is not limited). */
+  callsPerCredential: number;
+  /** Calls per login xtoken per minute. */
+  callsPerLoginXtoken: number;
+}
+
+/** What a refusal counts against: the client's address and, where known, the token's prefix and the tenant named. */
+export interface RefusalKeys {
+  address: string;
+  token?: string | undefined;
+  tenant?: string | undefined;
+}
+
+const WINDOW_SECONDS = 60;
+const PREFIX_LENGTH = 8;
+
+interface Budget {
+  limiter: RateLimiterPostgres;
+  keyOf: (keys: RefusalKeys) => string | undefined;
 }
 
 export class Limits {
   private readonly publicByAddress: RateLimiterPostgres;
   private readonly publicByTenant: RateLimiterPostgres;
-  private readonly authFailures: RateLimiterPostgres;
-  /** Addresses this process has seen over the failed-authentication limit, until their block ends (ms). */
-  private readonly blocked = new LRUCache<string, number>({ max: 100_000 });
+  private readonly sharedByAddress: RateLimiterPostgres;
+  private readonly refusalBudgets: Budget[];
+  private readonly byCredential: RateLimiterMemory;
+  private readonly byLoginXtoken: RateLimiterMemory;
+  private readonly backoff: Backoff;
 
   constructor(
     db: Database,
@@ -33,55 +64,143 @@ export class Limits {
   ) {
     const storeClient = { query: (q: { text: string; values?: unknown[] }) => db.globalStores().rateLimits.query(q) };
     const common = { storeClient, storeType: 'client', schemaName: RATE_LIMIT_SCHEMA, tableName: RATE_LIMIT_TABLE, tableCreated: true, clearExpiredByTimeout: false };
-    this.publicByAddress = new RateLimiterPostgres({ ...common, keyPrefix: 'public-address', points: Math.max(1, settings.publicPerAddress), duration: 60 });
-    this.publicByTenant = new RateLimiterPostgres({ ...common, keyPrefix: 'public-tenant', points: Math.max(1, settings.publicPerTenant), duration: 60 });
-    this.authFailures = new RateLimiterPostgres({
-      ...common,
-      keyPrefix: 'auth-failure',
-      points: Math.max(1, settings.authFailuresPerAddress),
-      duration: 60,
-      blockDuration: settings.authBlockSeconds,
-    });
+    const shared = (keyPrefix: string, points: number) => new RateLimiterPostgres({ ...common, keyPrefix, points: Math.max(1, points), duration: WINDOW_SECONDS });
+    this.publicByAddress = shared('public-address', settings.publicPerAddress);
+    this.publicByTenant = shared('public-tenant', settings.publicPerTenant);
+    this.sharedByAddress = shared('shared-address', settings.sharedPerAddress);
+    const budget = (keyPrefix: string, points: number, keyOf: Budget['keyOf']): Budget[] => (points ? [{ limiter: shared(keyPrefix, points), keyOf }] : []);
+    this.refusalBudgets = [
+      ...budget('auth-failure', settings.authFailuresPerAddress, (k) => `address:${k.address}`),
+      ...budget('auth-failure-prefix', settings.authFailuresPerPrefix, (k) => (k.token && k.token.length >= PREFIX_LENGTH ? `prefix:${k.token.slice(0, PREFIX_LENGTH).toLowerCase()}` : undefined)),
+      ...budget('auth-failure-tenant', settings.authFailuresPerTenant, (k) => (k.tenant ? `tenant:${k.tenant}` : undefined)),
+    ];
+    this.byCredential = new RateLimiterMemory({ keyPrefix: 'credential', points: Math.max(1, settings.callsPerCredential), duration: WINDOW_SECONDS });
+    this.byLoginXtoken = new RateLimiterMemory({ keyPrefix: 'login-xtoken', points: Math.max(1, settings.callsPerLoginXtoken), duration: WINDOW_SECONDS });
+    this.backoff = new Backoff(settings.authBlockSeconds, WINDOW_SECONDS);
   }
 
-  /** One public login call from `address` for `tenantId`; 429 when either limit is spent. */
-  async publicCall(address: string, tenantId: number): Promise<void> {
-    await Promise.all([
-      this.settings.publicPerAddress ? consume(this.publicByAddress, address) : undefined,
-      this.settings.publicPerTenant ? consume(this.publicByTenant, String(tenantId)) : undefined,
-    ]);
+  /** One public login call from `address`: 429 once the address has spent its calls. Checked before the body. */
+  async publicAddress(address: string): Promise<void> {
+    if (this.settings.publicPerAddress) await consume(this.publicByAddress, address);
   }
 
-  /** Throws 429 when `address` is blocked for failed authentications: checked before any token is looked at. */
-  checkAddress(address: string): void {
-    if (!this.blocked.size) return;
-    const until = this.blocked.get(address);
-    if (until === undefined) return;
-    const left = until - Date.now();
-    if (left <= 0) {
-      this.blocked.delete(address);
-      return;
-    }
-    throw new TooManyRequestsError(Messages.tooManyRequests, Math.ceil(left / 1000));
+  /**
+   * One public login call in the bucket of the tenant the request named: the name itself, known or not, so an
+   * unknown name neither shares the main tenant's bucket nor tells a known name from an unknown one.
+   */
+  async publicTenant(bucket: string): Promise<void> {
+    if (this.settings.publicPerTenant) await consume(this.publicByTenant, bucket);
   }
 
-  /** Counts a failed authentication from `address`; the address is blocked once over the limit. */
-  async authFailed(address: string): Promise<void> {
-    if (!this.settings.authFailuresPerAddress) return;
-    try {
-      await this.authFailures.consume(address);
-    } catch (res) {
-      if (!(res instanceof RateLimiterRes)) throw res;
-      this.blocked.set(address, Date.now() + res.msBeforeNext);
-    }
+  /** One anonymous shared-record retrieval from `address`; 429 once it has spent its calls. */
+  async sharedCall(address: string): Promise<void> {
+    if (this.settings.sharedPerAddress) await consume(this.sharedByAddress, address);
+  }
+
+  /** 429 while any of the keys is backed off: checked before a refusable call does work, in memory only. */
+  throttled(keys: RefusalKeys): void {
+    const wait = this.backoff.waiting(this.keysOf(keys));
+    if (wait > 0) throw new TooManyRequestsError(Messages.tooManyRequests, wait);
+  }
+
+  /**
+   * Counts one refusal against its keys. Within every budget it returns (the caller answers its own refusal);
+   * past one it throws 429, and the key is backed off for longer each time it is found past its budget again.
+   */
+  async refused(keys: RefusalKeys): Promise<void> {
+    this.throttled(keys);
+    const counted = this.refusalBudgets.map((b) => ({ limiter: b.limiter, key: b.keyOf(keys) })).filter((c): c is { limiter: RateLimiterPostgres; key: string } => !!c.key);
+    const spent = await Promise.all(counted.map(async (c) => ((await overBudget(c.limiter, c.key)) ? c.key : null)));
+    const over = spent.filter((k): k is string => k !== null);
+    if (over.length) throw new TooManyRequestsError(Messages.tooManyRequests, this.backoff.strike(over));
+    this.backoff.forgive(counted.map((c) => c.key));
+  }
+
+  /** One authenticated call by `principal`: 429 once its credential has spent its calls. The root token is free. */
+  async credentialCall(principal: Pick<Principal, 'credentialId' | 'kind'>): Promise<void> {
+    if (principal.kind === 'root' || principal.kind === 'public') return;
+    const login = principal.kind === 'login';
+    if (!(login ? this.settings.callsPerLoginXtoken : this.settings.callsPerCredential)) return;
+    await consume(login ? this.byLoginXtoken : this.byCredential, principal.credentialId);
+  }
+
+  private keysOf(keys: RefusalKeys): string[] {
+    return this.refusalBudgets.map((b) => b.keyOf(keys)).filter((k): k is string => !!k);
   }
 }
 
-async function consume(limiter: RateLimiterPostgres, key: string): Promise<void> {
+/** True when `key` had already spent its points (this one is counted all the same). */
+async function overBudget(limiter: RateLimiterAbstract, key: string): Promise<boolean> {
+  try {
+    await limiter.consume(key);
+    return false;
+  } catch (res) {
+    if (res instanceof RateLimiterRes) return true;
+    throw res;
+  }
+}
+
+async function consume(limiter: RateLimiterAbstract, key: string): Promise<void> {
   try {
     await limiter.consume(key);
   } catch (res) {
     if (res instanceof RateLimiterRes) throw new TooManyRequestsError(Messages.tooManyRequests, Math.max(1, Math.ceil(res.msBeforeNext / 1000)));
     throw res;
+  }
+}
+
+interface Strikes {
+  strikes: number;
+  /** When the back-off ends (ms since the epoch). */
+  until: number;
+}
+
+/**
+ * Back-off for keys past their refusal budget: refused for 1 s, then 2, 4, 8… each time the key is found past its
+ * budget again, up to a ceiling, instead of one long hard block. In this process's memory: it only spares the
+ * database the counting of a key already known spent.
+ */
+export class Backoff {
+  private readonly state: LRUCache<string, Strikes>;
+
+  /**
+   * `maxSeconds`: the longest back-off. `windowSeconds`: the budgets' window; a key that stays quiet that long
+   * past its back-off starts again from 1 s.
+   */
+  constructor(
+    private readonly maxSeconds: number,
+    windowSeconds: number,
+    private readonly now: () => number = Date.now,
+  ) {
+    this.state = new LRUCache({ max: 100_000, ttl: (maxSeconds + windowSeconds) * 1000, ttlAutopurge: false });
+  }
+
+  /** Whole seconds until the last of these keys' back-offs ends; 0 when none is backed off. */
+  waiting(keys: readonly string[]): number {
+    let longest = 0;
+    const now = this.now();
+    for (const key of keys) {
+      const s = this.state.get(key);
+      if (s && s.until > now) longest = Math.max(longest, s.until - now);
+    }
+    return longest === 0 ? 0 : Math.max(1, Math.ceil(longest / 1000));
+  }
+
+  /** One more strike against each key; answers the longest back-off they now have, in seconds. */
+  strike(keys: readonly string[]): number {
+    let longest = 1;
+    const now = this.now();
+    for (const key of keys) {
+      const strikes = (this.state.get(key)?.strikes ?? 0) + 1;
+      const seconds = Math.min(this.maxSeconds, 2 ** Math.min(strikes - 1, 30));
+      this.state.set(key, { strikes, until: now + seconds * 1000 });
+      longest = Math.max(longest, seconds);
+    }
+    return longest;
+  }
+
+  /** The keys were within their budgets again: their strikes are forgotten. */
+  forgive(keys: readonly string[]): void {
+    for (const key of keys) this.state.delete(key);
   }
 }

@@ -64,6 +64,8 @@ export const LOGIN_MESSAGES = { noSms: 'Login by phone is not available: no SMS 
 const sha256 = (text: string) => createHash('sha256').update(text, 'utf8').digest('hex');
 const same = (a: string, b: string) => a.length === b.length && timingSafeEqual(Buffer.from(a), Buffer.from(b));
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+/** The key (a UUID, as the failures table keys people) under which a person's guesses that name no prelogin are tallied. */
+const unboundTally = (token: string) => sha256(`unbound:${token}`).slice(0, 32).replace(/^(.{8})(.{4})(.{4})(.{4})(.{12})$/, '$1-$2-$3-$4-$5');
 
 export interface Challenge {
   algorithm: string;
@@ -163,20 +165,30 @@ export class Logins {
    */
   private async judge(logins: LoginStore, a: Attempt): Promise<'ok' | 'locked-now' | LoginFailure> {
     await logins.lockPerson(a.tenantId, a.token);
+    // Only a guess that names a prelogin counts toward the person's lockout; guesses naming none (the SDKs') are
+    // tallied apart, and their tally stops only such guesses: nobody locks a person out without a solved challenge.
+    const tally = a.loginid !== undefined ? a.token : unboundTally(a.token);
     if ((await this.lockedUntil(a.tenantId, a.token, a.now, logins)) !== null) return 'locked-out';
-    await logins.addFailure(a.tenantId, a.token, a.now);
+    if (tally !== a.token && (await this.lockedUntil(a.tenantId, tally, a.now, logins)) !== null) return 'locked-out';
+    await logins.addFailure(a.tenantId, tally, a.now);
     const candidates = a.loginid !== undefined ? [await logins.attempt(a.tenantId, a.token, a.loginid)] : await logins.liveCodes(a.tenantId, a.token, a.now);
     const match = candidates.find((c) => c !== null && c.expiresAt > a.now && c.attempts <= ATTEMPTS_PER_CODE && same(c.codeHash, sha256(`${c.id}:${a.code}`)));
     if (!match) {
       for (const c of candidates) if (c && c.attempts >= ATTEMPTS_PER_CODE) await logins.removeCode(c.id);
-      const lockedNow = (await this.lockedUntil(a.tenantId, a.token, a.now, logins)) !== null;
+      const lockedNow = (await this.lockedUntil(a.tenantId, tally, a.now, logins)) !== null;
       if (!a.known) return 'unknown-identity';
       return lockedNow ? 'locked-now' : 'wrong-code';
     }
     // Spending the code is the check that counts: of two logins racing with it, one deletes it and one fails.
     if (!a.known || !(await logins.spendCode(match.id))) return 'code-used';
-    await logins.removeFailure(a.tenantId, a.token, a.now);
+    await logins.removeFailure(a.tenantId, tally, a.now);
     return 'ok';
+  }
+
+  /** Whether `loginid` names a prelogin whose code is live with attempts left: a login under way. */
+  async isUnderWay(tenantId: number, loginid: string): Promise<boolean> {
+    if (!UUID.test(loginid)) return false;
+    return this.db.globalStores().logins.isLive(tenantId, loginid.toLowerCase(), nowSeconds(), ATTEMPTS_PER_CODE);
   }
 
   /** When a locked-out person may try again, or null when they are not locked out. */

@@ -141,18 +141,16 @@ describe('bodies are read only for callers who may send them', () => {
 const limited = vaultTest({ env: { STRONGROOM_AUTH_FAILURES_PER_ADDRESS: '5', STRONGROOM_AUTH_BLOCK_SECONDS: '2' } });
 
 describe('failed authentication is limited per client address', () => {
-  limited('blocks an address after its failures, even for a right token, until the block ends', async ({ vault }) => {
+  limited('throttles an address past its failures, and never refuses a right token from it', async ({ vault }) => {
     const wrong = { 'x-bunker-token': '00000000-0000-4000-8000-000000000000' };
     const statuses: number[] = [];
     for (let i = 0; i < 7; i++) statuses.push((await vault.call('UserGet', { mode: 'login', identity: 'x' }, wrong)).status);
-    // Five failures are allowed; the sixth is counted over the limit and blocks the address for what follows.
-    expect(statuses).toEqual([403, 403, 403, 403, 403, 403, 429]);
-    // Blocked before its token is looked at: a right guess is no use now.
-    const right = await vault.call('SystemGetSystemStats', {});
-    expect(right.status).toBe(429);
-    expect(right.body).toEqual({ status: 'error', message: 'Too many requests' });
-    expect(Number(right.headers.get('retry-after'))).toBeGreaterThanOrEqual(1);
-    await new Promise((r) => setTimeout(r, 2200));
+    // Five failures are allowed; the sixth is over the limit, and it and what fails after it are answered 429.
+    expect(statuses).toEqual([403, 403, 403, 403, 403, 429, 429]);
+    const refused = await vault.call('UserGet', { mode: 'login', identity: 'x' }, wrong);
+    expect(refused.body).toEqual({ status: 'error', message: 'Too many requests' });
+    expect(Number(refused.headers.get('retry-after'))).toBeGreaterThanOrEqual(1);
+    // The token is looked at first: a valid credential sharing the address (NAT, an ingress) is served.
     expect((await vault.call('SystemGetSystemStats', {})).status).toBe(200);
   });
 });

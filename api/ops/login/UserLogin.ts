@@ -20,6 +20,8 @@ export const UserLogin = defineOp({
     smscode: z.union([z.string().min(1).max(16), z.number().int().nonnegative().transform((n) => String(n).padStart(8, '0'))]),
     loginid: z.string().max(64).optional(),
   }),
+  // A client that names its own live attempt is served through a flood of logins in its tenant.
+  attemptUnderWay: async (input, services, tenantId) => input.loginid !== undefined && (await services.logins.isUnderWay(tenantId, input.loginid)),
   async run({ input, ctx }) {
     try {
       const login = await ctx.services.logins.login(ctx.tenantId, input.mode, input.identity, input.smscode, input.loginid);

@@ -1,15 +1,17 @@
-// POST /v2/SharedRecordGet: public; the shared fields of a live shared record. Every retrieval is audited.
+// POST /v2/SharedRecordGet: public, limited per client address; the shared fields of a live shared record. Every
+// retrieval of a record some tenant holds is audited.
 import { z } from 'zod';
 import { defineOp } from '../define.js';
 import { Uuid } from '../schemas.js';
 import { draftEvent } from '../../vault/audit.js';
-import { VaultError, Messages } from '../../errors.js';
+import { NotFoundError, VaultError, Messages } from '../../errors.js';
 
 export const SharedRecordGet = defineOp({
   name: 'SharedRecordGet',
   access: 'public',
   kinds: [],
   transaction: 'read',
+  rateLimited: 'shared',
   input: z.object({ recorduuid: Uuid }),
   // The link works whatever tenant the record belongs to: found through the global index, not the tenant's name.
   tenantOf: (input, services) => services.shared.tenantOf(input.recorduuid.toLowerCase()),
@@ -23,6 +25,9 @@ export const SharedRecordGet = defineOp({
       await ctx.services.audit.record(ctx.tenantId, draftEvent('SharedRecordGet', ctx.principal, ctx.audit, { status: 'ok' }, undefined, ctx.now));
       return { data };
     } catch (err) {
+      // A uuid no tenant holds reached nobody's data: it is not audited, but counted as a refusal of the caller's
+      // address (api/http/v2.ts), so a flood of guesses is throttled rather than written to a trail.
+      if (err instanceof NotFoundError && (await ctx.services.shared.tenantOf(uuid)) === null) throw err;
       const msg = err instanceof VaultError ? err.message : Messages.internal;
       ctx.audit.after = { recorduuid: uuid };
       await ctx.services.audit.record(ctx.tenantId, draftEvent('SharedRecordGet', ctx.principal, ctx.audit, { status: 'error', msg }, undefined, ctx.now));
