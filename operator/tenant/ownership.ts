@@ -31,9 +31,19 @@ export function tenantTaken(found: TenantInfo): ReconcileError {
   });
 }
 
-/** The vault tenant this Tenant resource manages, or undefined when the vault has no tenant of that name. */
+/**
+ * The vault tenant this Tenant resource manages, or undefined when the vault has no tenant of that name. One that
+ * carries another resource's mark gives TenantNameTaken naming that resource (from the vault's mark, so a status
+ * cannot claim it); one carrying no mark or a stranger's gives TenantExists.
+ */
 export async function ownedTenant(deps: ReconcileDeps, obj: Tenant, tenantName: string): Promise<TenantInfo | undefined> {
   const found = await deps.vault.tenantByName(tenantName);
-  if (found && !ownsTenant(obj, found)) throw tenantTaken(found);
-  return found;
+  if (!found || ownsTenant(obj, found)) return found;
+  const rival = found.managedby === undefined ? undefined : deps.cachedTenants().find((o) => o.metadata.uid === found.managedby);
+  if (rival && found.tenantid !== MAIN_TENANT.id) {
+    throw new ReconcileError('TenantNameTaken', `Tenant ${rival.metadata.namespace}/${rival.metadata.name} already manages vault tenant ${tenantName}`, {
+      retryAfterMs: TAKEN_RETRY_MS,
+    });
+  }
+  throw tenantTaken(found);
 }

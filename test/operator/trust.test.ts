@@ -150,6 +150,11 @@ describe('a Role whose Tenant was forged', () => {
     const c = await refused('tenants', 'gamma', 'TenantNameTaken');
     expect(c.message).toBe('Tenant team-gamma/gamma already manages vault tenant gamma');
     expect(h.secret(EVIL, 'stolen-gamma')).toBeUndefined();
+    // The forged claim does not make the real owner give way: a change to it is applied as before.
+    await h.patchSpec('tenants', 'team-gamma', 'gamma', { organisation: 'Gamma Group' });
+    await h.ready('tenants', 'team-gamma', 'gamma', 2);
+    expect(await ok('TenantGet', { tenantid: victims.gamma.id })).toMatchObject({ tenantorg: 'Gamma Group' });
+    expect(h.secret('team-gamma', 'gamma-admin')!.token).toBe(victims.gamma.admin);
   });
 
   it('leaves nothing in the attacker’s Secrets that opens a victim, and every victim admin still works', async () => {
