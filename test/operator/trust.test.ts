@@ -198,6 +198,36 @@ describe('generated forgeries', () => {
   });
 });
 
+describe('handing a tenant over', () => {
+  it('adopts a tenant only once it carries the resource’s mark, and refuses one marked by anyone else', async () => {
+    const NS = 'team-hand';
+    const made = await ok('TenantCreate', { tenantname: 'handed', tenantorg: 'Handed Ltd' });
+    await ok('TenantCreate', { tenantname: 'strange', tenantorg: 'Strange Ltd', managedby: 'another-tool/1' });
+    await h.create('tenants', NS, 'handed', { tenantName: 'handed', organisation: 'Handed Ltd', adminTokenSecretName: 'handed-admin' });
+    await h.create('tenants', NS, 'strange', { tenantName: 'strange', organisation: 'Strange Ltd', adminTokenSecretName: 'strange-admin' });
+    const waiting = await until(() => {
+      const c = findCondition(h.get('tenants', NS, 'handed')?.status?.conditions, 'Ready');
+      return c?.reason === 'TenantExists' ? c : undefined;
+    });
+    expect(waiting.message).toContain('it carries no owner mark');
+    const strange = await until(() => {
+      const c = findCondition(h.get('tenants', NS, 'strange')?.status?.conditions, 'Ready');
+      return c?.reason === 'TenantExists' ? c : undefined;
+    });
+    expect(strange.message).toBe('vault tenant strange already exists and is not managed by this Tenant (its owner mark is another-tool/1); it is left untouched');
+
+    // The root token's holder hands it over; a spec change wakes the resource at once.
+    await ok('TenantUpdate', { tenantid: made.tenantid, managedby: h.get('tenants', NS, 'handed')!.metadata.uid });
+    await h.patchSpec('tenants', NS, 'handed', { email: 'it@handed.example' });
+    const adopted = await h.ready('tenants', NS, 'handed', 2);
+    expect(adopted.status.tenantId).toBe(made.tenantid);
+    const token = h.secret(NS, 'handed-admin')!.token!;
+    expect(await grantsVictim(token, { id: made.tenantid, name: 'handed' })).toBe(true);
+    expect(await grantsVictim(made.xtoken, { id: made.tenantid, name: 'handed' })).toBe(false);
+    expect(h.secret(NS, 'strange-admin')).toBeUndefined();
+  });
+});
+
 describe('deleting forged resources under deletionPolicy Delete', () => {
   it('deletes no tenant the resource did not make', async () => {
     for (const name of ['beta', 'main', 'gamma']) {
