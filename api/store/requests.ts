@@ -53,9 +53,9 @@ export class RequestStore extends TenantTables {
     return r?.requestuuid ?? null;
   }
 
-  /** How many requests the person has open. */
+  /** How many requests with a change the person has open. */
   async openCount(token: string): Promise<number> {
-    const [r] = await this.sql<{ n: string }>(`select count(*) as n from ${this.t}.user_requests where user_token = $1 and status = 'open'`, [token]);
+    const [r] = await this.sql<{ n: string }>(`select count(*) as n from ${this.t}.user_requests where user_token = $1 and status = 'open' and change is not null`, [token]);
     return Number(r?.n ?? 0);
   }
 

@@ -73,7 +73,9 @@ export class UserRequests {
     const store = storesOf(scope).requests;
     const same = await store.openWith(token, fingerprint);
     if (same) return { requestuuid: same, existed: true, hash: fingerprint, bytes };
-    if ((await store.openCount(token)) >= MAX_OPEN_REQUESTS) throw conflict(TOO_MANY_OPEN);
+    // Only requests that carry a change count: asking to be forgotten or to withdraw consent is never held back
+    // (and each is one open request at most, as identical requests are one).
+    if (change !== null && (await store.openCount(token)) >= MAX_OPEN_REQUESTS) throw conflict(TOO_MANY_OPEN);
     const requestuuid = randomUUID();
     const sealed = change === null ? null : await this.sealer.sealFor(scope, token, REQUESTS_TABLE, requestRowId(requestuuid, type), change);
     const opened = await store.open({ requestuuid, user_token: token, requesttype: type, appname, brief, change: sealed, fingerprint, creationtime: scope.now });
