@@ -1,5 +1,5 @@
 // The HTTP edge, tried as an attacker would: bodies that are never read unless the caller may send them, a
-// bounded number of large bodies in memory, and an address that guesses tokens blocked before its next guess.
+// bounded number of large bodies in memory, and an address that guesses tokens throttled, its valid tokens not.
 import { request } from 'node:http';
 import { Readable } from 'node:stream';
 import { describe, expect } from 'vitest';
