@@ -11,7 +11,7 @@ import type { AuditCheckpoints } from './audit-checkpoints.js';
 import { auditBroken, auditVerifiedAt, auditVerifiedSequence } from '../metrics.js';
 import { auditDigest } from '../../proto/audit-checkpoint.js';
 
-export type BrokenWhy = 'link' | 'gap' | 'checkpoint mismatch';
+export type BrokenWhy = 'link' | 'gap' | 'checkpoint mismatch' | 'cut';
 
 export interface Verdict {
   result: 'intact' | 'broken';
@@ -52,6 +52,9 @@ export class AuditVerifier {
     const store = this.db.stores(tenantId).audit;
     // Checkpoints first: one signed after the head is read would name events this pass does not reach.
     const signed = await this.checkpoints.known(tenantId);
+    // And the newest head the tokenizer knows committed (kept beside its keyring), read before the head: a trail that
+    // now ends before it lost its last events, however well the links left chain.
+    const highWater = await this.tokenizer.auditHighWater(tenantId);
     const head = await store.head();
     const broken = (seq: number, why: BrokenWhy): Verdict => ({ result: 'broken', checked: { from: 1, to: seq }, broken: { seq, why } });
     const bySeq = new Map<number, Buffer[]>();
@@ -83,6 +86,7 @@ export class AuditVerifier {
     if (head.last > head.seq) return broken(head.seq + 1, 'link');
     // A signed checkpoint beyond the head: events it vouched for are gone.
     if (signed.some((c) => c.seq > head.seq)) return broken(head.seq + 1, 'checkpoint mismatch');
+    if (highWater.seq > head.seq) return broken(head.seq + 1, 'cut');
     return { result: 'intact', checked: { from: head.seq ? 1 : 0, to: head.seq } };
   }
 

@@ -1,0 +1,134 @@
+// N5: deleting a trail's last events and moving its head back leaves every remaining link intact; only a record of
+// the longer trail outside the database can tell. The tokenizer keeps the newest committed head per tenant beside
+// its keyring (across restarts), refuses to link from an older one, and AuditVerify reports a trail shorter than it.
+import { randomUUID } from 'node:crypto';
+import fc from 'fast-check';
+import { describe, expect, it as plain } from 'vitest';
+import { vaultTest, apiTestEnv, buildProfile } from '../fixtures/vault.js';
+import { spawnTokenizer, shortTempDir, type SpawnedTokenizer } from '../fixtures/tokenizer.js';
+import { createTestDatabase } from '../fixtures/database.js';
+import { startApi } from '../../api/compose.js';
+import { query } from '../../api/store/sql.js';
+
+const quiet = { STRONGROOM_AUDIT_CHECKPOINT_SECONDS: '0', STRONGROOM_AUDIT_CHECKPOINT_EVENTS: '0', STRONGROOM_AUDIT_VERIFY_SECONDS: '0', STRONGROOM_SWEEP_SECONDS: '0' };
+const it = vaultTest({ env: quiet });
+
+type Api = Awaited<ReturnType<typeof startApi>>;
+
+const sql = (api: Api, text: string, params: unknown[] = []) => query(api.services.db.global(), text, params);
+
+async function call(api: Api, rootToken: string, op: string, body: unknown, token = rootToken) {
+  const res = await fetch(`http://127.0.0.1:${api.port}/v2/${op}`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', 'x-bunker-token': token },
+    body: JSON.stringify(body),
+  });
+  return { status: res.status, body: (await res.json()) as Record<string, any> };
+}
+
+async function headOf(api: Api, id: number): Promise<number> {
+  return Number((await sql(api, `select seq from tenant_${id}.audit_head`))[0]!.seq);
+}
+
+/** Until the tokenizer has been told the committed head (a link call, or the report after the last batch). */
+async function known(api: Api, id: number): Promise<void> {
+  const head = await headOf(api, id);
+  await expect.poll(async () => (await api.services.tokenizer.auditHighWater(id)).seq, { timeout: 10_000 }).toBe(head);
+}
+
+/** What a database writer does: the last `n` events deleted, the head moved back onto the event before them. */
+async function cut(api: Api, id: number, n: number): Promise<number> {
+  const head = await headOf(api, id);
+  const to = head - n;
+  await sql(api, `delete from tenant_${id}.audit_events where seq > $1`, [to]);
+  await sql(
+    api,
+    `update tenant_${id}.audit_head h set seq = $1, hash = coalesce(e.hash, '\\x'), digest = coalesce(e.digest, '\\x')
+     from (select 1 as one) o left join tenant_${id}.audit_events e on e.seq = $1 where h.id = 1`,
+    [to],
+  );
+  return to;
+}
+
+describe('a trail cut short (N5)', () => {
+  plain('is reported by AuditVerify after the api and the tokenizer restart', async () => {
+    const dataDir = shortTempDir();
+    const db = await createTestDatabase();
+    const rootToken = randomUUID();
+    let tokenizer: SpawnedTokenizer | undefined = await spawnTokenizer({ dataDir });
+    const start = () => startApi(apiTestEnv({ dataDir, rootToken, socketPath: tokenizer!.socketPath, databaseUrl: db.url }, quiet));
+    let api: Api | undefined = await start();
+    try {
+      const created = await call(api, rootToken, 'TenantCreate', { tenantname: `cut${randomUUID().slice(0, 8)}`, tenantorg: 'Cut' });
+      const id = created.body.tenantid as number;
+      const admin = created.body.xtoken as string;
+      let token = '';
+      for (let i = 0; i < 5; i++) {
+        const user = await call(api, rootToken, 'UserCreate', { profile: buildProfile() }, admin);
+        expect(user.status).toBe(200);
+        token = user.body.token as string;
+      }
+      await known(api, id);
+      expect((await api.services.auditVerifier.verify(id)).result).toBe('intact');
+      await api.close();
+      api = undefined;
+      await tokenizer.stop();
+      tokenizer = undefined;
+      tokenizer = await spawnTokenizer({ dataDir });
+      api = await start();
+      // Cut before anything else touches the tenant (through the restarted api's own database handle, which the
+      // embedded database needs): its three last events and its head, as a database writer would.
+      const to = await cut(api, id, 3);
+      const verdict = await api.services.auditVerifier.verify(id);
+      expect(verdict).toMatchObject({ result: 'broken', broken: { seq: to + 1, why: 'cut' } });
+      // And the chain does not go on over the cut: a read's event is refused, nothing is linked past it.
+      const read = await call(api, rootToken, 'UserGet', { mode: 'token', identity: token }, admin);
+      expect(read.status).toBeGreaterThanOrEqual(500);
+      expect(await headOf(api, id)).toBe(to);
+    } finally {
+      await api?.close();
+      await tokenizer?.stop();
+      await db.drop();
+    }
+  });
+
+  it('is told from an intact trail whatever the calls, forged rows, edits and cuts (generated)', async ({ vault }) => {
+    const tamper = fc.oneof(fc.constant({ kind: 'cut' as const, n: 1 }), fc.record({ kind: fc.constant('cut' as const), n: fc.integer({ min: 1, max: 4 }) }), fc.constant({ kind: 'edit' as const }));
+    const step = fc.oneof(
+      { weight: 4, arbitrary: fc.constantFrom({ kind: 'write' as const }, { kind: 'read' as const }, { kind: 'forge' as const }) },
+      { weight: 1, arbitrary: tamper },
+    );
+    await fc.assert(
+      fc.asyncProperty(fc.array(step, { minLength: 1, maxLength: 8 }), async (steps) => {
+        const { api } = vault;
+        const created = await vault.call('TenantCreate', { tenantname: `gen${randomUUID().slice(0, 8)}`, tenantorg: 'Gen' });
+        const id = created.body.tenantid as number;
+        const admin = { 'x-bunker-token': created.body.xtoken as string };
+        let tampered = false;
+        for (const s of steps) {
+          if (s.kind === 'write') await vault.call('UserCreate', { profile: buildProfile() }, admin);
+          else if (s.kind === 'read') await vault.call('UserGet', { mode: 'token', identity: randomUUID() }, admin);
+          else if (s.kind === 'forge') {
+            await sql(api, `insert into tenant_${id}.audit_queue (uuid, "when", title, status, actor) values ($1, 0, 'SystemDeleteUserProfiles', 'ok', 'root:x')`, [randomUUID()]);
+            await api.services.audit.drainIfQueued(id);
+          } else {
+            if (!tampered) await known(api, id);
+            const head = await headOf(api, id);
+            if (head === 0) continue;
+            if (s.kind === 'cut') {
+              if (head - s.n < 0) continue;
+              await cut(api, id, s.n);
+            } else {
+              await sql(api, `update tenant_${id}.audit_events set actor = 'root:someone-else' where seq = $1`, [Math.max(1, head - 1)]);
+            }
+            tampered = true;
+          }
+        }
+        const verdict = await api.services.auditVerifier.verify(id);
+        // The oracle: intact if and only if nobody touched the chain (forged queue rows are refused, not tampering).
+        expect(verdict.result, JSON.stringify(steps)).toBe(tampered ? 'broken' : 'intact');
+      }),
+      { numRuns: 10 },
+    );
+  });
+});
