@@ -4,70 +4,7 @@ import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
 import { evaluate, maskProfile, parsePolicy, type PolicyStatement } from '../../../../api/vault/policy.js';
 import { maskedPaths } from '../../../../api/vault/policy-mask.js';
-
-const KEYS = ['a', 'b', 'c'];
-const pathArb = fc.array(fc.constantFrom(...KEYS), { minLength: 1, maxLength: 3 }).map((k) => k.join('.'));
-
-/** Profiles over the same few keys, with arrays (of arrays) of records and of scalars on the way. */
-const { value: valueArb } = fc.letrec<{ value: unknown; record: Record<string, unknown> }>((tie) => ({
-  value: fc.oneof(
-    { depthSize: 'small', withCrossShrink: true },
-    fc.string({ maxLength: 3 }),
-    fc.integer(),
-    fc.boolean(),
-    tie('record'),
-    fc.array(tie('value'), { maxLength: 3 }),
-  ),
-  record: fc.dictionary(fc.constantFrom(...KEYS), tie('value'), { maxKeys: 3 }),
-}));
-const profileArb = fc.dictionary(fc.constantFrom(...KEYS), valueArb, { maxKeys: 3 }) as fc.Arbitrary<Record<string, unknown>>;
-
-/** The Allow and the Denies of a policy: the whole profile (`*`) or some field paths; Denies of field paths. */
-const policyArb = fc.record({
-  allow: fc.oneof(fc.constant('*' as const), fc.uniqueArray(pathArb, { minLength: 1, maxLength: 3 })),
-  denies: fc.uniqueArray(pathArb, { maxLength: 3 }),
-});
-
-// ---- The reference: written from the rule, not from the engine. ----
-const at = (p: string, root: string) => p === root || p.startsWith(`${root}.`);
-const hide = (v: unknown) => (typeof v === 'string' ? '***' : undefined);
-
-function reference(profile: Record<string, unknown>, allow: '*' | string[], denies: string[]) {
-  // A Deny wins: an Allow of a denied field (or of one inside it) shows nothing.
-  const allows = allow === '*' ? '*' : allow.filter((a) => !denies.some((d) => at(a, d)));
-  if (allows !== '*' && allows.length === 0) return { refused: true as const };
-  const granted = (p: string) => allows === '*' || allows.some((a) => at(p, a));
-  const leadsTo = (p: string, paths: readonly string[]) => paths.some((q) => q.startsWith(`${p}.`));
-  const node = (v: unknown, p: string): unknown => {
-    if (denies.includes(p)) return hide(v);
-    if (granted(p) && !leadsTo(p, denies)) return v;
-    if (granted(p) || leadsTo(p, allows === '*' ? [] : allows)) return open(v, p);
-    return hide(v);
-  };
-  const open = (v: unknown, p: string): unknown => {
-    if (Array.isArray(v)) return v.map((e) => open(e, p)).filter((e) => e !== undefined);
-    if (v !== null && typeof v === 'object') return record(v as Record<string, unknown>, `${p}.`);
-    return granted(p) ? v : hide(v);
-  };
-  const record = (r: Record<string, unknown>, prefix: string) => {
-    const out: Record<string, unknown> = {};
-    for (const k of Object.keys(r)) {
-      const shown = node(r[k], prefix + k);
-      if (shown !== undefined) out[k] = shown;
-    }
-    return out;
-  };
-  // Masked: a denied path that a standing Allow would otherwise show.
-  const masked = denies.filter((d) => granted(d)).sort();
-  return { refused: false as const, shown: record(profile, ''), masked };
-}
-
-function statementsOf(policy: { allow: '*' | string[]; denies: string[] }): PolicyStatement[] {
-  return [
-    { Effect: 'Allow', Action: 'UserGet', Resource: policy.allow === '*' ? '*' : policy.allow.map((p) => `users.profile.${p}`) },
-    ...policy.denies.map((d): PolicyStatement => ({ Effect: 'Deny', Action: 'UserGet', Resource: `users.profile.${d}` })),
-  ];
-}
+import { policyArb, profileArb, reference, statementsOf } from '../../../fixtures/mask-reference.js';
 
 describe('masking against the reference', () => {
   it('shows exactly what the reference shows, and PolicyExplain’s masked paths are the reference’s', () => {
