@@ -249,6 +249,9 @@ Settings that cannot be expressed in values.schema.json: combinations that would
 {{- if and $many (eq .Values.files.store "local") (not .Values.files.local.persistence.existingClaim) (not (has "ReadWriteMany" .Values.files.local.persistence.accessModes)) -}}
 {{- fail "more than one api pod shares the file store: give files.local.persistence.accessModes ReadWriteMany, or use files.store s3" -}}
 {{- end -}}
+{{- if and .Values.auditCheckpoints.requireTarget (not .Values.auditCheckpoints.persistence.existingClaim) (not .Values.auditCheckpoints.s3.bucket) -}}
+{{- fail "auditCheckpoints.requireTarget: set auditCheckpoints.s3.bucket (with Object Lock) or auditCheckpoints.persistence.existingClaim, so that checkpoints leave the database" -}}
+{{- end -}}
 {{- if and (eq .Values.keyring.source "secret") (not .Values.keyring.existingSecret) -}}
 {{- fail "keyring.source secret needs keyring.existingSecret" -}}
 {{- end -}}
