@@ -8,8 +8,9 @@ import { deletePolicies } from './policies.js';
 
 export async function finalizeRole(deps: ReconcileDeps, obj: Role): Promise<void> {
   const parsed = RoleSpec.safeParse(obj.spec);
-  // Without an id this resource never managed a vault role (or lost a name conflict): nothing to delete.
-  if (!parsed.success || obj.status?.roleId === undefined) return;
+  // Without a valid spec there is no name it could manage. Whether it manages the role is the vault's mark, never
+  // what its status says.
+  if (!parsed.success) return;
   const { roleName, deletionPolicy } = parsed.data;
   if (deletionPolicy !== 'Delete') {
     await deps.events.emit(obj, 'Normal', 'RoleRetained', `deletionPolicy Retain: vault role ${roleName} and its policies are kept`);

@@ -9,6 +9,16 @@ const TAKEN_RETRY_MS = 60_000;
 
 export const owns = (obj: Role, found: { managedby?: string | undefined }): boolean => found.managedby === obj.metadata.uid;
 
+/**
+ * RoleNameTaken naming the Role whose uid the vault role's mark is (the vault says who manages it, never a status),
+ * or undefined when no Role the operator sees carries that uid.
+ */
+export function managedByRival(others: readonly Role[], roleName: string, found: { managedby?: string | undefined }): ReconcileError | undefined {
+  const rival = found.managedby === undefined ? undefined : others.find((o) => o.metadata.uid === found.managedby);
+  if (!rival) return undefined;
+  return new ReconcileError('RoleNameTaken', `Role ${rival.metadata.namespace}/${rival.metadata.name} already manages vault role ${roleName}`, { retryAfterMs: TAKEN_RETRY_MS });
+}
+
 /** RoleNameTaken or PolicyNameTaken: the vault has that name and it is not this resource's. */
 export function nameTaken(obj: Role, kind: 'role' | 'policy', name: string, found: { managedby?: string | undefined }): ReconcileError {
   const reason = kind === 'role' ? 'RoleNameTaken' : 'PolicyNameTaken';

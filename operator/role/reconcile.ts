@@ -10,7 +10,7 @@ import { ownsTenant } from '../tenant/ownership.js';
 import { RoleSpec, TenantSpec, type Role, type RoleStatus } from '../types/resources.js';
 import { VaultAnswerError, type RoleInfo, type TenantInfo } from '../vault-client.js';
 import { finalizeRole } from './finalize.js';
-import { nameTaken, owns } from './ownership.js';
+import { managedByRival, nameTaken, owns } from './ownership.js';
 import { syncPolicies } from './policies.js';
 import { ensureXToken, iso, untilRotation } from './xtoken.js';
 
@@ -24,16 +24,15 @@ export function roleReconciler(deps: ReconcileDeps): Reconciler<RoleStatus> {
     finalize: (obj) => finalizeRole(deps, obj),
 
     async reconcile(obj, status): Promise<ReconcileOutcome> {
+      // Output only: what the status says of vault ids (anyone who may patch it may write it) is dropped, and
+      // written again only from what the vault proves below.
+      delete status.roleId;
+      delete status.tenantId;
+      delete status.policies;
       const spec = parseSpec(RoleSpec, obj.spec);
-      claimVaultName(obj, deps.cachedRoles(), {
-        name: spec.roleName,
-        nameOf: (o) => (o.spec as Partial<RoleSpec>).roleName,
-        managed: (o) => o.status?.roleId !== undefined,
-        reason: 'RoleNameTaken',
-      });
       const { tenantid: tenantId, tenantname: tenantName } = await managedTenant(deps, obj, spec.tenantRef.name);
 
-      const role = await ensureRole(deps, obj, spec, status);
+      const role = await ensureRole(deps, obj, spec);
       status.roleId = role.roleid;
       status.policies = await syncPolicies(deps, obj, spec, role);
 
@@ -71,9 +70,17 @@ async function managedTenant(deps: ReconcileDeps, obj: Role, ref: string): Promi
  * The vault role, read fresh every pass: created with this resource's owner mark when missing, its description
  * brought in line when it carries the mark, and RoleNameTaken (nothing written) when it does not.
  */
-async function ensureRole(deps: ReconcileDeps, obj: Role, spec: RoleSpec, status: RoleStatus): Promise<RoleInfo> {
+async function ensureRole(deps: ReconcileDeps, obj: Role, spec: RoleSpec): Promise<RoleInfo> {
   let role = await deps.vault.roleGet(spec.roleName);
   if (!role) {
+    // No vault role of that name yet: of the Roles naming it, the one created first makes it. Which one manages a
+    // vault role is never taken from a status (anyone who may patch it may write it), only from the vault's mark.
+    claimVaultName(obj, deps.cachedRoles(), {
+      name: spec.roleName,
+      nameOf: (o) => (o.spec as Partial<RoleSpec>).roleName,
+      managed: () => false,
+      reason: 'RoleNameTaken',
+    });
     try {
       const { roleid } = await deps.vault.roleCreate({ rolename: spec.roleName, roledesc: spec.description, managedby: obj.metadata.uid });
       await deps.events.emit(obj, 'Normal', 'RoleCreated', `created vault role ${spec.roleName} (id ${roleid})`);
@@ -86,10 +93,7 @@ async function ensureRole(deps: ReconcileDeps, obj: Role, spec: RoleSpec, status
     }
   }
   if (!owns(obj, role)) {
-    // Whatever an earlier pass recorded (an operator before owner marks adopted any role by name), none of it is ours.
-    delete status.roleId;
-    delete status.policies;
-    throw nameTaken(obj, 'role', spec.roleName, role);
+    throw managedByRival(deps.cachedRoles(), spec.roleName, role) ?? nameTaken(obj, 'role', spec.roleName, role);
   }
   if (role.roledesc !== spec.description) {
     await deps.vault.roleUpdate({ roleid: role.roleid, roledesc: spec.description });

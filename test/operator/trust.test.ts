@@ -90,6 +90,8 @@ beforeAll(async () => {
   await h.create('tenants', 'team-gamma', 'gamma', { tenantName: 'gamma', organisation: 'Gamma Ltd', adminTokenSecretName: 'gamma-admin' });
   const gamma = await h.ready('tenants', 'team-gamma', 'gamma');
   victims.gamma = { id: gamma.status.tenantId, name: 'gamma', admin: h.secret('team-gamma', 'gamma-admin')!.token! };
+  await h.create('roles', 'team-gamma', 'reader', roleSpec('gamma', 'gammareader'));
+  const reader = await h.ready('roles', 'team-gamma', 'reader');
   await first.stop();
 
   // The forgeries are in place before any operator looks at them.
@@ -101,6 +103,7 @@ beforeAll(async () => {
   await forge('roles', 'into-main', roleSpec('main', 'intomain'), {});
   await forge('roles', 'into-gamma', roleSpec('gamma', 'intogamma'), {});
   await forge('roles', 'own', roleSpec('mine', 'own'), {});
+  await forge('roles', 'copy', roleSpec('mine', 'gammareader'), { roleId: reader.status.roleId, tenantId: victims.gamma.id, conditions: [forgedReady] });
   operator = await h.startOperator('operator-second');
   await until(() => operator.isLeader(), 10_000, 'the second operator to lead');
 }, 60_000);
@@ -165,6 +168,18 @@ describe('a Role whose Tenant was forged', () => {
       for (const value of values) expect(await grantsVictim(value, victim), `a Secret value opens ${victim.name}`).toBe(false);
       expect(await grantsVictim(victim.admin, victim)).toBe(true);
     }
+  });
+});
+
+describe('a forged Role status', () => {
+  it('claims no vault role: the Role whose mark it carries keeps it and goes on working', async () => {
+    const c = await refused('roles', 'copy', 'RoleNameTaken');
+    expect(c.message).toBe('Role team-gamma/reader already manages vault role gammareader');
+    expect(h.get('roles', EVIL, 'copy')!.status.roleId).toBeUndefined();
+    expect(h.secret(EVIL, 'gammareader-xtoken')).toBeUndefined();
+    await h.patchSpec('roles', 'team-gamma', 'reader', { description: 'still ours' });
+    await h.ready('roles', 'team-gamma', 'reader', 2);
+    expect(await ok('RoleGet', { rolename: 'gammareader' })).toMatchObject({ roledesc: 'still ours', managedby: h.get('roles', 'team-gamma', 'reader')!.metadata.uid });
   });
 });
 
