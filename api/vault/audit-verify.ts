@@ -10,6 +10,8 @@ import { Periodic } from './periodic.js';
 import type { AuditCheckpoints } from './audit-checkpoints.js';
 import { auditBroken, auditVerifiedAt, auditVerifiedSequence } from '../metrics.js';
 import { auditDigest } from '../../proto/audit-checkpoint.js';
+import type { AuditHead } from '../store/audit.js';
+import { ConflictError } from '../errors.js';
 
 export type BrokenWhy = 'link' | 'gap' | 'checkpoint mismatch' | 'cut';
 
@@ -37,8 +39,28 @@ export class AuditVerifier {
     this.schedule = new Periodic(this.seconds, () => this.verifyAll(), (err: unknown) => this.log.error({ err: { type: (err as Error).name, message: (err as Error).message } }, 'audit verification failed'));
   }
 
-  async verify(tenantId: number): Promise<Verdict> {
-    const verdict = await this.check(tenantId);
+  /**
+   * The tenant's verdict. One run per tenant at a time: a second call while one runs in this process gets that run's
+   * verdict; while another replica runs one, ConflictError (409). Incremental from the last head this process found
+   * intact (`verified`): the events up to it are not linked again by the tokenizer, only their public digests are
+   * recomputed here, which must reach the digest remembered for that head (an edit anywhere before it, digests
+   * rewritten or not, shows); the events after it are linked through the tokenizer as in a full run.
+   */
+  verify(tenantId: number): Promise<Verdict> {
+    const running = this.running.get(tenantId);
+    if (running) return running;
+    const run = this.verifyAlone(tenantId).finally(() => this.running.delete(tenantId));
+    this.running.set(tenantId, run);
+    return run;
+  }
+
+  private readonly running = new Map<number, Promise<Verdict>>();
+  /** Per tenant, the last head found intact by this process (kept in memory only: the database's writers can't move it). */
+  private readonly verified = new Map<number, AuditHead>();
+
+  private async verifyAlone(tenantId: number): Promise<Verdict> {
+    const verdict = await this.db.tryExclusive(`strongroom:audit-verify:${tenantId}`, () => this.check(tenantId));
+    if (!verdict) throw new ConflictError('An audit verification of this tenant is already running on another replica: ask again once it has ended');
     const tenant = String(tenantId);
     auditVerifiedAt.set({ tenant }, Math.floor(Date.now() / 1000));
     auditVerifiedSequence.set({ tenant }, verdict.broken ? verdict.broken.seq - 1 : verdict.checked.to);
@@ -48,6 +70,19 @@ export class AuditVerifier {
   }
 
   private async check(tenantId: number): Promise<Verdict> {
+    const mark = this.verified.get(tenantId);
+    const verdict = await this.checkFrom(tenantId, mark);
+    // Events before the remembered head changed (their digests rewritten to match): a full run finds the first one.
+    if (mark && verdict.broken?.why === 'link' && verdict.broken.seq === mark.seq) {
+      this.verified.delete(tenantId);
+      return this.check(tenantId);
+    }
+    if (verdict.result === 'intact') this.verified.set(tenantId, verdict.head);
+    else this.verified.delete(tenantId);
+    return verdict.public;
+  }
+
+  private async checkFrom(tenantId: number, mark: AuditHead | undefined): Promise<{ result: Verdict['result']; broken?: Verdict['broken']; public: Verdict; head: AuditHead }> {
     await this.tokenizer.prepare(tenantId);
     const store = this.db.stores(tenantId).audit;
     // Checkpoints first: one signed after the head is read would name events this pass does not reach.
@@ -56,7 +91,9 @@ export class AuditVerifier {
     // now ends before it lost its last events, however well the links left chain.
     const highWater = await this.tokenizer.auditHighWater(tenantId);
     const head = await store.head();
-    const broken = (seq: number, why: BrokenWhy): Verdict => ({ result: 'broken', checked: { from: 1, to: seq }, broken: { seq, why } });
+    const out = (v: Verdict) => ({ result: v.result, broken: v.broken, public: v, head });
+    const broken = (seq: number, why: BrokenWhy) => out({ result: 'broken', checked: { from: 1, to: seq }, broken: { seq, why } });
+    if (mark && head.seq < mark.seq) return broken(head.seq + 1, 'cut');
     const bySeq = new Map<number, Buffer[]>();
     for (const c of signed) bySeq.set(c.seq, [...(bySeq.get(c.seq) ?? []), c.link]);
     let prev: Buffer = Buffer.alloc(0);
@@ -70,10 +107,14 @@ export class AuditVerifier {
       const linked = run === -1 ? rows : rows.slice(0, run);
       if (linked.length === 0) return broken(last + 1, 'gap');
       const texts = linked.map(canonical);
-      const links = await this.tokenizer.chainAudit(tenantId, prev, last + 1, texts);
+      // Links are asked only past the head already verified: before it, the digests alone are recomputed.
+      const known = mark ? linked.filter((r) => r.seq <= mark.seq).length : 0;
+      const links = known < linked.length ? await this.tokenizer.chainAudit(tenantId, known ? linked[known - 1]!.hash : prev, linked[known]!.seq, texts.slice(known)) : [];
       for (const [i, r] of linked.entries()) {
         digest = auditDigest(digest, r.seq, texts[i]!);
-        if (!links[i]!.equals(r.hash) || !r.digest?.equals(digest)) return broken(r.seq, 'link');
+        if (!r.digest?.equals(digest)) return broken(r.seq, 'link');
+        if (i >= known && !links[i - known]!.equals(r.hash)) return broken(r.seq, 'link');
+        if (mark && r.seq === mark.seq && !(r.hash.equals(mark.hash) && digest.equals(mark.digest))) return broken(r.seq, 'link');
         if (bySeq.get(r.seq)?.some((l) => !l.equals(r.hash))) return broken(r.seq, 'checkpoint mismatch');
       }
       prev = linked.at(-1)!.hash;
@@ -87,7 +128,7 @@ export class AuditVerifier {
     // A signed checkpoint beyond the head: events it vouched for are gone.
     if (signed.some((c) => c.seq > head.seq)) return broken(head.seq + 1, 'checkpoint mismatch');
     if (highWater.seq > head.seq) return broken(head.seq + 1, 'cut');
-    return { result: 'intact', checked: { from: head.seq ? 1 : 0, to: head.seq } };
+    return out({ result: 'intact', checked: { from: head.seq ? 1 : 0, to: head.seq } });
   }
 
   /** Tenants left out of scheduled passes: those whose legacy trail is still to be re-chained (vault/legacy.ts). */

@@ -1,7 +1,8 @@
 // POST /v2/AuditVerify (beyond the contract): verifies the tenant's whole audit chain with the key, by way of the
-// tokenizer, and against the signed checkpoints the api knows. `intact`, or the first broken sequence number and
-// why (`link`, `gap`, `checkpoint mismatch`), and the range checked. The tenant's admins; the main tenant's root
-// for any tenant through X-Bunker-Tenant.
+// tokenizer, against the signed checkpoints the api knows and the newest head the tokenizer knows committed.
+// `intact`, or the first broken sequence number and why (`link`, `gap`, `checkpoint mismatch`, `cut`), and the range
+// checked. One run per tenant at a time (409 while another replica runs one). The tenant's admins; the main
+// tenant's root for any tenant through X-Bunker-Tenant.
 import { z } from 'zod';
 import { defineOp } from '../define.js';
 
