@@ -37,13 +37,23 @@ export class TenantStore extends GlobalTables {
     return r ? toRow(r) : null;
   }
 
-  /** A new tenant's id; a taken name surfaces as the database's unique violation. */
-  async insert(row: Omit<TenantRow, 'id'>, created: number): Promise<number> {
-    const [r] = await this.sql<{ id: number }>(
-      `insert into ${this.g}.tenants (name, org, email, managedby, created, key_salt) values ($1, $2, $3, $4, $5, $6) returning id`,
-      [row.name, row.org, row.email, row.managedby, created, randomBytes(KEY_SALT_BYTES)],
-    );
+  /** An id for a tenant about to be made: its schema and role come first, its row (what finds it) last. */
+  async nextId(): Promise<number> {
+    const [r] = await this.sql<{ id: string }>(`select nextval(pg_get_serial_sequence('${this.g}.tenants', 'id')) as id`);
     return Number(r!.id);
+  }
+
+  /** The row of a tenant whose id came from nextId; a taken name surfaces as the database's unique violation. */
+  async insert(row: TenantRow, created: number): Promise<void> {
+    await this.sql(`insert into ${this.g}.tenants (id, name, org, email, managedby, created, key_salt) values ($1, $2, $3, $4, $5, $6, $7)`, [
+      row.id,
+      row.name,
+      row.org,
+      row.email,
+      row.managedby,
+      created,
+      randomBytes(KEY_SALT_BYTES),
+    ]);
   }
 
   /** Sets the given fields; absent ones stay; `managedby: ''` removes the owner mark. */

@@ -102,14 +102,17 @@ export class Tenants {
   }
 
   /**
-   * A new tenant: its row, then its schema brought to the newest migration. A tenant whose schema cannot be made
-   * is removed again, so a failed TenantCreate leaves nothing behind.
+   * A new tenant: its schema and database role brought to the newest migration first, its row last, so no call
+   * finds it by name before it can serve (a call racing the creation is told there is no such tenant, never a 500).
+   * A tenant whose schema or row cannot be made is removed again: a failed TenantCreate leaves nothing behind.
    */
   async create(name: string, org: string, email: string | null, managedby: string | null = null): Promise<TenantInfo> {
     if (this.isReserved(name)) throw badRequest(RESERVED_MESSAGE);
-    const id = await conflictOnUnique(Messages.duplicateTenant, () => this.store.insert({ name, org, email, managedby: managedby || null }, nowSeconds()));
+    if (await this.store.byName(name)) throw conflict(Messages.duplicateTenant);
+    const id = await this.store.nextId();
     try {
       await this.db.migrateTenant(id);
+      await conflictOnUnique(Messages.duplicateTenant, () => this.store.insert({ id, name, org, email, managedby: managedby || null }, nowSeconds()));
     } catch (err) {
       await this.db.dropTenant(id);
       throw err;
