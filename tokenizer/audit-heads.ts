@@ -4,8 +4,9 @@
 // still holds. This file is what remembers the longer trail: the tokenizer refuses to link from, or sign, a head
 // older than the one it holds (FAILED_PRECONDITION: the trail was cut), and AuditVerify reports a stored trail that
 // ends before it. Keyed by tenant and a hash of its salt: another database's tenant of the same id is another trail.
-import { createHash } from 'node:crypto';
+import { createHash, randomBytes } from 'node:crypto';
 import { existsSync, readFileSync } from 'node:fs';
+import { open, rename } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import type { Logger } from 'pino';
 import { writePrivateFile } from './keyring-file.js';
@@ -13,6 +14,7 @@ import { writePrivateFile } from './keyring-file.js';
 export const AUDIT_HEADS_FILE = 'audit-heads.json';
 /** Changes reach the disk this long after the first one at most (one write, fsynced, for all of them). */
 const SAVE_AFTER_MS = 20;
+
 
 export interface KnownHead {
   seq: number;
@@ -29,6 +31,8 @@ type Stored = Record<string, { seq: number; link: string }>;
 export class AuditHeads {
   private readonly heads = new Map<string, KnownHead>();
   private timer: NodeJS.Timeout | undefined;
+  /** The write in flight (off the event loop's back: a link call never waits on the disk). */
+  private writing: Promise<void> | undefined;
   readonly file: string;
 
   constructor(
@@ -68,20 +72,54 @@ export class AuditHeads {
     this.check(tenantId, salt, seq);
     if (seq === this.get(tenantId, salt).seq) return;
     this.heads.set(AuditHeads.key(tenantId, salt), { seq, link: Buffer.from(link) });
-    this.timer ??= setTimeout(() => this.save(), SAVE_AFTER_MS);
+    this.timer ??= setTimeout(() => void this.saveSoon(), SAVE_AFTER_MS);
   }
 
-  /** Writes the heads now (a new file fsynced and renamed into place), merged with the file's: the newer of each. */
+  /** The file's heads with this process's newer ones (another tokenizer sharing the keyring may have written it). */
+  private merged(): string {
+    const merged: Stored = {};
+    for (const [key, h] of Object.entries(this.read())) merged[key] = h;
+    for (const [key, h] of this.heads) if (!merged[key] || merged[key].seq <= h.seq) merged[key] = { seq: h.seq, link: h.link.toString('hex') };
+    return JSON.stringify({ v: 1, heads: merged });
+  }
+
+  private failed(err: unknown): void {
+    this.log.error({ err: { type: (err as Error).name, code: (err as NodeJS.ErrnoException).code } }, 'audit heads not saved: tried again at the next change');
+  }
+
+  /** One asynchronous write at a time: a new file written and fsynced, renamed into place, its directory fsynced. */
+  private async saveSoon(): Promise<void> {
+    this.timer = undefined;
+    await this.writing;
+    const write = (this.writing = (async () => {
+      const tmp = `${this.file}.${process.pid}.${randomBytes(4).toString('hex')}.tmp`;
+      const fh = await open(tmp, 'wx', 0o600);
+      try {
+        await fh.writeFile(this.merged());
+        await fh.sync();
+      } finally {
+        await fh.close();
+      }
+      await rename(tmp, this.file);
+      const dir = await open(dirname(this.file), 'r');
+      try {
+        await dir.sync();
+      } finally {
+        await dir.close();
+      }
+    })().catch((err: unknown) => this.failed(err)));
+    await write;
+    if (this.writing === write) this.writing = undefined;
+  }
+
+  /** Writes the heads now, synchronously (at shutdown, and in tests). */
   save(): void {
     clearTimeout(this.timer);
     this.timer = undefined;
     try {
-      const merged: Stored = {};
-      for (const [key, h] of Object.entries(this.read())) merged[key] = h;
-      for (const [key, h] of this.heads) if (!merged[key] || merged[key].seq <= h.seq) merged[key] = { seq: h.seq, link: h.link.toString('hex') };
-      writePrivateFile(this.file, JSON.stringify({ v: 1, heads: merged }), 'replace');
+      writePrivateFile(this.file, this.merged(), 'replace');
     } catch (err) {
-      this.log.error({ err: { type: (err as Error).name, code: (err as NodeJS.ErrnoException).code } }, 'audit heads not saved: tried again at the next change');
+      this.failed(err);
     }
   }
 

@@ -60,7 +60,7 @@ describe('AuditVerify, incremental and one at a time (N15)', () => {
     // A database writer edits event 3 and recomputes every public digest after it, the head's too.
     await sql(vault, `update tenant_${t.id}.audit_events set actor = 'root:someone-else' where seq = 3`);
     const rows = (await vault.api.services.db.stores(t.id).audit.after(0, 1000)) as AuditEventRow[];
-    let digest = Buffer.alloc(0);
+    let digest: Buffer = Buffer.alloc(0);
     for (const r of rows) {
       digest = auditDigest(digest, r.seq, canonical(r));
       await sql(vault, `update tenant_${t.id}.audit_events set digest = $1 where seq = $2`, [digest, r.seq]);

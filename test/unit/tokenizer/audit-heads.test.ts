@@ -52,6 +52,14 @@ describe('the tokenizer\'s audit heads', () => {
     expect(existsSync(a.file)).toBe(true);
   });
 
+  it('writes a change to the disk by itself, shortly after, without being closed', async () => {
+    const file = fresh();
+    const heads = new AuditHeads(file, log);
+    heads.raise(4, salt, 42, randomBytes(32));
+    heads.raise(4, salt, 43, randomBytes(32));
+    await expect.poll(() => (existsSync(heads.file) ? new AuditHeads(file, log).get(4, salt).seq : 0), { timeout: 5_000 }).toBe(43);
+  });
+
   it('refuses to start on a file that is not its own', () => {
     const file = fresh();
     writeFileSync(join(file, '..', 'audit-heads.json'), '{"v":2}');

@@ -37,6 +37,7 @@ describe('queued audit events\' MACs', () => {
         else if (field === 'when') changed.when = e.when - 1;
         else if (field === 'details') changed.details = e.details ? null : new Uint8Array([1]);
         else if (field === 'msg' || field === 'record') changed[field] = e[field] === null ? (field === 'record' ? randomUUID() : 'x') : null;
+        else if (field === 'status') changed.status = e.status === 'ok' ? 'error' : 'ok';
         else changed[field] = `${e[field]}!`;
         expect(refusedQueued(key, 7, [text(changed)], [m], NOW)).toEqual(new Set([0]));
       }),
