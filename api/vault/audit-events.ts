@@ -89,3 +89,77 @@ export function presentEvent(e: AuditEventRow): AuditRow {
     more: Boolean(e.details),
   };
 }
+
+/** The event of a call refused for its credential: the operation, the reason, and the client's address (sealed). */
+export function refusalDraft(operation: string, reason: string, address: string, now: number): AuditDraft {
+  return {
+    uuid: randomUUID(),
+    when: Math.floor(now / 1000),
+    title: operation,
+    status: 'error',
+    msg: `Access denied: ${reason}`,
+    actor: 'unauthenticated',
+    record: null,
+    mode: null,
+    app: null,
+    details: { address },
+  };
+}
+
+/** A token bucket: `perSecond` a second, a burst of as many. */
+export class RefusalBudget {
+  private tokens: number;
+  private at = Date.now();
+
+  constructor(private readonly perSecond: number) {
+    this.tokens = perSecond;
+  }
+
+  /** Whether one more fits now (and takes it). */
+  take(now: number): boolean {
+    this.tokens = Math.min(this.perSecond, this.tokens + ((now - this.at) / 1000) * this.perSecond);
+    this.at = now;
+    if (this.tokens < 1) return false;
+    this.tokens -= 1;
+    return true;
+  }
+}
+
+/** Takes the next turn of a tenant in `turns`: `wait` settles when the one before is done (it never rejects). */
+export function takeTurn(turns: Map<number, Promise<void>>, tenantId: number): { wait: Promise<void> | undefined; done: () => void } {
+  const wait = turns.get(tenantId);
+  let resolve!: () => void;
+  const mine = new Promise<void>((r) => (resolve = r));
+  turns.set(tenantId, mine);
+  return {
+    wait,
+    done: () => {
+      resolve();
+      if (turns.get(tenantId) === mine) turns.delete(tenantId);
+    },
+  };
+}
+
+/** A read's or failed call's event waiting to be committed. */
+export interface Waiter {
+  resolve(): void;
+  reject(e: unknown): void;
+}
+
+/** A write waiting for its queued events to be chained: resolved by uuid, or by a batch that began after it. */
+export interface ChainWaiter {
+  uuids: Set<string>;
+  ticket: number;
+  resolve(): void;
+}
+
+/** A tenant's work for the chainer: reads' and failed calls' drafts, and writes waiting on their queued events. */
+export interface TenantQueue {
+  drafts: AuditDraft[];
+  waiters: Waiter[];
+  chain: Set<ChainWaiter>;
+  /** Queued events of this process's committed writes not yet in a batch (also in the database's queue). */
+  writes: AuditEventToChain[];
+  /** The next batch must read the database's queue under the head's lock (a drain, or the last batch was full). */
+  drain: boolean;
+}

@@ -1,5 +1,4 @@
 // The audit trail: one event per call, chained per tenant with links the tokenizer keys, details sealed by it too.
-import { randomUUID } from 'node:crypto';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { Logger } from 'pino';
 import type { Database } from '../store/database.js';
@@ -8,7 +7,7 @@ import type { AuditHead } from '../store/audit.js';
 import type { TokenizerClient } from '../tokenizer-client.js';
 import type { SubjectKeys } from './subject-keys.js';
 import { auditBatchSize, auditQueueDepth, auditQueueRefused, refusalsAudited } from '../metrics.js';
-import type { AuditDraft, AuditEventToChain } from './audit-events.js';
+import { refusalDraft, RefusalBudget, takeTurn, type AuditDraft, type AuditEventToChain, type TenantQueue, type Waiter } from './audit-events.js';
 import { AuditLinker, isCut, type Linked } from './audit-link.js';
 import { sealEvents } from './audit-seal.js';
 
@@ -26,29 +25,6 @@ const MAX_BATCH = 500;
 const BATCHES_IN_FLIGHT = 2;
 /** Events of calls refused for their credential, per second and process (a burst of as many is allowed). */
 const REFUSALS_PER_SECOND = 50;
-
-interface Waiter {
-  resolve(): void;
-  reject(e: unknown): void;
-}
-
-/** A write waiting for its queued events to be chained: resolved by uuid, or by a batch that began after it. */
-interface ChainWaiter {
-  uuids: Set<string>;
-  ticket: number;
-  resolve(): void;
-}
-
-/** A tenant's work for the chainer: reads' and failed calls' drafts, and writes waiting on their queued events. */
-interface TenantQueue {
-  drafts: AuditDraft[];
-  waiters: Waiter[];
-  chain: Set<ChainWaiter>;
-  /** Queued events of this process's committed writes not yet in a batch (also in the database's queue). */
-  writes: AuditEventToChain[];
-  /** The next batch must read the database's queue under the head's lock (a drain, or the last batch was full). */
-  drain: boolean;
-}
 
 /** A write's events as queued in its transaction, for `chained` once it has committed. */
 export type QueuedWrite = readonly AuditEventToChain[];
@@ -170,8 +146,8 @@ export class AuditTrail {
     const rows = drafts.length ? await sealEvents(this.tokenizer, this.keys, { em: this.db.statementsOf(tenantId), tenantId, drafts }) : [];
     // Two turns per tenant, taken in batch order: linking (the tokenizer call) and appending (the database). A batch
     // links from the head the previous one will leave as soon as that one has its links, while it appends.
-    const link = this.turn(this.linking, tenantId);
-    const append = this.turn(this.appending, tenantId);
+    const link = takeTurn(this.linking, tenantId);
+    const append = takeTurn(this.appending, tenantId);
     try {
       await link.wait;
       const head = drain ? undefined : this.heads.get(tenantId);
@@ -234,21 +210,6 @@ export class AuditTrail {
     await this.db.stores(tenantId).audit.refuse(linked.refused, Math.floor(Date.now() / 1000)).catch((err: unknown) =>
       this.log.error({ tenantId, err: { type: (err as Error).name, message: (err as Error).message } }, 'refused audit events not moved to audit_refused'),
     );
-  }
-
-  /** Takes the next turn of a tenant in `turns`: `wait` settles when the one before is done (it never rejects). */
-  private turn(turns: Map<number, Promise<void>>, tenantId: number): { wait: Promise<void> | undefined; done: () => void } {
-    const wait = turns.get(tenantId);
-    let resolve!: () => void;
-    const mine = new Promise<void>((r) => (resolve = r));
-    turns.set(tenantId, mine);
-    return {
-      wait,
-      done: () => {
-        resolve();
-        if (turns.get(tenantId) === mine) turns.delete(tenantId);
-      },
-    };
   }
 
 
@@ -367,29 +328,14 @@ export class AuditTrail {
    */
   async recordRefusal(tenantId: number, operation: string, reason: string, address: string): Promise<void> {
     const now = Date.now();
-    const b = this.refusalBudget;
-    b.tokens = Math.min(REFUSALS_PER_SECOND, b.tokens + ((now - b.at) / 1000) * REFUSALS_PER_SECOND);
-    b.at = now;
-    if (b.tokens < 1) {
+    if (!this.refusals.take(now)) {
       refusalsAudited.inc({ outcome: 'dropped' });
       return;
     }
-    b.tokens -= 1;
-    await this.record(tenantId, {
-      uuid: randomUUID(),
-      when: Math.floor(now / 1000),
-      title: operation,
-      status: 'error',
-      msg: `Access denied: ${reason}`,
-      actor: 'unauthenticated',
-      record: null,
-      mode: null,
-      app: null,
-      details: { address },
-    });
+    await this.record(tenantId, refusalDraft(operation, reason, address, now));
     refusalsAudited.inc({ outcome: 'recorded' });
     this.log.info({ tenantId, operation, reason }, 'call refused for its credential');
   }
 
-  private readonly refusalBudget = { tokens: REFUSALS_PER_SECOND, at: Date.now() };
+  private readonly refusals = new RefusalBudget(REFUSALS_PER_SECOND);
 }
