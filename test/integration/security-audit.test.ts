@@ -122,6 +122,12 @@ describe('forged rows in the audit queue (N4)', () => {
       const insert = `insert into tenant_${t.id}.audit_queue (uuid, "when", title, status, actor) values ($1, $2, 'x', 'ok', 'x')`;
       await expect(client.query(insert, [randomUUID(), now()])).rejects.toThrow(/permission denied/);
       await expect(client.query(enqueue, [randomUUID(), now(), [null]])).rejects.toThrow(/MAC/);
+      // A MAC of the right shape but not the tokenizer's: queued, then refused at the link, never chained.
+      const forged = randomUUID();
+      await client.query(enqueue, [forged, now(), [randomBytes(32)]]);
+      await drain(vault, t.id);
+      expect(await count(vault, t.id, 'audit_events', 'uuid = $1', [forged])).toBe(0);
+      expect(await count(vault, t.id, 'audit_refused', 'uuid = $1', [forged])).toBe(1);
     } finally {
       await client.end();
     }
