@@ -3,14 +3,18 @@
 // So each queued event carries a MAC made by the tokenizer as the api seals it, under the tenant's `audit-queue` key,
 // over its uuid, time, tenant and the sha256 of its canonical text; the link call checks it before linking, and
 // refuses (leaves out) an event whose MAC does not hold. Its time is bound when the MAC is made: it may be off the
-// tokenizer's clock by QUEUE_SKEW_SECONDS at most, so a back-dated event never gets a MAC.
+// tokenizer's clock by QUEUE_SKEW_SECONDS at most (the event is drafted as its call starts and sealed as its write
+// ends: a write may run as long as a request may, 120 s by default, with room to spare; ahead of the clock, only
+// QUEUE_AHEAD_SECONDS), so a back-dated event never gets a MAC.
 import { createHash, createHmac, timingSafeEqual } from 'node:crypto';
 import type { QueueMacItem__Output } from '../proto/generated/strongroom/tokenizer/v1/QueueMacItem.js';
 import { canonicalText } from '../proto/audit-checkpoint.js';
 import { BadItemError } from './batch.js';
 
-/** How far a queued event's time may be from the tokenizer's clock when its MAC is made (and ahead of it when linked). */
-export const QUEUE_SKEW_SECONDS = 120;
+/** How far behind the tokenizer's clock a queued event's time may be when its MAC is made. */
+export const QUEUE_SKEW_SECONDS = 300;
+/** How far ahead of the tokenizer's clock it may be, when its MAC is made and when it is linked. */
+export const QUEUE_AHEAD_SECONDS = 120;
 const DOMAIN = 'strongroom/audit-queue/v1';
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 
@@ -51,8 +55,8 @@ export function macQueued(key: Buffer, tenantId: number, items: readonly QueueMa
     const canonical = canonicalText(item.head, details);
     const e = eventOf(canonical);
     if (!e || e.uuid !== item.uuid) throw new BadItemError(`queue_mac[${i}]: head is not the event's fields, or names another uuid`);
-    if (Math.abs(e.when - now) > QUEUE_SKEW_SECONDS) {
-      throw new QueueRefusedError(`queue_mac[${i}]: the event's time is ${e.when - now} s from the tokenizer's clock (at most ${QUEUE_SKEW_SECONDS} s)`);
+    if (e.when < now - QUEUE_SKEW_SECONDS || e.when > now + QUEUE_AHEAD_SECONDS) {
+      throw new QueueRefusedError(`queue_mac[${i}]: the event's time is ${e.when - now} s from the tokenizer's clock (-${QUEUE_SKEW_SECONDS} to +${QUEUE_AHEAD_SECONDS} s)`);
     }
     return queueMac(key, tenantId, canonical);
   });
@@ -64,7 +68,7 @@ export function refusedQueued(key: Buffer, tenantId: number, canonical: readonly
   macs.forEach((mac, i) => {
     const text = canonical[i]!;
     const e = eventOf(text);
-    const good = e !== undefined && mac.length === 32 && e.when <= now + QUEUE_SKEW_SECONDS && timingSafeEqual(queueMac(key, tenantId, text), mac);
+    const good = e !== undefined && mac.length === 32 && e.when <= now + QUEUE_AHEAD_SECONDS && timingSafeEqual(queueMac(key, tenantId, text), mac);
     if (!good) refused.add(i);
   });
   return refused;

@@ -9,7 +9,7 @@ import { vaultTest, buildProfile, type TestVault } from '../fixtures/vault.js';
 import { query } from '../../api/store/sql.js';
 import { canonicalHead, type AuditDraft } from '../../api/vault/audit.js';
 import { TokenizerRejectedError } from '../../api/tokenizer-client.js';
-import { QUEUE_SKEW_SECONDS } from '../../tokenizer/audit-queue.js';
+import { QUEUE_AHEAD_SECONDS, QUEUE_SKEW_SECONDS } from '../../tokenizer/audit-queue.js';
 
 const it = vaultTest({ env: { STRONGROOM_AUDIT_CHECKPOINT_SECONDS: '0', STRONGROOM_AUDIT_CHECKPOINT_EVENTS: '0', STRONGROOM_AUDIT_VERIFY_SECONDS: '0', STRONGROOM_SWEEP_SECONDS: '0' } });
 
@@ -98,7 +98,7 @@ describe('forged rows in the audit queue (N4)', () => {
       return vault.api.services.tokenizer.run(t.id, { queueMac: [{ uuid: d.uuid, head: canonicalHead(d), details: null }] });
     };
     expect((await ask(now())).queue_macs[0]).toHaveLength(32);
-    for (const when of [now() - QUEUE_SKEW_SECONDS - 60, now() + QUEUE_SKEW_SECONDS + 60, 0]) {
+    for (const when of [now() - QUEUE_SKEW_SECONDS - 60, now() + QUEUE_AHEAD_SECONDS + 60, 0]) {
       const err = await ask(when).catch((e: unknown) => e);
       expect(err).toBeInstanceOf(TokenizerRejectedError);
       expect((err as TokenizerRejectedError).kind).toBe('refused');

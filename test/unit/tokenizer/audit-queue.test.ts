@@ -3,14 +3,14 @@
 import { randomBytes, randomUUID } from 'node:crypto';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { macQueued, QUEUE_SKEW_SECONDS, QueueRefusedError, refusedQueued } from '../../../tokenizer/audit-queue.js';
+import { macQueued, QUEUE_AHEAD_SECONDS, QUEUE_SKEW_SECONDS, QueueRefusedError, refusedQueued } from '../../../tokenizer/audit-queue.js';
 import { canonicalText } from '../../../proto/audit-checkpoint.js';
 
 const NOW = 1_800_000_000;
 const key = randomBytes(32);
 const event = fc.record({
   uuid: fc.uuid({ version: 4 }),
-  when: fc.integer({ min: NOW - QUEUE_SKEW_SECONDS, max: NOW + QUEUE_SKEW_SECONDS }),
+  when: fc.integer({ min: NOW - QUEUE_SKEW_SECONDS, max: NOW + QUEUE_AHEAD_SECONDS }),
   title: fc.string({ minLength: 1, maxLength: 20 }),
   status: fc.constantFrom('ok', 'error'),
   msg: fc.option(fc.string(), { nil: null }),
@@ -53,7 +53,7 @@ describe('queued audit events\' MACs', () => {
   });
 
   it('are refused for an event stamped beyond the skew, and checked only for the first texts', () => {
-    for (const when of [NOW - QUEUE_SKEW_SECONDS - 1, NOW + QUEUE_SKEW_SECONDS + 1]) {
+    for (const when of [NOW - QUEUE_SKEW_SECONDS - 1, NOW + QUEUE_AHEAD_SECONDS + 1]) {
       const e = { uuid: randomUUID(), when, title: 't', status: 'ok' as const, msg: null, actor: 'a', record: null, details: null };
       expect(() => macQueued(key, 7, [{ uuid: e.uuid, head: head(e), details: Buffer.alloc(0) }], new Map(), NOW)).toThrow(QueueRefusedError);
     }
