@@ -5,6 +5,7 @@ import type { Database } from '../store/database.js';
 import { Stores } from '../store/stores.js';
 import type { AuditHead } from '../store/audit.js';
 import type { TokenizerClient } from '../tokenizer-client.js';
+import { UnavailableError } from '../errors.js';
 import type { SubjectKeys } from './subject-keys.js';
 import { auditBatchSize, auditQueueDepth, auditQueueRefused, refusalsAudited } from '../metrics.js';
 import { refusalDraft, RefusalBudget, takeTurn, type AuditDraft, type AuditEventToChain, type TenantQueue, type Waiter } from './audit-events.js';
@@ -290,7 +291,8 @@ export class AuditTrail {
         }
       }
       this.retryLater(tenantId);
-      await this.keepFailures(tenantId, drafts, waiters, err);
+      // A trail cut short refuses every event until it is repaired: its calls say so, as an outage (503).
+      await this.keepFailures(tenantId, drafts, waiters, isCut(err) ? new UnavailableError('The audit trail of this tenant was cut short: no event is linked until it is repaired') : err);
     }
   }
 
