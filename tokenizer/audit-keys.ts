@@ -1,6 +1,7 @@
-// The audit trail's keys: each tenant's chain key (HMAC-SHA256 links) and the one Ed25519 key that signs
-// checkpoints of every tenant's head. Both derive from master version 1, which is never retired, so neither
-// changes with rotation: changing the derivation below voids every stored link and every signed checkpoint.
+// The audit trail's keys: each tenant's chain key (HMAC-SHA256 links), its queue key (MACs of queued events,
+// tokenizer/audit-queue.ts) and the one Ed25519 key that signs checkpoints of every tenant's head. All derive from
+// master version 1, which is never retired, so none changes with rotation: changing the derivation below voids every
+// stored link, queued MAC and signed checkpoint.
 import { createHmac, createPrivateKey, createPublicKey, hkdfSync, sign, timingSafeEqual, type KeyObject } from 'node:crypto';
 import type { Keyring } from './keyring.js';
 import type { Subkeys } from './subkeys.js';
