@@ -32,7 +32,7 @@ export function isCut(err: unknown): boolean {
   return err instanceof TokenizerRejectedError && /audit trail was cut/.test(err.reason);
 }
 
-
+/** The chainer's link calls, per tenant: what the tokenizer is told committed, and when. */
 export class AuditLinker {
   /** Per tenant, the newest head this process appended or read under the lock: committed. */
   private readonly committed = new Map<number, AuditHead>();
