@@ -5,7 +5,7 @@ import type { Context } from 'koa';
 import { koaBody } from 'koa-body';
 import type { Services } from '../vault/services.js';
 import type { Principal } from '../vault/credentials.js';
-import { AuthenticationError, PayloadTooLargeError, Messages } from '../errors.js';
+import { AuthenticationError, PayloadTooLargeError, Messages, badRequest } from '../errors.js';
 import { MAIN_TENANT_ID } from '../store/schemas.js';
 
 /** Answers this request without reading what is left of its body: the connection ends with the answer. */
@@ -64,8 +64,16 @@ export function bodyReader(limit: number) {
       await parse(ctx, async () => {});
     } catch (err) {
       leaveBodyUnread(ctx);
+      // A compressed body that does not decode (gzip, deflate, br) is the client's bad body, not the vault's fault.
+      if (isDecodingError(err)) throw badRequest(Messages.badBody);
       throw err;
     }
     return ctx.request.body;
   };
+}
+
+/** zlib's refusal of a body that is not what its Content-Encoding says: `Z_DATA_ERROR` (gzip, deflate), `ERR__ERROR_…` (br). */
+function isDecodingError(err: unknown): boolean {
+  const code = (err as { code?: unknown } | null)?.code;
+  return typeof code === 'string' && (code.startsWith('Z_') || code.startsWith('ERR__ERROR_'));
 }
