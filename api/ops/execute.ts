@@ -13,6 +13,9 @@ import { Stores } from '../store/stores.js';
 import { admit, admitFromHeader, masked, type Admission } from './admission.js';
 import { MAX_DEPTH, tooDeep } from '../vault/documents.js';
 
+/** A UTF-16 surrogate not part of a pair: in a `u` regular expression a well-formed pair is one code point. */
+const LONE_SURROGATE = /\p{Cs}/u;
+
 /** `null` means absent; numeric strings are accepted for every `*id` field (the SDKs send both). */
 export function normaliseBody(body: Record<string, unknown>): Record<string, unknown> {
   const out: Record<string, unknown> = {};
@@ -20,6 +23,8 @@ export function normaliseBody(body: Record<string, unknown>): Record<string, unk
     if (value === null) continue;
     // Top-level strings are names, ids and lookups, stored as text: PostgreSQL text cannot hold a NUL.
     if (typeof value === 'string' && value.includes('\u0000')) throw badRequest(`Invalid API request parameter: ${key} must not contain NUL characters`);
+    // A lone surrogate is stored and hashed as U+FFFD: two different identities would find the same person.
+    if (typeof value === 'string' && LONE_SURROGATE.test(value)) throw badRequest(`Invalid API request parameter: ${key} must be valid Unicode text`);
     out[key] = key.endsWith('id') && typeof value === 'string' && /^\d{1,15}$/.test(value) ? Number(value) : value;
   }
   return out;

@@ -1,5 +1,6 @@
 // How request bodies are normalised and how validation failures become the contract's 400 messages.
 import { describe, expect, it } from 'vitest';
+import fc from 'fast-check';
 import { z } from 'zod';
 import { normaliseBody, validationMessage } from '../../../../api/ops/execute.js';
 import { Mode, UserRef, Uuid } from '../../../../api/ops/schemas.js';
@@ -19,6 +20,23 @@ describe('normaliseBody', () => {
       unlockuuid: 'abc',
       profile: { a: null, roleid: '3' },
     });
+  });
+});
+
+describe('normaliseBody and Unicode', () => {
+  // A string that does not survive UTF-8 (a lone surrogate becomes U+FFFD) would hash like another identity:
+  // refused at the top level, where identities are; every string that survives is taken unchanged.
+  it('refuses top-level strings that UTF-8 cannot carry, keeps all others (fast-check)', () => {
+    const surrogate = fc.integer({ min: 0xd800, max: 0xdfff }).map((c) => String.fromCharCode(c));
+    const text = fc.array(fc.oneof(fc.string({ unit: 'binary' }), surrogate), { maxLength: 4 }).map((parts) => parts.join(''));
+    fc.assert(
+      fc.property(text, (identity) => {
+        const survives = Buffer.from(identity, 'utf8').toString('utf8') === identity;
+        if (survives && !identity.includes('\u0000')) expect(normaliseBody({ identity })).toEqual({ identity });
+        else expect(() => normaliseBody({ identity })).toThrow(/identity must/);
+      }),
+      { numRuns: 2000 },
+    );
   });
 });
 
