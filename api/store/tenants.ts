@@ -65,9 +65,12 @@ export class TenantStore extends GlobalTables {
     );
   }
 
-  async page(offset: number, limit: number): Promise<{ total: number; rows: TenantRow[] }> {
-    const [count] = await this.sql<{ n: number }>(`select count(*)::int as n from ${this.g}.tenants`);
-    const rows = await this.sql(`select ${COLUMNS} from ${this.g}.tenants order by id offset $1 limit $2`, [offset, limit]);
+  /** A page by id; with `managedby`, only the tenants carrying that owner mark. */
+  async page(offset: number, limit: number, managedby?: string): Promise<{ total: number; rows: TenantRow[] }> {
+    const where = `where $1::text is null or managedby = $1::text`;
+    const mark = managedby ?? null;
+    const [count] = await this.sql<{ n: number }>(`select count(*)::int as n from ${this.g}.tenants ${where}`, [mark]);
+    const rows = await this.sql(`select ${COLUMNS} from ${this.g}.tenants ${where} order by id offset $2 limit $3`, [mark, offset, limit]);
     return { total: count?.n ?? 0, rows: rows.map(toRow) };
   }
 

@@ -2,7 +2,7 @@
 import { LRUCache } from 'lru-cache';
 import type { Database } from '../store/database.js';
 import { MAIN_TENANT_ID } from '../store/database.js';
-import type { TenantChange, TenantRow } from '../store/tenants.js';
+import type { TenantChange, TenantRow, TenantStore } from '../store/tenants.js';
 import { badRequest, conflict, forbidden, notFound, Messages } from '../errors.js';
 import { PRINCIPAL_CACHE_MS, type Principal } from './credentials.js';
 import { nowSeconds } from './durations.js';
@@ -12,6 +12,7 @@ export const TENANT_NAME = /^[a-z0-9]+$/;
 const RESERVED_MESSAGE = 'Invalid API request parameter: tenantname: the name is reserved';
 const MAIN_UNMARKED = 'Invalid API request parameter: managedby: the main tenant is managed by no tool';
 const MARKED_OTHERWISE = 'The tenant carries another owner mark (managedby)';
+const RENAME_MARKED = 'The tenant carries an owner mark (managedby): only a call naming it renames the tenant';
 
 export interface TenantInfo {
   tenantid: number;
@@ -127,8 +128,9 @@ export class Tenants {
     return row ? present(row) : null;
   }
 
-  async get(id: number): Promise<TenantInfo> {
-    const row = await this.store.byId(id);
+  /** `store` is the one of the caller's transaction when it has one (the embedded database has one connection). */
+  async get(id: number, store: TenantStore = this.store): Promise<TenantInfo> {
+    const row = await store.byId(id);
     if (!row) throw notFound(Messages.tenantNotFound);
     return present(row);
   }
@@ -138,8 +140,8 @@ export class Tenants {
    * made. The main tenant never carries a mark, so a call naming one is refused there (400) as anywhere the mark
    * differs (409).
    */
-  async owned(id: number, managedby: string | undefined): Promise<TenantInfo> {
-    const tenant = await this.get(id);
+  async owned(id: number, managedby: string | undefined, store: TenantStore = this.store): Promise<TenantInfo> {
+    const tenant = await this.get(id, store);
     if (managedby === undefined) return tenant;
     if (id === MAIN_TENANT_ID) throw badRequest(MAIN_UNMARKED);
     if (tenant.managedby !== managedby) throw conflict(MARKED_OTHERWISE);
@@ -148,7 +150,9 @@ export class Tenants {
 
   /**
    * Absent fields stay. `managedby` sets the owner mark on a tenant that has none (a hand-over) or keeps the one it
-   * has; a tenant marked otherwise is 409 until its mark is removed (`''`); the main tenant takes none.
+   * has; a tenant marked otherwise is 409 until its mark is removed (`''`); the main tenant takes none. A marked
+   * tenant keeps its name unless the call names its mark: the tool that owns it finds it by that name, so neither
+   * the tenant's own admins nor a main-tenant call that forgot the mark may move it (409).
    */
   async update(id: number, change: TenantChange): Promise<void> {
     const row = await this.store.byId(id);
@@ -158,14 +162,18 @@ export class Tenants {
       if (id === MAIN_TENANT_ID) throw badRequest(MAIN_UNMARKED);
       if (row.managedby !== null && row.managedby !== change.managedby) throw conflict(MARKED_OTHERWISE);
     }
-    if (change.name !== undefined && change.name !== row.name && this.isReserved(change.name)) throw badRequest(RESERVED_MESSAGE);
+    if (change.name !== undefined && change.name !== row.name) {
+      if (row.managedby !== null && change.managedby !== row.managedby) throw conflict(RENAME_MARKED);
+      if (this.isReserved(change.name)) throw badRequest(RESERVED_MESSAGE);
+    }
     await conflictOnUnique(Messages.duplicateTenant, () => this.store.update(id, change));
     this.forget(row.name);
     if (change.name) this.forget(change.name);
   }
 
-  async list(offset: number, limit: number): Promise<{ total: number; rows: TenantInfo[] }> {
-    const { total, rows } = await this.store.page(offset, limit);
+  /** A page of tenants by id; with `managedby`, only those carrying that owner mark. */
+  async list(offset: number, limit: number, managedby?: string): Promise<{ total: number; rows: TenantInfo[] }> {
+    const { total, rows } = await this.store.page(offset, limit, managedby);
     return { total, rows: rows.map(present) };
   }
 

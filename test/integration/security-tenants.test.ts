@@ -97,3 +97,82 @@ describe('TenantGet by tenantname', () => {
     expect(refusedOther.body).toEqual(refusedNone.body);
   });
 });
+
+// Findings of the operator's second review: a call the operator makes in a tenant by name (XTokenCreateForRole with
+// x-bunker-tenant) carries the mark it proved, and the vault acts only where the tenant it resolved carries it; a
+// marked tenant is renamed only by a call naming its mark, so its own admin cannot move it from under its tool.
+describe('XTokenCreateForRole with an owner mark', () => {
+  it('makes an xtoken only in a tenant carrying exactly that mark, as a model of the marks says', async ({ vault }) => {
+    const rolename = nameOf('guarded');
+    expect((await vault.call('RoleCreate', { rolename })).status).toBe(200);
+    const tenants = [
+      { ...(await tenant(vault, 'uid-x')), mark: 'uid-x' as string | undefined },
+      { ...(await tenant(vault, 'uid-y')), mark: 'uid-y' as string | undefined },
+      { ...(await tenant(vault)), mark: undefined as string | undefined },
+      { id: 1, name: 'main', admin: '', mark: undefined as string | undefined },
+    ];
+    await fc.assert(
+      fc.asyncProperty(fc.nat(tenants.length - 1), fc.constantFrom('uid-x', 'uid-y', 'uid-z', '', undefined), async (which, given) => {
+        const t = tenants[which]!;
+        const before = (await vault.call('XTokenListForRole', { rolename }, { 'x-bunker-tenant': t.name })).body.total as number;
+        const answer = await vault.call('XTokenCreateForRole', { rolename, finaltime: '1h', ...(given !== undefined && { managedby: given }) }, { 'x-bunker-tenant': t.name });
+        // The oracle: no mark given, any tenant; a mark given, only the tenant carrying it; never the main tenant.
+        const expected = given === undefined || (t.mark !== undefined && t.mark === given) ? 200 : t.id === 1 ? 400 : 409;
+        expect(answer.status, JSON.stringify(answer.body)).toBe(expected);
+        const after = (await vault.call('XTokenListForRole', { rolename }, { 'x-bunker-tenant': t.name })).body.total as number;
+        expect(after).toBe(before + (expected === 200 ? 1 : 0));
+        if (expected !== 200) expect(answer.body).not.toHaveProperty('xtoken');
+      }),
+      { numRuns: 40 },
+    );
+  });
+});
+
+describe('renaming a tenant that carries an owner mark', () => {
+  it('is allowed only to a main-tenant call naming the mark, as a model of the marks says', async ({ vault }) => {
+    const tenants = [
+      { ...(await tenant(vault, 'uid-r')), mark: 'uid-r' as string | undefined },
+      { ...(await tenant(vault)), mark: undefined as string | undefined },
+    ].map((t) => ({ ...t, base: t.name }));
+    let n = 0;
+    await fc.assert(
+      fc.asyncProperty(fc.nat(tenants.length - 1), fc.constantFrom('root', 'own'), fc.constantFrom('uid-r', 'uid-s', '', undefined), async (which, caller, given) => {
+        const t = tenants[which]!;
+        const tenantname = `${t.base}r${++n}`;
+        const headers: Record<string, string> = caller === 'own' ? { 'x-bunker-token': t.admin, 'x-bunker-tenant': t.name } : {};
+        const answer = await vault.call('TenantUpdate', { tenantid: t.id, tenantname, ...(given !== undefined && { managedby: given }) }, headers);
+        // The oracle: setting a mark is the main tenant's (403); a tenant marked otherwise refuses a new mark (409);
+        // a marked tenant takes a new name only from a call naming its mark (409); the rest is renamed.
+        let expected = 200;
+        if (given !== undefined && caller === 'own') expected = 403;
+        else if (t.mark !== undefined && given !== t.mark) expected = 409;
+        expect(answer.status, JSON.stringify(answer.body)).toBe(expected);
+        if (expected === 200) {
+          t.name = tenantname;
+          if (given !== undefined) t.mark = given || undefined;
+        }
+        const now = (await vault.call('TenantGet', { tenantid: t.id })).body;
+        expect(now.tenantname).toBe(t.name);
+        expect(now.managedby).toBe(t.mark);
+      }),
+      { numRuns: 40 },
+    );
+  });
+});
+
+describe('TenantListTenants by owner mark', () => {
+  it('lists exactly the tenants carrying the mark, whatever their names', async ({ vault }) => {
+    const mark = nameOf('uid-list-');
+    const marked = [await tenant(vault, mark), await tenant(vault, mark)];
+    await tenant(vault, `${mark}x`);
+    await tenant(vault);
+    const listed = await vault.call('TenantListTenants', { managedby: mark });
+    expect(listed.status).toBe(200);
+    expect(listed.body.total).toBe(2);
+    expect(listed.body.rows.map((r: { tenantid: number }) => r.tenantid).sort()).toEqual(marked.map((t) => t.id).sort());
+    expect(listed.body.rows.every((r: { managedby?: string }) => r.managedby === mark)).toBe(true);
+    expect((await vault.call('TenantListTenants', { managedby: 'has space' })).status).toBe(400);
+    const own = { 'x-bunker-token': marked[0]!.admin, 'x-bunker-tenant': marked[0]!.name };
+    expect((await vault.call('TenantListTenants', { managedby: mark }, own)).status).toBe(403);
+  });
+});

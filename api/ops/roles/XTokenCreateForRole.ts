@@ -1,8 +1,11 @@
-// POST /v2/XTokenCreateForRole: a token that acts as the role in this tenant, judged by the role's policies.
+// POST /v2/XTokenCreateForRole: a token that acts as the role in this tenant, judged by the role's policies. With
+// `managedby` (beyond the contract; the operator always sends it) the token is made only when the tenant the call acts
+// in carries exactly that owner mark: a tenant named in the header may have been renamed and its name taken by
+// another tenant since the caller proved whose it was (409 then; 400 in the main tenant, which carries no mark).
 import { z } from 'zod';
 import { defineOp } from '../define.js';
 import { TimeInput } from '../schemas.js';
-import { RoleRef, namedRole } from './schemas.js';
+import { ManagedBy, RoleRef, namedRole } from './schemas.js';
 import { xtokenExpiry } from './xtokens.js';
 
 export const XTokenCreateForRole = defineOp({
@@ -10,8 +13,9 @@ export const XTokenCreateForRole = defineOp({
   access: 'admin',
   kinds: [],
   transaction: 'write',
-  input: z.object({ ...RoleRef, finaltime: TimeInput.optional(), slidingtime: TimeInput.optional() }),
+  input: z.object({ ...RoleRef, finaltime: TimeInput.optional(), slidingtime: TimeInput.optional(), managedby: ManagedBy.optional() }),
   async run({ input, ctx }) {
+    if (input.managedby !== undefined) await ctx.services.tenants.owned(ctx.tenantId, input.managedby, ctx.stores.tenants);
     const role = await namedRole(ctx, input);
     const expiresAt = xtokenExpiry(input, ctx.now, ctx.services.config.xtokenMaxSeconds);
     const { token: xtoken, id: xtokenid } = await ctx.services.credentials.issueWithId('role', ctx.tenantId, { roleId: role.roleid, expiresAt }, ctx.em);

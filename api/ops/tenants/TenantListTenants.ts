@@ -1,17 +1,20 @@
-// POST /v2/TenantListTenants: every tenant, paginated; main tenant only.
+// POST /v2/TenantListTenants: every tenant, paginated; main tenant only. Beyond the contract: `managedby` lists only
+// the tenants carrying that owner mark (how the operator finds what it made, under whatever name), and a row shows
+// its tenant's mark when it has one.
 import { z } from 'zod';
 import { defineOp } from '../define.js';
 import { Offset, Limit, pageOf } from '../schemas.js';
+import { TenantManagedBy } from './schemas.js';
 
 export const TenantListTenants = defineOp({
   name: 'TenantListTenants',
   access: 'mainTenant',
   kinds: [],
   transaction: 'read',
-  input: z.object({ offset: Offset, limit: Limit }),
+  input: z.object({ offset: Offset, limit: Limit, managedby: TenantManagedBy.optional() }),
   async run({ input, ctx }) {
     const { offset, limit } = pageOf(input, ctx.services.config.limitCap);
-    const { total, rows } = await ctx.services.tenants.list(offset, limit);
-    return { total, rows: rows.map(({ tenantid, tenantname, tenantorg }) => ({ tenantid, tenantname, tenantorg })) };
+    const { total, rows } = await ctx.services.tenants.list(offset, limit, input.managedby);
+    return { total, rows: rows.map(({ tenantid, tenantname, tenantorg, managedby }) => ({ tenantid, tenantname, tenantorg, ...(managedby !== null && { managedby }) })) };
   },
 });

@@ -13,8 +13,9 @@ export const TenantEmail = z.string().max(256);
 export const TenantId = RecordId;
 /**
  * Beyond the contract: the tenant's owner mark, as roles and policies have one (RoleCreate). On TenantCreate and
- * TenantUpdate it sets the mark; on TenantRotateAdminToken and TenantDelete it is a guard: the call acts only on a
- * tenant carrying exactly this mark (409 otherwise; 400 for the main tenant, which never carries one).
+ * TenantUpdate it sets the mark (and a marked tenant is renamed only by a call naming its mark); on
+ * TenantRotateAdminToken, TenantDelete and XTokenCreateForRole it is a guard: the call acts only on a tenant carrying
+ * exactly this mark (409 otherwise; 400 for the main tenant, which never carries one); on TenantListTenants a filter.
  */
 export const TenantManagedBy = ManagedBy;
 

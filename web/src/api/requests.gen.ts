@@ -506,6 +506,7 @@ export type TenantGetUIConfInput = Record<string, unknown>;
 export type TenantListTenantsInput = {
   offset?: number;
   limit?: number;
+  managedby?: string;
 };
 
 export type TenantRotateAdminTokenInput = {
@@ -677,6 +678,7 @@ export type XTokenCreateForRoleInput = {
   rolename?: string;
   finaltime?: string | number;
   slidingtime?: string | number;
+  managedby?: string;
 };
 
 export type XTokenCreateForUserInput = {
