@@ -1,5 +1,8 @@
 // End-to-end setting for operator tests: a real Strongroom (the `npm start` supervisor on its own database), the
-// Kubernetes API double with the chart's RBAC for the operator, a kubectl-like admin client, and helpers.
+// Kubernetes API double with the chart's RBAC for the operator, a kubectl-like admin client, and helpers. By default
+// the operator gets exactly what the chart renders for its default values: its rules in a Role of the watched
+// namespace ("<release namespace>-tenants") and the Lease rules in the release namespace, and it watches only that
+// namespace. `clusterWide: true` is the chart's opt-in ClusterRole, for tests that need several namespaces.
 import { randomUUID } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -14,11 +17,14 @@ import { systemClock } from '../../operator/runtime/clock.js';
 import { findCondition } from '../../operator/runtime/conditions.js';
 import { startKubeDouble, type KObject, type KubeDouble } from './kube-double/index.js';
 import { chartOperatorRules } from './chart-rbac.js';
+import type { User } from './kube-double/authz.js';
 
 export const GROUP = 'strongroom.dev';
 export const VERSION = 'v1alpha1';
 export const LEASE_NAMESPACE = 'strongroom-system';
 export const LEASE_NAME = 'strongroom-operator';
+/** The namespace the chart's default values watch: "<release namespace>-tenants". */
+export const WATCHED_NAMESPACE = `${LEASE_NAMESPACE}-tenants`;
 /**
  * Candidates retry quickly; the Lease lasts long enough that a takeover within a few seconds can only come from a
  * released Lease, never from an expired one.
@@ -30,8 +36,15 @@ export interface Answer {
   body: Record<string, any>;
 }
 
+export interface HarnessOptions {
+  /** The chart's operator.clusterWide: a ClusterRole, every namespace watched. Default false (a namespaced Role). */
+  clusterWide?: boolean;
+}
+
 export interface Harness {
   kube: KubeDouble;
+  /** The namespace the operator watches by default (WATCHED_NAMESPACE), or undefined when it watches every one. */
+  namespace: string | undefined;
   vaultUrl: string;
   rootToken: string;
   dir: string;
@@ -39,7 +52,7 @@ export interface Harness {
   core: k8s.CoreV1Api;
   /** POST /v2/<op> to the vault, as root unless `token` says otherwise. */
   call(op: string, body?: object, as?: { token?: string; tenant?: string }): Promise<Answer>;
-  /** An operator in this process, authenticated as its own service account with the chart's rules. */
+  /** An operator in this process, authenticated as its own service account with the chart's rules (watching `namespace`). */
   startOperator(name: string, opts?: Partial<OperatorOptions>): Promise<Operator>;
   /** Writes a kubeconfig for a new service account with the chart's rules; returns its path and user name. */
   operatorKubeconfig(name: string): { path: string; user: string };
@@ -62,7 +75,8 @@ export async function until<T>(what: () => T | undefined | false | Promise<T | u
   }
 }
 
-export async function startHarness(): Promise<Harness> {
+export async function startHarness(options: HarnessOptions = {}): Promise<Harness> {
+  const namespace = options.clusterWide ? undefined : WATCHED_NAMESPACE;
   const dir = mkdtempSync(join(tmpdir(), 'sro-'));
   const db: TestDatabase = await createTestDatabase();
   const rootToken = randomUUID();
@@ -87,7 +101,12 @@ export async function startHarness(): Promise<Harness> {
   const operatorKubeconfig = (name: string) => {
     const token = `${name}-token-${randomUUID()}`;
     const user = `system:serviceaccount:${LEASE_NAMESPACE}:${name}`;
-    kube.addUser(token, { name: user, clusterRules: rules.watched, namespaceRules: { [LEASE_NAMESPACE]: rules.lease } });
+    // As the chart binds them: operator-role.yaml in the watched namespace (or operator-clusterrole.yaml), and
+    // operator-leader-election-role.yaml in the release namespace.
+    const grants: Omit<User, 'name'> = namespace
+      ? { namespaceRules: { [namespace]: rules.watched, [LEASE_NAMESPACE]: rules.lease } }
+      : { clusterRules: rules.watched, namespaceRules: { [LEASE_NAMESPACE]: rules.lease } };
+    kube.addUser(token, { name: user, ...grants });
     return { path: kube.writeKubeconfig(dir, { token, name, namespace: LEASE_NAMESPACE }), user };
   };
 
@@ -96,6 +115,7 @@ export async function startHarness(): Promise<Harness> {
 
   const h: Harness = {
     kube,
+    namespace,
     vaultUrl: vault.url,
     rootToken,
     dir,
@@ -120,6 +140,7 @@ export async function startHarness(): Promise<Harness> {
         backoff: { baseDelayMs: 100, maxDelayMs: 2000 },
         log: pino({ level: process.env.OPERATOR_TEST_LOG ?? 'silent' }),
         clock: systemClock,
+        ...(namespace && { watchNamespace: namespace }),
         ...opts,
       });
       operators.push(op);

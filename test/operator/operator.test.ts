@@ -18,7 +18,7 @@ let b: ChildProcess | undefined;
 let bOutput = '';
 
 beforeAll(async () => {
-  h = await startHarness();
+  h = await startHarness({ clusterWide: true });
   operator = await h.startOperator('operator-a');
   await until(() => operator.isLeader(), 10_000, 'operator-a to lead');
 });

@@ -2,10 +2,11 @@
 // resource's uid): a role or policy of the same name made by anyone else, marked or not, is reported and left as it
 // is, and deletion under deletionPolicy Delete removes only what the resource made. One vault for the whole file.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startHarness, until, type Harness } from './harness.js';
+import { WATCHED_NAMESPACE, startHarness, until, type Harness } from './harness.js';
 import { findCondition } from '../../operator/runtime/conditions.js';
 
-const NS = 'team-own';
+/** The chart's default install: the operator's Role in this one namespace. */
+const NS = WATCHED_NAMESPACE;
 const names = { Effect: 'Allow', Action: ['UserGet'], Resource: ['users.profile.name'] };
 let h: Harness;
 /** A person in the main tenant that the other team's xtokens read. */

@@ -79,7 +79,7 @@ async function grantsVictim(value: string, victim: { id: number; name: string })
 let operator: Operator;
 
 beforeAll(async () => {
-  h = await startHarness();
+  h = await startHarness({ clusterWide: true });
   attacker = attackerClients();
   // beta: made by hand through the api; main: its admin made by root; gamma: made by a Tenant in its own namespace.
   const beta = await ok('TenantCreate', { tenantname: 'beta', tenantorg: 'Beta Ltd' });
