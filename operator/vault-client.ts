@@ -104,8 +104,18 @@ export class VaultClient {
   }
 
   /** Changes only a tenant carrying the owner mark `managedby` (the vault answers 409 otherwise). */
-  tenantUpdate(input: { tenantid: number; tenantorg: string; email: string; managedby: string }) {
+  tenantUpdate(input: { tenantid: number; tenantname?: string; tenantorg?: string; email?: string; managedby: string }) {
     return this.call('TenantUpdate', input);
+  }
+
+  /** Every tenant carrying the owner mark `managedby`, whatever its name, by id. */
+  async tenantsMarked(managedby: string): Promise<TenantInfo[]> {
+    const found: TenantInfo[] = [];
+    for (;;) {
+      const page = await this.call<{ total: number; rows: TenantInfo[] }>('TenantListTenants', { managedby, offset: found.length, limit: PAGE });
+      found.push(...page.rows);
+      if (page.rows.length === 0 || found.length >= page.total) return found;
+    }
   }
 
   /** true when it was deleted now, false when the vault had no such tenant; only one carrying the owner mark. */
@@ -161,11 +171,26 @@ export class VaultClient {
     return this.call('PolicyDelete', { policyid }).then(() => true, notFoundAs(false));
   }
 
-  /** A role xtoken made in `tenant` (by name), living `seconds` unless the vault caps it. */
-  xtokenCreateForRole(rolename: string, tenant: string, seconds: number) {
-    return this.call<{ xtoken: string; expires: number }>('XTokenCreateForRole', { rolename, finaltime: `${seconds}s` }, { tenant });
+  /**
+   * A role xtoken made in `tenant`, living `seconds` unless the vault caps it. The header names the tenant, and a name
+   * can change hands: the vault makes the token only if the tenant it acts in carries the mark `tenant.managedby`.
+   */
+  xtokenCreateForRole(rolename: string, tenant: { name: string; managedby: string }, seconds: number) {
+    return this.call<{ xtoken: string; xtokenid: string; expires: number }>(
+      'XTokenCreateForRole',
+      { rolename, finaltime: `${seconds}s`, managedby: tenant.managedby },
+      { tenant: tenant.name },
+    );
+  }
+
+  /** true when it was revoked now, false when the vault had no such live xtoken. */
+  async xtokenRevoke(xtokenid: string): Promise<boolean> {
+    return this.call('XTokenRevoke', { xtokenid }).then(() => true, notFoundAs(false));
   }
 }
+
+/** Rows asked for per TenantListTenants call. */
+const PAGE = 100;
 
 function notFoundAs<T>(value: T) {
   return (err: unknown): T => {

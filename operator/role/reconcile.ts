@@ -8,11 +8,11 @@ import type { ReconcileOutcome, Reconciler } from '../runtime/controller.js';
 import { ReconcileError } from '../runtime/reconcile-error.js';
 import { ownsTenant } from '../tenant/ownership.js';
 import { RoleSpec, TenantSpec, type Role, type RoleStatus } from '../types/resources.js';
-import { VaultAnswerError, type RoleInfo, type TenantInfo } from '../vault-client.js';
+import { VaultAnswerError, type RoleInfo } from '../vault-client.js';
 import { finalizeRole } from './finalize.js';
 import { managedByRival, nameTaken, owns } from './ownership.js';
 import { syncPolicies } from './policies.js';
-import { ensureXToken, iso, untilRotation } from './xtoken.js';
+import { ensureXToken, iso, untilRotation, withdrawXToken, type ProvenTenant } from './xtoken.js';
 
 /** How soon to look again at a Role whose Tenant is not ready (its changes also wake the Role). */
 const TENANT_WAIT_MS = 30_000;
@@ -30,13 +30,14 @@ export function roleReconciler(deps: ReconcileDeps): Reconciler<RoleStatus> {
       delete status.tenantId;
       delete status.policies;
       const spec = parseSpec(RoleSpec, obj.spec);
-      const { tenantid: tenantId, tenantname: tenantName } = await managedTenant(deps, obj, spec.tenantRef.name);
+      const tenant = await managedTenant(deps, obj, spec);
+      const { id: tenantId, name: tenantName } = tenant;
 
       const role = await ensureRole(deps, obj, spec);
       status.roleId = role.roleid;
       status.policies = await syncPolicies(deps, obj, spec, role);
 
-      const xtoken = await ensureXToken(deps, obj, spec, { id: tenantId, name: tenantName }, status.xtoken?.secretName);
+      const xtoken = await ensureXToken(deps, obj, spec, tenant, status.xtoken?.secretName);
       status.tenantId = tenantId;
       status.xtoken = { secretName: spec.xtoken.secretName, expiresAt: iso(xtoken.expires), rotateAt: iso(Math.floor(xtoken.rotateAt)) };
       return {
@@ -50,20 +51,26 @@ export function roleReconciler(deps: ReconcileDeps): Reconciler<RoleStatus> {
 /**
  * The vault tenant the Role's Tenant resource manages: the one of its spec's name that carries its owner mark.
  * TenantNotReady while there is none (the Tenant's changes wake the Role), whatever the Tenant's status claims. Its
- * Ready condition only says when to go on (the tenant's keys are made after its row): it never names a tenant.
+ * Ready condition only says when to go on (the tenant's keys are made after its row): it never names a tenant. When
+ * the vault has no tenant of that name carrying the mark any more, the xtoken this Role made is withdrawn.
  */
-async function managedTenant(deps: ReconcileDeps, obj: Role, ref: string): Promise<TenantInfo> {
+async function managedTenant(deps: ReconcileDeps, obj: Role, spec: RoleSpec): Promise<ProvenTenant> {
+  const ref = spec.tenantRef.name;
   const waiting = (why: string) => new ReconcileError('TenantNotReady', `Tenant ${ref} ${why}`, { retryAfterMs: TENANT_WAIT_MS });
+  const lost = async (why: string) => {
+    await withdrawXToken(deps, obj, spec, `Tenant ${ref} ${why}`);
+    return waiting(why);
+  };
   const tenant = await deps.tenants.get(obj.metadata.namespace, ref);
   if (!tenant) throw waiting('does not exist in this namespace');
   if (tenant.metadata.deletionTimestamp) throw waiting('is being deleted');
   const parsed = TenantSpec.safeParse(tenant.spec);
   if (!parsed.success) throw waiting('has an invalid spec');
   const found = await deps.vault.tenantByName(parsed.data.tenantName);
-  if (!found) throw waiting(`has no vault tenant ${parsed.data.tenantName} yet`);
-  if (!ownsTenant(tenant, found)) throw waiting(`does not manage vault tenant ${found.tenantname}: no xtoken is made for it`);
+  if (!found) throw await lost(`has no vault tenant ${parsed.data.tenantName} yet`);
+  if (!ownsTenant(tenant, found)) throw await lost(`does not manage vault tenant ${found.tenantname}: no xtoken is made for it`);
   if (findCondition(tenant.status?.conditions, 'Ready')?.status !== 'True') throw waiting('is not ready');
-  return found;
+  return { id: found.tenantid, name: found.tenantname, managedby: tenant.metadata.uid };
 }
 
 /**

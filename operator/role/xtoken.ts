@@ -27,7 +27,34 @@ export function untilRotation(state: XTokenState, clock: Clock): number {
   return Math.max(1000, Math.ceil(state.rotateAt * 1000 - clock.now()));
 }
 
-export async function ensureXToken(deps: ReconcileDeps, obj: Role, spec: RoleSpec, tenant: { id: number; name: string }, previousSecret: string | undefined): Promise<XTokenState> {
+/** The Role's proven tenant: its id and name, and the owner mark (its Tenant's uid) the vault checks again. */
+export interface ProvenTenant {
+  id: number;
+  name: string;
+  managedby: string;
+}
+
+const XTOKEN_ID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+/** Revokes an xtoken this Role made, by the id its Secret keeps (Secrets written before ids were kept have none). */
+async function revoke(deps: ReconcileDeps, xtokenId: string | undefined): Promise<void> {
+  if (xtokenId && XTOKEN_ID.test(xtokenId)) await deps.vault.xtokenRevoke(xtokenId);
+}
+
+/**
+ * The Role's tenant is no longer its Tenant's (its mark is gone or another tenant holds the name): the xtoken it made
+ * there is revoked and its Secret deleted, so nothing this resource wrote keeps acting in a tenant it does not own.
+ */
+export async function withdrawXToken(deps: ReconcileDeps, obj: Role, spec: RoleSpec, why: string): Promise<void> {
+  const secretName = spec.xtoken.secretName;
+  const current = await deps.secrets.readIfOwned(obj, secretName);
+  if (!current) return;
+  await revoke(deps, current.xtokenId);
+  await deps.secrets.remove(obj, secretName);
+  await deps.events.emit(obj, 'Warning', 'XTokenRevoked', `${why}: the xtoken of role ${spec.roleName} in tenant ${current.tenantName ?? '?'} is revoked and Secret ${secretName} deleted`);
+}
+
+export async function ensureXToken(deps: ReconcileDeps, obj: Role, spec: RoleSpec, tenant: ProvenTenant, previousSecret: string | undefined): Promise<XTokenState> {
   const secretName = spec.xtoken.secretName;
   const margin = durationSeconds(spec.xtoken.rotateBefore);
   const now = deps.clock.now() / 1000;
@@ -36,15 +63,16 @@ export async function ensureXToken(deps: ReconcileDeps, obj: Role, spec: RoleSpe
   const expires = Number(current?.expires);
   const usable =
     current?.xtoken && current.tenantId === String(tenant.id) && current.roleName === spec.roleName && issued > 0 && expires > 0 && now < rotateAt(issued, expires, margin);
-  let state: { xtoken: string; issued: number; expires: number };
+  let state: { xtoken: string; xtokenId: string; issued: number; expires: number };
   if (usable) {
-    state = { xtoken: current.xtoken!, issued, expires };
+    state = { xtoken: current.xtoken!, xtokenId: current.xtokenId ?? '', issued, expires };
   } else {
-    const made = await deps.vault.xtokenCreateForRole(spec.roleName, tenant.name, durationSeconds(spec.xtoken.lifetime));
-    state = { xtoken: made.xtoken, issued: Math.floor(now), expires: made.expires };
+    const made = await deps.vault.xtokenCreateForRole(spec.roleName, tenant, durationSeconds(spec.xtoken.lifetime));
+    state = { xtoken: made.xtoken, xtokenId: made.xtokenid, issued: Math.floor(now), expires: made.expires };
   }
   const data = {
     xtoken: state.xtoken,
+    xtokenId: state.xtokenId,
     expires: String(state.expires),
     expiresAt: iso(state.expires),
     issued: String(state.issued),
@@ -54,6 +82,8 @@ export async function ensureXToken(deps: ReconcileDeps, obj: Role, spec: RoleSpe
     url: deps.publicUrl,
   };
   await deps.secrets.write(obj, secretName, data);
+  // A token the Secret held for another tenant (its Tenant's tenant was replaced) stops working with its Secret entry.
+  if (current?.xtoken && current.tenantId !== data.tenantId) await revoke(deps, current.xtokenId);
   if (!usable) {
     const rotation = Boolean(current?.xtoken);
     deps.metrics.xtokenIssued.inc({ reason: rotation ? 'rotation' : 'new' });

@@ -16,7 +16,17 @@ export class OwnedSecrets {
     const secret = await orUndefinedOn404(this.kube.core.readNamespacedSecret({ namespace: owner.metadata.namespace, name }));
     if (!secret) return undefined;
     this.checkOwner(owner, name, secret.metadata?.ownerReferences);
-    return Object.fromEntries(Object.entries(secret.data ?? {}).map(([k, v]) => [k, Buffer.from(v, 'base64').toString('utf8')]));
+    return decode(secret.data);
+  }
+
+  /**
+   * The decoded data of the Secret when this owner controls it, else undefined: for names that come from a status
+   * (anyone who may patch it may write it), which are never a conflict to report, only nothing to read.
+   */
+  async readIfOwned(owner: Resource, name: string): Promise<Record<string, string> | undefined> {
+    const secret = await orUndefinedOn404(this.kube.core.readNamespacedSecret({ namespace: owner.metadata.namespace, name }));
+    if (!secret || !this.controls(owner, secret.metadata?.ownerReferences)) return undefined;
+    return decode(secret.data);
   }
 
   /** Creates or replaces the Secret so it holds exactly `data`; returns whether it wrote. */
@@ -67,3 +77,5 @@ export class OwnedSecrets {
     }
   }
 }
+
+const decode = (data: Record<string, string> | undefined) => Object.fromEntries(Object.entries(data ?? {}).map(([k, v]) => [k, Buffer.from(v, 'base64').toString('utf8')]));

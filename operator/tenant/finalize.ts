@@ -1,11 +1,12 @@
 // What deleting a Tenant resource does to the vault: nothing under deletionPolicy Retain (the default); under
-// Delete, TenantDelete, which drops the tenant's schema with all its data and every credential. Only the tenant of
-// the spec's name that carries this resource's owner mark is deleted (the vault checks the mark too); a tenant of
-// that name made by anyone else, and the main tenant, stay. Idempotent: a tenant already gone counts as deleted. The
-// admin token Secret goes with the resource (owner reference).
+// Delete, TenantDelete of every vault tenant carrying this resource's owner mark, whatever its name now (one renamed
+// by its mark, or copies an older operator made after renames), which drops each schema with all its data and every
+// credential; the vault checks the mark on each deletion too. A tenant of the spec's name made by anyone else, and
+// the main tenant, stay. Idempotent: a tenant already gone counts as deleted. The admin token Secret goes with the
+// resource (owner reference).
 import type { ReconcileDeps } from '../deps.js';
 import { TenantSpec, type Tenant } from '../types/resources.js';
-import { MAIN_TENANT, ownsTenant } from './ownership.js';
+import { MAIN_TENANT } from './ownership.js';
 
 export async function finalizeTenant(deps: ReconcileDeps, obj: Tenant): Promise<void> {
   const parsed = TenantSpec.safeParse(obj.spec);
@@ -16,11 +17,13 @@ export async function finalizeTenant(deps: ReconcileDeps, obj: Tenant): Promise<
     await deps.events.emit(obj, 'Normal', 'TenantRetained', `deletionPolicy Retain: vault tenant ${name} and its data are kept`);
     return;
   }
-  const found = await deps.vault.tenantByName(name);
-  if (found && !ownsTenant(obj, found)) {
+  const uid = obj.metadata.uid;
+  const mine = (await deps.vault.tenantsMarked(uid)).filter((t) => t.tenantid !== MAIN_TENANT.id);
+  for (const tenant of mine) await deps.vault.tenantDelete(tenant.tenantid, uid);
+  if (mine.length === 0 && (await deps.vault.tenantByName(name))) {
     await deps.events.emit(obj, 'Normal', 'TenantRetained', `deletionPolicy Delete: vault tenant ${name} is not managed by this Tenant, so it is kept`);
     return;
   }
-  if (found) await deps.vault.tenantDelete(found.tenantid, obj.metadata.uid);
-  await deps.events.emit(obj, 'Normal', 'TenantDeleted', `deletionPolicy Delete: vault tenant ${name} was deleted with its data and credentials`);
+  const names = mine.length === 0 ? name : mine.map((t) => t.tenantname).join(', ');
+  await deps.events.emit(obj, 'Normal', 'TenantDeleted', `deletionPolicy Delete: vault tenant ${names} was deleted with its data and credentials`);
 }

@@ -8,7 +8,7 @@ import type { ReconcileOutcome, Reconciler } from '../runtime/controller.js';
 import { TenantSpec, type Tenant, type TenantStatus } from '../types/resources.js';
 import { VaultAnswerError, type TenantInfo } from '../vault-client.js';
 import { finalizeTenant } from './finalize.js';
-import { ownedTenant, refuseMain } from './ownership.js';
+import { MAIN_TENANT, ownedTenant, refuseMain } from './ownership.js';
 
 /** Admin tokens made by TenantCreate that are not in their Secret yet, by resource uid. */
 type Unsaved = Map<string, { tenantId: number; token: string }>;
@@ -56,7 +56,7 @@ async function reconcileTenant(deps: ReconcileDeps, unsaved: Unsaved, obj: Tenan
 /** The tenant this resource manages, created with its owner mark when the vault has none of that name. */
 async function ensureTenant(deps: ReconcileDeps, unsaved: Unsaved, obj: Tenant, spec: TenantSpec): Promise<{ tenant: TenantInfo; token?: string | undefined }> {
   const uid = obj.metadata.uid;
-  const found = await ownedTenant(deps, obj, spec.tenantName);
+  const found = (await ownedTenant(deps, obj, spec.tenantName)) ?? (await renamedBack(deps, obj, spec));
   const held = unsaved.get(uid);
   if (found) return { tenant: found, token: held?.tenantId === found.tenantid ? held.token : undefined };
   unsaved.delete(uid);
@@ -85,6 +85,18 @@ async function ensureTenant(deps: ReconcileDeps, unsaved: Unsaved, obj: Tenant, 
 }
 
 /**
+ * A tenant carrying this resource's mark under another name (renamed by a main-tenant call naming the mark, or by
+ * its own admin before the vault refused that) gets the spec's name back instead of a second tenant being made.
+ */
+async function renamedBack(deps: ReconcileDeps, obj: Tenant, spec: TenantSpec): Promise<TenantInfo | undefined> {
+  const [mine] = (await deps.vault.tenantsMarked(obj.metadata.uid)).filter((t) => t.tenantid !== MAIN_TENANT.id);
+  if (!mine) return undefined;
+  await deps.vault.tenantUpdate({ tenantid: mine.tenantid, tenantname: spec.tenantName, managedby: obj.metadata.uid });
+  await deps.events.emit(obj, 'Normal', 'TenantUpdated', `vault tenant ${mine.tenantname} (id ${mine.tenantid}) carries this Tenant's mark: renamed back to ${spec.tenantName}`);
+  return { ...mine, tenantname: spec.tenantName };
+}
+
+/**
  * The admin token from the Secret, or from the Secret the spec named before (it is moving; either is read only when
  * this resource controls it). When both are gone (deleted by hand, lost with a namespace restore), the tenant,
  * proven to be this resource's, gets a new admin token (the vault checks the mark too) and the lost one stops working.
@@ -92,9 +104,10 @@ async function ensureTenant(deps: ReconcileDeps, unsaved: Unsaved, obj: Tenant, 
 async function storedToken(deps: ReconcileDeps, obj: Tenant, spec: TenantSpec, status: TenantStatus, tenantId: number): Promise<string> {
   const token = (await deps.secrets.read(obj, spec.adminTokenSecretName))?.token;
   if (token) return token;
+  // The status is output only: a previous name that is not this resource's Secret is ignored, never a conflict.
   const previous = status.adminTokenSecretName;
   if (previous && previous !== spec.adminTokenSecretName) {
-    const moving = (await deps.secrets.read(obj, previous))?.token;
+    const moving = (await deps.secrets.readIfOwned(obj, previous))?.token;
     if (moving) return moving;
   }
   const rotated = await deps.vault.tenantRotateAdminToken(tenantId, obj.metadata.uid);
