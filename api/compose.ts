@@ -49,6 +49,11 @@ export async function startApi(env: NodeJS.ProcessEnv = process.env) {
   const startedAt = Number(env.STRONGROOM_STARTED_AT);
   if (startedAt > 0) {
     process.stderr.write(`Strongroom is ready on http://${config.host}:${port} (${((Date.now() - startedAt) / 1000).toFixed(1)} s after start)\n`);
+    // Under the supervisor (which sets STRONGROOM_STARTED_AT): it restarts an api that dies once it has listened.
+    if (process.send) {
+      process.send({ strongroom: 'listening' });
+      process.channel?.unref();
+    }
   }
   services.sweeper.start();
   // Signed checkpoints of every tenant's audit head, and the periodic verification of whole chains.

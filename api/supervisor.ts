@@ -1,4 +1,4 @@
-// `npm start`: runs the tokenizer and the api as two processes, restarts the tokenizer if it dies,
+// `npm start`: runs the tokenizer and the api as two processes, restarts either if it dies once running,
 // and stops both cleanly on SIGTERM or SIGINT. Each child gets only its own settings: key material reaches the
 // tokenizer alone, and the database, the root token, mail and object store settings reach the api alone.
 import { spawn, type ChildProcess, type SpawnOptions } from 'node:child_process';
@@ -15,6 +15,9 @@ let stopping = false;
 let tokenizer: ChildProcess | undefined;
 let api: ChildProcess | undefined;
 let restarts = 0;
+let apiRestarts = 0;
+/** Whether the api has ever listened (it says so over its IPC channel): from then on, an api that dies is started again. */
+let apiHasRun = false;
 
 // The api reports its time to ready from this moment.
 const supervisorStartedAt = String(Date.now());
@@ -126,8 +129,8 @@ try {
 // (the default from Node 24) a store costs nothing until it is read.
 const API_FLAGS = ['--experimental-async-context-frame'];
 
-function start(file: string, env: NodeJS.ProcessEnv, as: Identity | undefined, umask: number, flags: string[] = []): ChildProcess {
-  const options: SpawnOptions = { stdio: 'inherit', env };
+function start(file: string, env: NodeJS.ProcessEnv, as: Identity | undefined, umask: number, flags: string[] = [], ipc = false): ChildProcess {
+  const options: SpawnOptions = { stdio: ipc ? ['inherit', 'inherit', 'inherit', 'ipc'] : 'inherit', env };
   if (as) Object.assign(options, as);
   // A child takes the umask in force when it is spawned (spawn forks synchronously).
   const previous = process.umask(umask);
@@ -179,13 +182,36 @@ process.once('SIGTERM', () => stop('SIGTERM'));
 process.once('SIGINT', () => stop('SIGINT'));
 
 startTokenizer();
-api = start(apiMain, { ...apiEnv(process.env), STRONGROOM_STARTED_AT: supervisorStartedAt }, ids.api, 0o077, API_FLAGS);
-api.on('exit', (code, signal) => {
-  if (stopping) return;
-  // The api is the service: if it dies, stop the tokenizer too and let the orchestrator restart us.
-  say({ msg: 'api exited', code, signal });
-  stopping = true;
-  tokenizer?.kill('SIGTERM');
-  tokenizer?.once('exit', () => process.exit(code ?? 1));
-  setTimeout(() => process.exit(code ?? 1), 10_000).unref();
-});
+startApi();
+
+/**
+ * The api is the service. One that dies before it has ever listened failed to start (a bad setting, a database it
+ * cannot reach): the tokenizer is stopped too and the supervisor exits with its code, for a person or an
+ * orchestrator to see. One that dies after that (a crash, memory exhausted by a client) is started again, backing
+ * off like the tokenizer, so one client cannot take the vault down for good.
+ */
+function startApi(): void {
+  const child = start(apiMain, { ...apiEnv(process.env), STRONGROOM_STARTED_AT: supervisorStartedAt }, ids.api, 0o077, API_FLAGS, true);
+  api = child;
+  const startedAt = Date.now();
+  child.on('message', (m: { strongroom?: string }) => {
+    if (m?.strongroom === 'listening') apiHasRun = true;
+  });
+  child.channel?.unref();
+  say({ msg: 'api started', pid: child.pid });
+  child.on('exit', (code, signal) => {
+    if (stopping) return;
+    if (!apiHasRun) {
+      say({ msg: 'api exited', code, signal });
+      stopping = true;
+      tokenizer?.kill('SIGTERM');
+      tokenizer?.once('exit', () => process.exit(code ?? 1));
+      setTimeout(() => process.exit(code ?? 1), 10_000).unref();
+      return;
+    }
+    apiRestarts = Date.now() - startedAt > 30_000 ? 0 : apiRestarts + 1;
+    const delay = Math.min(10_000, 250 * 2 ** Math.min(apiRestarts, 6));
+    say({ msg: 'api exited, restarting', code, signal, delay });
+    setTimeout(() => !stopping && startApi(), delay).unref();
+  });
+}

@@ -1,4 +1,4 @@
-// `npm start` end to end: the supervisor runs tokenizer and api, keeps data across restarts, revives the tokenizer.
+// `npm start` end to end: the supervisor runs tokenizer and api, keeps data across restarts, revives either.
 // No wait here guesses a duration: each waits for a printed line or for /readyz. Their deadlines only bound a hang,
 // and come from the first start as measured on this machine, however busy it is.
 import { mkdtempSync, rmSync } from 'node:fs';
@@ -71,6 +71,15 @@ describe('npm start', () => {
     await running.waitReady(allowance);
     const again = await call(running.url, rootToken!, 'UserGet', { mode: 'email', identity: 'keep@example.com' });
     expect(again.status).toBe(200);
+
+    // The api dies (a crash, memory exhausted by a client): having listened once, it is started again.
+    const [, apiPid] = await running.waitFor(/"msg":"api started","pid":(\d+)/, allowance);
+    const beforeApiKill = running.output().length;
+    process.kill(Number(apiPid), 'SIGKILL');
+    await running.waitFor(/"msg":"api exited, restarting"/, allowance, beforeApiKill);
+    await running.waitReady(allowance);
+    const revived = await call(running.url, rootToken!, 'UserGet', { mode: 'email', identity: 'keep@example.com' });
+    expect(revived.status).toBe(200);
 
     expect(await running.stop('SIGINT')).toBe(0);
     running = undefined;
