@@ -5,11 +5,13 @@
 // - a Role whose tenant is no longer its Tenant's revokes the xtoken it made and removes its Secret;
 // - a tenant admin cannot rename an operator-managed tenant; a rename by the mark is undone, and deletion under
 //   Delete removes every tenant carrying the resource's mark;
-// - a forged status.adminTokenSecretName is ignored, never read: the pass writes the spec's Secret;
+// - a forged status.adminTokenSecretName is ignored, never read: the pass writes the spec's Secret (also with
+//   generated names checked against an oracle);
 // - the operator's own Kubernetes rights stop at the watched namespace and its Lease.
 import { createServer, request, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import * as k8s from '@kubernetes/client-node';
+import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { GROUP, LEASE_NAMESPACE, VERSION, startHarness, until, type Harness } from './harness.js';
 import { findCondition } from '../../operator/runtime/conditions.js';
@@ -47,6 +49,7 @@ async function startProxy(target: URL): Promise<string> {
   return `http://127.0.0.1:${(proxy.address() as AddressInfo).port}`;
 }
 
+const mergePatch = k8s.setHeaderOptions('Content-Type', k8s.PatchStrategy.MergePatch);
 const condition = (plural: 'tenants' | 'roles', name: string) => findCondition(h.get(plural, NS, name)?.status?.conditions, 'Ready');
 const reported = (plural: 'tenants' | 'roles', name: string, reason: string) =>
   until(() => (condition(plural, name)?.reason === reason ? condition(plural, name) : undefined), 20_000, `${plural} ${name} to report ${reason}`);
@@ -143,7 +146,7 @@ describe('a forged status.adminTokenSecretName', () => {
     await h.create('tenants', NS, 'mv', { tenantName: 'mv', organisation: 'Mv Ltd', adminTokenSecretName: 'mv-1' });
     await h.ready('tenants', NS, 'mv');
     const where = { group: GROUP, version: VERSION, namespace: NS, plural: 'tenants', name: 'mv' };
-    await h.custom.patchNamespacedCustomObjectStatus({ ...where, body: { status: { adminTokenSecretName: 'app-db' } } }, k8s.setHeaderOptions('Content-Type', k8s.PatchStrategy.MergePatch));
+    await h.custom.patchNamespacedCustomObjectStatus({ ...where, body: { status: { adminTokenSecretName: 'app-db' } } }, mergePatch);
     await h.patchSpec('tenants', NS, 'mv', { adminTokenSecretName: 'mv-2' });
     const mv = await h.ready('tenants', NS, 'mv', 2);
     expect(mv.status.adminTokenSecretName).toBe('mv-2');
@@ -151,6 +154,39 @@ describe('a forged status.adminTokenSecretName', () => {
     const token = h.secret(NS, 'mv-2')!.token!;
     expect((await h.call('TenantGet', {}, { token, tenant: 'mv' })).status).toBe(200);
   });
+});
+
+describe('generated forged Secret names in a Tenant status', () => {
+  it('never read, delete or wedge: whatever name the status holds, only this resource’s Secrets change', async () => {
+    // Bystanders: a Secret of no resource, another Tenant's admin Secret, a Role's xtoken Secret.
+    await h.core.createNamespacedSecret({ namespace: NS, body: { metadata: { name: 'plain' }, stringData: { password: 'hunter3' } } });
+    await h.create('tenants', NS, 'other', { tenantName: 'other', organisation: 'Other Ltd', adminTokenSecretName: 'other-admin' });
+    await h.ready('tenants', NS, 'other');
+    await h.create('roles', NS, 'bystander', allowAll('other', 'bystander', 'bystander-xtoken'));
+    await h.ready('roles', NS, 'bystander');
+    const bystanders = ['plain', 'other-admin', 'bystander-xtoken'];
+    const before = Object.fromEntries(bystanders.map((name) => [name, h.secret(NS, name)]));
+    let n = 0;
+    await fc.assert(
+      fc.asyncProperty(fc.constantFrom(...bystanders, 'nosuch', 'own-previous'), async (forged) => {
+        const name = `fg${++n}`;
+        await h.create('tenants', NS, name, { tenantName: name, organisation: 'Forged Ltd', adminTokenSecretName: `${name}-a` });
+        await h.ready('tenants', NS, name);
+        const first = h.secret(NS, `${name}-a`)!.token!;
+        const status = { adminTokenSecretName: forged === 'own-previous' ? `${name}-a` : forged };
+        await h.custom.patchNamespacedCustomObjectStatus({ group: GROUP, version: VERSION, namespace: NS, plural: 'tenants', name, body: { status } }, mergePatch);
+        await h.patchSpec('tenants', NS, name, { adminTokenSecretName: `${name}-b` });
+        // The oracle: the pass goes on and writes the spec's Secret; a token moves only out of its own Secret.
+        const done = await h.ready('tenants', NS, name, 2);
+        expect(done.status.adminTokenSecretName).toBe(`${name}-b`);
+        const token = h.secret(NS, `${name}-b`)!.token!;
+        if (forged === 'own-previous') expect(token).toBe(first);
+        expect((await h.call('TenantGet', {}, { token, tenant: name })).status).toBe(200);
+        for (const other of bystanders) expect(h.secret(NS, other), other).toEqual(before[other]);
+      }),
+      { numRuns: 6 },
+    );
+  }, 90_000);
 });
 
 describe('the operator’s own Kubernetes rights (the chart’s default install)', () => {
