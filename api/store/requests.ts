@@ -64,8 +64,12 @@ export class RequestStore extends TenantTables {
     return r ? requestOf(r) : null;
   }
 
+  /** Closes a request; a canceled one loses its change (nothing was done with it, so nothing of it is kept). */
   async close(uuid: string, status: 'approved' | 'canceled', reason: string, now: number): Promise<void> {
-    await this.sql(`update ${this.t}.user_requests set status = $2, reason = $3, updated = $4 where requestuuid = $1`, [uuid, status, reason, now]);
+    await this.sql(
+      `update ${this.t}.user_requests set status = $2, reason = $3, updated = $4, change = case when $2 = 'canceled' then null else change end where requestuuid = $1`,
+      [uuid, status, reason, now],
+    );
   }
 
   async ofUser(token: string, offset: number, limit: number): Promise<{ total: number; rows: RequestRow[] }> {

@@ -5,6 +5,7 @@ import { describe, expect } from 'vitest';
 import fc from 'fast-check';
 import { vaultTest, buildProfile, type TestVault } from '../fixtures/vault.js';
 import { MAIN_TENANT_ID } from '../../api/store/database.js';
+import { query } from '../../api/store/sql.js';
 import { MAX_CHANGE_BYTES, MAX_OPEN_REQUESTS } from '../../api/vault/requests.js';
 import { REPORT_REQUESTS } from '../../api/vault/report.js';
 import { LOOKAHEAD } from '../../api/ops/bulk/BulkListAllUsers.js';
@@ -115,6 +116,26 @@ describe('N7: what people may store in requests', () => {
     expect((await vault.call('UserDeleteRequest', ref)).status).toBe(200);
     expect((await vault.call('UserRequestCancel', { requestuuid: uuids[0] })).status).toBe(200);
     expect((await vault.call('UserPatchRequest', { ...ref, patch: [{ op: 'add', path: '/n', value: 99 }] })).status).toBe(200);
+  });
+
+  it('keeps no change of a canceled request: cancel and re-open stores nothing that grows', async ({ vault }) => {
+    const p = await someone(vault);
+    const ref = { mode: 'token', identity: p.token };
+    const login = { 'x-bunker-token': (await vault.call('XTokenCreateForUser', ref)).body.xtoken as string };
+    const big = { note: 'z'.repeat(MAX_CHANGE_BYTES - 1024) };
+    for (let round = 0; round < 3; round++) {
+      const opened = await vault.call('UserUpdateRequest', { ...ref, profile: { ...big, round } }, login);
+      expect(opened.status, JSON.stringify(opened.body)).toBe(200);
+      expect((await vault.call('UserRequestCancel', { requestuuid: opened.body.requestuuid }, login)).status).toBe(200);
+      const got = await vault.call('UserRequestGet', { requestuuid: opened.body.requestuuid });
+      expect(got.body.request).toMatchObject({ status: 'canceled', change: null });
+    }
+    const held = await query(
+      vault.api.services.db.global(),
+      `select count(*)::int as n, coalesce(sum(octet_length(change)), 0)::int as bytes from tenant_${MAIN_TENANT_ID}.user_requests where user_token = $1`,
+      [p.token],
+    );
+    expect(held[0]).toEqual({ n: 3, bytes: 0 });
   });
 
   it('holds each person to the cap when their requests race', async ({ vault }) => {
