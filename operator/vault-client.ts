@@ -36,6 +36,9 @@ export interface TenantInfo {
   managedby?: string;
 }
 
+/** A tenant as TenantListTenants shows it. */
+export type TenantRow = Omit<TenantInfo, 'email'>;
+
 export interface PolicyInfo {
   policyid: number;
   policyname: string;
@@ -108,11 +111,11 @@ export class VaultClient {
     return this.call('TenantUpdate', input);
   }
 
-  /** Every tenant carrying the owner mark `managedby`, whatever its name, by id. */
-  async tenantsMarked(managedby: string): Promise<TenantInfo[]> {
-    const found: TenantInfo[] = [];
+  /** Every tenant carrying the owner mark `managedby`, whatever its name, by id (the list shows no email). */
+  async tenantsMarked(managedby: string): Promise<TenantRow[]> {
+    const found: TenantRow[] = [];
     for (;;) {
-      const page = await this.call<{ total: number; rows: TenantInfo[] }>('TenantListTenants', { managedby, offset: found.length, limit: PAGE });
+      const page = await this.call<{ total: number; rows: TenantRow[] }>('TenantListTenants', { managedby, offset: found.length, limit: PAGE });
       found.push(...page.rows);
       if (page.rows.length === 0 || found.length >= page.total) return found;
     }

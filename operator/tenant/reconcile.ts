@@ -93,7 +93,7 @@ async function renamedBack(deps: ReconcileDeps, obj: Tenant, spec: TenantSpec): 
   if (!mine) return undefined;
   await deps.vault.tenantUpdate({ tenantid: mine.tenantid, tenantname: spec.tenantName, managedby: obj.metadata.uid });
   await deps.events.emit(obj, 'Normal', 'TenantUpdated', `vault tenant ${mine.tenantname} (id ${mine.tenantid}) carries this Tenant's mark: renamed back to ${spec.tenantName}`);
-  return { ...mine, tenantname: spec.tenantName };
+  return ownedTenant(deps, obj, spec.tenantName);
 }
 
 /**
