@@ -9,7 +9,12 @@ const SEGMENT = /^[^.\s*?[\]{}]+$/;
 
 /** Why `path` is no profile field path, or null when it is one. */
 export function fieldPathProblem(path: string): string | null {
-  if (path.split('.').every((s) => SEGMENT.test(s))) return null;
+  const segments = path.split('.');
+  if (segments.some((s) => /^[0-9]+$/.test(s))) {
+    // The masking walks every element of an array: an index would name nothing, and a Deny of it would hide nothing.
+    return 'is no profile field path: a numeric segment (an array index) names nothing, since a path applies to every element of the arrays on its way';
+  }
+  if (segments.every((s) => SEGMENT.test(s))) return null;
   return 'is no profile field path: dotted field names without *, ?, [ ], { } or spaces (a path applies to every element of the arrays on its way)';
 }
 
@@ -42,6 +47,46 @@ export function checkVariables(s: { Action: string | string[]; Principal?: { Rol
   for (const [op, tests] of Object.entries(s.Condition ?? {})) {
     for (const [key, value] of Object.entries(tests)) {
       for (const term of [key, ...texts(value)]) if (unknown(term)) return named(`Condition.${op}.${key}`, term);
+    }
+  }
+  return null;
+}
+
+/** The one wildcard grammar of names (actions, principal roles): `*` any name, `User*` any name starting with `User`. */
+export function matches(pattern: string, name: string): boolean {
+  if (pattern === '*') return true;
+  if (pattern.endsWith('*')) return name.startsWith(pattern.slice(0, -1));
+  return pattern === name;
+}
+
+/**
+ * Why an Action names no operation, or null: it must be `*`, an operation's exact name, or a prefix of at least one
+ * name followed by `*` (case counts). Anything else (`UserGett`, `userget`, `*Get`, `User?et`) would match nothing.
+ */
+export function actionProblem(action: string, operations: readonly string[]): string | null {
+  const prefix = action.endsWith('*') ? action.slice(0, -1) : null;
+  const wild = /[*?]/.test(prefix ?? action);
+  if (!wild && operations.some((op) => matches(action, op))) return null;
+  const near = operations.find((op) => op.toLowerCase() === action.toLowerCase());
+  const hint = near ? ` (did you mean ${near}?)` : '';
+  return `${action} names no operation${hint}: use an operation's exact name, * or a prefix of names followed by * (User*)`;
+}
+
+const isScalar = (v: unknown) => typeof v === 'string' || typeof v === 'number' || typeof v === 'boolean';
+
+/**
+ * Why a condition cannot be judged as written, as `<op>.<key>: …`, or null. Each test's key is one whole variable
+ * (a literal key would be compared as text and never match a value), and its wanted values are a scalar or a
+ * non-empty list of scalars (an empty list, an object or null matches nothing).
+ */
+export function conditionProblem(condition: Record<string, Record<string, unknown>>): string | null {
+  for (const [op, tests] of Object.entries(condition)) {
+    if (Object.keys(tests).length === 0) return `${op}: no test (write the variable and the wanted values)`;
+    for (const [key, wanted] of Object.entries(tests)) {
+      if (!/^\$\{[^}]+\}$/.test(key)) return `${op}.${key}: a test's key is one whole variable (${KNOWN.join(', ')})`;
+      const values = Array.isArray(wanted) ? wanted : [wanted];
+      if (values.length === 0) return `${op}.${key}: an empty list of wanted values matches nothing`;
+      if (!values.every(isScalar)) return `${op}.${key}: wanted values are strings, numbers or booleans`;
     }
   }
   return null;

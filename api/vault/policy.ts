@@ -2,49 +2,81 @@
 // an Allow may grant only some profile fields, and the answer is then masked.
 import { z } from 'zod';
 import { valueAtPath, valuesAtPath } from './dotted-path.js';
-import { checkVariables, fieldPathProblem } from './policy-terms.js';
+import { actionProblem, checkVariables, conditionProblem, fieldPathProblem, matches } from './policy-terms.js';
 
 export { maskProfile } from './policy-mask.js';
 
+const list = (v: string | string[] | undefined): string[] => (v === undefined ? [] : Array.isArray(v) ? v : [v]);
+
 const OneOrMany = z.union([z.string().min(1), z.array(z.string().min(1)).min(1)]);
 
-const Statement = z.object({
+// Strict: a key the engine does not read (`NotAction`, `Resources`, `condition`) would be dropped, and the statement
+// would then grant more, or deny less, than it says.
+const Statement = z.strictObject({
   Effect: z.enum(['Allow', 'Deny']),
-  Principal: z.object({ Role: OneOrMany }).optional(),
+  Principal: z.strictObject({ Role: OneOrMany }).optional(),
   Action: OneOrMany,
   Resource: OneOrMany.optional(),
   Condition: z.record(z.string(), z.record(z.string(), z.unknown())).optional(),
 });
 export type PolicyStatement = z.infer<typeof Statement>;
 
-/** A document is one statement, a list of them, or `{Statement: [...]}` as in AWS. */
+/** A document is one statement, a list of them, or `{Statement: [...]}` as in AWS (and nothing else beside it). */
 const Statements = z.array(Statement).min(1);
+const Wrapped = z.strictObject({ Statement: Statements });
 
 const OPERATORS = ['StringEquals', 'ForAnyValue:ListIntersect', 'Bool'] as const;
 
-/** The statements of a policy document, or the reason it is not one (for a 400). */
-export function parsePolicy(doc: unknown): { statements: PolicyStatement[] } | { reason: string } {
+/** The 400's words for a schema issue at `path`; `top`: the issue is about the `{Statement}` wrapper itself. */
+function issueReason(issue: z.core.$ZodIssue, path: PropertyKey[], top: boolean): string {
+  if (issue.code !== 'unrecognized_keys') return `${path.join('.') || 'policy'}: ${issue.message}`;
+  const takes = path.at(-1) === 'Principal' ? 'Principal takes Role' : top ? 'the document takes Statement' : 'a statement takes Effect, Principal, Action, Resource, Condition';
+  return `${[...path.map(String), issue.keys[0]].join('.')}: unknown key (${takes})`;
+}
+
+/** Names a policy's words are checked against when it is written: the vault's operations. */
+export interface PolicyVocabulary {
+  actions: readonly string[];
+}
+
+/**
+ * The statements of a policy document, or the reason it is not one (for a 400). With `vocabulary` (when a policy is
+ * written) every Action must name operations; a stored document is read without it.
+ */
+export function parsePolicy(doc: unknown, vocabulary?: PolicyVocabulary): { statements: PolicyStatement[] } | { reason: string } {
   // The shape decides the schema, so an error names the field that is wrong, not just "invalid input".
-  const list = Array.isArray(doc) ? doc : typeof doc === 'object' && doc !== null && 'Statement' in doc ? (doc as { Statement: unknown }).Statement : [doc];
-  const parsed = Statements.safeParse(list);
+  const wrapped = typeof doc === 'object' && doc !== null && !Array.isArray(doc) && 'Statement' in doc;
+  const parsed = wrapped ? Wrapped.safeParse(doc) : Statements.safeParse(Array.isArray(doc) ? doc : [doc]);
   if (!parsed.success) {
     const issue = parsed.error.issues[0]!;
-    const path = Array.isArray(doc) || (typeof doc === 'object' && doc !== null && 'Statement' in doc) ? issue.path : issue.path.slice(1);
-    return { reason: `${path.join('.') || 'policy'}: ${issue.message}` };
+    return { reason: issueReason(issue, Array.isArray(doc) || wrapped ? issue.path : issue.path.slice(1), wrapped && issue.path.length === 0) };
   }
-  const statements = parsed.data;
+  const statements = 'Statement' in parsed.data ? parsed.data.Statement : parsed.data;
   for (const [i, s] of statements.entries()) {
-    for (const r of s.Resource === undefined ? [] : Array.isArray(s.Resource) ? s.Resource : [s.Resource]) {
-      const problem = resourceProblem(r);
-      if (problem) return { reason: `${i}.Resource: ${r} ${problem}` };
-    }
-    for (const op of Object.keys(s.Condition ?? {})) {
-      if (!(OPERATORS as readonly string[]).includes(op)) return { reason: `Condition: unknown operator ${op} (use ${OPERATORS.join(', ')})` };
-    }
-    const unknown = checkVariables(s);
-    if (unknown) return { reason: `${i}.${unknown}` };
+    const problem = statementProblem(s, vocabulary);
+    if (problem) return { reason: `${i}.${problem}` };
   }
   return { statements };
+}
+
+/** Why one statement cannot be enforced as written, as `<part>: …`, or null. */
+function statementProblem(s: PolicyStatement, vocabulary: PolicyVocabulary | undefined): string | null {
+  for (const r of list(s.Resource)) {
+    const problem = resourceProblem(r);
+    if (problem) return `Resource: ${r} ${problem}`;
+  }
+  for (const op of Object.keys(s.Condition ?? {})) {
+    if (!(OPERATORS as readonly string[]).includes(op)) return `Condition: unknown operator ${op} (use ${OPERATORS.join(', ')})`;
+  }
+  const unknown = checkVariables(s);
+  if (unknown) return unknown;
+  const condition = conditionProblem(s.Condition ?? {});
+  if (condition) return `Condition.${condition}`;
+  for (const a of vocabulary ? list(s.Action) : []) {
+    const problem = actionProblem(a, vocabulary!.actions);
+    if (problem) return `Action: ${problem}`;
+  }
+  return null;
 }
 
 /** Why the engine cannot enforce a resource, or null when it can: anything else would grant or deny nothing. */
@@ -80,15 +112,6 @@ export interface RequestFacts {
 export type FieldGrant = '*' | ReadonlySet<string>;
 
 export type Decision = { allow: false } | { allow: true; fields: FieldGrant };
-
-const list = (v: string | string[] | undefined): string[] => (v === undefined ? [] : Array.isArray(v) ? v : [v]);
-
-/** `*` matches anything, `User*` any name starting with `User`; otherwise names match exactly. */
-function matches(pattern: string, name: string): boolean {
-  if (pattern === '*') return true;
-  if (pattern.endsWith('*')) return name.startsWith(pattern.slice(0, -1));
-  return pattern === name;
-}
 
 const VARIABLE = /^\$\{([^}]+)\}$/;
 

@@ -5,15 +5,24 @@ import type { EntityManager } from '@mikro-orm/postgresql';
 import type { Database } from '../store/database.js';
 import { RoleStore, type PolicyRow, type RoleRow } from '../store/roles.js';
 import { badRequest, notFound, Messages } from '../errors.js';
-import { parsePolicy, type PolicyStatement } from './policy.js';
+import { parsePolicy, type PolicyStatement, type PolicyVocabulary } from './policy.js';
 import { conflictOnUnique } from '../store/errors.js';
 
 
 /** A policy document as PolicyCreate and PolicyUpdate accept it, or a 400 naming what is wrong. */
-export function checkedPolicy(doc: unknown): unknown {
-  const p = parsePolicy(doc);
+export function checkedPolicy(doc: unknown, vocabulary: PolicyVocabulary): PolicyStatement[] {
+  const p = parsePolicy(doc, vocabulary);
   if ('reason' in p) throw badRequest(`Invalid API request parameter: policy: ${p.reason}`);
-  return doc;
+  return p.statements;
+}
+
+/** A policy as PolicyCreate writes it; `actions` are the vault's operation names its Actions must match. */
+export interface NewPolicy extends PolicyVocabulary {
+  name: string;
+  desc: string;
+  document: unknown;
+  managedby: string | undefined;
+  now: number;
 }
 
 const REFUSE_ALL: PolicyStatement = { Effect: 'Deny', Action: '*', Resource: '*' };
@@ -52,8 +61,23 @@ export class Roles {
     this.statements.clear();
   }
 
-  async createPolicy(em: EntityManager, name: string, desc: string, doc: unknown, managedby: string | undefined, now: number): Promise<number> {
-    return await conflictOnUnique(Messages.duplicatePolicy, () => this.store(em).createPolicy(name, desc, checkedPolicy(doc), managedby || null, now));
+  async createPolicy(em: EntityManager, p: NewPolicy): Promise<number> {
+    await this.checkPrincipals(em, checkedPolicy(p.document, p));
+    return await conflictOnUnique(Messages.duplicatePolicy, () => this.store(em).createPolicy(p.name, p.desc, p.document, p.managedby || null, p.now));
+  }
+
+  /**
+   * Every role a Principal names exactly must exist (400 naming it), so a Deny cannot be written for a role that is
+   * not there. `*` and `prefix*` patterns, like every name, are matched at each call against the caller's role name:
+   * a role renamed or deleted later is no longer matched by its old name.
+   */
+  private async checkPrincipals(em: EntityManager, statements: readonly PolicyStatement[]): Promise<void> {
+    for (const [i, s] of statements.entries()) {
+      const names = s.Principal === undefined ? [] : Array.isArray(s.Principal.Role) ? s.Principal.Role : [s.Principal.Role];
+      for (const name of names.filter((n) => !n.endsWith('*'))) {
+        if (!(await this.store(em).role({ name }))) throw badRequest(`Invalid API request parameter: policy: ${i}.Principal.Role: no role named ${name}`);
+      }
+    }
   }
 
   async policy(em: EntityManager, by: { id?: number | undefined; name?: string | undefined }): Promise<PolicyRow> {
@@ -66,8 +90,9 @@ export class Roles {
     em: EntityManager,
     id: number,
     set: { name?: string | undefined; desc?: string | undefined; document?: unknown; managedby?: string | undefined },
+    vocabulary: PolicyVocabulary,
   ): Promise<void> {
-    if (set.document !== undefined) checkedPolicy(set.document);
+    if (set.document !== undefined) await this.checkPrincipals(em, checkedPolicy(set.document, vocabulary));
     await conflictOnUnique(Messages.duplicatePolicy, () => this.store(em).updatePolicy(id, set));
     this.statements.clear();
   }

@@ -2,7 +2,7 @@
 // main tenant only.
 import { z } from 'zod';
 import { defineOp } from '../define.js';
-import { Name, Description, PolicyDocument, ManagedBy } from './schemas.js';
+import { Name, Description, PolicyDocument, ManagedBy, policyVocabulary } from './schemas.js';
 
 export const PolicyCreate = defineOp({
   name: 'PolicyCreate',
@@ -11,7 +11,14 @@ export const PolicyCreate = defineOp({
   transaction: 'write',
   input: z.object({ policyname: Name, policydesc: Description.optional(), policy: PolicyDocument, managedby: ManagedBy.optional() }),
   async run({ input, ctx }) {
-    const policyid = await ctx.services.roles.createPolicy(ctx.em, input.policyname, input.policydesc ?? '', input.policy, input.managedby, ctx.now);
+    const policyid = await ctx.services.roles.createPolicy(ctx.em, {
+      name: input.policyname,
+      desc: input.policydesc ?? '',
+      document: input.policy,
+      managedby: input.managedby,
+      now: ctx.now,
+      ...(await policyVocabulary()),
+    });
     ctx.audit.after = { policyid, policyname: input.policyname };
     return { policyid };
   },

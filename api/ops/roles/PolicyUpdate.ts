@@ -3,7 +3,7 @@
 import { z } from 'zod';
 import { defineOp } from '../define.js';
 import { badRequest, Messages } from '../../errors.js';
-import { Id, Name, Description, PolicyDocument, ManagedBy } from './schemas.js';
+import { Id, Name, Description, PolicyDocument, ManagedBy, policyVocabulary } from './schemas.js';
 
 export const PolicyUpdate = defineOp({
   name: 'PolicyUpdate',
@@ -26,7 +26,7 @@ export const PolicyUpdate = defineOp({
       desc: input.policydesc,
       document: input.policy,
       managedby: input.managedby,
-    });
+    }, await policyVocabulary());
     ctx.audit.after = { policyid: policy.policyid };
     return {};
   },

@@ -37,3 +37,9 @@ export async function roleAndPolicy(
   const policy = await roles.policy(ctx.em, { id: input.policyid, name: input.policyname });
   return { role, policy };
 }
+
+/** The names a policy's Actions are checked against: every operation this vault serves (loaded late: index imports us). */
+export async function policyVocabulary(): Promise<{ actions: string[] }> {
+  const { operations } = await import('../index.js');
+  return { actions: operations.map((o) => o.name) };
+}

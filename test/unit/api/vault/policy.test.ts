@@ -118,3 +118,41 @@ describe('parsePolicy', () => {
     expect(parsePolicy({ ...s, Condition: { StringLike: { a: 'b' } } })).toMatchObject({ reason: expect.stringMatching(/unknown operator StringLike/) });
   });
 });
+
+describe('parsePolicy is strict (H2: an unknown key would be dropped and the statement grant more than it says)', () => {
+  const s = { Effect: 'Allow', Action: 'UserGet', Resource: 'users.profile.name' };
+  const KNOWN = ['Effect', 'Principal', 'Action', 'Resource', 'Condition'];
+
+  it('refuses the attacker’s keys, naming each', () => {
+    for (const [key, value] of [
+      ['NotAction', ['UserGet']],
+      ['NotResource', ['users.profile.ssn']],
+      ['Resources', ['users.profile.name']],
+      ['Conditions', { StringEquals: { '${request_metadata:purpose}': 'x' } }],
+      ['condition', { StringEquals: { '${request_metadata:purpose}': 'x' } }],
+    ] as const) {
+      const parsed = parsePolicy({ Effect: 'Allow', Action: '*', [key]: value });
+      expect('reason' in parsed && parsed.reason, key).toBe(`${key}: unknown key (a statement takes Effect, Principal, Action, Resource, Condition)`);
+    }
+  });
+
+  it('refuses any unknown key in a statement, in its Principal and beside Statement, wherever the statement sits', () => {
+    const keyArb = fc.string({ minLength: 1, maxLength: 12 }).filter((k) => !KNOWN.includes(k) && k !== '__proto__');
+    fc.assert(
+      fc.property(keyArb, fc.jsonValue(), fc.constantFrom('statement', 'list', 'wrapped', 'principal', 'top'), (key, value, where) => {
+        const bad = { ...s, [key]: value };
+        const doc =
+          where === 'statement' ? bad
+          : where === 'list' ? [s, bad]
+          : where === 'wrapped' ? { Statement: [bad] }
+          : where === 'principal' ? { ...s, Principal: { Role: 'r', [key]: value } }
+          : { Statement: [s], [key]: value };
+        // `Statement` beside Statement is no unknown key; `Role` inside Principal neither.
+        fc.pre(!(where === 'top' && key === 'Statement') && !(where === 'principal' && key === 'Role'));
+        const parsed = parsePolicy(doc);
+        expect('reason' in parsed).toBe(true);
+        if ('reason' in parsed) expect(parsed.reason).toContain(`${key}: unknown key`);
+      }),
+    );
+  });
+});
