@@ -36,9 +36,12 @@ export interface ProvenTenant {
 
 const XTOKEN_ID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
-/** Revokes an xtoken this Role made, by the id its Secret keeps (Secrets written before ids were kept have none). */
-async function revoke(deps: ReconcileDeps, xtokenId: string | undefined): Promise<void> {
-  if (xtokenId && XTOKEN_ID.test(xtokenId)) await deps.vault.xtokenRevoke(xtokenId);
+/**
+ * Revokes the xtokens a Secret of this Role names: the one it holds and the one it replaced, which stays valid until
+ * its own expiry (Secrets written before ids were kept name none).
+ */
+async function revoke(deps: ReconcileDeps, secret: Record<string, string>): Promise<void> {
+  for (const id of [secret.xtokenId, secret.previousXTokenId]) if (id && XTOKEN_ID.test(id)) await deps.vault.xtokenRevoke(id);
 }
 
 /**
@@ -49,7 +52,7 @@ export async function withdrawXToken(deps: ReconcileDeps, obj: Role, spec: RoleS
   const secretName = spec.xtoken.secretName;
   const current = await deps.secrets.readIfOwned(obj, secretName);
   if (!current) return;
-  await revoke(deps, current.xtokenId);
+  await revoke(deps, current);
   await deps.secrets.remove(obj, secretName);
   await deps.events.emit(obj, 'Warning', 'XTokenRevoked', `${why}: the xtoken of role ${spec.roleName} in tenant ${current.tenantName ?? '?'} is revoked and Secret ${secretName} deleted`);
 }
@@ -61,18 +64,20 @@ export async function ensureXToken(deps: ReconcileDeps, obj: Role, spec: RoleSpe
   const current = await deps.secrets.read(obj, secretName);
   const issued = Number(current?.issued);
   const expires = Number(current?.expires);
-  const usable =
-    current?.xtoken && current.tenantId === String(tenant.id) && current.roleName === spec.roleName && issued > 0 && expires > 0 && now < rotateAt(issued, expires, margin);
-  let state: { xtoken: string; xtokenId: string; issued: number; expires: number };
+  const sameTenant = Boolean(current?.xtoken) && current?.tenantId === String(tenant.id);
+  const usable = sameTenant && current?.roleName === spec.roleName && issued > 0 && expires > 0 && now < rotateAt(issued, expires, margin);
+  let state: { xtoken: string; xtokenId: string; previousId: string; issued: number; expires: number };
   if (usable) {
-    state = { xtoken: current.xtoken!, xtokenId: current.xtokenId ?? '', issued, expires };
+    state = { xtoken: current!.xtoken!, xtokenId: current!.xtokenId ?? '', previousId: current!.previousXTokenId ?? '', issued, expires };
   } else {
     const made = await deps.vault.xtokenCreateForRole(spec.roleName, tenant, durationSeconds(spec.xtoken.lifetime));
-    state = { xtoken: made.xtoken, xtokenId: made.xtokenid, issued: Math.floor(now), expires: made.expires };
+    const previousId = sameTenant ? (current?.xtokenId ?? '') : '';
+    state = { xtoken: made.xtoken, xtokenId: made.xtokenid, previousId, issued: Math.floor(now), expires: made.expires };
   }
   const data = {
     xtoken: state.xtoken,
     xtokenId: state.xtokenId,
+    previousXTokenId: state.previousId,
     expires: String(state.expires),
     expiresAt: iso(state.expires),
     issued: String(state.issued),
@@ -83,7 +88,7 @@ export async function ensureXToken(deps: ReconcileDeps, obj: Role, spec: RoleSpe
   };
   await deps.secrets.write(obj, secretName, data);
   // A token the Secret held for another tenant (its Tenant's tenant was replaced) stops working with its Secret entry.
-  if (current?.xtoken && current.tenantId !== data.tenantId) await revoke(deps, current.xtokenId);
+  if (current?.xtoken && !sameTenant) await revoke(deps, current);
   if (!usable) {
     const rotation = Boolean(current?.xtoken);
     deps.metrics.xtokenIssued.inc({ reason: rotation ? 'rotation' : 'new' });
