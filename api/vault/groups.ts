@@ -3,7 +3,8 @@ import { storesOf } from '../store/stores.js';
 import { z } from 'zod';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { GroupRow } from '../store/groups.js';
-import { notFound, Messages } from '../errors.js';
+import { forbidden, notFound, Messages } from '../errors.js';
+import type { Principal } from './credentials.js';
 import type { Roles } from './roles.js';
 import { conflictOnUnique } from '../store/errors.js';
 
@@ -41,10 +42,12 @@ export class Groups {
 
   /**
    * The group and role a request names (either may be absent), or 404 for a name that does not exist.
-   * A role without a group is meaningless and refused.
+   * A role without a group is meaningless and refused. Giving a membership a role is for admins (root, tenant
+   * admin): a role's policies then apply to the member's login xtoken, so a role or login xtoken that may add
+   * members would otherwise hand out any role, wider than its own (403 `Access denied`, as admin operations answer).
    */
   async membership(
-    scope: GroupScope,
+    scope: GroupScope & { principal: Pick<Principal, 'kind'> },
     ref: { groupname?: string | undefined; groupid?: number | undefined; rolename?: string | undefined; roleid?: number | undefined },
   ): Promise<{ groupId: number; roleId: number | null } | null> {
     const hasGroup = ref.groupname !== undefined || ref.groupid !== undefined;
@@ -53,6 +56,7 @@ export class Groups {
       if (hasRole) throw notFound(Messages.groupNotFound);
       return null;
     }
+    if (hasRole && scope.principal.kind !== 'root' && scope.principal.kind !== 'tenant-admin') throw forbidden();
     const group = await this.find(scope, ref);
     const role = hasRole ? await this.roles.role(scope.em, { id: ref.roleid, name: ref.rolename }) : null;
     return { groupId: group.groupid, roleId: role?.roleid ?? null };

@@ -1,8 +1,10 @@
 // Security review findings on the policy engine, reproduced over HTTP: field Denies through arrays and wildcards
-// inside paths (N6), unknown `${…}` variables (N13).
+// inside paths (N6), unknown `${…}` variables (N13); a fresh attacker's H1 (a role handed out through a group),
+// H2 (unknown statement keys), M1 (Denies that do nothing), M2 (array indexes) and M3 (reads through patches and
+// shares, also in security-policy-reads.test.ts).
 import { describe, expect } from 'vitest';
 import fc from 'fast-check';
-import { it, type TestVault } from '../fixtures/vault.js';
+import { it, buildProfile, type TestVault } from '../fixtures/vault.js';
 import { person, roleWith } from '../fixtures/roles.js';
 import { policyArb, profileArb, reference, statementsOf } from '../fixtures/mask-reference.js';
 import { GlobalStores } from '../../api/store/stores.js';
@@ -130,5 +132,129 @@ describe('N13: variables', () => {
     }
     const known = { StringEquals: { '${request_metadata:purpose}': 'support', '${user:address.country}': 'FI', '${agreement:terms}': 'active' } };
     expect((await vault.call('PolicyCreate', { policyname, policy: { Effect: 'Deny', Action: '*', Resource: '*', Condition: known } })).status).toBe(200);
+  });
+});
+
+/** A login xtoken (as headers) for a fresh person, and the person. */
+async function loggedIn(vault: TestVault) {
+  const p = await person(vault);
+  const made = await vault.call('XTokenCreateForUser', p.ref);
+  expect(made.status).toBe(200);
+  return { ...p, headers: { 'x-bunker-token': made.body.xtoken as string } };
+}
+
+describe('H1: a role is handed out only by admins', () => {
+  it('a role xtoken allowed GroupAddUser cannot give a membership a role, nor UserCreate/UserCreateBulk one', async ({ vault }) => {
+    const suffix = Date.now() % 100000;
+    const godName = `god-${suffix}`;
+    await vault.call('RoleCreate', { rolename: godName });
+    await vault.call('PolicyCreate', { policyname: godName, policy: { Effect: 'Allow', Action: '*', Resource: '*' } });
+    await vault.call('RoleLinkPolicy', { rolename: godName, policyname: godName });
+    const groupmgr = await roleWith(vault, { Effect: 'Allow', Action: ['GroupAddUser', 'UserCreate', 'UserCreateBulk'], Resource: ['users.group', 'users.profile'] });
+    const groupname = `famB-${suffix}`;
+    expect((await vault.call('GroupCreate', { groupname })).status).toBe(200);
+    const mallory = await loggedIn(vault);
+    const ada = await person(vault, { ssn: 'ADA-SECRET' });
+
+    const grant = await vault.call('GroupAddUser', { groupname, ...mallory.ref, rolename: godName }, groupmgr);
+    expect(grant.status).toBe(403);
+    expect(grant.body).toEqual({ status: 'error', message: 'Access denied' });
+    expect((await vault.call('UserGet', mallory.ref)).body.grouproles).toEqual([]);
+    const read = await vault.call('UserGet', ada.ref, mallory.headers);
+    expect(read.status).toBe(403);
+    expect(JSON.stringify(read.body)).not.toContain('ADA-SECRET');
+
+    const created = await vault.call('UserCreate', { profile: buildProfile(), groupname, rolename: godName }, groupmgr);
+    expect(created.status).toBe(403);
+    const bulk = await vault.call('UserCreateBulk', { records: [{ profile: buildProfile(), groupname, rolename: godName }] }, groupmgr);
+    expect(bulk.status).toBe(403);
+    // Joining without a role stays the delegate's to do; the root token may give the role.
+    expect((await vault.call('GroupAddUser', { groupname, ...mallory.ref }, groupmgr)).status).toBe(200);
+    expect((await vault.call('GroupAddUser', { groupname, ...mallory.ref, rolename: godName })).status).toBe(200);
+  });
+
+  it('a group role whose policy has no group condition reaches every person of the tenant (as documented)', async ({ vault }) => {
+    const rolename = `staff-${Date.now() % 100000}`;
+    await vault.call('RoleCreate', { rolename });
+    await vault.call('PolicyCreate', { policyname: rolename, policy: { Effect: 'Allow', Action: 'UserGet', Resource: 'users.profile.name' } });
+    await vault.call('RoleLinkPolicy', { rolename, policyname: rolename });
+    const groupname = `staff-${Date.now() % 100000}`;
+    await vault.call('GroupCreate', { groupname });
+    const member = await loggedIn(vault);
+    const outsider = await person(vault);
+    expect((await vault.call('GroupAddUser', { groupname, ...member.ref, rolename })).status).toBe(200);
+    const got = await vault.call('UserGet', outsider.ref, member.headers);
+    expect(got.status).toBe(200);
+    expect(got.body.profile.name).toBe(outsider.profile.name);
+  });
+});
+
+describe('H2: unknown statement keys', () => {
+  it('are refused with a 400 naming the key, at the top level too', async ({ vault }) => {
+    const policyname = `strict-${Date.now() % 100000}`;
+    for (const [policy, key] of [
+      [{ Effect: 'Allow', Action: 'UserGet', Resources: ['users.profile.name'] }, 'Resources'],
+      [{ Effect: 'Allow', Action: '*', NotAction: ['UserGet'] }, 'NotAction'],
+      [{ Effect: 'Deny', Action: '*', NotResource: 'users.profile.name' }, 'NotResource'],
+      [[{ Effect: 'Allow', Action: 'UserGet', Conditions: { StringEquals: { '${request_metadata:p}': 'x' } } }], '0.Conditions'],
+      [{ Statement: [{ Effect: 'Allow', Action: 'UserGet', condition: { StringEquals: { '${request_metadata:p}': 'x' } } }] }, 'Statement.0.condition'],
+      [{ Statement: [{ Effect: 'Allow', Action: 'UserGet' }], Version: '2012-10-17' }, 'Version'],
+      [{ Effect: 'Allow', Action: 'UserGet', Principal: { Role: 'x', AWS: 'x' } }, 'Principal.AWS'],
+    ] as const) {
+      const res = await vault.call('PolicyCreate', { policyname, policy });
+      expect(res.status, key).toBe(400);
+      expect(res.body.message).toBe(`Invalid API request parameter: policy: ${key}: unknown key (${key.endsWith('AWS') ? 'Principal takes Role' : key === 'Version' ? 'the document takes Statement' : 'a statement takes Effect, Principal, Action, Resource, Condition'})`);
+    }
+  });
+
+  it('a stored policy with one keeps its role refusing everything', async ({ vault }) => {
+    const p = await person(vault);
+    const rolename = `stored-${Date.now() % 100000}`;
+    await vault.call('RoleCreate', { rolename });
+    await vault.call('PolicyCreate', { policyname: rolename, policy: { Effect: 'Allow', Action: 'UserGet', Resource: '*' } });
+    await vault.call('RoleLinkPolicy', { rolename, policyname: rolename });
+    const xtoken = { 'x-bunker-token': (await vault.call('XTokenCreateForRole', { rolename })).body.xtoken as string };
+    expect((await vault.call('UserGet', p.ref, xtoken)).status).toBe(200);
+    // Written before the rule existed: an Allow with NotAction, stored as it was then.
+    const policyname = `${rolename}-old`;
+    const stores = new GlobalStores(vault.api.services.db.global()).roles;
+    await stores.createPolicy(policyname, '', { Effect: 'Allow', Action: '*', NotAction: ['UserGet'] }, null, Math.floor(Date.now() / 1000));
+    expect((await vault.call('RoleLinkPolicy', { rolename, policyname })).status).toBe(200);
+    await expect.poll(async () => (await vault.call('UserGet', p.ref, xtoken)).status).toBe(403);
+  });
+});
+
+describe('M1: a Deny that would do nothing', () => {
+  it('is refused with a 400 naming the part: typos and wildcards in Action, unknown Principal roles, literal keys, empty lists', async ({ vault }) => {
+    const policyname = `m1-${Date.now() % 100000}`;
+    for (const [statement, where] of [
+      [{ Action: 'UserGett' }, '0.Action: UserGett names no operation'],
+      [{ Action: 'userget' }, '0.Action: userget names no operation (did you mean UserGet?)'],
+      [{ Action: '*Get' }, '0.Action: *Get names no operation'],
+      [{ Action: ['UserGet', 'User?et'] }, '0.Action: User?et names no operation'],
+      [{ Action: 'UserGet', Principal: { Role: 'nosuchrole' } }, '0.Principal.Role: no role named nosuchrole'],
+      [{ Action: 'UserGet', Condition: { StringEquals: { country: 'FI' } } }, "0.Condition.StringEquals.country: a test's key is one whole variable"],
+      [{ Action: 'UserGet', Condition: { StringEquals: { '${user:country}': [] } } }, '0.Condition.StringEquals.${user:country}: an empty list of wanted values matches nothing'],
+    ] as const) {
+      const res = await vault.call('PolicyCreate', { policyname, policy: { Effect: 'Deny', Resource: '*', ...statement } });
+      expect(res.status, where).toBe(400);
+      expect(res.body.message).toContain(`Invalid API request parameter: policy: ${where}`);
+    }
+    const made = await vault.call('PolicyCreate', { policyname, policy: { Effect: 'Deny', Action: ['User*', 'UserGet', '*'], Resource: '*' } });
+    expect(made.status).toBe(200);
+    const update = await vault.call('PolicyUpdate', { policyname, policy: { Effect: 'Deny', Action: 'UserGet', Principal: { Role: ['nosuchrole'] } } });
+    expect(update.status).toBe(400);
+    expect(update.body.message).toContain('no role named nosuchrole');
+  });
+});
+
+describe('M2: array indexes in field paths', () => {
+  it('are refused, so no Deny is listed as masking what it does not hide', async ({ vault }) => {
+    const res = await vault.call('PolicyCreate', {
+      policyname: `m2-${Date.now() % 100000}`,
+      policy: [{ Effect: 'Allow', Action: 'UserGet', Resource: '*' }, { Effect: 'Deny', Action: 'UserGet', Resource: ['users.profile.addresses.0', 'users.profile.tags.1'] }],
+    });
+    expect(res.status).toBe(400);
+    expect(res.body.message).toMatch(/^Invalid API request parameter: policy: 1\.Resource: users\.profile\.addresses\.0 is no profile field path: a numeric segment .*every element of the arrays/);
   });
 });
