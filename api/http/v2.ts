@@ -101,7 +101,7 @@ function publicServer(services: Services) {
     const spendTenantCall = op.rateLimited === true ? () => services.limits.publicTenant(named ? `name:${named}` : 'unnamed') : undefined;
     const body = bodyObject(await readPublic(ctx));
     try {
-      return await executePublicOperation(services, op, tenant, body, spendTenantCall);
+      return await executePublicOperation(services, op, { ...tenant, address }, body, spendTenantCall);
     } catch (err) {
       if (op.rateLimited === 'shared' && err instanceof NotFoundError) await services.limits.refused({ address });
       throw err;

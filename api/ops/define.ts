@@ -40,6 +40,8 @@ export interface OpContext {
   authoriseSubject?: ((row: UserRow | null, em: EntityManager) => Promise<void>) | undefined;
   /** Public calls: whether the request named a tenant (header or Host), whether or not one has that name. */
   tenantNamed?: boolean;
+  /** Public calls: the client's address, as the limits see it (api/http/client-address.ts). */
+  clientAddress?: string;
   /** What the operation tells its audit event: whose record, how it was named, before and after. */
   audit: AuditNote;
   /**

@@ -55,6 +55,8 @@ interface Attempt {
   token: string;
   code: string;
   loginid: string | undefined;
+  /** The client's address: guesses naming no loginid are tallied per person and address. */
+  address: string;
   now: number;
   known: boolean;
 }
@@ -64,8 +66,10 @@ export const LOGIN_MESSAGES = { noSms: 'Login by phone is not available: no SMS 
 const sha256 = (text: string) => createHash('sha256').update(text, 'utf8').digest('hex');
 const same = (a: string, b: string) => a.length === b.length && timingSafeEqual(Buffer.from(a), Buffer.from(b));
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
-/** The key (a UUID, as the failures table keys people) under which a person's guesses that name no prelogin are tallied. */
-const unboundTally = (token: string) => sha256(`unbound:${token}`).slice(0, 32).replace(/^(.{8})(.{4})(.{4})(.{4})(.{12})$/, '$1-$2-$3-$4-$5');
+/** How many more SDK guesses all addresses together may make than one address may (see Logins.talliesOf). */
+const UNBOUND_SPREAD = 10;
+/** The key (a UUID, as the failures table keys people) under which a person's guesses naming no prelogin are tallied from `address` ('*': all). */
+const unboundTally = (token: string, address: string) => sha256(`unbound:${token}:${address}`).slice(0, 32).replace(/^(.{8})(.{4})(.{4})(.{4})(.{12})$/, '$1-$2-$3-$4-$5');
 
 export interface Challenge {
   algorithm: string;
@@ -137,7 +141,8 @@ export class Logins {
    * without (the SDKs' UserLogin), any of the person's live codes. Every wrong code counts against the person; the
    * one that locks them out throws a LockoutError (the same answer), so the operation can put it on their trail.
    */
-  async login(tenantId: number, mode: 'email' | 'phone', identity: string, code: string, loginid?: string): Promise<{ xtoken: string; token: string }> {
+  async login(tenantId: number, mode: 'email' | 'phone', identity: string, code: string, bound: { loginid?: string | undefined; address?: string | undefined } = {}): Promise<{ xtoken: string; token: string }> {
+    const { loginid } = bound;
     const now = nowSeconds();
     const fail = (reason: LoginFailure) => {
       loginFailures.inc({ reason });
@@ -147,7 +152,7 @@ export class Logins {
     if (loginid !== undefined && !UUID.test(loginid)) throw fail('malformed');
     const user = await this.findUser(tenantId, mode, identity, now);
     // An unknown identity is tried as a person nobody is: the same statements run.
-    const attempt = { tenantId, token: user?.token ?? randomUUID(), code: code.trim(), loginid: loginid?.toLowerCase(), now, known: user !== null };
+    const attempt = { tenantId, token: user?.token ?? randomUUID(), code: code.trim(), loginid: loginid?.toLowerCase(), address: bound.address ?? '', now, known: user !== null };
     const verdict = await this.db.global().transactional((tx) => this.judge(new GlobalStores(tx).logins, attempt));
     if (verdict === 'locked-now') {
       fail('wrong-code');
@@ -165,24 +170,38 @@ export class Logins {
    */
   private async judge(logins: LoginStore, a: Attempt): Promise<'ok' | 'locked-now' | LoginFailure> {
     await logins.lockPerson(a.tenantId, a.token);
-    // Only a guess that names a prelogin counts toward the person's lockout; guesses naming none (the SDKs') are
-    // tallied apart, and their tally stops only such guesses: nobody locks a person out without a solved challenge.
-    const tally = a.loginid !== undefined ? a.token : unboundTally(a.token);
+    const tallies = this.talliesOf(a);
     if ((await this.lockedUntil(a.tenantId, a.token, a.now, logins)) !== null) return 'locked-out';
-    if (tally !== a.token && (await this.lockedUntil(a.tenantId, tally, a.now, logins)) !== null) return 'locked-out';
-    await logins.addFailure(a.tenantId, tally, a.now);
+    for (const t of tallies) if (t.key !== a.token && (await this.lockedUntil(a.tenantId, t.key, a.now, logins, t.limit)) !== null) return 'locked-out';
+    for (const t of tallies) await logins.addFailure(a.tenantId, t.key, a.now);
     const candidates = a.loginid !== undefined ? [await logins.attempt(a.tenantId, a.token, a.loginid)] : await logins.liveCodes(a.tenantId, a.token, a.now);
     const match = candidates.find((c) => c !== null && c.expiresAt > a.now && c.attempts <= ATTEMPTS_PER_CODE && same(c.codeHash, sha256(`${c.id}:${a.code}`)));
     if (!match) {
       for (const c of candidates) if (c && c.attempts >= ATTEMPTS_PER_CODE) await logins.removeCode(c.id);
-      const lockedNow = (await this.lockedUntil(a.tenantId, tally, a.now, logins)) !== null;
+      let lockedNow = false;
+      for (const t of tallies) lockedNow ||= (await this.lockedUntil(a.tenantId, t.key, a.now, logins, t.limit)) !== null;
       if (!a.known) return 'unknown-identity';
       return lockedNow ? 'locked-now' : 'wrong-code';
     }
     // Spending the code is the check that counts: of two logins racing with it, one deletes it and one fails.
     if (!a.known || !(await logins.spendCode(match.id))) return 'code-used';
-    await logins.removeFailure(a.tenantId, tally, a.now);
+    for (const t of tallies) await logins.removeFailure(a.tenantId, t.key, a.now);
     return 'ok';
+  }
+
+  /**
+   * Where an attempt's failure counts. Only a guess that names a prelogin counts toward the person's lockout.
+   * Guesses naming none (the SDKs') are tallied apart, per client address and, more loosely, over all addresses:
+   * nobody locks a person out without a solved challenge, one address cannot stop the SDK logins of another (the
+   * service's own), and guesses spread over many addresses still meet a bound (UNBOUND_SPREAD times the tally).
+   */
+  private talliesOf(a: Attempt): { key: string; limit: number }[] {
+    const max = this.settings.maxFailures;
+    if (a.loginid !== undefined) return [{ key: a.token, limit: max }];
+    return [
+      { key: unboundTally(a.token, a.address), limit: max },
+      { key: unboundTally(a.token, '*'), limit: max * UNBOUND_SPREAD },
+    ];
   }
 
   /** Whether `loginid` names a prelogin whose code is live with attempts left: a login under way. */
@@ -192,9 +211,9 @@ export class Logins {
   }
 
   /** When a locked-out person may try again, or null when they are not locked out. */
-  private async lockedUntil(tenantId: number, token: string, now: number, logins = this.db.globalStores().logins): Promise<number | null> {
+  private async lockedUntil(tenantId: number, token: string, now: number, logins = this.db.globalStores().logins, limit = this.settings.maxFailures): Promise<number | null> {
     const { count, oldest } = await logins.failures(tenantId, token, now - this.settings.windowSeconds);
-    return count >= this.settings.maxFailures ? (oldest ?? now) + this.settings.windowSeconds : null;
+    return count >= limit ? (oldest ?? now) + this.settings.windowSeconds : null;
   }
 
   /** Sends the code to the contact in the person's profile, after the answer; a failure is logged, never shown. */

@@ -15,6 +15,11 @@ const it = vaultTest({
   },
 });
 
+/** The same, with room in the tenant's bucket for a guesser spread over many addresses. */
+const roomy = vaultTest({
+  env: { STRONGROOM_TRUST_PROXY: 'true', STRONGROOM_LOGIN_RATE_PER_ADDRESS: '1000', STRONGROOM_LOGIN_RATE_PER_TENANT: '1000', STRONGROOM_LOGIN_MAX_FAILURES: '3' },
+});
+
 let addresses = 0;
 const from = (tenant?: string) => ({ 'x-forwarded-for': `192.0.2.${++addresses}`, ...(tenant ? { 'x-bunker-tenant': tenant } : {}) });
 
@@ -78,14 +83,31 @@ describe('N9: login buckets', () => {
     expect(t.sent).toHaveLength(sentBefore);
   });
 
-  it('stops guesses that name no loginid after their own tally, while a login naming its loginid goes through', async ({ vault }) => {
+  it('stops guesses that name no loginid after their own tally from that address, while other addresses and loginids go through', async ({ vault }) => {
     const t = await tenantWithPerson(vault);
     const pre = await prelogin(vault, 'email', t.email, from(t.name));
     const { code } = t.sent.at(-1)!;
-    for (let n = 0; n < 3; n++) await pub(vault, 'UserLogin', { mode: 'email', identity: t.email, smscode: wrongOf(code) }, from(t.name));
-    // Past the tally (3 here), a guess naming no loginid is refused, the right code included.
-    expect((await pub(vault, 'UserLogin', { mode: 'email', identity: t.email, smscode: code }, from(t.name))).body).toEqual({ status: 'error', message: 'login-error' });
+    const attacker = from(t.name);
+    for (let n = 0; n < 3; n++) await pub(vault, 'UserLogin', { mode: 'email', identity: t.email, smscode: wrongOf(code) }, attacker);
+    // Past the tally (3 here), a guess naming no loginid from that address is refused, the right code included.
+    expect((await pub(vault, 'UserLogin', { mode: 'email', identity: t.email, smscode: code }, attacker)).body).toEqual({ status: 'error', message: 'login-error' });
+    // The person (or the service acting for them, from its own address) is not stopped by it.
     const login = await pub(vault, 'UserLogin', { mode: 'email', identity: t.email, smscode: code, loginid: pre.loginid }, from(t.name));
     expect(login.body).toMatchObject({ status: 'ok', xtoken: expect.any(String) });
+    await prelogin(vault, 'email', t.email, from(t.name));
+    const sdk = await pub(vault, 'UserLogin', { mode: 'email', identity: t.email, smscode: t.sent.at(-1)!.code }, from(t.name));
+    expect(sdk.body).toMatchObject({ status: 'ok', xtoken: expect.any(String) });
+  });
+
+  roomy('bounds guesses naming no loginid spread over many addresses (ten times the tally over all of them)', async ({ vault }) => {
+    const t = await tenantWithPerson(vault);
+    await prelogin(vault, 'email', t.email, from(t.name));
+    const { code } = t.sent.at(-1)!;
+    // 3 per address is the tally: 30 guesses over 15 addresses, 2 each, reach the bound over all addresses.
+    for (let n = 0; n < 15; n++) {
+      const address = from(t.name);
+      for (let k = 0; k < 2; k++) await pub(vault, 'UserLogin', { mode: 'email', identity: t.email, smscode: wrongOf(code) }, address);
+    }
+    expect((await pub(vault, 'UserLogin', { mode: 'email', identity: t.email, smscode: code }, from(t.name))).body).toEqual({ status: 'error', message: 'login-error' });
   });
 });

@@ -61,7 +61,7 @@ describe('N11: the lockout', () => {
           const { loginid } = await prelogin(vault, 'email', p.profile.email);
           const code = sent.at(-1)!.code;
           const lockedBefore = (await counted(vault, p.token)) >= MAX_FAILURES;
-          const answers = await Promise.allSettled(batch.map((right) => logins.login(MAIN_TENANT_ID, 'email', p.profile.email, right ? code : other(code), loginid)));
+          const answers = await Promise.allSettled(batch.map((right) => logins.login(MAIN_TENANT_ID, 'email', p.profile.email, right ? code : other(code), { loginid })));
           const ok = answers.filter((a) => a.status === 'fulfilled');
           // Oracle: never more than the limit counted; nothing succeeds once locked; a code opens at most once.
           expect(await counted(vault, p.token)).toBeLessThanOrEqual(MAX_FAILURES);

@@ -24,7 +24,7 @@ export const UserLogin = defineOp({
   attemptUnderWay: async (input, services, tenantId) => input.loginid !== undefined && (await services.logins.isUnderWay(tenantId, input.loginid)),
   async run({ input, ctx }) {
     try {
-      const login = await ctx.services.logins.login(ctx.tenantId, input.mode, input.identity, input.smscode, input.loginid);
+      const login = await ctx.services.logins.login(ctx.tenantId, input.mode, input.identity, input.smscode, { loginid: input.loginid, address: ctx.clientAddress });
       await onTrail(ctx, 'UserLogin', { token: login.token, mode: input.mode });
       return login;
     } catch (err) {
