@@ -30,8 +30,12 @@ export interface Admission {
   authoriseOther?: (userToken: string, em: EntityManager) => Promise<void>;
   /** For list operations of roles whose policies ask about the person: each listed person's grant, or null. */
   judgeListed?: (people: { row: UserRow; profile: Record<string, unknown> }[], em: EntityManager) => Promise<(FieldGrant | null)[]>;
-  /** Judges one more action the operation performs (v1's creations), for the same caller. */
-  authoriseAlso: (op: Pick<OpDefinition, 'name' | 'kinds' | 'masks' | 'login'>) => Promise<void>;
+  /**
+   * Judges one more action the operation performs (v1's creations; UserPatch and SharedRecordCreate reading profile
+   * values, judged as UserGet), for the same caller and on the person already judged: 403 when refused, else the
+   * profile fields that action may see.
+   */
+  authoriseAlso: (op: Pick<OpDefinition, 'name' | 'kinds' | 'masks' | 'login'>) => Promise<FieldGrant>;
 }
 
 export async function admit(services: Services, op: OpDefinition, principal: Principal, tenantId: number, metadata: Record<string, unknown>): Promise<Admission> {
@@ -41,15 +45,22 @@ export async function admit(services: Services, op: OpDefinition, principal: Pri
   // Login xtokens act on their own record through the operations that say so; the users service checks whose.
   if (principal.kind === 'login' && op.login !== 'own') throw forbidden();
 
+  // The person the call reached, once judged: another action of the same call is judged on them too.
+  let subject: NonNullable<RequestFacts['subject']> | undefined;
+  let other: { target: string; em: EntityManager } | undefined;
   const admission: Admission = {
     fields: '*',
     deniedUnlessSubject: false,
     authoriseAlso: async (also) => {
-      if (principal.kind === 'login' && also.login !== 'own') throw forbidden();
-      if (principal.kind === 'role') {
-        const verdict = await judgeRole(services, principal, also, metadata);
-        if (verdict.grant === null) throw forbidden(Messages.apiDenied);
+      if (principal.kind === 'login') {
+        if (also.login !== 'own') throw forbidden();
+        return other ? await judgeByGroups(services, principal, tenantId, also, metadata, other.target, other.em) : '*';
       }
+      if (principal.kind !== 'role') return '*';
+      const verdict = await judgeRole(services, principal, also, metadata);
+      const grant = verdict.judgeSubject && subject ? verdict.judgeOrNull(subject) : verdict.grant;
+      if (grant === null) throw forbidden(Messages.apiDenied);
+      return grant;
     },
   };
   if (principal.kind === 'role') {
@@ -81,7 +92,8 @@ export async function admit(services: Services, op: OpDefinition, principal: Pri
           if (verdict.grant === null) throw forbidden(Messages.apiDenied);
           return;
         }
-        admission.fields = judgeSubject(await subjectFacts(services, tenantId, em, row, needs));
+        subject = await subjectFacts(services, tenantId, em, row, needs);
+        admission.fields = judgeSubject(subject);
         admission.deniedUnlessSubject = false;
       };
     } else {
@@ -92,6 +104,7 @@ export async function admit(services: Services, op: OpDefinition, principal: Pri
   if (principal.kind === 'login') {
     // A login xtoken reaching someone else's record: its group roles' policies decide, and may mask the answer.
     admission.authoriseOther = async (target, em) => {
+      other = { target, em };
       admission.fields = await judgeByGroups(services, principal, tenantId, op, metadata, target, em);
     };
   }

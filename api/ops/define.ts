@@ -29,8 +29,11 @@ export interface OpContext {
    * (null: leave them out). Absent when the role's verdict does not depend on the person.
    */
   judgeListed?: (people: { row: UserRow; profile: Record<string, unknown> }[]) => Promise<(FieldGrant | null)[]>;
-  /** Judges one more action the operation performs (v1 creating a legal basis or an app record), or throws 403. */
-  authoriseAlso: (op: Pick<OpDefinition, 'name' | 'kinds' | 'masks' | 'login'>) => Promise<void>;
+  /**
+   * Judges one more action the operation performs (v1 creating a legal basis or an app record; a patch or a share
+   * reading profile values, as UserGet) on the person already judged: throws 403, or answers the fields it may see.
+   */
+  authoriseAlso: (op: Pick<OpDefinition, 'name' | 'kinds' | 'masks' | 'login'>) => Promise<FieldGrant>;
   /** For login xtokens: throws unless the caller's group roles let it reach this other person's record. */
   authoriseOther?: (userToken: string) => Promise<void>;
   /**
@@ -73,6 +76,11 @@ export interface OpDefinition<S extends z.ZodType = z.ZodType> {
   kinds: readonly Kind[];
   /** Its answer carries profiles only as `profile` (or `rows[].profile`), which a partial grant masks. */
   masks?: true;
+  /**
+   * It reads profile values for the caller to do its work (a patch's test, copy and move; a share's fields): it may
+   * read only what the caller's UserGet shows whole (ops/profile-reads.ts), and PolicyExplain shows that as `reads`.
+   */
+  readsProfile?: true;
   /**
    * `person`: every person it reaches is found through the users service, where the role's conditions about the
    * person are judged. `list`: it lists people, and passes every one it would answer through `ctx.judgeListed`. A role whose policies ask about the person is refused every other operation that carries

@@ -64,3 +64,16 @@ export function maskProfile(profile: Record<string, unknown>, fields: FieldGrant
   const m = maskOf(fields);
   return fieldsOf(profile, '', m.all, m);
 }
+
+const within = (path: string, root: string) => root === '' || path === root || path.startsWith(`${root}.`);
+
+/**
+ * Whether a grant shows the value at a field path (`''`: the whole profile) whole, nothing in it masked: what an
+ * operation that reads profile values for the caller (a patch's test or copy, a share) may read.
+ */
+export function readsWhole(fields: FieldGrant, path: string): boolean {
+  if (fields === '*') return true;
+  const m = maskOf(fields);
+  if (m.denied.some((d) => within(d, path) || within(path, d))) return false;
+  return m.all || m.allowed.some((a) => within(path, a));
+}

@@ -6,7 +6,8 @@ import { defineOp, type OpDefinition } from '../define.js';
 import { Identity, Mode } from '../schemas.js';
 import { Name, Id } from './schemas.js';
 import { badRequest, notFound, Messages } from '../../errors.js';
-import { evaluate, subjectVariables, type Trace, type RequestFacts } from '../../vault/policy.js';
+import { evaluate, subjectVariables, type FieldGrant, type PolicyStatement, type Trace, type RequestFacts } from '../../vault/policy.js';
+import { UserGet } from '../users/UserGet.js';
 import { maskedPaths } from '../../vault/policy-mask.js';
 import { cannotJudge, grantFor, subjectFacts } from '../admission.js';
 import { isUuid } from '../../vault/identities.js';
@@ -54,8 +55,9 @@ export const PolicyExplain = defineOp({
       subject = await subjectFacts(ctx.services, tenantId, scope.em, row, needs);
       ctx.audit.record = row.token;
     }
+    const facts: RequestFacts = { action: op.name, kinds: op.kinds, role: role.rolename, requestMetadata: input.request_metadata ?? {}, ...(subject ? { subject } : {}) };
     const trace: Trace = { statements: [], allowedBy: [], deniedFields: [] };
-    const decision = evaluate(role.statements, { action: op.name, kinds: op.kinds, role: role.rolename, requestMetadata: input.request_metadata ?? {}, ...(subject ? { subject } : {}) }, trace);
+    const decision = evaluate(role.statements, facts, trace);
     const grant = grantFor(op, decision);
     const unjudged = cannotJudge(op, needs);
     const personal = needs.profile || needs.agreements;
@@ -84,16 +86,8 @@ export const PolicyExplain = defineOp({
                   : 'no Allow covers every kind of data the operation carries',
       kinds: op.kinds,
       decidedby: trace.refusedBy !== undefined ? [source(trace.refusedBy)] : trace.allowedBy.map(source),
-      fields:
-        grant === null
-          ? { visible: [], masked: [] }
-          : grant === '*'
-            ? { visible: ['*'], masked: [] }
-            : {
-                visible: [...grant].filter((f) => !f.startsWith('!')),
-                // What the masking itself hides, each with the first Deny that named it.
-                masked: maskedPaths(grant).map((field) => ({ field, ...source(trace.deniedFields.find((d) => d.field === field)!.index) })),
-              },
+      fields: fieldsOf(grant, trace, source),
+      ...(op.readsProfile && verdict !== 'deny' ? { reads: readsOf(role.statements, facts, source) } : {}),
       conditions: trace.statements
         .filter((s) => s.conditions.length > 0)
         .flatMap((s) =>
@@ -109,3 +103,26 @@ export const PolicyExplain = defineOp({
     };
   },
 });
+
+type Source = (index: number) => { policy: string | null; statement: number; effect: string };
+
+/** The fields a grant shows, and those it masks, each with the first Deny that named it. */
+function fieldsOf(grant: FieldGrant | null, trace: Trace, source: Source) {
+  if (grant === null) return { visible: [], masked: [] };
+  if (grant === '*') return { visible: ['*'], masked: [] };
+  return {
+    visible: [...grant].filter((f) => !f.startsWith('!')),
+    masked: maskedPaths(grant).map((field) => ({ field, ...source(trace.deniedFields.find((d) => d.field === field)!.index) })),
+  };
+}
+
+/**
+ * For an operation that reads profile values for the caller (a patch's test and copy, a share): what it may read,
+ * which is what the role's UserGet shows whole (api/ops/profile-reads.ts). A field a Deny of UserGet hides is listed
+ * in `masked` here too: the operation refuses to read it.
+ */
+function readsOf(statements: PolicyStatement[], facts: RequestFacts, source: Source) {
+  const trace: Trace = { statements: [], allowedBy: [], deniedFields: [] };
+  const decision = evaluate(statements, { ...facts, action: UserGet.name, kinds: UserGet.kinds }, trace);
+  return { as: UserGet.name, ...fieldsOf(grantFor(UserGet, decision), trace, source) };
+}

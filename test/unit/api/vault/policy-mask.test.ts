@@ -3,8 +3,9 @@
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
 import { evaluate, maskProfile, parsePolicy, type PolicyStatement } from '../../../../api/vault/policy.js';
-import { maskedPaths } from '../../../../api/vault/policy-mask.js';
-import { policyArb, profileArb, reference, statementsOf } from '../../../fixtures/mask-reference.js';
+import { maskedPaths, readsWhole } from '../../../../api/vault/policy-mask.js';
+import { valuesAtPath } from '../../../../api/vault/dotted-path.js';
+import { pathArb, policyArb, profileArb, reference, statementsOf } from '../../../fixtures/mask-reference.js';
 
 describe('masking against the reference', () => {
   it('shows exactly what the reference shows, and PolicyExplain’s masked paths are the reference’s', () => {
@@ -109,6 +110,49 @@ describe('conditions about the person through arrays', () => {
       fc.property(fc.record({ addresses: address }), (profile) => {
         expect(judge(profile)).toBe(!countries(profile.addresses, ['country']).includes('FI'));
       }),
+    );
+  });
+});
+
+describe('array indexes in field paths (M2: a Deny of one would hide nothing)', () => {
+  it('are refused, saying a path applies to every element; any other generated Deny path masks as the reference says', () => {
+    const withIndexes = fc.array(fc.constantFrom('a', 'b', 'c', '0', '1', '10'), { minLength: 1, maxLength: 3 }).map((k) => k.join('.'));
+    fc.assert(
+      fc.property(fc.uniqueArray(withIndexes, { minLength: 1, maxLength: 3 }), profileArb, (denies, profile) => {
+        const policy = { allow: '*' as const, denies };
+        const parsed = parsePolicy(statementsOf(policy));
+        if (denies.some((d) => d.split('.').some((s) => /^[0-9]+$/.test(s)))) {
+          expect('reason' in parsed && parsed.reason).toMatch(/Resource: users\.profile\.\S+ is no profile field path: a numeric segment .* applies to every element/);
+          return;
+        }
+        expect('statements' in parsed).toBe(true);
+        const decision = evaluate(statementsOf(policy), { action: 'UserGet', kinds: ['profile'], role: 'r', requestMetadata: {} });
+        expect(decision.allow && maskProfile(profile, decision.fields)).toEqual(reference(profile, '*', denies).shown);
+      }),
+    );
+    expect('reason' in parsePolicy({ Effect: 'Deny', Action: '*', Resource: ['users.profile.addresses.0', 'users.profile.tags.1'] })).toBe(true);
+    expect('reason' in parsePolicy({ Effect: 'Deny', Action: '*', Condition: { StringEquals: { '${user:addresses.0.country}': 'FI' } } })).toBe(true);
+  });
+});
+
+describe('readsWhole (what a patch or a share may read for the caller)', () => {
+  const at = (p: string, root: string) => root === '' || p === root || p.startsWith(`${root}.`);
+
+  it('holds exactly where the masking shows the value whole: against the reference', () => {
+    fc.assert(
+      fc.property(policyArb, profileArb, fc.oneof(fc.constant(''), pathArb), (policy, profile, path) => {
+        const decision = evaluate(statementsOf(policy), { action: 'UserGet', kinds: ['profile'], role: 'r', requestMetadata: {} });
+        const expected = reference(profile, policy.allow, policy.denies);
+        if (expected.refused || !decision.allow) return;
+        const allows = policy.allow === '*' ? ['' as string] : policy.allow.filter((a) => !policy.denies.some((d) => at(a, d)));
+        // The reference's rule: granted at or above the path, and no Deny at, above or below it.
+        const whole = allows.some((a) => at(path, a)) && !policy.denies.some((d) => at(d, path) || at(path, d));
+        expect(readsWhole(decision.fields, path)).toBe(whole);
+        // Whole means unmasked: every value at the path shows as stored.
+        const shown = maskProfile(profile, decision.fields);
+        if (whole) expect(path === '' ? shown : valuesAtPath(shown, path)).toEqual(path === '' ? profile : valuesAtPath(profile, path));
+      }),
+      { numRuns: 1000 },
     );
   });
 });
