@@ -4,7 +4,7 @@ import { LRUCache } from 'lru-cache';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { Database } from '../store/database.js';
 import { RoleStore, type PolicyRow, type RoleRow } from '../store/roles.js';
-import { badRequest, notFound, Messages } from '../errors.js';
+import { badRequest, conflict, notFound, Messages } from '../errors.js';
 import { parsePolicy, type PolicyStatement, type PolicyVocabulary } from './policy.js';
 import { conflictOnUnique } from '../store/errors.js';
 
@@ -24,6 +24,10 @@ export interface NewPolicy extends PolicyVocabulary {
   managedby: string | undefined;
   now: number;
 }
+
+/** The roles a statement's Principal names exactly (patterns ending in `*` name none). */
+const principalNames = (s: PolicyStatement): string[] =>
+  (s.Principal === undefined ? [] : Array.isArray(s.Principal.Role) ? s.Principal.Role : [s.Principal.Role]).filter((n) => !n.endsWith('*'));
 
 const REFUSE_ALL: PolicyStatement = { Effect: 'Deny', Action: '*', Resource: '*' };
 
@@ -55,8 +59,12 @@ export class Roles {
     return r;
   }
 
-  /** Absent fields stay; `managedby: ''` removes the owner mark. */
+  /**
+   * Absent fields stay; `managedby: ''` removes the owner mark. A rename is refused (409) while a policy's Principal
+   * names the role exactly: its statements, Denies included, would silently stop applying to the role.
+   */
   async updateRole(em: EntityManager, id: number, set: { name?: string | undefined; desc?: string | undefined; managedby?: string | undefined }): Promise<void> {
+    if (set.name !== undefined) await this.checkNotPrincipal(em, id, set.name);
     await conflictOnUnique(Messages.duplicateRole, () => this.store(em).updateRole(id, set));
     this.statements.clear();
   }
@@ -66,15 +74,27 @@ export class Roles {
     return await conflictOnUnique(Messages.duplicatePolicy, () => this.store(em).createPolicy(p.name, p.desc, p.document, p.managedby || null, p.now));
   }
 
+  /** 409 when the role (unless keeping its name) is named exactly by a policy's Principal. */
+  private async checkNotPrincipal(em: EntityManager, roleId: number, newName: string): Promise<void> {
+    const store = this.store(em);
+    const role = await store.role({ id: roleId });
+    if (!role || role.rolename === newName) return;
+    for (const row of await store.policies()) {
+      const p = parsePolicy((await store.policy({ id: row.policyid }))?.policy);
+      if ('statements' in p && p.statements.some((s) => principalNames(s).includes(role.rolename))) {
+        throw conflict(`The role is named in the Principal of policy ${row.policyname}: change that policy first`);
+      }
+    }
+  }
+
   /**
    * Every role a Principal names exactly must exist (400 naming it), so a Deny cannot be written for a role that is
-   * not there. `*` and `prefix*` patterns, like every name, are matched at each call against the caller's role name:
-   * a role renamed or deleted later is no longer matched by its old name.
+   * not there. `*` and `prefix*` patterns, like every name, are matched at each call against the caller's role name
+   * (a named role is not renamed while named, see updateRole; one deleted later is matched by nobody).
    */
   private async checkPrincipals(em: EntityManager, statements: readonly PolicyStatement[]): Promise<void> {
     for (const [i, s] of statements.entries()) {
-      const names = s.Principal === undefined ? [] : Array.isArray(s.Principal.Role) ? s.Principal.Role : [s.Principal.Role];
-      for (const name of names.filter((n) => !n.endsWith('*'))) {
+      for (const name of principalNames(s)) {
         if (!(await this.store(em).role({ name }))) throw badRequest(`Invalid API request parameter: policy: ${i}.Principal.Role: no role named ${name}`);
       }
     }

@@ -39,6 +39,9 @@ describe('roles and policies', () => {
     expect((await vault.call('PolicyListAllPolicies')).body.rows).toContainEqual({ policyid: made.body.policyid, policyname, policydesc: 'reads' });
     expect((await vault.call('PolicyUpdate', { policyid: made.body.policyid, policydesc: 'reads more' })).status).toBe(200);
     expect((await vault.call('PolicyGet', { policyid: made.body.policyid })).body.policydesc).toBe('reads more');
+    // Renamed only once no Principal names it (security-policy.test.ts, M1).
+    expect((await vault.call('RoleUpdate', { roleid: role.body.roleid, rolename: `${rolename}x` })).status).toBe(409);
+    expect((await vault.call('PolicyUpdate', { policyid: made.body.policyid, policy: { ...policy, Principal: undefined } })).status).toBe(200);
     expect((await vault.call('RoleUpdate', { roleid: role.body.roleid, rolename: `${rolename}x` })).status).toBe(200);
     // Linking twice is fine and answers the role id both times.
     for (let i = 0; i < 2; i++) expect((await vault.call('RoleLinkPolicy', { roleid: role.body.roleid, policyname })).body.roleid).toBe(role.body.roleid);

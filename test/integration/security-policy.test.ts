@@ -248,6 +248,31 @@ describe('M1: a Deny that would do nothing', () => {
   });
 });
 
+describe('M1: a role renamed away from the Principal that names it', () => {
+  it('is refused while a policy names it, so its Denies keep applying', async ({ vault }) => {
+    const p = await person(vault);
+    const rolename = `renamed-${Date.now() % 100000}`;
+    await vault.call('RoleCreate', { rolename });
+    const policy = [
+      { Effect: 'Allow', Action: 'UserGet', Resource: '*' },
+      { Effect: 'Deny', Principal: { Role: rolename }, Action: 'UserGet', Resource: '*' },
+    ];
+    expect((await vault.call('PolicyCreate', { policyname: rolename, policy })).status).toBe(200);
+    await vault.call('RoleLinkPolicy', { rolename, policyname: rolename });
+    const xtoken = { 'x-bunker-token': (await vault.call('XTokenCreateForRole', { rolename })).body.xtoken as string };
+    expect((await vault.call('UserGet', p.ref, xtoken)).status).toBe(403);
+    const { roleid } = (await vault.call('RoleGet', { rolename })).body;
+    const renamed = await vault.call('RoleUpdate', { roleid, rolename: `${rolename}x` });
+    expect(renamed.status).toBe(409);
+    expect(renamed.body.message).toBe(`The role is named in the Principal of policy ${rolename}: change that policy first`);
+    expect((await vault.call('UserGet', p.ref, xtoken)).status).toBe(403);
+    // Its description may change, and with the Principal gone so may its name.
+    expect((await vault.call('RoleUpdate', { roleid, rolename, roledesc: 'kept' })).status).toBe(200);
+    expect((await vault.call('PolicyUpdate', { policyname: rolename, policy: policy.slice(0, 1) })).status).toBe(200);
+    expect((await vault.call('RoleUpdate', { roleid, rolename: `${rolename}x` })).status).toBe(200);
+  });
+});
+
 describe('M2: array indexes in field paths', () => {
   it('are refused, so no Deny is listed as masking what it does not hide', async ({ vault }) => {
     const res = await vault.call('PolicyCreate', {
