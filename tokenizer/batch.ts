@@ -2,7 +2,7 @@
 // to honour deadlines.
 import { setImmediate as yieldToLoop } from 'node:timers/promises';
 import { performance } from 'node:perf_hooks';
-import { LRUCache } from 'lru-cache';
+import type { DataKeyCache } from './data-key-cache.js';
 import { seal, open, SealError } from './aead.js';
 import { newDataKey, openPersonal, rewrapDataKey, sealPersonal, unwrapDataKey } from './envelope.js';
 import { blindIndex, INDEX_KINDS, type IndexKind } from './blind-index.js';
@@ -147,26 +147,25 @@ class Pacer {
 export type SealCount = (version: number, n: number) => void;
 
 /**
- * Recently unwrapped data keys, by tenant, salt, subject and wrapped bytes: a hot person's key is not unwrapped on
- * every call. It weakens nothing: whoever can send a wrapped key can have it unwrapped anyway, and an erased
- * person's wrapped key is never sent again. Evicted keys are zeroed.
+ * The persons' data keys of one batch; keys made in it are zeroed when the batch ends (they are never cached).
+ * Unwrapped keys are kept in the service's cache when there is one (tokenizer/data-key-cache.ts).
  */
-const unwrapped = new LRUCache<string, Buffer>({ max: 20_000, ttl: 10 * 60_000, dispose: (key) => key.fill(0) });
-
-/** The persons' data keys of one batch; keys made in it are zeroed when the batch ends (they are never cached). */
 class DataKeys {
   readonly made = new Map<string, Buffer>();
+  /** Unwrapped in this batch with no cache to keep them: zeroed with the made ones. */
+  private readonly unwrappedHere: Buffer[] = [];
 
   constructor(
     private readonly keys: Subkeys,
     private readonly tenant: number,
     private readonly salt: string,
+    private readonly cache: DataKeyCache | undefined,
   ) {}
 
   of(list: string, i: number, subject: string, wrapped: Buffer): Buffer {
     if (!wrapped.length) return this.made.get(subject)!;
     const id = `${this.tenant}\0${this.salt}\0${subject}\0${wrapped.toString('base64')}`;
-    let key = unwrapped.get(id);
+    let key = this.cache?.get(id);
     if (!key) {
       try {
         key = unwrapDataKey(this.keys, this.tenant, subject, wrapped);
@@ -174,13 +173,15 @@ class DataKeys {
         if (err instanceof SealError) throw new BadItemError(`${list}[${i}]: the wrapped key does not unwrap`);
         throw err;
       }
-      unwrapped.set(id, key);
+      if (this.cache) this.cache.set(id, key);
+      else this.unwrappedHere.push(key);
     }
     return key;
   }
 
   zero(): void {
     for (const k of this.made.values()) k.fill(0);
+    for (const k of this.unwrappedHere) k.fill(0);
   }
 }
 
@@ -189,9 +190,11 @@ export type ChainFn = (tenantId: number, salt: Buffer, item: ChainItem__Output) 
 /** The MACs of a batch's queued audit events, given the details sealed in the batch by uuid (tokenizer/audit-queue.ts). */
 export type QueueMacFn = (tenantId: number, salt: Buffer, items: readonly QueueMacItem__Output[], sealed: ReadonlyMap<string, Buffer>) => Buffer[];
 
-/** What a batch needs beyond its keys: seal counting, and the audit trail's links and queue MACs. */
+/** What a batch needs beyond its keys: seal counting, the audit trail's links and queue MACs, the data-key cache. */
 export interface BatchHooks {
   countSeals?: SealCount;
+  /** The service's cache of unwrapped data keys; without one, a batch's unwrapped keys are zeroed when it ends. */
+  dataKeyCache?: DataKeyCache;
   chain?: ChainFn;
   queueMac?: QueueMacFn;
 }
@@ -214,7 +217,7 @@ export async function runBatch(
   pacer.stopIfOver();
   const tenant = req.tenant_id;
   keys = keys.withSalt(req.tenant_salt);
-  const dataKeys = new DataKeys(keys, tenant, req.tenant_salt.toString('hex'));
+  const dataKeys = new DataKeys(keys, tenant, req.tenant_salt.toString('hex'), hooks.dataKeyCache);
   try {
     const chain = hooks.chain;
     const chained = req.chain.map((item, i) => {
