@@ -9,10 +9,10 @@ import { parseArgs } from 'node:util';
 import pg from 'pg';
 import { GLOBAL_SCHEMA, tenantSchema } from './store/schemas.js';
 import { auditDigest, checkpointKey, checkpointSigned, parseCheckpoint, type CheckpointLine } from '../proto/audit-checkpoint.js';
-import { canonical } from './vault/audit.js';
+import { canonical } from './vault/audit/trail.js';
 import type { AuditEventRow } from './store/audit.js';
 import { S3BlobStore } from './store/blobs/s3.js';
-import { readBucketCheckpoints } from './vault/checkpoint-targets.js';
+import { readBucketCheckpoints } from './vault/audit/checkpoint-targets.js';
 
 export type Query = (sql: string, params: unknown[]) => Promise<Record<string, unknown>[]>;
 

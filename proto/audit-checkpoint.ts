@@ -94,7 +94,7 @@ export function checkpointSigned(key: KeyObject, c: CheckpointLine): boolean {
 
 /**
  * An audit event's canonical text (what its link and digest cover) from `head`, the JSON array of its nine fields
- * before the details, and its sealed details: the same text as JSON.stringify of all ten (api/vault/audit.ts).
+ * before the details, and its sealed details: the same text as JSON.stringify of all ten (api/vault/audit/note.ts).
  */
 export function canonicalText(head: string, details: Buffer | null): string {
   return `${head.slice(0, -1)},${JSON.stringify(details?.toString('base64') ?? null)}]`;

@@ -199,7 +199,7 @@ export interface BatchHooks {
   queueMac?: QueueMacFn;
 }
 
-/** The table audit events' details are sealed for (api/vault/audit.ts). */
+/** The table audit events' details are sealed for (api/vault/audit/note.ts). */
 const AUDIT_TABLE = 'audit_events';
 
 /** The most events a chain item (or a ChainAudit call) links: the api sends at most 500 when writing, 1,000 when verifying. */

@@ -3,7 +3,7 @@ import type { z } from 'zod';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { Services } from '../vault/services.js';
 import type { Principal } from '../vault/credentials.js';
-import type { AuditNote } from '../vault/audit.js';
+import type { AuditNote } from '../vault/audit/trail.js';
 import type { UserRow } from '../store/users.js';
 import type { Stores } from '../store/stores.js';
 import type { FieldGrant } from '../vault/policy.js';

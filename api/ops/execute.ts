@@ -5,7 +5,7 @@ import type { EntityManager } from '@mikro-orm/postgresql';
 import type { OpDefinition, OpContext } from './define.js';
 import type { Services } from '../vault/services.js';
 import type { Principal } from '../vault/credentials.js';
-import { draftEvent, type AuditDraft, type AuditNote, type QueuedWrite, type SealedAhead } from '../vault/audit.js';
+import { draftEvent, type AuditDraft, type AuditNote, type QueuedWrite, type SealedAhead } from '../vault/audit/trail.js';
 import { nowSeconds } from '../vault/durations.js';
 import { UnavailableError, VaultError, badRequest, forbidden, Messages } from '../errors.js';
 import { fromDatabaseError } from '../store/errors.js';

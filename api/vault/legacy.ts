@@ -19,7 +19,7 @@ import type { LegacyPersonRows } from '../store/legacy.js';
 import { newObjectKey, type BlobStore } from '../store/blobs/index.js';
 import type { PersonKey, TokenizerClient } from '../tokenizer-client.js';
 import { auditDigest } from '../../proto/audit-checkpoint.js';
-import { canonical, type AuditTrail } from './audit.js';
+import { canonical, type AuditTrail } from './audit/trail.js';
 import { profileRowId, USERS_TABLE } from './users.js';
 import type { SubjectKeys } from './subject-keys.js';
 import { Periodic } from './periodic.js';

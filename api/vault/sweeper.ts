@@ -6,7 +6,7 @@ import { Stores } from '../store/stores.js';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { Files } from './files.js';
 import type { Logins } from './logins.js';
-import type { AuditTrail } from './audit.js';
+import type { AuditTrail } from './audit/trail.js';
 import { nowSeconds } from './durations.js';
 import { Periodic } from './periodic.js';
 

@@ -13,7 +13,7 @@ import { describe, expect, vi } from 'vitest';
 import { vaultTest, buildProfile, type TestVault } from '../fixtures/vault.js';
 import { usingPostgres } from '../fixtures/database.js';
 import { query } from '../../api/store/sql.js';
-import { canonical } from '../../api/vault/audit.js';
+import { canonical } from '../../api/vault/audit/trail.js';
 import { auditDigest, checkpointKey, checkpointSigned, parseCheckpoint } from '../../proto/audit-checkpoint.js';
 import { readCheckpoints, verifyTrail, type Query } from '../../api/audit-verify.js';
 import { TokenizerRejectedError } from '../../api/tokenizer-client.js';

@@ -18,8 +18,8 @@ import { usingPostgres } from '../fixtures/database.js';
 import { query } from '../../api/store/sql.js';
 import { checkpointLock } from '../../api/store/locks.js';
 import { registry } from '../../api/metrics.js';
-import { CheckpointUnwrittenError } from '../../api/vault/audit-checkpoints.js';
-import { checkpointObjectKey } from '../../api/vault/checkpoint-targets.js';
+import { CheckpointUnwrittenError } from '../../api/vault/audit/checkpoints.js';
+import { checkpointObjectKey } from '../../api/vault/audit/checkpoint-targets.js';
 import { readCheckpointsFrom, verifyTrail, type Query } from '../../api/audit-verify.js';
 import { checkpointKey, checkpointSigned, parseCheckpoint, type CheckpointLine } from '../../proto/audit-checkpoint.js';
 

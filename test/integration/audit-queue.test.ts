@@ -6,7 +6,7 @@ import fc from 'fast-check';
 import { describe, expect } from 'vitest';
 import { vaultTest, buildProfile, type TestVault } from '../fixtures/vault.js';
 import { query } from '../../api/store/sql.js';
-import { AuditTrail, type AuditDraft } from '../../api/vault/audit.js';
+import { AuditTrail, type AuditDraft } from '../../api/vault/audit/trail.js';
 import { SEALED } from '../../api/store/migrations/Tenant0013SealedStorage.js';
 
 const it = vaultTest({ env: { STRONGROOM_AUDIT_CHECKPOINT_SECONDS: '0', STRONGROOM_AUDIT_CHECKPOINT_EVENTS: '0', STRONGROOM_AUDIT_VERIFY_SECONDS: '0', STRONGROOM_SWEEP_SECONDS: '0' } });

@@ -6,7 +6,7 @@ import pg from 'pg';
 import { describe, expect } from 'vitest';
 import { vaultTest, buildProfile, type TestVault } from '../fixtures/vault.js';
 import { query } from '../../api/store/sql.js';
-import { canonical } from '../../api/vault/audit.js';
+import { canonical } from '../../api/vault/audit/trail.js';
 import { auditDigest } from '../../proto/audit-checkpoint.js';
 import type { AuditEventRow } from '../../api/store/audit.js';
 

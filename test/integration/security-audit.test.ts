@@ -7,7 +7,7 @@ import pg from 'pg';
 import { describe, expect } from 'vitest';
 import { vaultTest, buildProfile, type TestVault } from '../fixtures/vault.js';
 import { query } from '../../api/store/sql.js';
-import { canonicalHead, type AuditDraft } from '../../api/vault/audit.js';
+import { canonicalHead, type AuditDraft } from '../../api/vault/audit/trail.js';
 import { TokenizerRejectedError } from '../../api/tokenizer-client.js';
 import { QUEUE_AHEAD_SECONDS, QUEUE_SKEW_SECONDS } from '../../tokenizer/audit-queue.js';
 

@@ -2,7 +2,7 @@
 // concern. Failed guesses are not: they are counted (strongroom_login_failures_total), so a flood of them cannot
 // grow anyone's trail.
 import type { OpContext } from '../define.js';
-import { draftEvent } from '../../vault/audit.js';
+import { draftEvent } from '../../vault/audit/trail.js';
 
 /** Records `title` on the person's trail, as the public caller; what identified them is the `mode`, never the value. */
 export async function onTrail(ctx: OpContext, title: 'UserLogin' | 'UserLockout', person: { token: string; mode: string }): Promise<void> {

@@ -3,7 +3,7 @@
 import { z } from 'zod';
 import { defineOp } from '../define.js';
 import { Uuid } from '../schemas.js';
-import { draftEvent } from '../../vault/audit.js';
+import { draftEvent } from '../../vault/audit/trail.js';
 import { NotFoundError, VaultError, Messages } from '../../errors.js';
 
 export const SharedRecordGet = defineOp({

@@ -2,7 +2,7 @@
 import { generateKeyPairSync, randomBytes, randomUUID, sign } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import { verifyTrail, type Query } from '../../../api/audit-verify.js';
-import { canonical } from '../../../api/vault/audit.js';
+import { canonical } from '../../../api/vault/audit/trail.js';
 import { auditDigest, checkpointLine, checkpointMessage, type CheckpointFields } from '../../../proto/audit-checkpoint.js';
 
 const { privateKey, publicKey } = generateKeyPairSync('ed25519');

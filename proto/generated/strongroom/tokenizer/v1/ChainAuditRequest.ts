@@ -4,7 +4,7 @@ import type { Long } from '@grpc/proto-loader';
 
 /**
  * A run of consecutive audit events of one tenant: the link before the first, the first's sequence number, and
- * each event's canonical text (api/vault/audit.ts, canonical()).
+ * each event's canonical text (api/vault/audit/note.ts, canonical()).
  */
 export interface ChainAuditRequest {
   'tenant_id'?: (number);
@@ -19,7 +19,7 @@ export interface ChainAuditRequest {
 
 /**
  * A run of consecutive audit events of one tenant: the link before the first, the first's sequence number, and
- * each event's canonical text (api/vault/audit.ts, canonical()).
+ * each event's canonical text (api/vault/audit/note.ts, canonical()).
  */
 export interface ChainAuditRequest__Output {
   'tenant_id': (number);

@@ -3,15 +3,15 @@
 // event's link, and every signed checkpoint this api knows must still match. AuditVerify asks; one replica at a
 // time also runs it on a schedule, and the metrics tell when it last did and how far the chain held.
 import type { Logger } from 'pino';
-import type { Database } from '../store/database.js';
-import type { TokenizerClient } from '../tokenizer-client.js';
-import { canonical } from './audit.js';
-import { Periodic } from './periodic.js';
-import type { AuditCheckpoints } from './audit-checkpoints.js';
-import { auditBroken, auditVerifiedAt, auditVerifiedSequence } from '../metrics.js';
-import { auditDigest } from '../../proto/audit-checkpoint.js';
-import type { AuditHead } from '../store/audit.js';
-import { ConflictError } from '../errors.js';
+import type { Database } from '../../store/database.js';
+import type { TokenizerClient } from '../../tokenizer-client.js';
+import { canonical } from './trail.js';
+import { Periodic } from '../periodic.js';
+import type { AuditCheckpoints } from './checkpoints.js';
+import { auditBroken, auditVerifiedAt, auditVerifiedSequence } from '../../metrics.js';
+import { auditDigest } from '../../../proto/audit-checkpoint.js';
+import type { AuditHead } from '../../store/audit.js';
+import { ConflictError } from '../../errors.js';
 
 export type BrokenWhy = 'link' | 'gap' | 'checkpoint mismatch' | 'cut';
 

@@ -2,8 +2,8 @@
 // the command looks, and a listing comes back in chain order.
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { checkpointObjectKey, normalPrefix, tenantCheckpointPrefix } from '../../../../api/vault/checkpoint-targets.js';
-import { parseBucketUrl } from '../../../../api/audit-verify.js';
+import { checkpointObjectKey, normalPrefix, tenantCheckpointPrefix } from '../../../../../api/vault/audit/checkpoint-targets.js';
+import { parseBucketUrl } from '../../../../../api/audit-verify.js';
 
 describe('checkpoint object keys', () => {
   it('list in sequence order: zero-padded to 20 digits, every safe integer', () => {

@@ -3,10 +3,10 @@
 // cut short is refused). Per tenant, the head last committed here is told to the tokenizer by the next link call, or
 // by a small call of its own once none came for a moment.
 import type { Logger } from 'pino';
-import type { AuditAppend, AuditHead, QueuedLink } from '../store/audit.js';
-import { TokenizerRejectedError, type TokenizerClient } from '../tokenizer-client.js';
-import { auditDigest } from '../../proto/audit-checkpoint.js';
-import { canonical, type AuditEventToChain } from './audit-events.js';
+import type { AuditAppend, AuditHead, QueuedLink } from '../../store/audit.js';
+import { TokenizerRejectedError, type TokenizerClient } from '../../tokenizer-client.js';
+import { auditDigest } from '../../../proto/audit-checkpoint.js';
+import { canonical, type AuditEventToChain } from './note.js';
 
 /** How long after a batch's commit the tokenizer is told its head, unless a link call carried it meanwhile. */
 const REPORT_AFTER_MS = 200;

@@ -2,10 +2,10 @@
 // events the MAC the tokenizer makes of each in the same call (tokenizer/audit-queue.ts): the chainer's link call
 // checks it before linking a queued event.
 import type { EntityManager } from '@mikro-orm/postgresql';
-import { Stores } from '../store/stores.js';
-import type { TokenizerClient } from '../tokenizer-client.js';
-import type { SubjectKeys } from './subject-keys.js';
-import { AUDIT_TABLE, canonicalHead, type AuditDraft, type AuditEventToChain } from './audit-events.js';
+import { Stores } from '../../store/stores.js';
+import type { TokenizerClient } from '../../tokenizer-client.js';
+import type { SubjectKeys } from '../subject-keys.js';
+import { AUDIT_TABLE, canonicalHead, type AuditDraft, type AuditEventToChain } from './note.js';
 
 export interface SealOptions {
   /** Where persons' keys are read (the write's transaction, or the tenant's statements). */

@@ -1,20 +1,20 @@
 // The audit trail: one event per call, chained per tenant with links the tokenizer keys, details sealed by it too.
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { Logger } from 'pino';
-import type { Database } from '../store/database.js';
-import { Stores } from '../store/stores.js';
-import type { AuditHead } from '../store/audit.js';
-import type { TokenizerClient } from '../tokenizer-client.js';
-import { UnavailableError } from '../errors.js';
-import type { SubjectKeys } from './subject-keys.js';
-import { auditBatchSize, auditQueueDepth, auditQueueRefused, refusalsAudited } from '../metrics.js';
-import { refusalDraft, RefusalBudget, takeTurn, type AuditDraft, type AuditEventToChain, type TenantQueue, type Waiter } from './audit-events.js';
-import { AuditLinker, isCut, type Linked } from './audit-link.js';
-import { sealEvents } from './audit-seal.js';
+import type { Database } from '../../store/database.js';
+import { Stores } from '../../store/stores.js';
+import type { AuditHead } from '../../store/audit.js';
+import type { TokenizerClient } from '../../tokenizer-client.js';
+import { UnavailableError } from '../../errors.js';
+import type { SubjectKeys } from '../subject-keys.js';
+import { auditBatchSize, auditQueueDepth, auditQueueRefused, refusalsAudited } from '../../metrics.js';
+import { refusalDraft, RefusalBudget, takeTurn, type AuditDraft, type AuditEventToChain, type TenantQueue, type Waiter } from './note.js';
+import { AuditLinker, isCut, type Linked } from './chainer.js';
+import { sealEvents } from './seal.js';
 
 // What other modules import from here: the events' shapes and texts, and the reader, now in modules of their own.
-export { AUDIT_TABLE, canonical, canonicalHead, draftEvent, presentEvent, type AuditDraft, type AuditNote, type AuditRow } from './audit-events.js';
-export { AuditReader } from './audit-reader.js';
+export { AUDIT_TABLE, canonical, canonicalHead, draftEvent, presentEvent, type AuditDraft, type AuditNote, type AuditRow } from './note.js';
+export { AuditReader } from './reader.js';
 
 /** A write's event whose details are being sealed ahead of the write's end (`AuditTrail.sealAhead`). */
 export interface SealedAhead {

@@ -1,8 +1,8 @@
 // An audit event as drafted, its canonical text (what its link, digest and queue MAC cover) and how it is shown.
-import type { AuditEventRow } from '../store/audit.js';
-import type { Principal } from './credentials.js';
+import type { AuditEventRow } from '../../store/audit.js';
+import type { Principal } from '../credentials.js';
 import { randomUUID } from 'node:crypto';
-import { canonicalText } from '../../proto/audit-checkpoint.js';
+import { canonicalText } from '../../../proto/audit-checkpoint.js';
 
 /** What an operation tells its event. `identity`, `before` and `after` are PII and are sealed. */
 export interface AuditNote {

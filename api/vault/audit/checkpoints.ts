@@ -5,14 +5,14 @@
 // the trail is checkpointed (audit_checkpointed), so a head is signed once whichever replicas see it.
 import type { KeyObject } from 'node:crypto';
 import type { Logger } from 'pino';
-import { Periodic } from './periodic.js';
-import type { Database } from '../store/database.js';
-import type { CheckpointDistance } from '../store/audit-checkpointed.js';
-import { checkpointLock } from '../store/locks.js';
-import { TokenizerRejectedError, type TokenizerClient } from '../tokenizer-client.js';
-import { canonical } from './audit.js';
-import { auditCheckpoints, auditCheckpointWriteFailures } from '../metrics.js';
-import { checkpointKey, checkpointLine, checkpointSigned, type CheckpointLine } from '../../proto/audit-checkpoint.js';
+import { Periodic } from '../periodic.js';
+import type { Database } from '../../store/database.js';
+import type { CheckpointDistance } from '../../store/audit-checkpointed.js';
+import { checkpointLock } from '../../store/locks.js';
+import { TokenizerRejectedError, type TokenizerClient } from '../../tokenizer-client.js';
+import { canonical } from './trail.js';
+import { auditCheckpoints, auditCheckpointWriteFailures } from '../../metrics.js';
+import { checkpointKey, checkpointLine, checkpointSigned, type CheckpointLine } from '../../../proto/audit-checkpoint.js';
 import { DirectoryTarget, S3Target, type CheckpointTarget, type S3CheckpointSettings } from './checkpoint-targets.js';
 
 export interface CheckpointOptions {

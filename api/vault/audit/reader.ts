@@ -1,9 +1,9 @@
 // Reads of the audit trail: pages of events, and one event with its sealed details opened.
 import type { EntityManager } from '@mikro-orm/postgresql';
-import { Stores } from '../store/stores.js';
-import { TokenizerRejectedError, type TokenizerClient } from '../tokenizer-client.js';
-import type { SubjectKeys } from './subject-keys.js';
-import { AUDIT_TABLE, presentEvent } from './audit-events.js';
+import { Stores } from '../../store/stores.js';
+import { TokenizerRejectedError, type TokenizerClient } from '../../tokenizer-client.js';
+import type { SubjectKeys } from '../subject-keys.js';
+import { AUDIT_TABLE, presentEvent } from './note.js';
 
 /**
  * Reads of the trail: a user's events newest first, and one event with its sealed details opened. Plain SQL

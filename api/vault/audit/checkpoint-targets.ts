@@ -4,8 +4,8 @@
 import { appendFile, mkdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { Logger } from 'pino';
-import { S3BlobStore, type PutOptions, type S3Settings } from '../store/blobs/s3.js';
-import { parseCheckpoint, type CheckpointLine } from '../../proto/audit-checkpoint.js';
+import { S3BlobStore, type PutOptions, type S3Settings } from '../../store/blobs/s3.js';
+import { parseCheckpoint, type CheckpointLine } from '../../../proto/audit-checkpoint.js';
 
 export interface CheckpointTarget {
   /** The metric label and log field: `dir` or `s3`. */
