@@ -127,6 +127,19 @@ export class Credentials {
     for (const [hash, principal] of this.cache.entries()) if (which(principal)) this.cache.delete(hash);
   }
 
+  /**
+   * A new admin token for the tenant and every earlier one revoked, in one transaction: the old tokens never
+   * outlive the new one's creation, and a failure keeps them. Cached principals of the old ones are forgotten.
+   */
+  async rotateTenantAdmins(tenantId: number): Promise<{ xtoken: string; revoked: number }> {
+    const rotated = await this.db.global().transactional(async (tx) => {
+      const revoked = await this.revokeTenantAdmins(tenantId, tx);
+      return { revoked, xtoken: await this.issue('tenant-admin', tenantId, {}, tx) };
+    });
+    this.forgetTenant(tenantId);
+    return rotated;
+  }
+
   /** Removes every admin token of the tenant (a new one is issued beside it by the caller). */
   async revokeTenantAdmins(tenantId: number, em: EntityManager = this.db.global()): Promise<number> {
     const removed = await this.stores(em).credentials.removeTenantAdmins(tenantId);

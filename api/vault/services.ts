@@ -22,6 +22,7 @@ import { Sealer } from './sealed.js';
 import { SubjectKeys } from './subject-keys.js';
 import { KeyringCheck } from './keyring-check.js';
 import { Rewrapper } from './rewrap.js';
+import { KeyCustody } from './custody.js';
 import { LegacyMigrator } from './legacy.js';
 import { Consent } from './consent.js';
 import { Sessions } from './sessions.js';
@@ -47,6 +48,7 @@ export interface Services {
   keys: SubjectKeys;
   keyringCheck: KeyringCheck;
   rewrapper: Rewrapper;
+  custody: KeyCustody;
   legacy: LegacyMigrator;
   tokens: Tokens;
   sweeper: Sweeper;
@@ -91,6 +93,7 @@ export function buildServices(config: Config, log: Logger, db: Database, tokeniz
   });
   audit.onAppended = (tenantId, events) => auditCheckpoints.counted(tenantId, events);
   const keyringCheck = new KeyringCheck(db, tokenizer, log, keys);
+  const rewrapper = new Rewrapper(db, tokenizer, log, config.rewrap, keys);
   // The upgrade from a legacy database: its tenants are served again as each is done; their trails are neither
   // checkpointed nor verified before they are re-chained (a checkpoint of a link about to change would not hold).
   const legacy = new LegacyMigrator(db, tokenizer, log, { ...config.rewrap, batch: config.legacyBatch }, keys, audit, files.blobs);
@@ -109,7 +112,8 @@ export function buildServices(config: Config, log: Logger, db: Database, tokeniz
     auditVerifier,
     keys,
     keyringCheck,
-    rewrapper: new Rewrapper(db, tokenizer, log, config.rewrap, keys),
+    rewrapper,
+    custody: new KeyCustody(tokenizer, rewrapper),
     legacy,
     credentials,
     tenants: new Tenants(db, config.tenantDomain),

@@ -34,6 +34,15 @@ export class SubjectKeys {
    * each one's current wrapping into the cache (again after a rotation rewrapped them). Outside any transaction:
    * a key is never used before it is stored for good.
    */
+  /**
+   * A new tenant made ready to serve: its salt known to the tokenizer now, outside any transaction (the cross-tenant
+   * System operations reach it inside theirs), and its own data key made.
+   */
+  async prepareTenant(tenantId: number, now: number): Promise<void> {
+    await this.tokenizer.prepare(tenantId);
+    await this.ensureTenantKeys([tenantId], now);
+  }
+
   async ensureTenantKeys(tenantIds: number[], now: number): Promise<void> {
     for (const id of tenantIds) {
       const store = this.db.stores(id).subjectKeys;

@@ -78,6 +78,11 @@ export class Users {
     readonly keys: SubjectKeys,
   ) {}
 
+  /** A scope for reads of another tenant's people outside any transaction (PolicyExplain of a role elsewhere). */
+  readScope(tenantId: number, now: number): Scope {
+    return { em: this.db.forTenant(tenantId), tenantId, now, inTransaction: false };
+  }
+
   /** The largest profile, as JSON (STRONGROOM_PROFILE_MAX_BYTES): what a patch may grow one to. */
   get maxBytes(): number {
     return this.opts.maxBytes;

@@ -113,4 +113,15 @@ describe('layers', () => {
     expect(violations({ from: 'api/store/users.ts', to: 'api/vault/identities.ts', typeOnly: true })).toEqual([]);
     expect(violations({ from: 'api/http/v2.ts', to: 'api/ops/execute.ts', typeOnly: false })).toEqual([]);
   });
+
+  // An operation reaches the database and the tokenizer only through the vault's services: the pipeline that runs
+  // it (execute.ts: its transaction, the tokenizer's tenant salt) is the one file of ops/ that holds them.
+  it('has no operation that reaches services.db or services.tokenizer', () => {
+    const reach = /\bservices\.(db|tokenizer)\b/;
+    const ops = files.filter((f) => f.startsWith('api/ops/') && f !== 'api/ops/execute.ts');
+    expect(ops.length).toBeGreaterThan(100);
+    const wrong = ops.filter((f) => reach.test(readFileSync(join(root, f), 'utf8')));
+    expect(wrong).toEqual([]);
+    expect(reach.test('await ctx.services.tokenizer.rotate()')).toBe(true);
+  });
 });

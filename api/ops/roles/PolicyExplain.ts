@@ -50,7 +50,7 @@ export const PolicyExplain = defineOp({
     const needs = subjectVariables(role.statements);
     let subject: RequestFacts['subject'];
     if (input.mode !== undefined && input.identity !== undefined) {
-      const scope = { em: ctx.services.db.forTenant(tenantId), tenantId, now: ctx.now, inTransaction: false };
+      const scope = ctx.services.users.readScope(tenantId, ctx.now);
       const row = await ctx.services.users.findRow(scope, input.mode, String(input.identity));
       subject = await subjectFacts(ctx.services, tenantId, scope.em, row, needs);
       ctx.audit.record = row.token;

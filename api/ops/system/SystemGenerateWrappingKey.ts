@@ -16,7 +16,7 @@ export const SystemGenerateWrappingKey = defineOp({
   async run({ input, ctx }) {
     if (ctx.principal.kind !== 'root') throw forbidden(Messages.wrappingKeyRootOnly);
     try {
-      const wrappingkey = await ctx.services.tokenizer.rewrap([input.key1, input.key2, input.key3]);
+      const wrappingkey = await ctx.services.custody.rewrap([input.key1, input.key2, input.key3]);
       // The event records that it happened, never the key.
       ctx.audit.after = { rewrapped: true };
       return { wrappingkey };

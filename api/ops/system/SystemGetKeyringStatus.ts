@@ -13,7 +13,7 @@ export const SystemGetKeyringStatus = defineOp({
   servedDuringUpgrade: true,
   input: z.object({}),
   async run({ ctx }) {
-    const info = await ctx.services.tokenizer.keyringInfo();
+    const info = await ctx.services.custody.status();
     const progress = await ctx.services.rewrapper.progress();
     const inUse = Object.entries(progress.byVersion)
       .filter(([, n]) => n > 0)

@@ -30,7 +30,7 @@ export const SystemResplitRecoveryKey = defineOp({
     if (new Set(shares.map((s) => s.toLowerCase())).size !== shares.length) throw badShares('a share is given twice');
     let res;
     try {
-      res = await ctx.services.tokenizer.resplit(shares);
+      res = await ctx.services.custody.resplit(shares);
     } catch (err) {
       if (!(err instanceof TokenizerRejectedError)) throw err;
       // No recovery key, or recipients configured wrongly: the tokenizer's own words, which name no share.

@@ -10,8 +10,7 @@ export const SystemRotateMasterKey = defineOp({
   transaction: 'own',
   input: z.object({}),
   async run({ ctx }) {
-    const active = await ctx.services.tokenizer.rotate();
-    ctx.services.rewrapper.kick();
+    const active = await ctx.services.custody.rotate();
     ctx.audit.after = { active };
     return { active };
   },

@@ -13,9 +13,7 @@ export const TenantCreate = defineOp({
   async run({ input, ctx }) {
     const tenant = await ctx.services.tenants.create(input.tenantname, input.tenantorg, input.email ?? null, input.managedby ?? null);
     const xtoken = await ctx.services.credentials.issue('tenant-admin', tenant.tenantid);
-    // Its salt known now, outside any transaction (the cross-tenant System operations reach it inside theirs).
-    await ctx.services.tokenizer.prepare(tenant.tenantid);
-    await ctx.services.keys.ensureTenantKeys([tenant.tenantid], ctx.now);
+    await ctx.services.keys.prepareTenant(tenant.tenantid, ctx.now);
     ctx.audit.after = { tenantid: tenant.tenantid, tenantname: tenant.tenantname };
     return { tenantid: tenant.tenantid, xtoken };
   },

@@ -14,13 +14,7 @@ export const TenantRotateAdminToken = defineOp({
   input: z.object({ tenantid: TenantId, managedby: TenantManagedBy.optional() }),
   async run({ input, ctx }) {
     const tenant = await ctx.services.tenants.owned(input.tenantid, input.managedby);
-    const credentials = ctx.services.credentials;
-    // One transaction: the old tokens never outlive the new one's creation, and a failure keeps them.
-    const { xtoken, revoked } = await ctx.services.db.global().transactional(async (tx) => {
-      const revoked = await credentials.revokeTenantAdmins(tenant.tenantid, tx);
-      return { revoked, xtoken: await credentials.issue('tenant-admin', tenant.tenantid, {}, tx) };
-    });
-    credentials.forgetTenant(tenant.tenantid);
+    const { xtoken, revoked } = await ctx.services.credentials.rotateTenantAdmins(tenant.tenantid);
     ctx.audit.after = { tenantid: tenant.tenantid, revoked };
     return { tenantid: tenant.tenantid, xtoken, revoked };
   },
