@@ -7,8 +7,7 @@
 // the last time: ANALYZE_AFTER, or a fifth of what the table held then, whichever is more.
 import type { Logger } from 'pino';
 import type { Database } from '../store/database.js';
-import { onTransactionEnd, query } from '../store/sql.js';
-import { tenantSchema } from '../store/schemas.js';
+import { onTransactionEnd } from '../store/sql.js';
 import type { Scope } from './users.js';
 
 /** Rows a tenant's bulk loads add before its tables are analysed again (at least). */
@@ -61,13 +60,9 @@ export class BulkStatistics {
       const t = this.tenants.get(next)!;
       // Rows loaded from here on count towards the next analysis.
       t.since = 0;
-      const schema = `"${tenantSchema(next)}"`;
       try {
         // As the vault's own role (the tables' owner), on the main pool, outside any transaction.
-        const em = this.db.statementsOf(next);
-        await query(em, `analyze ${schema}.users, ${schema}.subject_keys`);
-        const [row] = await query<{ rows: number }>(em, `select greatest(reltuples, 0)::float8 as rows from pg_class where oid = $1::regclass`, [`${schema}.users`]);
-        t.rows = Number(row?.rows ?? 0);
+        t.rows = await this.db.stores(next).stats.analysePeople();
         this.analysed++;
       } catch (err) {
         // Statistics are an optimisation: a failure (a dropped tenant, an outage) is logged and the load goes on.
