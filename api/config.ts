@@ -3,6 +3,7 @@ import { readFileSync } from 'node:fs';
 import { isIP } from 'node:net';
 import { resolve, join } from 'node:path';
 import { z } from 'zod';
+import { tokenizerSocketPath } from '../proto/paths.js';
 
 const bool = z
   .enum(['true', 'false', '1', '0', 'yes', 'no', 'on', 'off'])
@@ -137,7 +138,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env) {
     dbPoolMax: e.STRONGROOM_DB_POOL_MAX,
     tokenizer: {
       // A unix socket is the default transport; a TCP address wins when given.
-      target: e.STRONGROOM_TOKENIZER_ADDRESS ?? `unix:${e.STRONGROOM_TOKENIZER_SOCKET ?? join(dataDir, 'run', 'tokenizer.sock')}`,
+      target: e.STRONGROOM_TOKENIZER_ADDRESS ?? `unix:${tokenizerSocketPath({ STRONGROOM_DATA_DIR: dataDir, STRONGROOM_TOKENIZER_SOCKET: e.STRONGROOM_TOKENIZER_SOCKET })}`,
       deadlineMs: e.STRONGROOM_TOKENIZER_DEADLINE_MS,
     },
     bodyLimit: e.STRONGROOM_BODY_LIMIT,

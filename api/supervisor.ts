@@ -5,6 +5,7 @@ import { spawn, type ChildProcess, type SpawnOptions } from 'node:child_process'
 import { chmodSync, chownSync, lstatSync, mkdirSync, readdirSync } from 'node:fs';
 import { dirname, join, resolve, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { tokenizerSocketPath } from '../proto/paths.js';
 
 // Started from source (tsx) the children are .ts files run with the same loader; from dist they are .js.
 const ext = import.meta.url.endsWith('.ts') ? 'ts' : 'js';
@@ -93,7 +94,7 @@ function chownTree(path: string, uid: number, gid: number): void {
 function prepareDirs(ids: ReturnType<typeof identities>): void {
   const dataDir = resolve(process.env.STRONGROOM_DATA_DIR || './data');
   const keyringDir = join(dataDir, 'tokenizer');
-  const socketDir = dirname(resolve(process.env.STRONGROOM_TOKENIZER_SOCKET || join(dataDir, 'run', 'tokenizer.sock')));
+  const socketDir = dirname(tokenizerSocketPath(process.env));
   mkdirSync(keyringDir, { recursive: true, mode: 0o700 });
   chmodSync(keyringDir, 0o700);
   const socketDirMade = mkdirSync(socketDir, { recursive: true, mode: 0o700 }) !== undefined;

@@ -1,6 +1,7 @@
 // Every tokenizer setting, read from the environment once and validated; bad values stop the start.
 import { readFileSync } from 'node:fs';
-import { join, resolve } from 'node:path';
+import { resolve } from 'node:path';
+import { tokenizerSocketPath } from '../proto/paths.js';
 
 export const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
 export type LogLevel = (typeof LOG_LEVELS)[number];
@@ -72,7 +73,7 @@ function parsePort(name: string, value: string | undefined): number | undefined 
 
 export function loadTokenizerConfig(env: NodeJS.ProcessEnv = process.env): TokenizerConfig {
   const dataDir = resolve(env.STRONGROOM_DATA_DIR || './data');
-  const socketPath = resolve(env.STRONGROOM_TOKENIZER_SOCKET || join(dataDir, 'run', 'tokenizer.sock'));
+  const socketPath = tokenizerSocketPath(env);
   if (Buffer.byteLength(socketPath) > MAX_SOCKET_PATH_BYTES) {
     throw new ConfigError(`the tokenizer socket path is longer than ${MAX_SOCKET_PATH_BYTES} bytes (${socketPath}): set a shorter STRONGROOM_TOKENIZER_SOCKET`);
   }
