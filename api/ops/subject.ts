@@ -11,3 +11,25 @@ export async function subjectRow(ctx: OpContext, ref: { mode: Mode; identity: st
   ctx.audit.record = row.token;
   return row;
 }
+
+/**
+ * A change of the person's profile: found, locked and named in the event; `change` makes the new profile from the
+ * current one (or throws, changing nothing); the event notes both, and its details are sealed in the same
+ * tokenizer round trip as the new profile, which then replaces the old.
+ */
+export async function changeProfile(
+  ctx: OpContext,
+  ref: { mode: Mode; identity: string },
+  change: (profile: Record<string, unknown>) => Promise<Record<string, unknown>> | Record<string, unknown>,
+): Promise<void> {
+  const users = ctx.services.users;
+  ctx.audit.mode = ref.mode;
+  ctx.audit.identity = ref.identity;
+  const user = await users.find(ctx, ref.mode, ref.identity, true);
+  ctx.audit.record = user.row.token;
+  const next = await change(user.profile);
+  ctx.audit.before = user.profile;
+  ctx.audit.after = next;
+  ctx.auditFinal?.();
+  await users.replace(ctx, user, next);
+}

@@ -2,6 +2,7 @@
 import { z } from 'zod';
 import { defineOp } from '../define.js';
 import { UserRef } from '../schemas.js';
+import { changeProfile } from '../subject.js';
 import { applyProfilePatch, type PatchOperation as ProfilePatchOperation } from '../../vault/profile-patch.js';
 import { mayRead, patchReads } from '../profile-reads.js';
 
@@ -21,19 +22,11 @@ export const UserPatch = defineOp({
   transaction: 'write',
   input: z.object({ ...UserRef, patch: z.array(PatchOperation).min(1) }),
   async run({ input, ctx }) {
-    const users = ctx.services.users;
-    ctx.audit.mode = input.mode;
-    ctx.audit.identity = input.identity;
-    const user = await users.find(ctx, input.mode, input.identity, true);
-    ctx.audit.record = user.row.token;
-    // A test, copy or move reads the profile for the caller: only what its UserGet would show.
-    await mayRead(ctx, patchReads(input.patch));
-    const next = applyProfilePatch(user.profile, input.patch as ProfilePatchOperation[], ctx.services.config.profileMaxBytes);
-    ctx.audit.before = user.profile;
-    ctx.audit.after = next;
-    // The event's details are sealed in the same tokenizer round trip as the new profile.
-    ctx.auditFinal?.();
-    await users.replace(ctx, user, next);
+    await changeProfile(ctx, input, async (profile) => {
+      // A test, copy or move reads the profile for the caller: only what its UserGet would show.
+      await mayRead(ctx, patchReads(input.patch));
+      return applyProfilePatch(profile, input.patch as ProfilePatchOperation[], ctx.services.config.profileMaxBytes);
+    });
     return {};
   },
 });

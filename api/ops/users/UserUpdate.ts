@@ -3,6 +3,7 @@ import { z } from 'zod';
 import mergePatch from 'json-merge-patch';
 import { defineOp } from '../define.js';
 import { Profile, UserRef } from '../schemas.js';
+import { changeProfile } from '../subject.js';
 
 export const UserUpdate = defineOp({
   name: 'UserUpdate',
@@ -12,17 +13,7 @@ export const UserUpdate = defineOp({
   transaction: 'write',
   input: z.object({ ...UserRef, profile: Profile }),
   async run({ input, ctx }) {
-    const users = ctx.services.users;
-    ctx.audit.mode = input.mode;
-    ctx.audit.identity = input.identity;
-    const user = await users.find(ctx, input.mode, input.identity, true);
-    ctx.audit.record = user.row.token;
-    const next = mergePatch.apply(structuredClone(user.profile), input.profile) as Record<string, unknown>;
-    ctx.audit.before = user.profile;
-    ctx.audit.after = next;
-    // The event's details are sealed in the same tokenizer round trip as the new profile.
-    ctx.auditFinal?.();
-    await users.replace(ctx, user, next);
+    await changeProfile(ctx, input, (profile) => mergePatch.apply(structuredClone(profile), input.profile) as Record<string, unknown>);
     return {};
   },
 });
