@@ -1,7 +1,9 @@
 // The client's address, which rate limits and refusal audit events count. Every proxy appends the address it was
 // reached from to X-Forwarded-For, so only the entries our own proxies wrote can be believed: anything to their
 // left was written by the client. The client is the entry the configured number of hops from the right, or,
-// given trusted proxy networks, the rightmost entry outside them.
+// given trusted proxy networks, the rightmost entry outside them. An entry is read as an address (a port some
+// proxies add, `1.2.3.4:5678` or `[2001:db8::1]:5678`, dropped); one that is no address is not believed: the peer
+// is taken instead. Rate limits count an IPv6 client by its /64 (api/vault/limits.ts, addressKey).
 import { BlockList, isIP } from 'node:net';
 
 export interface ProxySettings {
@@ -32,14 +34,19 @@ export function clientAddressOf(settings: ProxySettings): (peer: string, forward
 /** The entry `hops` from the right; a shorter chain (a proxy skipped) gives its leftmost, which a proxy wrote. */
 function hopsFromRight(peer: string, chain: string[], hops: number): string {
   if (chain.length === 0) return peer;
-  return chain[Math.max(0, chain.length - hops)]!;
+  return addressOr(chain[Math.max(0, chain.length - hops)]!, peer);
 }
 
 /** Walking from the peer leftwards, the first address that is not one of our proxies. */
 function rightmostUntrusted(peer: string, chain: string[], isTrusted: (address: string) => boolean): string {
   if (!isTrusted(peer)) return peer;
-  for (let i = chain.length - 1; i >= 0; i--) if (!isTrusted(chain[i]!)) return chain[i]!;
-  return chain[0] ?? peer;
+  for (let i = chain.length - 1; i >= 0; i--) if (!isTrusted(chain[i]!)) return addressOr(chain[i]!, peer);
+  return addressOr(chain[0] ?? peer, peer);
+}
+
+/** `entry` when it is an IP address, else `fallback`. */
+function addressOr(entry: string, fallback: string): string {
+  return isIP(entry) ? entry : fallback;
 }
 
 function entries(header: string | undefined): string[] {
@@ -49,7 +56,14 @@ function entries(header: string | undefined): string[] {
     .filter(Boolean);
 }
 
-/** `::ffff:10.0.0.1` as `10.0.0.1`, so an IPv4 peer on a dual-stack socket matches IPv4 networks. */
-function plain(address: string): string {
-  return address.startsWith('::ffff:') && isIP(address.slice(7)) === 4 ? address.slice(7) : address;
+/**
+ * An address without a port (`1.2.3.4:80`, `[2001:db8::1]:80`), and `::ffff:10.0.0.1` as `10.0.0.1`, so an IPv4
+ * peer on a dual-stack socket matches IPv4 networks. Anything else is left as it is (and is no address).
+ */
+function plain(entry: string): string {
+  const bracketed = /^\[([^\]]+)\](?::\d+)?$/.exec(entry);
+  const ported = /^(\d+\.\d+\.\d+\.\d+):\d+$/.exec(entry);
+  const address = bracketed?.[1] ?? ported?.[1] ?? entry;
+  const lower = address.toLowerCase();
+  return lower.startsWith('::ffff:') && isIP(address.slice(7)) === 4 ? address.slice(7) : address;
 }
