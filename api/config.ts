@@ -32,6 +32,8 @@ const Env = z.object({
   STRONGROOM_TOKENIZER_DEADLINE_MS: z.coerce.number().int().min(100).default(10_000),
   STRONGROOM_BODY_LIMIT: size.default(2 * 1024 * 1024),
   STRONGROOM_PUBLIC_BODY_LIMIT: size.default(16 * 1024),
+  STRONGROOM_BODY_MEMORY: size.default(96 * 1024 * 1024),
+  STRONGROOM_REQUESTS_PER_ADDRESS: z.coerce.number().int().min(0).default(64),
   STRONGROOM_LARGE_BODIES: z.coerce.number().int().min(1).max(64).default(2),
   STRONGROOM_LARGE_BODIES_TOTAL: z.coerce.number().int().min(1).max(256).default(8),
   STRONGROOM_UPLOAD_MIN_RATE: size.default(16 * 1024),
@@ -127,6 +129,11 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env) {
   if (e.STRONGROOM_FILE_MAX_BYTES > 200 * 1024 * 1024) {
     throw new Error('invalid configuration:\n  STRONGROOM_FILE_MAX_BYTES: at most 200mb');
   }
+  // A body larger than the budget for bodies in memory could never be taken in.
+  const fileBodyLimit = Math.max(e.STRONGROOM_BODY_LIMIT, Math.ceil(e.STRONGROOM_FILE_MAX_BYTES / 3) * 4 + 1024 * 1024);
+  if (e.STRONGROOM_BODY_MEMORY < fileBodyLimit) {
+    throw new Error(`invalid configuration:\n  STRONGROOM_BODY_MEMORY: at least the largest body, ${fileBodyLimit} bytes (a file of STRONGROOM_FILE_MAX_BYTES)`);
+  }
   return {
     port: e.PORT,
     host: e.HOST,
@@ -147,11 +154,13 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env) {
       body: e.STRONGROOM_BODY_LIMIT,
       /** The largest body of a public call (login, shared records, UI configuration). */
       publicBody: e.STRONGROOM_PUBLIC_BODY_LIMIT,
+      /** Bytes of bodies read or held at once, all callers together (api/http/body-memory.ts). */
+      bodyMemory: e.STRONGROOM_BODY_MEMORY,
       /** How many bodies larger than `body` (FileCreate's) each tenant may have in memory at once. */
       largeBodies: e.STRONGROOM_LARGE_BODIES,
       /** How many such bodies the process holds at once, all tenants together. */
       largeBodiesTotal: e.STRONGROOM_LARGE_BODIES_TOTAL,
-      /** A large body must arrive at this many bytes a second, measured over each window; 0: no minimum. */
+      /** Every body must arrive at this many bytes a second, measured over each window after the first; 0: none. */
       uploadMinRate: e.STRONGROOM_UPLOAD_MIN_RATE,
       uploadRateWindowSeconds: e.STRONGROOM_UPLOAD_RATE_WINDOW_SECONDS,
       // Counts per minute (api/vault/limits.ts); 0 turns a limit off.
@@ -176,6 +185,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env) {
       proxyHops: e.STRONGROOM_PROXY_HOPS,
       /** When set, instead of counting hops: the client is the rightmost entry outside these networks. */
       trustedProxies: (e.STRONGROOM_TRUSTED_PROXIES ?? '').split(',').map((c) => c.trim()).filter(Boolean),
+      /** Requests in flight from one client address (an IPv6 /64) at once; 0: no cap. */
+      requestsPerAddress: e.STRONGROOM_REQUESTS_PER_ADDRESS,
     },
     /** Subdomains of this name select a tenant (`acme.<domain>`); unset, no Host ever does. */
     tenantDomain: e.STRONGROOM_TENANT_DOMAIN,
@@ -242,7 +253,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env) {
     files: {
       /** Largest file content; FileCreate alone accepts a body that large (as base64, plus room for the rest). */
       maxBytes: e.STRONGROOM_FILE_MAX_BYTES,
-      bodyLimit: Math.max(e.STRONGROOM_BODY_LIMIT, Math.ceil(e.STRONGROOM_FILE_MAX_BYTES / 3) * 4 + 1024 * 1024),
+      bodyLimit: fileBodyLimit,
       /** How often objects that no file names (a crash mid-upload, a removed tenant) are looked for; 0: never. */
       orphanSeconds: e.STRONGROOM_FILE_ORPHAN_SECONDS,
       store:

@@ -11,6 +11,13 @@ import { v2Handler } from './v2.js';
 import { v1Handlers } from './v1.js';
 import { mountPages } from './pages.js';
 import { clientAddressOf } from './client-address.js';
+import { inFlightPerAddress } from './in-flight.js';
+import { BodyMemory, bodyBytes } from './body-memory.js';
+import { atMinimumRate } from './uploads.js';
+import type { Principal } from '../vault/credentials.js';
+
+/** The largest body of a v1 call (JSON or form-encoded). */
+const V1_BODY_LIMIT = 1024 * 1024;
 
 export function createApp(services: Services): Koa {
   // Behind proxies (STRONGROOM_TRUST_PROXY) the client's address, which rate limits count, is read from
@@ -18,6 +25,8 @@ export function createApp(services: Services): Koa {
   const app = new Koa({ proxy: services.config.server.trustProxy });
   const clientAddress = clientAddressOf(services.config.server);
   const router = new Router();
+  // Every body, v1's and v2's, is counted against one budget for bodies in memory (body-memory.ts).
+  const memory = new BodyMemory(services.config.limits.bodyMemory);
 
   router.get('/healthz', (ctx) => {
     ctx.body = { status: 'ok' };
@@ -42,11 +51,11 @@ export function createApp(services: Services): Koa {
     ctx.body = await registry.metrics();
   });
   // The body is read by the handler, once the caller is known (http/body.ts).
-  router.post('/v2/:op', v2Handler(services));
+  router.post('/v2/:op', v2Handler(services, memory));
 
   // v1 clients send JSON or form-encoded records; the token is checked before the body is read.
   const v1 = v1Handlers(services);
-  const v1Body = koaBody({ json: true, jsonStrict: true, jsonLimit: '1mb', urlencoded: true, formLimit: '1mb', text: false, multipart: false });
+  const v1Body = v1BodyReader(services, memory);
   router.post('/v1/consent/:mode/:identity/:brief', v1.authenticate, v1Body, (ctx) => v1.consent(ctx));
   router.post('/v1/userapp/:mode/:identity/:appname', v1.authenticate, v1Body, (ctx) => v1.userapp(ctx));
   router.get('/v1/session/session/:session', v1.authenticate, (ctx) => v1.session(ctx));
@@ -64,9 +73,29 @@ export function createApp(services: Services): Koa {
     await next();
   });
   app.use(envelope(services.log));
+  app.use(inFlightPerAddress(services.config.server.requestsPerAddress));
   app.use(router.routes());
   app.use(router.allowedMethods({ throw: false }));
   // Koa logs errors itself unless told not to; ours are already logged, without request data.
   app.silent = true;
   return app;
+}
+
+/**
+ * v1's body (JSON or form-encoded), read once the caller is known: within the budget for bodies in memory (503
+ * past it or the caller's share) and the minimum rate, its bytes held until the call is answered.
+ */
+function v1BodyReader(services: Services, memory: BodyMemory) {
+  const parse = koaBody({ json: true, jsonStrict: true, jsonLimit: V1_BODY_LIMIT, urlencoded: true, formLimit: V1_BODY_LIMIT, text: false, multipart: false });
+  return async function v1Body(ctx: Koa.Context, next: Koa.Next): Promise<void> {
+    const principal = ctx.state.principal as Principal;
+    const holder = { caller: `credential:${principal.credentialId}`, tenant: `tenant:${principal.tenantId}` };
+    const release = memory.reserve(ctx, holder, bodyBytes(ctx, V1_BODY_LIMIT));
+    try {
+      await atMinimumRate(ctx, services.config.limits, () => parse(ctx, async () => {}));
+      await next();
+    } finally {
+      release();
+    }
+  };
 }

@@ -1,6 +1,8 @@
-// Large bodies (FileCreate's files, the bulk creations): how many each tenant, and the whole process, may hold in
-// memory at once, and how fast they must arrive. A tenant's callers can fill only that tenant's slots, and a
-// client that sends slower than the minimum rate is cut off, so slow uploads cannot keep the slots for long.
+// Large bodies (FileCreate's files, the bulk creations): how many each tenant, each credential and the whole process
+// may hold in memory at once. A tenant's callers can fill only that tenant's slots, a credential holds one at most,
+// and the tenant's last slot is kept for its administrators (root, tenant admins), so a role's uploads cannot stop
+// theirs. Every body must arrive at a minimum rate once a first window has passed, so slow senders cannot keep
+// slots, memory or connections for long.
 import type { Context } from 'koa';
 import { RequestTimeoutError, UnavailableError, Messages } from '../errors.js';
 import { leaveBodyUnread } from './body.js';
@@ -10,42 +12,70 @@ export interface UploadSettings {
   largeBodies: number;
   /** Large bodies the process may hold at once, all tenants together. */
   largeBodiesTotal: number;
-  /** Bytes a second a large body must arrive at, measured over each window; 0: no minimum. */
+  /** Bytes a second every body must arrive at, measured over each window after the first; 0: no minimum. */
   uploadMinRate: number;
   uploadRateWindowSeconds: number;
 }
+
+/** Who asks for a slot: the tenant, the credential, and whether it administers the tenant. */
+export interface SlotHolder {
+  tenantId: number;
+  credential: string;
+  admin: boolean;
+}
+
+/** Large bodies one credential may hold at once. */
+const PER_CREDENTIAL = 1;
 
 /** Beyond its slots a caller is asked to come back (503 with Retry-After), rather than the process growing. */
 export class LargeBodies {
   private total = 0;
   private readonly byTenant = new Map<number, number>();
+  private readonly byCredential = new Map<string, number>();
 
   constructor(private readonly settings: UploadSettings) {}
 
-  /** A slot of `tenantId`, to be released when the request is done; 503 when none is free. */
-  take(ctx: Context, tenantId: number): () => void {
-    const mine = this.byTenant.get(tenantId) ?? 0;
-    if (mine >= this.settings.largeBodies || this.total >= this.settings.largeBodiesTotal) {
+  /** Whether `holder` may take a slot now. */
+  free(holder: SlotHolder): boolean {
+    const tenant = this.byTenant.get(holder.tenantId) ?? 0;
+    // With two slots or more, the last of the tenant's is for its administrators.
+    const forOthers = this.settings.largeBodies > 1 ? this.settings.largeBodies - 1 : this.settings.largeBodies;
+    return (
+      tenant < (holder.admin ? this.settings.largeBodies : forOthers) &&
+      (this.byCredential.get(holder.credential) ?? 0) < PER_CREDENTIAL &&
+      this.total < this.settings.largeBodiesTotal
+    );
+  }
+
+  /** A slot for `holder`, to be released when the request is done; 503 when none is free. */
+  take(ctx: Context, holder: SlotHolder): () => void {
+    if (!this.free(holder)) {
       leaveBodyUnread(ctx);
       throw new UnavailableError(Messages.busy);
     }
-    this.byTenant.set(tenantId, mine + 1);
+    bump(this.byTenant, holder.tenantId, 1);
+    bump(this.byCredential, holder.credential, 1);
     this.total++;
     let released = false;
     return () => {
       if (released) return;
       released = true;
       this.total--;
-      const left = (this.byTenant.get(tenantId) ?? 1) - 1;
-      if (left > 0) this.byTenant.set(tenantId, left);
-      else this.byTenant.delete(tenantId);
+      bump(this.byTenant, holder.tenantId, -1);
+      bump(this.byCredential, holder.credential, -1);
     };
   }
 }
 
+function bump<K>(counts: Map<K, number>, key: K, by: number): void {
+  const n = (counts.get(key) ?? 0) + by;
+  if (n > 0) counts.set(key, n);
+  else counts.delete(key);
+}
+
 /**
  * Runs `read` (the body's reader), cutting the request with 408 when fewer than the minimum rate's bytes arrived
- * over a window. The bytes are those the connection delivered, counted by the socket: nothing reads them twice.
+ * over a window: a body not read whole within the first window (the grace) must keep up the rate. The bytes are those the connection delivered, counted by the socket: nothing reads them twice.
  */
 export async function atMinimumRate<T>(ctx: Context, settings: UploadSettings, read: () => Promise<T>): Promise<T> {
   if (!settings.uploadMinRate) return read();

@@ -6,34 +6,42 @@ import { operations } from '../ops/index.js';
 import type { OpDefinition } from '../ops/define.js';
 import { admitBeforeBody, executeOperation, executePublicOperation } from '../ops/execute.js';
 import { operationDuration } from '../metrics.js';
-import { badRequest, notFound, Messages, NotFoundError, VaultError } from '../errors.js';
+import { badRequest, notFound, Messages, NotFoundError, TooManyRequestsError, VaultError } from '../errors.js';
 import type { Principal } from '../vault/credentials.js';
 import { rawHeaders } from './raw.js';
 import { rawOf } from '../ops/raw-answer.js';
 import { authenticateCaller, bodyReader, leaveBodyUnread } from './body.js';
 import { atMinimumRate, LargeBodies } from './uploads.js';
+import { bodyBytes, type BodyHolder, type BodyMemory } from './body-memory.js';
+import { addressKey } from '../vault/limits.js';
 
 const byName = new Map(operations.map((op) => [op.name, op]));
 
-export function v2Handler(services: Services) {
+/** `memory`: the process's budget for bodies in memory, which v1's bodies share (server.ts). */
+export function v2Handler(services: Services, memory: BodyMemory) {
   const { limits } = services.config;
   const readDefault = bodyReader(limits.body);
   const readFile = bodyReader(services.config.files.bodyLimit);
   const largeBodies = new LargeBodies(limits);
-  const servePublic = publicServer(services);
+  const read = withinBudget(memory, limits);
+  const servePublic = publicServer(services, read);
 
   /**
-   * The body of an authenticated call, and the large-body slot it holds (if it may be large): the gate's verdict
-   * from the header comes first, so a caller refused whatever it sends takes no slot and sends no byte.
+   * The body of an authenticated call, and what it holds (its bytes of the body budget, the large-body slot if it
+   * may be large): the gate's verdict from the header comes first, so a caller refused whatever it sends takes no
+   * slot and sends no byte.
    */
   const readAuthenticated = async (ctx: Context, op: OpDefinition, principal: Principal, tenantId: number): Promise<{ body: unknown; release: () => void }> => {
-    if (!op.largeBody || Number(ctx.get('content-length') || Infinity) <= limits.body) return { body: await readDefault(ctx), release: () => {} };
+    const holder = { caller: `credential:${principal.credentialId}`, tenant: `tenant:${tenantId}` };
+    if (!op.largeBody || Number(ctx.get('content-length') || Infinity) <= limits.body) return read(ctx, holder, limits.body, readDefault);
     await unread(ctx, admitBeforeBody(services, op, principal, tenantId));
-    const release = largeBodies.take(ctx, tenantId);
+    const admin = principal.kind === 'root' || principal.kind === 'tenant-admin';
+    const slot = largeBodies.take(ctx, { tenantId, credential: holder.caller, admin });
     try {
-      return { body: await atMinimumRate(ctx, limits, () => readFile(ctx)), release };
+      const { body, release } = await read(ctx, holder, services.config.files.bodyLimit, readFile);
+      return { body, release: () => (release(), slot()) };
     } catch (err) {
-      release();
+      slot();
       throw err;
     }
   };
@@ -59,9 +67,9 @@ export function v2Handler(services: Services) {
       }
       const principal = await authenticateCaller(services, ctx, ctx.get('x-bunker-token') || undefined, op.name);
       const tenantId = await unread(ctx, services.tenants.resolve(principal, ctx.get('x-bunker-tenant') || undefined, ctx.host));
-      const read = await readAuthenticated(ctx, op, principal, tenantId);
-      release = read.release;
-      const result = await executeOperation(services, op, principal, tenantId, bodyObject(read.body));
+      const got = await readAuthenticated(ctx, op, principal, tenantId);
+      release = got.release;
+      const result = await executeOperation(services, op, principal, tenantId, bodyObject(got.body));
       ctx.status = 200;
       // FileGet with `raw`: the file's bytes with download headers, and no JSON.
       const raw = rawOf(result);
@@ -82,28 +90,65 @@ export function v2Handler(services: Services) {
 }
 
 /**
- * Public calls. Login calls spend the client address's calls before the body is read, then (in the operation)
- * the calls of the tenant the request named: the name itself is the bucket, known or not. SharedRecordGet spends
- * the address's calls, and a miss counts as a refusal of the address (throttled past the budget).
+ * Public calls. Login calls spend the client address's calls of that operation before the body is read (so
+ * CaptchaCreate, free, does not spend the calls that follow a solved challenge), then (in the operation) the calls
+ * of the tenant the request named: the name itself is the bucket, known or not. A UserLogin naming a live loginid
+ * is served through both (the loginid is proof of a solved challenge): past the address's calls its (small) body
+ * is read to see. SharedRecordGet spends the address's calls; a hit is served, and only a miss counts as a refusal
+ * of the address (throttled past the budget).
  */
-function publicServer(services: Services) {
-  const readPublic = bodyReader(services.config.limits.publicBody);
+function publicServer(services: Services, read: BudgetedRead) {
+  const { publicBody } = services.config.limits;
+  const readPublic = bodyReader(publicBody);
   return async function servePublic(ctx: Context, op: OpDefinition): Promise<Record<string, unknown>> {
     const tenant = await services.tenants.resolvePublic(ctx.get('x-bunker-tenant') || undefined, ctx.host);
     const address = ctx.ip;
-    if (op.rateLimited === 'shared') {
-      services.limits.throttled({ address });
-      await unread(ctx, services.limits.sharedCall(address));
-    } else if (op.rateLimited) {
-      await unread(ctx, services.limits.publicAddress(address));
-    }
+    if (op.rateLimited === 'shared') await unread(ctx, services.limits.sharedCall(address));
+    const spent = op.rateLimited === true ? await unread(ctx, addressCall(services, op, address)) : undefined;
     const named = ctx.get('x-bunker-tenant').trim().toLowerCase() || services.tenants.nameInHost(ctx.host);
-    const spendTenantCall = op.rateLimited === true ? () => services.limits.publicTenant(named ? `name:${named}` : 'unnamed') : undefined;
-    const body = bodyObject(await readPublic(ctx));
+    const spendCalls = op.rateLimited === true ? async () => {
+      if (spent) throw spent;
+      await services.limits.publicTenant(named ? `name:${named}` : 'unnamed');
+    } : undefined;
+    const got = await read(ctx, { caller: `address:${addressKey(address)}`, tenant: `tenant:${tenant.tenantId}` }, publicBody, readPublic);
     try {
-      return await executePublicOperation(services, op, { ...tenant, address }, body, spendTenantCall);
+      return await executePublicOperation(services, op, { ...tenant, address: addressKey(address) }, bodyObject(got.body), spendCalls);
     } catch (err) {
       if (op.rateLimited === 'shared' && err instanceof NotFoundError) await services.limits.refused({ address });
+      throw err;
+    } finally {
+      got.release();
+    }
+  };
+}
+
+/**
+ * One login call of `op` from `address`. Past the address's calls, an operation that may name an attempt under way
+ * (UserLogin's loginid) is let through to have that looked at: the refusal is answered unless it does.
+ */
+async function addressCall(services: Services, op: OpDefinition, address: string): Promise<TooManyRequestsError | undefined> {
+  try {
+    await services.limits.publicAddress(address, op.name);
+    return undefined;
+  } catch (err) {
+    if (op.attemptUnderWay && err instanceof TooManyRequestsError) return err;
+    throw err;
+  }
+}
+
+type BudgetedRead = (ctx: Context, holder: BodyHolder, limit: number, reader: (ctx: Context) => Promise<unknown>) => Promise<{ body: unknown; release: () => void }>;
+
+/**
+ * Reads a body within the body budget (its bytes reserved before one is read, 503 past the budget or a share) and
+ * the minimum rate: the body, and the release of its bytes, for when its request ends.
+ */
+function withinBudget(memory: BodyMemory, settings: Parameters<typeof atMinimumRate>[1]): BudgetedRead {
+  return async (ctx, holder, limit, reader) => {
+    const release = memory.reserve(ctx, holder, bodyBytes(ctx, limit));
+    try {
+      return { body: await atMinimumRate(ctx, settings, () => reader(ctx)), release };
+    } catch (err) {
+      release();
       throw err;
     }
   };

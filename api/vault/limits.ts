@@ -5,6 +5,7 @@
 // per token prefix and per tenant named. Past a budget the key is backed off (Backoff, below); a valid
 // credential is served whatever its address did, so clients sharing an address (NAT, an ingress) cannot be
 // locked out by one of them.
+import { isIP } from 'node:net';
 import { LRUCache } from 'lru-cache';
 import { RateLimiterMemory, RateLimiterPostgres, RateLimiterRes, type RateLimiterAbstract } from 'rate-limiter-flexible';
 import type { Database } from '../store/database.js';
@@ -14,7 +15,7 @@ import type { Principal } from './credentials.js';
 
 /** Every limit is a count per minute; 0 turns that limit off (e.g. behind a gateway that limits already). */
 export interface LimitSettings {
-  /** Public login calls (CaptchaCreate, UserPrelogin, UserLogin) per client address per minute. */
+  /** Public login calls of each operation (CaptchaCreate, UserPrelogin, UserLogin) per client address per minute. */
   publicPerAddress: number;
   /** Public login calls per tenant named (or per unknown name) per minute, whoever makes them. */
   publicPerTenant: number;
@@ -70,7 +71,7 @@ export class Limits {
     this.sharedByAddress = shared('shared-address', settings.sharedPerAddress);
     const budget = (keyPrefix: string, points: number, keyOf: Budget['keyOf']): Budget[] => (points ? [{ limiter: shared(keyPrefix, points), keyOf }] : []);
     this.refusalBudgets = [
-      ...budget('auth-failure', settings.authFailuresPerAddress, (k) => `address:${k.address}`),
+      ...budget('auth-failure', settings.authFailuresPerAddress, (k) => `address:${addressKey(k.address)}`),
       ...budget('auth-failure-prefix', settings.authFailuresPerPrefix, (k) => (k.token && k.token.length >= PREFIX_LENGTH ? `prefix:${k.token.slice(0, PREFIX_LENGTH).toLowerCase()}` : undefined)),
       ...budget('auth-failure-tenant', settings.authFailuresPerTenant, (k) => (k.tenant ? `tenant:${k.tenant}` : undefined)),
     ];
@@ -79,9 +80,13 @@ export class Limits {
     this.backoff = new Backoff(settings.authBlockSeconds, WINDOW_SECONDS);
   }
 
-  /** One public login call from `address`: 429 once the address has spent its calls. Checked before the body. */
-  async publicAddress(address: string): Promise<void> {
-    if (this.settings.publicPerAddress) await consume(this.publicByAddress, address);
+  /**
+   * One public login call of `operation` from `address`: 429 once the address has spent that operation's calls.
+   * Each operation has its own bucket, so free calls (CaptchaCreate) do not spend those that follow a solved
+   * challenge. Checked before the body.
+   */
+  async publicAddress(address: string, operation: string): Promise<void> {
+    if (this.settings.publicPerAddress) await consume(this.publicByAddress, `${operation}:${addressKey(address)}`);
   }
 
   /**
@@ -94,7 +99,7 @@ export class Limits {
 
   /** One anonymous shared-record retrieval from `address`; 429 once it has spent its calls. */
   async sharedCall(address: string): Promise<void> {
-    if (this.settings.sharedPerAddress) await consume(this.sharedByAddress, address);
+    if (this.settings.sharedPerAddress) await consume(this.sharedByAddress, addressKey(address));
   }
 
   /** 429 while any of the keys is backed off: checked before a refusable call does work, in memory only. */
@@ -203,4 +208,29 @@ export class Backoff {
   forgive(keys: readonly string[]): void {
     for (const key of keys) this.state.delete(key);
   }
+}
+
+/**
+ * The key an address is counted by: an IPv6 address by its /64 (one subscriber's network, as every ISP assigns
+ * them), anything else as it is (IPv4; an IPv4-mapped address is already IPv4, http/client-address.ts).
+ */
+export function addressKey(address: string): string {
+  if (isIP(address) !== 6) return address;
+  const groups = ipv6Groups(address);
+  return `${groups.slice(0, 4).map((g) => g.toString(16)).join(':')}::/64`;
+}
+
+/** The eight 16-bit groups of an IPv6 address (a zone dropped, a trailing dotted IPv4 read as two groups). */
+function ipv6Groups(address: string): number[] {
+  let text = address.split('%')[0]!.toLowerCase();
+  const v4 = /(\d+)\.(\d+)\.(\d+)\.(\d+)$/.exec(text);
+  if (v4) {
+    const [a, b, c, d] = v4.slice(1).map(Number) as [number, number, number, number];
+    text = `${text.slice(0, v4.index)}${((a << 8) | b).toString(16)}:${((c << 8) | d).toString(16)}`;
+  }
+  const [head = '', tail] = text.split('::');
+  const parse = (part: string) => (part ? part.split(':').map((g) => parseInt(g, 16)) : []);
+  const left = parse(head);
+  const right = tail === undefined ? [] : parse(tail);
+  return [...left, ...Array<number>(8 - left.length - right.length).fill(0), ...right];
 }

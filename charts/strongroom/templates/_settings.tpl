@@ -13,6 +13,12 @@ tokenizer never sees a database, object store or mail setting; the api never a k
 {{- with .Values.api.settings.publicBodyLimit }}
 - { name: STRONGROOM_PUBLIC_BODY_LIMIT, value: {{ . | quote }} }
 {{- end }}
+{{- with .Values.api.settings.bodyMemory }}
+- { name: STRONGROOM_BODY_MEMORY, value: {{ . | quote }} }
+{{- end }}
+{{- with .Values.api.settings.requestsPerAddress }}
+- { name: STRONGROOM_REQUESTS_PER_ADDRESS, value: {{ . | quote }} }
+{{- end }}
 {{- with .Values.api.settings.largeBodies }}
 - { name: STRONGROOM_LARGE_BODIES, value: {{ . | quote }} }
 {{- end }}

@@ -1,0 +1,69 @@
+// The body budget against an independent model: any sequence of reservations (callers in tenants, sizes up to a
+// share) and releases keeps the bytes held within the budget, a caller within its share and a tenant within its,
+// refuses only what one of those bounds refuses, and never refuses a caller within its share for the use of one
+// other caller.
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { BodyMemory } from '../../../../api/http/body-memory.js';
+
+interface Held {
+  caller: string;
+  tenant: string;
+  bytes: number;
+  release: () => void;
+}
+
+const sum = (held: Held[], keep: (h: Held) => boolean) => held.filter(keep).reduce((n, h) => n + h.bytes, 0);
+
+describe('BodyMemory', () => {
+  it('holds within the budget and the shares, and refuses only past one of them', () => {
+    const step = fc.oneof(
+      fc.record({ caller: fc.nat(4), tenant: fc.nat(2), part: fc.double({ min: 0, max: 1, noNaN: true }) }),
+      fc.record({ release: fc.nat(40) }),
+    );
+    fc.assert(
+      fc.property(fc.integer({ min: 16, max: 4096 }), fc.array(step, { maxLength: 60 }), (budget, steps) => {
+        const memory = new BodyMemory(budget);
+        const share = Math.floor(budget / 4);
+        const tenantShare = Math.floor(budget / 2);
+        const held: Held[] = [];
+        for (const s of steps) {
+          if ('release' in s) {
+            if (!held.length) continue;
+            const [h] = held.splice(s.release % held.length, 1);
+            h!.release();
+            h!.release();
+            continue;
+          }
+          // Each caller belongs to one tenant.
+          const caller = `c${s.caller}`;
+          const tenant = `t${s.caller % 2 === 0 ? s.tenant : 9}`;
+          const bytes = Math.floor(s.part * share);
+          const mine = sum(held, (h) => h.caller === caller);
+          const theirs = sum(held, (h) => h.tenant === tenant);
+          const total = sum(held, () => true);
+          const fits = total + bytes <= budget && (mine === 0 || mine + bytes <= share) && (theirs === 0 || theirs + bytes <= tenantShare);
+          const others = new Set(held.filter((h) => h.caller !== caller).map((h) => h.caller));
+          const release = memory.tryReserve({ caller, tenant }, bytes);
+          expect(release !== null).toBe(fits);
+          // One other caller's use never refuses a caller within its share.
+          if (others.size <= 1 && mine + bytes <= share) expect(release).not.toBeNull();
+          if (release) held.push({ caller, tenant, bytes, release });
+          expect(memory.held).toBe(sum(held, () => true));
+          expect(memory.held).toBeLessThanOrEqual(budget);
+        }
+      }),
+    );
+  });
+
+  it('lets a caller holding nothing take one body larger than its share, within the budget', () => {
+    const memory = new BodyMemory(1000);
+    const big = memory.tryReserve({ caller: 'a', tenant: 't' }, 600);
+    expect(big).not.toBeNull();
+    expect(memory.tryReserve({ caller: 'a', tenant: 't' }, 1)).toBeNull();
+    expect(memory.tryReserve({ caller: 'b', tenant: 'u' }, 250)).not.toBeNull();
+    expect(memory.tryReserve({ caller: 'c', tenant: 'v' }, 200)).toBeNull();
+    big!();
+    expect(memory.held).toBe(250);
+  });
+});
