@@ -62,7 +62,7 @@ export async function startApi(env: NodeJS.ProcessEnv = process.env) {
   // Resumes a rotation left unfinished by a restart, and keeps looking for keys under older versions.
   services.rewrapper.start();
   services.rewrapper.kick();
-  // Upgrades a database sealed before per-person keys, resuming where a restart left it (api/vault/legacy.ts).
+  // Upgrades a database sealed before per-person keys, resuming where a restart left it (api/vault/jobs/legacy.ts).
   services.legacy.start();
   if (services.keyringCheck.state === 'migrating') services.legacy.kick();
 

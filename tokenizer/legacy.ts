@@ -2,7 +2,7 @@
 // version sealed it and sealed again under a person's data key in the same call, so no plaintext leaves the process.
 // That version sealed everything as format 0x01 under the tenant's `record` subkey of the master version in its
 // header, derived without a tenant salt (salts came with Global0007TenantKeySalt; tenants made before keep none),
-// with the AAD (tenant, table, row) as its api chose table and row (api/vault/legacy.ts lists them).
+// with the AAD (tenant, table, row) as its api chose table and row (api/vault/jobs/legacy.ts lists them).
 import { open, SealError } from './aead.js';
 import { newDataKey, sealPersonal, unwrapDataKey } from './envelope.js';
 import { BadItemError } from './batch.js';

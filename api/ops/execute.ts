@@ -75,7 +75,7 @@ async function checkKeyring(services: Services, tenantId: number, op: OpDefiniti
   if (state === 'unchecked') state = await services.keyringCheck.check().catch(() => 'unchecked' as const);
   if (state === 'mismatch') throw new UnavailableError(Messages.keyringMismatch);
   if (state === 'unchecked') throw new UnavailableError('The tokenizer is unavailable');
-  // A tenant whose data is still in the legacy format (api/vault/legacy.ts) waits, retryable, rather than be read
+  // A tenant whose data is still in the legacy format (api/vault/jobs/legacy.ts) waits, retryable, rather than be read
   // wrongly; cross-tenant operations of the main tenant wait for every tenant, but those that show the upgrade.
   if (state === 'migrating' && !op.servedDuringUpgrade) {
     if (services.keyringCheck.isMigrating(tenantId) || (op.access === 'mainTenant' && services.keyringCheck.anyMigrating)) {

@@ -1,4 +1,4 @@
-// SQL of the upgrade from a database sealed before per-person keys (api/vault/legacy.ts): finding what is still in
+// SQL of the upgrade from a database sealed before per-person keys (api/vault/jobs/legacy.ts): finding what is still in
 // the legacy format (format byte 0x01 where today every value is 0x02 or 0x03 under a data key), reading a batch of it, and
 // writing back what the tokenizer resealed. Runs in the migrator's transactions, as the owner: the tenant's role
 // may not update audit events, and the re-chain must.

@@ -2,7 +2,7 @@
 // master key version (persons' keys are then rewrapped in the background), a new wrapping key, a new split of the
 // recovery key. The api never sees a key or a share it was not given.
 import type { TokenizerClient } from '../tokenizer-client.js';
-import type { Rewrapper } from './rewrap.js';
+import type { Rewrapper } from './jobs/rewrap.js';
 
 export class KeyCustody {
   constructor(

@@ -34,7 +34,7 @@ export const SystemGetKeyringStatus = defineOp({
       // Versions still wrapping some person's key; tenant-key records (tokens, audit details without a person)
       // may still name older versions too, so no version is removed from the keyring here.
       versionsinuse: inUse,
-      // The upgrade from a database sealed before per-person keys, per tenant that held such data (api/vault/legacy.ts).
+      // The upgrade from a database sealed before per-person keys, per tenant that held such data (api/vault/jobs/legacy.ts).
       legacy: await ctx.services.legacy.status(),
     };
   },

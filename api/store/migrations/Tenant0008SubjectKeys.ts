@@ -1,6 +1,6 @@
 // Per-person data keys (envelope encryption). Each person's data is sealed under their own key, kept here only
 // wrapped by the tokenizer; erasing a person nulls their key, and everything sealed under it stops opening.
-// Databases created before this migration hold data sealed under tenant keys only: api/vault/legacy.ts upgrades them.
+// Databases created before this migration hold data sealed under tenant keys only: api/vault/jobs/legacy.ts upgrades them.
 import { Migration } from '@mikro-orm/migrations';
 
 export class Tenant0008SubjectKeys extends Migration {

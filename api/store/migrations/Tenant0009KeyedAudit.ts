@@ -5,7 +5,7 @@
 // auditor without the key can check the events up to a checkpoint. Both functions are SECURITY DEFINER: the tenant's database role may call them, and may only read the audit
 // tables (Database.grantTenantRole revokes the rest).
 // Events stored before this migration carry unkeyed sha256 links that no key can vouch for, and the database cannot
-// re-chain them (it never holds the key): the legacy upgrade (api/vault/legacy.ts) verifies and re-chains them.
+// re-chain them (it never holds the key): the legacy upgrade (api/vault/jobs/legacy.ts) verifies and re-chains them.
 import { Migration } from '@mikro-orm/migrations';
 
 export class Tenant0009KeyedAudit extends Migration {

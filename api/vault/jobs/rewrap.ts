@@ -4,11 +4,11 @@
 // replica do it at a time; a pause between batches keeps it from crowding out the requests it runs beside.
 import type { Logger } from 'pino';
 import type { EntityManager } from '@mikro-orm/postgresql';
-import type { Database } from '../store/database.js';
-import { Stores } from '../store/stores.js';
-import type { TokenizerClient } from '../tokenizer-client.js';
-import type { SubjectKeys } from './subject-keys.js';
-import { Periodic } from './periodic.js';
+import type { Database } from '../../store/database.js';
+import { Stores } from '../../store/stores.js';
+import type { TokenizerClient } from '../../tokenizer-client.js';
+import type { SubjectKeys } from '../subject-keys.js';
+import { Job } from './job.js';
 
 export interface RewrapProgress {
   active: number;
@@ -19,9 +19,7 @@ export interface RewrapProgress {
   byVersion: Record<string, number>;
 }
 
-export class Rewrapper {
-  private readonly schedule: Periodic;
-
+export class Rewrapper extends Job {
   constructor(
     private readonly db: Database,
     private readonly tokenizer: TokenizerClient,
@@ -29,22 +27,11 @@ export class Rewrapper {
     private readonly opts: { seconds: number; batch: number; pauseMs: number },
     private readonly keys: SubjectKeys,
   ) {
-    this.schedule = new Periodic(opts.seconds, () => this.runOnce(), (err: unknown) =>
-      log.error({ err: { type: (err as Error).name, message: (err as Error).message } }, 'key rewrap failed'),
-    );
+    super('key rewrap', opts.seconds, log);
   }
 
-  start(): void {
-    this.schedule.start();
-  }
-
-  /** Runs a pass now unless one is running; a failed pass is logged and tried again at the next tick. */
-  kick(): void {
-    this.schedule.kick();
-  }
-
-  async stop(): Promise<void> {
-    await this.schedule.stop();
+  protected pass(): Promise<number> {
+    return this.runOnce();
   }
 
   /**
@@ -60,7 +47,7 @@ export class Rewrapper {
     for (const { id } of await this.db.globalStores().tenants.all()) {
       await this.tokenizer.prepare(id);
       for (;;) {
-        if (this.schedule.stopping || batches >= maxBatches) return moved;
+        if (this.stopping || batches >= maxBatches) return moved;
         const n = await this.db.forTenant(id).transactional(async (tx): Promise<number | null> => {
           const stores = new Stores(tx as EntityManager, id);
           if (!(await stores.locks.tryRewrap())) return null;

@@ -13,16 +13,16 @@
 import { createHash, randomUUID } from 'node:crypto';
 import type { Logger } from 'pino';
 import type { EntityManager } from '@mikro-orm/postgresql';
-import type { Database } from '../store/database.js';
-import { Stores } from '../store/stores.js';
-import type { LegacyPersonRows } from '../store/legacy.js';
-import { newObjectKey, type BlobStore } from '../store/blobs/index.js';
-import type { PersonKey, TokenizerClient } from '../tokenizer-client.js';
-import { auditDigest } from '../../proto/audit-checkpoint.js';
-import { canonical, type AuditTrail } from './audit/trail.js';
-import { profileRowId, USERS_TABLE } from './users.js';
-import type { SubjectKeys } from './subject-keys.js';
-import { Periodic } from './periodic.js';
+import type { Database } from '../../store/database.js';
+import { Stores } from '../../store/stores.js';
+import type { LegacyPersonRows } from '../../store/legacy.js';
+import { newObjectKey, type BlobStore } from '../../store/blobs/index.js';
+import type { PersonKey, TokenizerClient } from '../../tokenizer-client.js';
+import { auditDigest } from '../../../proto/audit-checkpoint.js';
+import { canonical, type AuditTrail } from '../audit/trail.js';
+import { profileRowId, USERS_TABLE } from '../users.js';
+import type { SubjectKeys } from '../subject-keys.js';
+import { Job } from './job.js';
 
 /** Where each kind of value was sealed by the legacy version (table, row), and where it goes now. */
 const MAP = {
@@ -70,8 +70,7 @@ export function legacyChainHash(prev: Buffer, seq: number, canon: string): Buffe
   return createHash('sha256').update(prev).update(seqBytes).update(canon, 'utf8').digest();
 }
 
-export class LegacyMigrator {
-  private readonly schedule: Periodic;
+export class LegacyMigrator extends Job {
   private readonly progress = new Map<number, LegacyTenantProgress>();
   /** Told when a tenant is done, so that its calls are served again at once. */
   onDone: ((tenantId: number) => void) | undefined;
@@ -85,22 +84,11 @@ export class LegacyMigrator {
     private readonly audit: AuditTrail,
     private readonly blobs: BlobStore,
   ) {
-    this.schedule = new Periodic(opts.seconds, () => this.runOnce(), (err: unknown) =>
-      log.error({ err: { type: (err as Error).name, message: (err as Error).message } }, 'legacy upgrade failed'),
-    );
+    super('legacy upgrade', opts.seconds, log);
   }
 
-  start(): void {
-    this.schedule.start();
-  }
-
-  /** Runs a pass now unless one is running; a failed pass is logged and tried again at the next tick. */
-  kick(): void {
-    this.schedule.kick();
-  }
-
-  async stop(): Promise<void> {
-    await this.schedule.stop();
+  protected pass(): Promise<unknown> {
+    return this.runOnce();
   }
 
   /** The tenants still holding legacy data, by this process's last look. */
@@ -129,7 +117,7 @@ export class LegacyMigrator {
   async runOnce(maxBatches = Infinity): Promise<void> {
     const budget = { batches: maxBatches };
     for (const id of await this.pendingTenants()) {
-      if (this.schedule.stopping || budget.batches <= 0) return;
+      if (this.stopping || budget.batches <= 0) return;
       const p = this.progress.get(id) ?? { tenant: id, phase: 'persons' as const, persons: { done: 0, total: 0 } };
       this.progress.set(id, p);
       try {
@@ -157,7 +145,7 @@ export class LegacyMigrator {
     if (!verdict) return false;
     p.phase = 'persons';
     for (;;) {
-      if (this.schedule.stopping || budget.batches-- <= 0) return false;
+      if (this.stopping || budget.batches-- <= 0) return false;
       const batch = await this.locked(id, (stores) => this.personBatch(id, stores));
       if (batch === null) return false;
       // The legacy objects of resealed files go once the rows naming their successors have committed.
@@ -167,7 +155,7 @@ export class LegacyMigrator {
     }
     p.phase = 'tenant data';
     for (;;) {
-      if (this.schedule.stopping || budget.batches-- <= 0) return false;
+      if (this.stopping || budget.batches-- <= 0) return false;
       const n = await this.locked(id, (stores) => this.tenantBatch(id, stores, tenantKey));
       if (n === null) return false;
       if (!n) break;

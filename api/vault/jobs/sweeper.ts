@@ -1,14 +1,14 @@
 // Removes expired records on a schedule. Reads already hide them; the sweeper frees the space and makes the
 // expiry final. Every replica runs the timer, but per tenant only the one holding the advisory lock sweeps.
 import type { Logger } from 'pino';
-import type { Database } from '../store/database.js';
-import { Stores } from '../store/stores.js';
+import type { Database } from '../../store/database.js';
+import { Stores } from '../../store/stores.js';
 import type { EntityManager } from '@mikro-orm/postgresql';
-import type { Files } from './files.js';
-import type { Logins } from './logins.js';
-import type { AuditTrail } from './audit/trail.js';
-import { nowSeconds } from './durations.js';
-import { Periodic } from './periodic.js';
+import type { Files } from '../files.js';
+import type { Logins } from '../logins.js';
+import type { AuditTrail } from '../audit/trail.js';
+import { nowSeconds } from '../durations.js';
+import { Job } from './job.js';
 
 // Rows per statement: a long backlog is cleared over several statements, never in one huge transaction.
 const BATCH = 5_000;
@@ -28,10 +28,8 @@ const SWEEPS: ((stores: Stores, now: number) => Promise<number>)[] = [
   (stores, now) => stores.files.sweep(now, BATCH),
 ];
 
-export class Sweeper {
-  /** Every `seconds`; 0 turns it off. A sweep still running (a big backlog) is not stacked with another. */
-  private readonly schedule: Periodic;
-
+/** Every `seconds`; 0 turns it off. A sweep still running (a big backlog) is not stacked with another. */
+export class Sweeper extends Job {
   constructor(
     private readonly db: Database,
     private readonly log: Logger,
@@ -40,15 +38,11 @@ export class Sweeper {
     private readonly logins?: Pick<Logins, 'sweep'>,
     private readonly audit?: Pick<AuditTrail, 'drainIfQueued'>,
   ) {
-    this.schedule = new Periodic(this.seconds, () => this.sweepOnce(), (err: unknown) => this.log.error({ err: { type: (err as Error).name, message: (err as Error).message } }, 'sweep failed'));
+    super('sweep', seconds, log);
   }
 
-  start(): void {
-    this.schedule.start();
-  }
-
-  async stop(): Promise<void> {
-    await this.schedule.stop();
+  protected pass(): Promise<number> {
+    return this.sweepOnce();
   }
 
   /** One pass over every tenant; returns how many records went. */
