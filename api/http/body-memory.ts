@@ -1,8 +1,9 @@
 // Memory for request bodies: every body is counted against one byte budget for the whole process before a byte of
 // it is read (its declared length, or, chunked or compressed, the most the caller may send), and given back when
 // its request ends. One caller (a credential, or an anonymous client's address) may hold at most a quarter of the
-// budget and one tenant at most a half, so one credential cannot take it all: with one other caller at its share,
-// a caller within its own is still served. Beyond, the call is asked to come back (503 with Retry-After).
+// budget and one tenant at most a half (anonymous callers count as one tenant), so one credential cannot take it
+// all: with one other caller at its share, a caller within its own is still served. Beyond, the call is asked to
+// come back (503 with Retry-After).
 import type { Context } from 'koa';
 import { UnavailableError, Messages } from '../errors.js';
 import { leaveBodyUnread } from './body.js';

@@ -110,7 +110,8 @@ function publicServer(services: Services, read: BudgetedRead) {
       if (spent) throw spent;
       await services.limits.publicTenant(named ? `name:${named}` : 'unnamed');
     } : undefined;
-    const got = await read(ctx, { caller: `address:${addressKey(address)}`, tenant: `tenant:${tenant.tenantId}` }, publicBody, readPublic);
+    // Anonymous bodies are one tenant's worth of the budget together, apart from every tenant's own callers.
+    const got = await read(ctx, { caller: `address:${addressKey(address)}`, tenant: 'anonymous' }, publicBody, readPublic);
     try {
       return await executePublicOperation(services, op, { ...tenant, address: addressKey(address) }, bodyObject(got.body), spendCalls);
     } catch (err) {

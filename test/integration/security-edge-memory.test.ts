@@ -4,6 +4,7 @@
 // minimum rate for every body, and a cap on requests in flight per client address (slow small bodies were held
 // until the request timeout).
 import { request, type ClientRequest } from 'node:http';
+import fc from 'fast-check';
 import { describe, expect } from 'vitest';
 import { vaultTest, buildProfile, type TestVault } from '../fixtures/vault.js';
 import { roleWith } from '../fixtures/roles.js';
@@ -34,7 +35,7 @@ interface Held {
 
 let addresses = 0;
 /** A client address no other test of this file uses. */
-const fresh = () => `198.51.100.${++addresses}`;
+const fresh = () => `198.51.${100 + Math.floor(addresses / 250)}.${(addresses++ % 250) + 1}`;
 
 /**
  * A call (`op`, or a path of its own) declaring a body of `size` bytes (`json`, led by spaces), whose spaces trickle at `chunk` bytes every
@@ -111,6 +112,37 @@ describe('bodies in memory', () => {
     const again = held(vault, 'UserGet', ref, 400 * KB, { headers });
     again.finish();
     expect((await again.answer).status).toBe(200);
+  });
+
+  it('admits concurrent bodies of any sizes and callers exactly as the budget’s model says', async ({ vault }) => {
+    const user = await vault.call('UserCreate', { profile: buildProfile() });
+    const ref = { mode: 'token', identity: user.body.token };
+    const logins = [(await vault.call('XTokenCreateForUser', ref)).body.xtoken as string, (await vault.call('XTokenCreateForUser', ref)).body.xtoken as string];
+    const tokens = [vault.rootToken, ...logins];
+    // The file's budget: 4 MB, a caller's share 1 MB, the (main) tenant's 2 MB; every caller here is the main tenant's.
+    const [budget, share, tenantShare] = [4096 * KB, 1024 * KB, 2048 * KB];
+    const call = fc.record({ caller: fc.nat(2), size: fc.integer({ min: 64, max: 500 }).map((k) => k * KB) });
+    await fc.assert(
+      fc.asyncProperty(fc.array(call, { minLength: 1, maxLength: 7 }), async (calls) => {
+        const holding: { caller: number; size: number; h: Held }[] = [];
+        try {
+          for (const c of calls) {
+            const mine = holding.filter((x) => x.caller === c.caller).reduce((n, x) => n + x.size, 0);
+            const all = holding.reduce((n, x) => n + x.size, 0);
+            const fits = all + c.size <= budget && (mine === 0 || mine + c.size <= share) && (all === 0 || all + c.size <= tenantShare);
+            const h = held(vault, 'UserGet', ref, c.size, { headers: { 'x-bunker-token': tokens[c.caller]!, 'x-forwarded-for': fresh() } });
+            const refused = await answeredWithin(h, 400);
+            expect(refused, JSON.stringify({ c, mine, all })).toBe(!fits);
+            if (refused) expect((await h.answer).status).toBe(503);
+            else holding.push({ ...c, h });
+          }
+        } finally {
+          for (const x of holding) x.h.finish();
+          for (const x of holding) expect((await x.h.answer).status).toBe(200);
+        }
+      }),
+      { numRuns: 6 },
+    );
   });
 
   it('gives a role xtoken one large-body slot, and keeps the tenant’s last for root', async ({ vault }) => {

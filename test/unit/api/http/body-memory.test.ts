@@ -4,7 +4,8 @@
 // other caller.
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { BodyMemory } from '../../../../api/http/body-memory.js';
+import type { Context } from 'koa';
+import { BodyMemory, bodyBytes } from '../../../../api/http/body-memory.js';
 
 interface Held {
   caller: string;
@@ -65,5 +66,32 @@ describe('BodyMemory', () => {
     expect(memory.tryReserve({ caller: 'c', tenant: 'v' }, 200)).toBeNull();
     big!();
     expect(memory.held).toBe(250);
+  });
+});
+
+// What a request reserves, against its headers: the declared length of a body sent as is, the caller's limit for a
+// chunked or compressed one (its size is not known before it is read), nothing for no body or one refused unread.
+describe('bodyBytes', () => {
+  const request = (headers: Record<string, string>) => ({ get: (name: string) => headers[name] ?? '' }) as unknown as Context;
+
+  it('reserves the declared length, else the limit, else nothing', () => {
+    fc.assert(
+      fc.property(
+        fc.integer({ min: 1, max: 1 << 24 }),
+        fc.option(fc.nat(1 << 25), { nil: undefined }),
+        fc.boolean(),
+        fc.constantFrom('', 'identity', 'gzip', 'br', 'deflate'),
+        (limit, declared, chunked, encoding) => {
+          const headers: Record<string, string> = {};
+          if (declared !== undefined) headers['content-length'] = String(declared);
+          if (chunked) headers['transfer-encoding'] = 'chunked';
+          if (encoding) headers['content-encoding'] = encoding;
+          const plain = encoding === '' || encoding === 'identity';
+          const expected =
+            declared === undefined ? (chunked ? limit : 0) : declared > limit ? 0 : plain ? declared : limit;
+          expect(bodyBytes(request(headers), limit)).toBe(expected);
+        },
+      ),
+    );
   });
 });
