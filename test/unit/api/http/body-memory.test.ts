@@ -6,6 +6,7 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import type { Context } from 'koa';
 import { BodyMemory, bodyBytes } from '../../../../api/http/body-memory.js';
+import { loadConfig } from '../../../../api/config.js';
 
 interface Held {
   caller: string;
@@ -93,5 +94,13 @@ describe('bodyBytes', () => {
         },
       ),
     );
+  });
+});
+
+describe('STRONGROOM_BODY_MEMORY', () => {
+  it('defaults to 96 MB, and is refused, naming it, below the largest body a call may send', () => {
+    expect(loadConfig({}).limits.bodyMemory).toBe(96 * 1024 * 1024);
+    expect(() => loadConfig({ STRONGROOM_BODY_MEMORY: '16mb' })).toThrow(/STRONGROOM_BODY_MEMORY: at least the largest body/);
+    expect(loadConfig({ STRONGROOM_BODY_MEMORY: '16mb', STRONGROOM_FILE_MAX_BYTES: '4mb' }).limits.bodyMemory).toBe(16 * 1024 * 1024);
   });
 });
