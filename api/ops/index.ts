@@ -19,6 +19,7 @@ import { BulkListTokens } from './bulk/BulkListTokens.js';
 import { GroupAddUser } from './groups/GroupAddUser.js';
 import { CaptchaCreate } from './login/CaptchaCreate.js';
 import { UserLogin } from './login/UserLogin.js';
+import { UserLogout } from './login/UserLogout.js';
 import { UserPrelogin } from './login/UserPrelogin.js';
 import { GroupCreate } from './groups/GroupCreate.js';
 import { GroupDelete } from './groups/GroupDelete.js';
@@ -219,6 +220,7 @@ export const operations: readonly OpDefinition[] = [
   UserGet,
   UserListVersions,
   UserLogin,
+  UserLogout,
   UserPatch,
   UserPatchRequest,
   UserPrelogin,

@@ -605,6 +605,8 @@ export type UserLoginInput = {
   loginid?: string;
 };
 
+export type UserLogoutInput = Record<string, unknown>;
+
 export type UserPatchInput = {
   mode: "login" | "token" | "email" | "phone" | "custom";
   identity: string | number;
@@ -804,6 +806,7 @@ export interface Requests {
   UserGet: UserGetInput;
   UserListVersions: UserListVersionsInput;
   UserLogin: UserLoginInput;
+  UserLogout: UserLogoutInput;
   UserPatch: UserPatchInput;
   UserPatchRequest: UserPatchRequestInput;
   UserPrelogin: UserPreloginInput;

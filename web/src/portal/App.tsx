@@ -19,6 +19,12 @@ const PAGES = {
 } as const;
 type PageName = keyof typeof PAGES;
 
+/** Ends the login xtoken in the vault, so that a copy of it left in this browser is worth nothing; a failure (the
+ * vault unreachable, the xtoken already expired) still signs out here. */
+async function signOut(session: PortalSession): Promise<void> {
+  await call('UserLogout', {}, { token: session.xtoken }).catch(() => undefined);
+}
+
 export function App() {
   const client = useQueryClient();
   const [session, setSession] = useState<PortalSession | null>(() => loadSession<PortalSession>(SESSION_KEY));
@@ -48,7 +54,7 @@ export function App() {
         </p>
         {session ? (
           <div className="who">
-            <button type="button" onClick={() => update(null)}>
+            <button type="button" onClick={() => void signOut(session).finally(() => update(null))}>
               Sign out
             </button>
           </div>
