@@ -9,7 +9,8 @@ import { registerKeysPool } from './store/sql.js';
 import { TokenizerClient } from './tokenizer-client.js';
 import { buildServices } from './vault/services.js';
 import { createApp } from './http/server.js';
-import { registerPoolGauge } from './metrics.js';
+import { registerPoolGauge, registry } from './metrics.js';
+import { serveMetrics } from '../proto/metrics-server.js';
 
 export async function startApi(env: NodeJS.ProcessEnv = process.env) {
   const config = loadConfig(env);
@@ -46,6 +47,13 @@ export async function startApi(env: NodeJS.ProcessEnv = process.env) {
   const address = server.address();
   const port = typeof address === 'object' && address ? address.port : config.port;
   log.info({ port, database: db.embedded ? 'embedded' : 'postgresql' }, 'api listening');
+  // Metrics on a port of their own, when one is set; a port that cannot be bound stops the start like the main one.
+  const metricsServer = config.metricsPort
+    ? await serveMetrics(registry, config.metricsPort, config.host).catch((err: unknown) => {
+        server.close();
+        throw err;
+      })
+    : undefined;
   const startedAt = Number(env.STRONGROOM_STARTED_AT);
   if (startedAt > 0) {
     process.stderr.write(`Strongroom is ready on http://${config.host}:${port} (${((Date.now() - startedAt) / 1000).toFixed(1)} s after start)\n`);
@@ -75,6 +83,7 @@ export async function startApi(env: NodeJS.ProcessEnv = process.env) {
         server.closeIdleConnections();
         setTimeout(() => server.closeAllConnections(), 10_000).unref();
       });
+      metricsServer?.close();
       await services.sweeper.stop();
       await services.auditVerifier.stop();
       await services.auditCheckpoints.stop();

@@ -20,6 +20,8 @@ const size = z
 
 const Env = z.object({
   PORT: z.coerce.number().int().min(0).max(65535).default(3000),
+  /** A port of its own for GET /metrics (tenant ids are in its labels); 0: served on the public port, as in development. */
+  STRONGROOM_METRICS_PORT: z.coerce.number().int().min(0).max(65535).default(0),
   HOST: z.string().default('0.0.0.0'),
   STRONGROOM_DATA_DIR: z.string().default('./data'),
   STRONGROOM_ROOT_TOKEN: z.uuid('must be a UUID').optional(),
@@ -136,6 +138,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env) {
   }
   return {
     port: e.PORT,
+    metricsPort: e.STRONGROOM_METRICS_PORT,
     host: e.HOST,
     dataDir,
     rootToken: rootTokenOf(e.STRONGROOM_ROOT_TOKEN, e.STRONGROOM_ROOT_TOKEN_FILE),

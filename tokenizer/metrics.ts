@@ -1,5 +1,6 @@
 // Prometheus metrics of the tokenizer, served on GET /metrics when STRONGROOM_TOKENIZER_METRICS_PORT is set.
-import { createServer, type Server } from 'node:http';
+import type { Server } from 'node:http';
+import { serveMetrics as serveOn } from '../proto/metrics-server.js';
 import client from 'prom-client';
 
 // A registry of our own, not prom-client's global one: in-process tests may load this module more than once.
@@ -40,23 +41,7 @@ export const keyringActiveVersion = new client.Gauge({
   registers: [registry],
 });
 
-/** Plain HTTP on purpose: metrics carry no secrets, and Prometheus scrapes the pod's port directly. */
+/** The tokenizer's metrics on a port of its own (STRONGROOM_TOKENIZER_METRICS_PORT). */
 export function serveMetrics(port: number, host = '0.0.0.0'): Promise<Server> {
-  const server = createServer((req, res) => {
-    if (req.method !== 'GET' || req.url?.split('?')[0] !== '/metrics') {
-      res.writeHead(404).end();
-      return;
-    }
-    registry.metrics().then(
-      (text) => res.writeHead(200, { 'content-type': registry.contentType }).end(text),
-      () => res.writeHead(500).end(),
-    );
-  });
-  return new Promise((resolve, reject) => {
-    server.once('error', reject);
-    server.listen(port, host, () => {
-      server.off('error', reject);
-      resolve(server);
-    });
-  });
+  return serveOn(registry, port, host);
 }

@@ -46,10 +46,13 @@ export function createApp(services: Services): Koa {
     const migration = keyring === 'migrating' ? { migration: await services.legacy.status().catch(() => 'unknown') } : {};
     ctx.body = { status: ready ? 'ok' : 'error', database: db, tokenizer, keyring, ...migration };
   });
-  router.get('/metrics', async (ctx) => {
-    ctx.type = registry.contentType;
-    ctx.body = await registry.metrics();
-  });
+  // On the public port only when no port of its own is set (STRONGROOM_METRICS_PORT): its labels name tenants.
+  if (!services.config.metricsPort) {
+    router.get('/metrics', async (ctx) => {
+      ctx.type = registry.contentType;
+      ctx.body = await registry.metrics();
+    });
+  }
   // The body is read by the handler, once the caller is known (http/body.ts).
   router.post('/v2/:op', v2Handler(services, memory));
 
