@@ -69,6 +69,8 @@ export interface AuditRun {
   canonical: string[];
   queueMac?: Buffer[];
   committed?: { seq: number; link: Buffer } | undefined;
+  /** The event at firstSeq - 1 (its canonical text) and the link before it: the proof of `previous`. */
+  proof?: { canonical: string; previous: Buffer } | undefined;
 }
 
 export type TokenizerResult = BatchResult__Output;
@@ -271,6 +273,8 @@ export class TokenizerClient {
         queue_mac: c.queueMac ?? [],
         committed_seq: String(c.committed?.seq ?? 0),
         committed_link: c.committed?.link ?? Buffer.alloc(0),
+        proof_canonical: c.proof?.canonical ?? '',
+        proof_previous: c.proof?.previous ?? Buffer.alloc(0),
       })),
       queue_mac: (batch.queueMac ?? []).map((q) => ({ uuid: q.uuid, head: q.head, details: q.details ?? Buffer.alloc(0) })),
     };

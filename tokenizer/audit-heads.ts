@@ -26,10 +26,19 @@ export class AuditCutError extends Error {
   override name = 'AuditCutError';
 }
 
+/** A head this tokenizer cannot recompute (no proof, or one that does not hold): a link forged in the database. */
+export class AuditBrokenError extends AuditCutError {
+  override name = 'AuditBrokenError';
+}
+
+/** Run ends this tokenizer linked, kept per tenant (in memory): heads it extends without a proof. */
+const MADE_KEPT = 16;
+
 type Stored = Record<string, { seq: number; link: string }>;
 
 export class AuditHeads {
   private readonly heads = new Map<string, KnownHead>();
+  private readonly made = new Map<string, KnownHead[]>();
   private timer: NodeJS.Timeout | undefined;
   /** The write in flight (off the event loop's back: a link call never waits on the disk). */
   private writing: Promise<void> | undefined;
@@ -65,6 +74,27 @@ export class AuditHeads {
   check(tenantId: number, salt: Buffer, seq: number): void {
     const known = this.get(tenantId, salt);
     if (seq < known.seq) throw new AuditCutError(`the audit trail was cut: its head is at ${seq}, but ${known.seq} was committed`);
+  }
+
+  /** Remembers the end of a run this tokenizer just linked: the next run may start from it without a proof. */
+  linked(tenantId: number, salt: Buffer, seq: number, link: Buffer): void {
+    const key = AuditHeads.key(tenantId, salt);
+    const runs = this.made.get(key) ?? [];
+    runs.push({ seq, link: Buffer.from(link) });
+    if (runs.length > MADE_KEPT) runs.shift();
+    this.made.set(key, runs);
+  }
+
+  /**
+   * Whether this tokenizer vouches for `link` as the tenant's link at `seq` without recomputing it: the empty head
+   * before the first event, the head it knows committed (linked or signed by it, or proven to it), or the end of a
+   * run it linked itself.
+   */
+  vouches(tenantId: number, salt: Buffer, seq: number, link: Buffer): boolean {
+    if (seq === 0) return link.length === 0;
+    const known = this.get(tenantId, salt);
+    if (known.seq === seq && known.link.equals(link)) return true;
+    return (this.made.get(AuditHeads.key(tenantId, salt)) ?? []).some((h) => h.seq === seq && h.link.equals(link));
   }
 
   /** Checks `seq` as `check` does, then remembers (seq, link) when newer; saved to the file shortly after. */

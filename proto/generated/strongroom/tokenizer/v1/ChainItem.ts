@@ -21,6 +21,14 @@ export interface ChainItem {
    */
   'committed_seq'?: (number | string | Long);
   'committed_link'?: (Buffer | Uint8Array | string);
+  /**
+   * The proof of `previous`: the event at first_seq - 1 (its canonical text) and the link before it (empty for the
+   * first event). A tokenizer links onto `previous` unproven only when it is the head of a run it linked itself, or
+   * the head it knows committed; else it recomputes `previous` from these under the tenant's key first, and one it
+   * cannot recompute is refused (FAILED_PRECONDITION: the trail is broken): nothing is linked onto a forged link.
+   */
+  'proof_canonical'?: (string);
+  'proof_previous'?: (Buffer | Uint8Array | string);
 }
 
 export interface ChainItem__Output {
@@ -42,4 +50,12 @@ export interface ChainItem__Output {
    */
   'committed_seq': (string);
   'committed_link': (Buffer);
+  /**
+   * The proof of `previous`: the event at first_seq - 1 (its canonical text) and the link before it (empty for the
+   * first event). A tokenizer links onto `previous` unproven only when it is the head of a run it linked itself, or
+   * the head it knows committed; else it recomputes `previous` from these under the tenant's key first, and one it
+   * cannot recompute is refused (FAILED_PRECONDITION: the trail is broken): nothing is linked onto a forged link.
+   */
+  'proof_canonical': (string);
+  'proof_previous': (Buffer);
 }
