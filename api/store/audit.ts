@@ -23,7 +23,7 @@ export interface AuditEventRow {
 }
 
 /** An event as queued by a write: every stored field but its place in the chain, and the tokenizer's MAC of it. */
-export type QueuedEvent = Omit<AuditEventRow, 'seq' | 'hash' | 'digest'> & { mac: Buffer | null };
+export type QueuedEvent = Omit<AuditEventRow, 'seq' | 'hash' | 'digest'> & { mac: Buffer | null; chained?: boolean };
 
 /** A queued event to append: its uuid (its data is in the queue) with the link and digest made for it. */
 export interface QueuedLink {
@@ -40,7 +40,18 @@ export interface AuditHead {
   seq: number;
   hash: Buffer;
   digest: Buffer;
+  /** The head's own event and the link before it: what proves the head's link to a tokenizer that did not make it. */
+  proof?: HeadProof | undefined;
 }
+
+/** The event at the head (its stored fields) and the link it was chained from (empty for the first event). */
+export interface HeadProof {
+  event: Omit<AuditEventRow, 'seq' | 'hash' | 'digest'>;
+  previous: Buffer;
+}
+
+/** How long the chainer waits for the head's lock (held by another chainer, or by a stray session): then it fails. */
+export const AUDIT_LOCK_TIMEOUT = `set local lock_timeout = '2s'`;
 
 const COLUMNS = 'seq, uuid, "when", title, status, msg, actor, record, mode, app, details, hash, digest';
 
@@ -79,13 +90,21 @@ export class AuditStore extends TenantTables {
     return this.runner ? (this.runner(text, params) as Promise<T[]>) : super.sql<T>(text, params);
   }
 
-  /** The statement that locks and reads the head (for a transaction that begins with it). */
+  /**
+   * The statement that locks and reads the head (for a transaction that begins with it), with the head's event and
+   * the link before it: the proof of the head's link (`HeadProof`).
+   */
   get lockHeadStatement(): string {
-    return `select seq, hash, digest from ${this.t}.audit_lock_head()`;
+    return `select h.seq, h.hash, h.digest, e.uuid, e."when", e.title, e.status, e.msg, e.actor, e.record, e.mode, e.app, e.details,
+      p.hash as proof_previous from ${this.t}.audit_lock_head() h left join ${this.t}.audit_events e on e.seq = h.seq
+      left join ${this.t}.audit_events p on p.seq = h.seq - 1`;
   }
 
   static headOf(row: Record<string, unknown>): AuditHead {
-    return { seq: Number(row.seq), hash: row.hash as Buffer, digest: row.digest as Buffer };
+    const head = { seq: Number(row.seq), hash: row.hash as Buffer, digest: row.digest as Buffer };
+    if (!row.uuid || head.seq < 1) return head;
+    const { seq: _seq, hash: _hash, digest: _digest, ...event } = toRow({ ...row, hash: null, digest: null });
+    return { ...head, proof: { event, previous: (row.proof_previous as Buffer | null) ?? Buffer.alloc(0) } };
   }
 
   /** Locks the head until the transaction ends (only inside one) and reads it: links are chained from it. */
@@ -143,14 +162,19 @@ export class AuditStore extends TenantTables {
     );
   }
 
-  /** The statement that reads the oldest queued events, in the order they were queued (for a transaction's start). */
+  /**
+   * The statement that reads the oldest queued events, in the order they were queued (for a transaction's start),
+   * each with whether its uuid is in the trail already (`chained`: a linked row queued again, never linked twice).
+   */
   queuedStatement(limit: number): string {
-    return `select uuid, "when", title, status, msg, actor, record, mode, app, details, mac from ${this.t}.audit_queue order by id limit ${Math.trunc(limit)}`;
+    return `select q.uuid, q."when", q.title, q.status, q.msg, q.actor, q.record, q.mode, q.app, q.details, q.mac,
+      exists (select from ${this.t}.audit_events e where e.uuid = q.uuid) as chained
+      from ${this.t}.audit_queue q order by q.id limit ${Math.trunc(limit)}`;
   }
 
   static queuedOf(row: Record<string, unknown>): QueuedEvent {
     const { seq: _seq, hash: _hash, digest: _digest, ...event } = toRow({ ...row, seq: 0, hash: null, digest: null });
-    return { ...event, mac: (row.mac as Buffer | null) ?? null };
+    return { ...event, mac: (row.mac as Buffer | null) ?? null, ...(row.chained === true ? { chained: true } : {}) };
   }
 
   /**

@@ -12,7 +12,7 @@ import { KEYS_SCHEMA } from './keys-database.js';
 import { GLOBAL_SCHEMA, MAIN_TENANT_ID, MAIN_TENANT_NAME, tenantSchema } from './schemas.js';
 import { reclaimLostConnections } from './pool-guard.js';
 import { GlobalStores, Stores } from './stores.js';
-import { AuditStore, type AuditHead, type QueuedEvent } from './audit.js';
+import { AUDIT_LOCK_TIMEOUT, AuditStore, type AuditHead, type QueuedEvent } from './audit.js';
 import { KEY_SALT_BYTES } from './tenants.js';
 
 export { GLOBAL_SCHEMA, MAIN_TENANT_ID, MAIN_TENANT_NAME, tenantSchema };
@@ -266,19 +266,19 @@ export class Database {
   }
 
   /**
-   * A short transaction appending to the tenant's audit trail on a connection of its own, as the tenant's role
-   * where there is one. BEGIN, the role, the head's lock and the oldest queued events (up to `queueLimit`) travel in
-   * one round trip (a statement without parameters may hold several): the head stays locked while `work` has the
-   * tokenizer link the batch, then appends.
+   * A short transaction appending to the tenant's audit trail on a connection of its own, as the vault's own user:
+   * the tenant's role may neither lock the head nor append (Database.grantTenantRole). BEGIN, the lock timeout, the
+   * head's lock and the oldest queued events (up to `queueLimit`) travel in one round trip (a statement without
+   * parameters may hold several): the head stays locked while `work` has the tokenizer link the batch, then appends.
+   * A head held by someone else longer than AUDIT_LOCK_TIMEOUT fails the batch (retried later), never hangs it.
    */
   async auditTransaction<T>(tenantId: number, queueLimit: number, work: (audit: AuditStore, head: AuditHead, queued: QueuedEvent[]) => Promise<T>): Promise<T> {
     const client = await this.mainPool!.connect();
     const store = this.stores(tenantId).audit.on(async (text, params) => (await client.query(text, params as unknown[])).rows as Record<string, unknown>[]);
-    const role = this.roleOf ? `set local role "${this.roleOf(tenantId)}"; ` : '';
     let broken: Error | undefined;
     try {
-      // One round trip: BEGIN, the role, the head's lock, and the queue as it stands once the lock is held.
-      const results = (await client.query(`begin; ${role}${store.lockHeadStatement}; ${store.queuedStatement(queueLimit)}`)) as unknown as pg.QueryResult[];
+      // One round trip: BEGIN, the lock timeout, the head's lock, and the queue as it stands once the lock is held.
+      const results = (await client.query(`begin; ${AUDIT_LOCK_TIMEOUT}; ${store.lockHeadStatement}; ${store.queuedStatement(queueLimit)}`)) as unknown as pg.QueryResult[];
       const head = AuditStore.headOf(results.at(-2)!.rows[0] as Record<string, unknown>);
       const out = await work(store, head, results.at(-1)!.rows.map((r) => AuditStore.queuedOf(r as Record<string, unknown>)));
       await client.query('commit');
@@ -293,15 +293,14 @@ export class Database {
   }
 
   /**
-   * One statement of the tenant's audit trail in a transaction of its own, in one round trip with BEGIN, the
-   * tenant's role and COMMIT (`statement` holds its values: no parameters).
+   * One statement of the tenant's audit trail in a transaction of its own, as the vault's own user, in one round
+   * trip with BEGIN, the lock timeout and COMMIT (`statement` holds its values: no parameters).
    */
-  async auditAppendAlone(tenantId: number, statement: string): Promise<void> {
+  async auditAppendAlone(_tenantId: number, statement: string): Promise<void> {
     const client = await this.mainPool!.connect();
-    const role = this.roleOf ? `set local role "${this.roleOf(tenantId)}"; ` : '';
     let broken: Error | undefined;
     try {
-      await client.query(`begin; ${role}${statement}; commit`);
+      await client.query(`begin; ${AUDIT_LOCK_TIMEOUT}; ${statement}; commit`);
     } catch (err) {
       // The statement failed inside the BEGIN: the rest of the text did not run, the transaction is still open.
       await client.query('rollback').catch((e: Error) => (broken = e));
@@ -346,10 +345,17 @@ export class Database {
       `grant usage on schema ${schema} to ${role}`,
       `grant select, insert, update, delete on all tables in schema ${schema} to ${role}`,
       `grant usage, select on all sequences in schema ${schema} to ${role}`,
-      `grant execute on all functions in schema ${schema} to ${role}`,
-      // The audit trail is append-only for the tenant: it inserts only through audit_enqueue and audit_append
-      // (SECURITY DEFINER), and PostgreSQL refuses it any UPDATE, DELETE or TRUNCATE of the events, the head or the queue.
+      // Only the functions a tenant's write calls: audit_enqueue (SECURITY DEFINER) queues its events. Appending to
+      // the trail and locking its head are the chainer's, as the vault's own user: the tenant's role may do neither.
+      `revoke execute on all functions in schema ${schema} from ${role}`,
+      `grant execute on function ${schema}.audit_enqueue(uuid[], bigint[], text[], text[], text[], text[], uuid[], text[], text[], bytea[], bytea[]), ${schema}.file_trash_add() to ${role}`,
+      // The audit trail is append-only for the tenant: it queues only through audit_enqueue, and PostgreSQL refuses
+      // it any UPDATE, DELETE or TRUNCATE of the events, the head or the queue.
       `revoke insert, update, delete, truncate on ${schema}.audit_events, ${schema}.audit_head, ${schema}.audit_queue, ${schema}.audit_refused from ${role}`,
+      // Queued events' MACs are not the tenant's to read: a copied row replayed would be a genuine event twice.
+      `revoke select on ${schema}.audit_queue, ${schema}.audit_refused from ${role}`,
+      `grant select (id, uuid, "when", title, status, msg, actor, record, mode, app, details) on ${schema}.audit_queue to ${role}`,
+      `grant select (uuid, "when", title, status, msg, actor, record, mode, app, details, refused_at) on ${schema}.audit_refused to ${role}`,
       // How far the trail is checkpointed paces the signing of checkpoints: the tenant may not hold them back.
       `revoke insert, update, delete, truncate on ${schema}.audit_checkpointed from ${role}`,
       `grant usage on schema "${GLOBAL_SCHEMA}" to ${role}`,

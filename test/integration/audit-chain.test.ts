@@ -196,7 +196,8 @@ describe('the keyed audit chain', () => {
     const next = Number(h!.n) + 1;
     await sql(vault, `insert into ${events(t)} (seq, uuid, "when", title, status, actor, hash, digest) values ($1, $2, 0, 'UserGet', 'ok', 'root:x', $3, $4)`, [next, randomUUID(), randomBytes(32), randomBytes(32)]);
     expect((await verifyHere(vault, t)).broken).toEqual({ seq: next, why: 'link' });
-    expect((await vault.call('AuditVerify', {}, t.admin)).status).toBe(500);
+    // Answered with its verdict, never a 500 (M7).
+    expect((await vault.call('AuditVerify', {}, t.admin)).body).toMatchObject({ result: 'broken', broken: { seq: next, why: 'link' } });
     expect((await audit(vault, t)).broken).toMatchObject({ why: 'link' });
   });
 
@@ -237,7 +238,7 @@ describe('the keyed audit chain', () => {
     expect((await audit(vault, t)).broken).toMatchObject({ why: 'gap' });
   });
 
-  it.skipIf(!usingPostgres())('lets the tenant\'s database role append only through audit_append', async ({ vault }) => {
+  it.skipIf(!usingPostgres())('lets the tenant\'s database role only queue, and the vault\'s user append through audit_append', async ({ vault }) => {
     const t = await trail(vault, 2, 0);
     const role = vault.api.services.db.roleOf!(t.id);
     const client = new pg.Client({ connectionString: vault.api.services.config.databaseUrl });
@@ -266,20 +267,26 @@ describe('the keyed audit chain', () => {
         await expect(client.query(statement), statement).rejects.toThrow(/permission denied/);
         await client.query('rollback to savepoint s');
       }
-      // The functions are its way in: the head's lock, and an append that refuses a batch not chained from the head.
-      const [locked] = (await client.query(`select seq, hash from tenant_${t.id}.audit_lock_head()`)).rows;
-      expect(Number(locked.seq)).toBeGreaterThan(0);
+      // The head's lock and the append are the chainer's alone (as the vault's own user): not the tenant's (H1, M5).
+      for (const statement of [`select seq, hash from tenant_${t.id}.audit_lock_head()`, `select tenant_${t.id}.audit_append(1, '\\x', '\\x', array[]::uuid[], array[]::bigint[],
+        array[]::text[], array[]::text[], array[]::text[], array[]::text[], array[]::uuid[], array[]::text[], array[]::text[], array[]::bytea[], array[]::bytea[], array[]::bytea[])`]) {
+        await client.query('savepoint s');
+        await expect(client.query(statement), statement).rejects.toThrow(/permission denied/);
+        await client.query('rollback to savepoint s');
+      }
+      // Its way in is audit_enqueue; the vault's user appends, and audit_append refuses a batch not chained from the head.
+      const queuedUuid = randomUUID();
+      await client.query(`select tenant_${t.id}.audit_enqueue(array[$1::uuid], array[0::bigint], array['t'], array['ok'], array[null::text],
+        array['a'], array[null::uuid], array[null::text], array[null::text], array[null::bytea], array[$2::bytea])`, [queuedUuid, randomBytes(32)]);
+      await client.query('reset role');
       await client.query('savepoint s');
       await expect(
         client.query(`select tenant_${t.id}.audit_append(1, '\\x', '\\x', array[gen_random_uuid()], array[0::bigint], array['t'], array['ok'], array[null::text],
           array['a'], array[null::uuid], array[null::text], array[null::text], array[null::bytea], array['\\x00'::bytea], array['\\x00'::bytea])`),
       ).rejects.toThrow(/not where the batch was chained from/);
       await client.query('rollback to savepoint s');
-      // An event queued through audit_enqueue is chained once: a second batch naming it is refused.
-      const queuedUuid = randomUUID();
-      await client.query(`select tenant_${t.id}.audit_enqueue(array[$1::uuid], array[0::bigint], array['t'], array['ok'], array[null::text],
-        array['a'], array[null::uuid], array[null::text], array[null::text], array[null::bytea], array[$2::bytea])`, [queuedUuid, randomBytes(32)]);
-      // Named by its uuid alone: its data moves from the queue.
+      // An event queued through audit_enqueue is chained once: a second batch naming it is refused. Named by its
+      // uuid alone: its data moves from the queue.
       const append = (first: number, prev: Buffer, prevDigest: Buffer, uuid: string) =>
         client.query(`select tenant_${t.id}.audit_append($1, $2, $3, array[]::uuid[], array[]::bigint[], array[]::text[], array[]::text[], array[]::text[],
           array[]::text[], array[]::uuid[], array[]::text[], array[]::text[], array[]::bytea[], array['\\x01'::bytea], array['\\x01'::bytea], array[$4::uuid])`,
@@ -293,7 +300,7 @@ describe('the keyed audit chain', () => {
     } finally {
       await client.end();
     }
-    // Writes as the tenant role still append.
+    // Writes as the tenant role still queue, and the chainer appends.
     expect((await vault.call('UserCreate', { profile: buildProfile() }, t.admin)).status).toBe(200);
     expect((await verify(vault, t)).result).toBe('intact');
   });

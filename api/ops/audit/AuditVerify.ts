@@ -2,7 +2,8 @@
 // tokenizer, against the signed checkpoints the api knows and the newest head the tokenizer knows committed.
 // `intact`, or the first broken sequence number and why (`link`, `gap`, `checkpoint mismatch`, `cut`), and the range
 // checked. One run per tenant at a time (409 while another replica runs one). The tenant's admins; the main
-// tenant's root for any tenant through X-Bunker-Tenant.
+// tenant's root for any tenant through X-Bunker-Tenant. On a trail cut or broken, which links nothing, its own event
+// is queued as a write's is (committed before the answer: AuditTrail's QUEUED_WHEN_UNLINKED), and the verdict answered.
 import { z } from 'zod';
 import { defineOp } from '../define.js';
 

@@ -7,6 +7,7 @@ import type { AuditAppend, AuditHead, QueuedLink } from '../../store/audit.js';
 import { TokenizerRejectedError, type TokenizerClient } from '../../tokenizer-client.js';
 import { auditDigest } from '../../../proto/audit-checkpoint.js';
 import { canonical, type AuditEventToChain } from './note.js';
+import { UnavailableError, VaultError } from '../../errors.js';
 
 /** How long after a batch's commit the tokenizer is told its head, unless a link call carried it meanwhile. */
 const REPORT_AFTER_MS = 200;
@@ -30,6 +31,31 @@ function withoutMac(e: AuditEventToChain): Omit<AuditEventToChain, 'mac'> {
 /** The tokenizer's refusal to link from a head older than one it knows committed. */
 export function isCut(err: unknown): boolean {
   return err instanceof TokenizerRejectedError && /audit trail was cut/.test(err.reason);
+}
+
+/** The tokenizer's refusal to link from a head whose link it cannot recompute (forged in the database). */
+export function isBroken(err: unknown): boolean {
+  return err instanceof TokenizerRejectedError && /audit trail is broken/.test(err.reason);
+}
+
+/** The database's refusal of a row already there: an event's uuid chained already, or its place taken. */
+export function isDuplicate(err: unknown, constraint?: string): boolean {
+  const e = err as { code?: unknown; constraint?: unknown } | null;
+  return e?.code === '23505' && (constraint === undefined || e.constraint === constraint);
+}
+
+/**
+ * What a call whose event could not be linked is answered: never a 500. A trail cut or broken (a link forged, events
+ * stored past the head) says so, until it is repaired; a head locked too long or anything else is a retryable outage.
+ */
+export function auditFailure(err: unknown): VaultError {
+  const until = 'no event is linked until it is repaired';
+  if (isCut(err)) return new UnavailableError(`The audit trail of this tenant was cut short: ${until}`);
+  if (isBroken(err)) return new UnavailableError(`The audit trail of this tenant is broken: its head is not a link of this tenant; ${until}`);
+  if (isDuplicate(err, 'audit_events_pkey')) return new UnavailableError(`The audit trail of this tenant is broken: events are stored past its head; ${until}`);
+  if (err instanceof VaultError) return err;
+  if ((err as { code?: unknown } | null)?.code === '55P03') return new UnavailableError('The audit trail of this tenant is busy (its head is locked elsewhere): try again');
+  return new UnavailableError('The audit trail of this tenant is unavailable for now: try again');
 }
 
 /** The chainer's link calls, per tenant: what the tokenizer is told committed, and when. */
@@ -75,6 +101,8 @@ export class AuditLinker {
       canonical: texts,
       queueMac: queued.map((q) => q.mac ?? Buffer.alloc(0)),
       committed: committed && { seq: committed.seq, link: committed.hash },
+      // What proves the head's link to a tokenizer that did not make it (another replica's, or one restarted).
+      proof: head.proof && { canonical: canonical(head.proof.event), previous: head.proof.previous },
     });
     const gone = new Set(refused);
     const kept = all.flatMap((e, i) => (gone.has(i) ? [] : [{ e, text: texts[i]!, queued: i < queued.length }]));
@@ -85,7 +113,7 @@ export class AuditLinker {
       queued: chained.filter((c) => c.queued).map((c) => ({ uuid: c.e.uuid, hash: c.hash, digest: c.digest })),
       others: chained.filter((c) => !c.queued).map((c) => ({ ...withoutMac(c.e), hash: c.hash, digest: c.digest })),
       refused: queued.filter((_, i) => gone.has(i)).map((q) => q.uuid),
-      head: last ? { seq: head.seq + chained.length, hash: last.hash, digest: last.digest } : head,
+      head: last ? { seq: head.seq + chained.length, hash: last.hash, digest: last.digest, proof: { event: withoutMac(last.e), previous: chained.at(-2)?.hash ?? head.hash } } : head,
     };
   }
 
@@ -112,6 +140,7 @@ export class AuditLinker {
   /** A refused link or report that says the trail was cut is logged as such; anything else is retried later anyway. */
   cutOrFailed(tenantId: number, err: unknown): void {
     const message = (err as Error).message ?? '';
+    if (/audit trail is broken/.test(message)) this.log.error({ tenantId, reason: message }, 'audit trail broken: the tokenizer refuses to link from a head it cannot recompute');
     if (/audit trail was cut/.test(message)) this.log.error({ tenantId, reason: message }, 'audit trail cut: the tokenizer refuses to link from a head older than one committed');
   }
 }

@@ -22,6 +22,13 @@ export type AuditEventToChain = Omit<AuditEventRow, 'seq' | 'hash' | 'digest'> &
 
 export const AUDIT_TABLE = 'audit_events';
 
+/**
+ * Calls answered even when their event cannot be linked now (a trail cut or broken links nothing until repaired):
+ * their event is queued durably instead, as a write's is, and chained by a later batch. AuditVerify is how an admin
+ * learns that the trail is broken: its verdict must reach them.
+ */
+export const QUEUED_WHEN_UNLINKED = new Set(['AuditVerify']);
+
 export function draftEvent(
   title: string,
   principal: Principal,

@@ -5,12 +5,12 @@ import type { Database } from '../../store/database.js';
 import { Stores } from '../../store/stores.js';
 import type { AuditHead } from '../../store/audit.js';
 import type { TokenizerClient } from '../../tokenizer-client.js';
-import { UnavailableError } from '../../errors.js';
 import type { SubjectKeys } from '../subject-keys.js';
-import { auditBatchSize, auditQueueDepth, auditQueueRefused, refusalsAudited } from '../../metrics.js';
-import { refusalDraft, RefusalBudget, takeTurn, type AuditDraft, type AuditEventToChain, type TenantQueue, type Waiter } from './note.js';
-import { AuditLinker, isCut, type Linked } from './chainer.js';
+import { auditBatchSize, auditQueueDepth, refusalsAudited } from '../../metrics.js';
+import { QUEUED_WHEN_UNLINKED, refusalDraft, RefusalBudget, takeTurn, type AuditDraft, type AuditEventToChain, type TenantQueue, type Waiter } from './note.js';
+import { AuditLinker, auditFailure, isBroken, isCut, isDuplicate, type Linked } from './chainer.js';
 import { sealEvents } from './seal.js';
+import { refuseQueued } from './refused.js';
 
 // What other modules import from here: the events' shapes and texts, and the reader, now in modules of their own.
 export { AUDIT_TABLE, canonical, canonicalHead, draftEvent, presentEvent, type AuditDraft, type AuditNote, type AuditRow } from './note.js';
@@ -30,9 +30,12 @@ const REFUSALS_PER_SECOND = 50;
 /** A write's events as queued in its transaction, for `chained` once it has committed. */
 export type QueuedWrite = readonly AuditEventToChain[];
 
-/** The database's refusal of a batch chained from a head that is no longer the head, or of events chained already. */
+/**
+ * The database's refusal of a batch chained from a head that is no longer the head, or of events chained already, or
+ * of a row already stored: the batch is linked again under the head's lock, from the queue as it stands.
+ */
 function headMoved(err: unknown): boolean {
-  return /audit head is at|chained already/.test((err as Error).message ?? '');
+  return /audit head is at|chained already/.test((err as Error).message ?? '') || isDuplicate(err);
 }
 
 export class AuditTrail {
@@ -154,7 +157,7 @@ export class AuditTrail {
       const head = drain ? undefined : this.heads.get(tenantId);
       // A head this process remembers may be stale (another replica appended since): a tokenizer that knows a newer
       // one refuses to link from it, and the batch is linked from the head read under the lock instead.
-      const linked = head && (await this.linker.link(tenantId, head, writes, rows).catch((err: unknown) => (isCut(err) ? undefined : Promise.reject(err))));
+      const linked = head && (await this.linker.link(tenantId, head, writes, rows).catch((err: unknown) => (isCut(err) || isBroken(err) ? undefined : Promise.reject(err))));
       if (head && linked) {
         this.heads.set(tenantId, linked.head);
         link.done();
@@ -185,15 +188,18 @@ export class AuditTrail {
   private async appendFromQueue(tenantId: number, rows: AuditEventToChain[]): Promise<{ dequeued: Set<string>; full: boolean; sawQueue: boolean }> {
     // The queue holds this process's writes too (their transactions committed), unless another chainer took them.
     const limit = Math.max(1, MAX_BATCH - rows.length);
-    const { queued, linked } = await this.db.auditTransaction(tenantId, limit, async (audit, head, queued) => {
+    const { queued, linked, replayed } = await this.db.auditTransaction(tenantId, limit, async (audit, head, queued) => {
       // Read under the lock, the head is committed: the tokenizer may not have been told yet (a restart).
       this.linker.headRead(tenantId, head);
-      const linked = await this.linker.link(tenantId, head, queued, rows);
+      // A queued row whose uuid is in the trail already (a linked row queued again) is never linked twice.
+      const replayed = queued.filter((q) => q.chained).map((q) => q.uuid);
+      const linked = await this.linker.link(tenantId, head, queued.filter((q) => !q.chained), rows);
       if (linked.queued.length + linked.others.length) await audit.append(head, linked.queued, linked.others);
-      return { queued, linked };
+      return { queued, linked, replayed };
     });
     this.heads.set(tenantId, linked.head);
     await this.appended(tenantId, linked);
+    await refuseQueued(this.db, this.log, tenantId, replayed, 'replayed');
     return { dequeued: new Set(queued.map((e) => e.uuid)), full: queued.length >= limit, sawQueue: true };
   }
 
@@ -204,17 +210,8 @@ export class AuditTrail {
       this.linker.appended(tenantId, linked.head);
       this.onAppended?.(tenantId, events);
     }
-    if (!linked.refused.length) return;
-    auditQueueRefused.inc({ tenant: String(tenantId) }, linked.refused.length);
-    this.log.error({ tenantId, refused: linked.refused }, 'queued audit events refused: their MAC does not hold (not queued by this vault); never linked');
-    // Out of the queue, kept as evidence; if that fails they stay queued, and are refused again at the next drain.
-    await this.db.stores(tenantId).audit.refuse(linked.refused, Math.floor(Date.now() / 1000)).catch((err: unknown) =>
-      this.log.error({ tenantId, err: { type: (err as Error).name, message: (err as Error).message } }, 'refused audit events not moved to audit_refused'),
-    );
+    await refuseQueued(this.db, this.log, tenantId, linked.refused, 'mac');
   }
-
-
-
 
   /**
    * Events of reads and of failed calls: queued and committed together with other requests' events.
@@ -291,8 +288,9 @@ export class AuditTrail {
         }
       }
       this.retryLater(tenantId);
-      // A trail cut short refuses every event until it is repaired: its calls say so, as an outage (503).
-      await this.keepFailures(tenantId, drafts, waiters, isCut(err) ? new UnavailableError('The audit trail of this tenant was cut short: no event is linked until it is repaired') : err);
+      // A trail cut short or broken refuses every event until it is repaired: its calls say so, as an outage (503);
+      // any other failure is a retryable 503 too, never a 500.
+      await this.keepFailures(tenantId, drafts, waiters, auditFailure(err));
     }
   }
 
@@ -308,10 +306,16 @@ export class AuditTrail {
 
   /**
    * A batch that could not be written: the events of failed calls are written again without their details (the
-   * tokenizer that seals them may be what failed), so a failed call still leaves a trace. The rest fail with `err`.
+   * tokenizer that seals them may be what failed), so a failed call still leaves a trace; those of calls answered
+   * all the same (QUEUED_WHEN_UNLINKED) are queued durably, as a write's, for a later batch. The rest fail with `err`.
    */
   private async keepFailures(tenantId: number, drafts: AuditDraft[], waiters: Waiter[], err: unknown): Promise<void> {
-    const kept = new Set(drafts.flatMap((d, i) => (d.status === 'error' && d.details ? [i] : [])));
+    const queued = new Set(drafts.flatMap((d, i) => (QUEUED_WHEN_UNLINKED.has(d.title) ? [i] : [])));
+    if (queued.size) {
+      const events = [...queued].map((i) => drafts[i]!);
+      await this.db.writeTransaction(tenantId, false, (tx) => this.writeInTx(tx, tenantId, events, undefined, undefined, { commit: true })).catch(() => queued.clear());
+    }
+    const kept = new Set(drafts.flatMap((d, i) => (d.status === 'error' && d.details && !queued.has(i) ? [i] : [])));
     if (kept.size) {
       const bare = [...kept].map((i) => ({ ...drafts[i]!, details: null, msg: `${drafts[i]!.msg ?? ''} (details not sealed)`.trim() }));
       try {
@@ -320,7 +324,7 @@ export class AuditTrail {
         kept.clear();
       }
     }
-    waiters.forEach((w, i) => (kept.has(i) ? w.resolve() : w.reject(err)));
+    waiters.forEach((w, i) => (kept.has(i) || queued.has(i) ? w.resolve() : w.reject(err)));
   }
 
   /**

@@ -1,0 +1,23 @@
+// Queued events the chainer will not link: those whose MAC the tokenizer refused (not queued by this vault), and
+// those whose uuid is in the trail already (a linked row queued again: a replay). Both leave the queue for
+// audit_refused, kept as evidence, logged and counted; the trail goes on without them.
+import type { Logger } from 'pino';
+import type { Database } from '../../store/database.js';
+import { auditQueueRefused } from '../../metrics.js';
+
+export type RefusedWhy = 'mac' | 'replayed';
+
+const SAID: Record<RefusedWhy, string> = {
+  mac: 'queued audit events refused: their MAC does not hold (not queued by this vault); never linked',
+  replayed: 'queued audit events refused: their uuid is in the trail already (a linked event queued again); never linked twice',
+};
+
+/** Moves `uuids` out of the queue into audit_refused; if that fails they stay queued, and are refused again later. */
+export async function refuseQueued(db: Database, log: Logger, tenantId: number, uuids: readonly string[], why: RefusedWhy): Promise<void> {
+  if (!uuids.length) return;
+  auditQueueRefused.inc({ tenant: String(tenantId) }, uuids.length);
+  log.error({ tenantId, refused: uuids, why }, SAID[why]);
+  await db.stores(tenantId).audit.refuse(uuids, Math.floor(Date.now() / 1000)).catch((err: unknown) =>
+    log.error({ tenantId, err: { type: (err as Error).name, message: (err as Error).message } }, 'refused audit events not moved to audit_refused'),
+  );
+}
