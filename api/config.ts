@@ -89,7 +89,7 @@ const Env = z.object({
   STRONGROOM_REWRAP_SECONDS: z.coerce.number().int().min(0).default(30),
   STRONGROOM_REWRAP_BATCH: z.coerce.number().int().min(1).max(10_000).default(500),
   STRONGROOM_REWRAP_PAUSE_MS: z.coerce.number().int().min(0).default(50),
-  // Persons per transaction of the upgrade from a legacy database (README, "Upgrading a legacy database").
+  // Persons per transaction of the upgrade from a legacy database (docs/operations.md, "Upgrading a legacy database").
   STRONGROOM_LEGACY_BATCH: z.coerce.number().int().min(1).max(1_000).default(50),
   STRONGROOM_XTOKEN_MAX_SECONDS: z.coerce.number().int().min(60).default(86_400),
   STRONGROOM_SESSION_MAX_SECONDS: z.coerce.number().int().min(60).default(3600),

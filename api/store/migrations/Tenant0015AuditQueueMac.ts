@@ -1,4 +1,4 @@
-// Queued audit events are authenticated (README, "The audit trail"): whoever could write the database could queue
+// Queued audit events are authenticated (docs/operations.md, "The audit trail"): whoever could write the database could queue
 // events of their own making, and the chainer linked them as the vault's. Each queued event now carries the MAC the
 // tokenizer made as the api sealed it (its `audit-queue` key, over uuid, time, tenant and the event's canonical text),
 // audit_enqueue refuses a row without one, and the tokenizer checks it before linking. An event it refuses is never

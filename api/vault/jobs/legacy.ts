@@ -1,4 +1,4 @@
-// The upgrade of a database sealed before per-person keys (commit 11833ee and older: README, "Upgrading a legacy
+// The upgrade of a database sealed before per-person keys (commit 11833ee and older: docs/operations.md, "Upgrading a legacy
 // database"). In the background, with the machinery of master-key rotation (rewrap.ts): per tenant an advisory lock
 // lets one replica work at a time, a batch of persons per transaction, a pause between batches, and the progress is
 // the data itself (a person with a key-table entry is done, a value in the personal format is done), so a restart
