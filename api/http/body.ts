@@ -5,7 +5,9 @@ import type { Context } from 'koa';
 import { koaBody } from 'koa-body';
 import type { Services } from '../vault/services.js';
 import type { Principal } from '../vault/credentials.js';
-import { AuthenticationError, PayloadTooLargeError, Messages, badRequest } from '../errors.js';
+import { AuthenticationError, PayloadTooLargeError, Messages, VaultError, badRequest } from '../errors.js';
+import { draftEvent } from '../vault/audit/trail.js';
+import { nowSeconds } from '../vault/durations.js';
 import { MAIN_TENANT_ID } from '../store/schemas.js';
 
 /** Answers this request without reading what is left of its body: the connection ends with the answer. */
@@ -46,6 +48,20 @@ async function refusal(services: Services, ctx: Context, token: string | undefin
   await services.audit.recordRefusal(tenantId, operation, err.reason, ctx.ip).catch((auditErr: unknown) => {
     services.log.error({ err: { message: (auditErr as Error).message }, operation }, 'audit of a refused call failed');
   });
+}
+
+/**
+ * A known caller's body refused (not JSON, not an object, too large): its refusal goes on the tenant's trail like any
+ * failed authenticated call (the audit's own failure never hides it). Answers `err`, for the caller to throw.
+ */
+export async function refusedBody(services: Services, operation: string, principal: Principal, tenantId: number, err: unknown): Promise<unknown> {
+  const status = (err as { status?: unknown } | null)?.status;
+  if (status !== 400 && status !== 413 && status !== 415) return err;
+  const msg = err instanceof VaultError ? err.message : Messages.badBody;
+  await services.audit.record(tenantId, draftEvent(operation, principal, {}, { status: 'error', msg }, undefined, nowSeconds())).catch((auditErr: unknown) => {
+    services.log.error({ err: { message: (auditErr as Error).message }, operation }, 'audit of a refused body failed');
+  });
+  return err;
 }
 
 /**

@@ -10,7 +10,7 @@ import { badRequest, notFound, Messages, NotFoundError, TooManyRequestsError, Va
 import type { Principal } from '../vault/credentials.js';
 import { rawHeaders } from './raw.js';
 import { rawOf } from '../ops/raw-answer.js';
-import { authenticateCaller, bodyReader, leaveBodyUnread } from './body.js';
+import { authenticateCaller, bodyReader, leaveBodyUnread, refusedBody } from './body.js';
 import { atMinimumRate, LargeBodies } from './uploads.js';
 import { bodyBytes, type BodyHolder, type BodyMemory } from './body-memory.js';
 import { addressKey } from '../vault/limits.js';
@@ -67,9 +67,15 @@ export function v2Handler(services: Services, memory: BodyMemory) {
       }
       const principal = await authenticateCaller(services, ctx, ctx.get('x-bunker-token') || undefined, op.name);
       const tenantId = await unread(ctx, services.tenants.resolve(principal, ctx.get('x-bunker-tenant') || undefined, ctx.host));
-      const got = await readAuthenticated(ctx, op, principal, tenantId);
-      release = got.release;
-      const result = await executeOperation(services, op, principal, tenantId, bodyObject(got.body));
+      let input: Record<string, unknown>;
+      try {
+        const got = await readAuthenticated(ctx, op, principal, tenantId);
+        release = got.release;
+        input = bodyObject(got.body);
+      } catch (err) {
+        throw await refusedBody(services, op.name, principal, tenantId, err);
+      }
+      const result = await executeOperation(services, op, principal, tenantId, input);
       ctx.status = 200;
       // FileGet with `raw`: the file's bytes with download headers, and no JSON.
       const raw = rawOf(result);
