@@ -41,21 +41,26 @@ export function aadFor(tenantId: number, table: string, rowId: string): Buffer {
   return out;
 }
 
-function recordKey(keys: Subkeys, version: number, tenantId: number, purpose: 'record' | 'wrap' = 'record'): Buffer {
+/** Which subkey seals: records, or the data keys wrapped for per-person envelopes. */
+export type SealPurpose = 'record' | 'wrap';
+
+/** What the AAD binds a sealed record to, and which subkey it is sealed under (`record` by default). */
+export interface SealPlace {
+  tenantId: number;
+  table: string;
+  rowId: string;
+  purpose?: SealPurpose;
+}
+
+function recordKey(keys: Subkeys, version: number, tenantId: number, purpose: SealPurpose = 'record'): Buffer {
   const key = keys.derive(version, tenantId, purpose);
   if (!key) throw new SealError('unknown-version', `no master key version ${version} in the keyring`);
   return key;
 }
 
-export function seal(
-  keys: Subkeys,
-  version: number,
-  tenantId: number,
-  table: string,
-  rowId: string,
-  plaintext: Buffer,
-  purpose: 'record' | 'wrap' = 'record',
-): Buffer {
+/** Seals under master `version` at `place`. */
+export function seal(keys: Subkeys, version: number, place: SealPlace, plaintext: Buffer): Buffer {
+  const { tenantId, table, rowId, purpose } = place;
   const key = recordKey(keys, version, tenantId, purpose);
   const out = Buffer.allocUnsafe(HEADER + plaintext.length + TAG);
   out[0] = FORMAT;
@@ -76,7 +81,8 @@ export function sealedVersion(sealed: Buffer): number | undefined {
 }
 
 /** Opens with whichever keyring version sealed it; any mismatch or damage throws SealError, never crashes. */
-export function open(keys: Subkeys, tenantId: number, table: string, rowId: string, sealed: Buffer, purpose: 'record' | 'wrap' = 'record'): Buffer {
+export function open(keys: Subkeys, place: SealPlace, sealed: Buffer): Buffer {
+  const { tenantId, table, rowId, purpose } = place;
   const version = sealedVersion(sealed);
   if (version === undefined) throw new SealError('malformed', 'not a sealed record');
   const key = recordKey(keys, version, tenantId, purpose);

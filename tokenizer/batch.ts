@@ -4,34 +4,19 @@ import { setImmediate as yieldToLoop } from 'node:timers/promises';
 import { performance } from 'node:perf_hooks';
 import type { DataKeyCache } from './data-key-cache.js';
 import { seal, open, SealError } from './aead.js';
+import { BadItemError, StoppedError } from './batch-errors.js';
+import { validateBatch, type PreparedTokens } from './batch-validate.js';
 import { newDataKey, openPersonal, rewrapDataKey, sealPersonal, unwrapDataKey } from './envelope.js';
-import { blindIndex, INDEX_KINDS, type IndexKind } from './blind-index.js';
+import { blindIndex, type IndexKind } from './blind-index.js';
 import { tokenizeAll, detokenizeAll } from './formats.js';
-import { prepareValue, prepareToken, tokenIndexValue, TOKEN_FORMATS, MAX_ATTEMPT, TokenFormatError, type TokenFormat, type TokenItem } from '../proto/token-values.js';
+import { tokenIndexValue } from '../proto/token-values.js';
 import type { Batch__Output, BatchResult__Output, TokenResult__Output } from '../proto/loader.js';
 import type { ChainItem__Output } from '../proto/generated/strongroom/tokenizer/v1/ChainItem.js';
 import type { ChainLinks__Output } from '../proto/generated/strongroom/tokenizer/v1/ChainLinks.js';
 import type { QueueMacItem__Output } from '../proto/generated/strongroom/tokenizer/v1/QueueMacItem.js';
 import type { Subkeys } from './subkeys.js';
 
-/** The token items of a batch, checked and split by validateBatch. */
-export interface PreparedTokens {
-  tokenize: TokenItem[];
-  detokenize: TokenItem[];
-}
-
-/** The caller sent something unusable; the message names the item and never its content. */
-export class BadItemError extends Error {
-  override name = 'BadItemError';
-}
-
-/** The caller went away or its deadline passed: the rest of the batch is not worth computing. */
-export class StoppedError extends Error {
-  override name = 'StoppedError';
-  constructor(readonly why: 'cancelled' | 'deadline') {
-    super(why === 'cancelled' ? 'call cancelled' : 'deadline exceeded');
-  }
-}
+export { BadItemError, StoppedError, validateBatch, type PreparedTokens };
 
 export interface RunControl {
   /** Epoch milliseconds; Infinity when the call has none. */
@@ -39,7 +24,6 @@ export interface RunControl {
   cancelled?: () => boolean;
 }
 
-const MAX_NAME = 256;
 // Checked every few small items (or every large one): reading the clock per item would cost more than it saves.
 const CHECK_EVERY = 32;
 const BYTES_PER_UNIT = 4096;
@@ -49,67 +33,6 @@ const SLICE_MS = 4;
 // Tokens go through FF1 this many at a time, in lockstep: wide enough that one AES call per round step serves
 // hundreds of items, small enough (about a millisecond) to keep the pacing checks frequent.
 const TOKEN_CHUNK = 512;
-
-function checkName(list: string, i: number, field: string, value: string): void {
-  if (!value) throw new BadItemError(`${list}[${i}].${field} is empty`);
-  if (value.length > MAX_NAME) throw new BadItemError(`${list}[${i}].${field} is longer than ${MAX_NAME} characters`);
-}
-
-function prepareItem(list: 'tokenize' | 'detokenize', i: number, format: string | number, text: string, attempt: number): TokenItem {
-  if (!TOKEN_FORMATS.includes(format as TokenFormat)) throw new BadItemError(`${list}[${i}].format is not a known token format`);
-  if (!Number.isInteger(attempt) || attempt < 0 || attempt > MAX_ATTEMPT) {
-    throw new BadItemError(`${list}[${i}].attempt must be an integer from 0 to ${MAX_ATTEMPT}`);
-  }
-  try {
-    return list === 'tokenize' ? prepareValue(format as TokenFormat, text, attempt) : prepareToken(format as TokenFormat, text, attempt);
-  } catch (err) {
-    if (err instanceof TokenFormatError) throw new BadItemError(`${list}[${i}].${list === 'tokenize' ? 'value' : 'token'} ${err.message}`);
-    throw err;
-  }
-}
-
-/**
- * Checks the whole batch before any work, so a bad last item costs no crypto and returns no partial result.
- * Token items are split on the way, and handed back so that runBatch does not parse them twice. Kinds and
- * formats are checked by name: an enum number this proto does not know arrives as that number.
- */
-export function validateBatch(req: Batch__Output): PreparedTokens {
-  if (!Number.isInteger(req.tenant_id) || req.tenant_id < 1) throw new BadItemError('tenant_id must be 1 or more');
-  if (req.tenant_salt.length > 64) throw new BadItemError('tenant_salt is longer than 64 bytes');
-  req.hash.forEach((item, i) => {
-    if (!INDEX_KINDS.includes(item.kind as IndexKind)) throw new BadItemError(`hash[${i}].kind is not a known index kind`);
-  });
-  const newSubjects = new Set<string>();
-  req.new_key_subjects.forEach((subject, i) => {
-    checkName('new_key_subjects', i, 'subject', subject);
-    if (newSubjects.has(subject)) throw new BadItemError(`new_key_subjects[${i}] repeats a subject`);
-    newSubjects.add(subject);
-  });
-  req.seal.forEach((item, i) => {
-    checkName('seal', i, 'table', item.table);
-    checkName('seal', i, 'row_id', item.row_id);
-    if (item.subject) {
-      checkName('seal', i, 'subject', item.subject);
-      if (!item.wrapped_key.length && !newSubjects.has(item.subject)) throw new BadItemError(`seal[${i}] names a subject without its key`);
-    } else if (item.wrapped_key.length) throw new BadItemError(`seal[${i}].wrapped_key needs a subject`);
-  });
-  req.open.forEach((item, i) => {
-    checkName('open', i, 'table', item.table);
-    checkName('open', i, 'row_id', item.row_id);
-    if (item.subject) {
-      checkName('open', i, 'subject', item.subject);
-      if (!item.wrapped_key.length) throw new BadItemError(`open[${i}] names a subject without its key`);
-    } else if (item.wrapped_key.length) throw new BadItemError(`open[${i}].wrapped_key needs a subject`);
-  });
-  req.rewrap_keys.forEach((item, i) => {
-    checkName('rewrap_keys', i, 'subject', item.subject);
-    if (!item.wrapped_key.length) throw new BadItemError(`rewrap_keys[${i}].wrapped_key is empty`);
-  });
-  return {
-    tokenize: req.tokenize.map((item, i) => prepareItem('tokenize', i, item.format, item.value, item.attempt)),
-    detokenize: req.detokenize.map((item, i) => prepareItem('detokenize', i, item.format, item.token, item.attempt)),
-  };
-}
 
 /** Cooperative pacing: throws once the call is over, yields to the event loop when a slice is used up. */
 class Pacer {
@@ -241,6 +164,15 @@ export async function runBatch(
   }
 }
 
+/** What every step of one batch works with. */
+interface Step {
+  keys: Subkeys;
+  activeVersion: number;
+  tenant: number;
+  pacer: Pacer;
+  dataKeys: DataKeys;
+}
+
 async function runValidated(
   keys: Subkeys,
   activeVersion: number,
@@ -248,22 +180,39 @@ async function runValidated(
   prepared: PreparedTokens,
   run: { pacer: Pacer; dataKeys: DataKeys; countSeals: SealCount },
 ): Promise<Omit<BatchResult__Output, 'chained' | 'queue_macs'>> {
-  const { pacer, dataKeys, countSeals } = run;
-  const tenant = req.tenant_id;
+  const step: Step = { keys, activeVersion, tenant: req.tenant_id, pacer: run.pacer, dataKeys: run.dataKeys };
+  // In this order: a seal may use a data key made above it, and each step yields to the loop as it goes.
+  const wrapped_keys = makeDataKeys(step, req.new_key_subjects);
+  const rewrapped_keys = await rewrapKeys(step, req.rewrap_keys);
+  const hash = await hashValues(step, req.hash);
+  const sealed = await sealItems(step, req.seal);
+  const opened = await openItems(step, req.open);
+  const tokens = await tokenizeChunks(step, prepared.tokenize);
+  const detokenized = await detokenizeChunks(step, prepared.detokenize);
 
-  const wrapped_keys = new Array<Buffer>(req.new_key_subjects.length);
-  for (let i = 0; i < req.new_key_subjects.length; i++) {
-    const subject = req.new_key_subjects[i]!;
+  // Master-version seals (items without a subject, and key wraps) count toward automatic rotation. Items with a
+  // subject (a person, or the tenant's own data key under the nil UUID) need no count: each 0x03 seal uses a
+  // one-time key derived from a random salt (envelope.ts), so no key ever meets the 2^32 random-nonce bound.
+  const tenantSeals = req.seal.filter((s) => !s.subject).length + req.new_key_subjects.length + req.rewrap_keys.length;
+  if (tenantSeals) run.countSeals(activeVersion, tenantSeals);
+  return { hash, sealed, opened, tokens, detokenized, wrapped_keys, rewrapped_keys };
+}
+
+/** A data key per new subject, kept for this batch's seals; the wrapped copies go back to the caller. */
+function makeDataKeys({ keys, activeVersion, tenant, dataKeys }: Step, subjects: string[]): Buffer[] {
+  return subjects.map((subject) => {
     const made = newDataKey(keys, activeVersion, tenant, subject);
     dataKeys.made.set(subject, made.key);
-    wrapped_keys[i] = made.wrapped;
-  }
+    return made.wrapped;
+  });
+}
 
-  const rewrapped_keys = new Array<Buffer>(req.rewrap_keys.length);
-  for (let i = 0; i < req.rewrap_keys.length; i++) {
-    const item = req.rewrap_keys[i]!;
+async function rewrapKeys({ keys, activeVersion, tenant, pacer }: Step, items: Batch__Output['rewrap_keys']): Promise<Buffer[]> {
+  const out = new Array<Buffer>(items.length);
+  for (let i = 0; i < items.length; i++) {
+    const item = items[i]!;
     try {
-      rewrapped_keys[i] = rewrapDataKey(keys, activeVersion, tenant, item.subject, item.wrapped_key);
+      out[i] = rewrapDataKey(keys, activeVersion, tenant, item.subject, item.wrapped_key);
     } catch (err) {
       if (err instanceof SealError) throw new BadItemError(`rewrap_keys[${i}]: the wrapped key does not unwrap`);
       throw err;
@@ -271,32 +220,44 @@ async function runValidated(
     const pause = pacer.tick();
     if (pause) await pause;
   }
+  return out;
+}
 
-  const hash = new Array<Buffer>(req.hash.length);
-  for (let i = 0; i < req.hash.length; i++) {
-    const item = req.hash[i]!;
-    hash[i] = blindIndex(keys, tenant, item.kind as IndexKind, item.value);
+async function hashValues({ keys, tenant, pacer }: Step, items: Batch__Output['hash']): Promise<Buffer[]> {
+  const out = new Array<Buffer>(items.length);
+  for (let i = 0; i < items.length; i++) {
+    const item = items[i]!;
+    out[i] = blindIndex(keys, tenant, item.kind as IndexKind, item.value);
     const pause = pacer.tick();
     if (pause) await pause;
   }
+  return out;
+}
 
-  const sealed = new Array<Buffer>(req.seal.length);
-  for (let i = 0; i < req.seal.length; i++) {
-    const item = req.seal[i]!;
-    sealed[i] = item.subject
-      ? sealPersonal(dataKeys.of('seal', i, item.subject, item.wrapped_key), tenant, item.table, item.row_id, item.subject, item.plaintext)
-      : seal(keys, activeVersion, tenant, item.table, item.row_id, item.plaintext);
+/** Items with a subject under that person's data key (format 0x03), the rest under the active master version. */
+async function sealItems({ keys, activeVersion, tenant, pacer, dataKeys }: Step, items: Batch__Output['seal']): Promise<Buffer[]> {
+  const out = new Array<Buffer>(items.length);
+  for (let i = 0; i < items.length; i++) {
+    const item = items[i]!;
+    const place = { tenantId: tenant, table: item.table, rowId: item.row_id };
+    out[i] = item.subject
+      ? sealPersonal(dataKeys.of('seal', i, item.subject, item.wrapped_key), { ...place, subject: item.subject }, item.plaintext)
+      : seal(keys, activeVersion, place, item.plaintext);
     const pause = pacer.tick(item.plaintext.length);
     if (pause) await pause;
   }
+  return out;
+}
 
-  const opened = new Array<Buffer>(req.open.length);
-  for (let i = 0; i < req.open.length; i++) {
-    const item = req.open[i]!;
+async function openItems({ keys, tenant, pacer, dataKeys }: Step, items: Batch__Output['open']): Promise<Buffer[]> {
+  const out = new Array<Buffer>(items.length);
+  for (let i = 0; i < items.length; i++) {
+    const item = items[i]!;
+    const place = { tenantId: tenant, table: item.table, rowId: item.row_id };
     try {
-      opened[i] = item.subject
-        ? openPersonal(dataKeys.of('open', i, item.subject, item.wrapped_key), tenant, item.table, item.row_id, item.subject, item.ciphertext)
-        : open(keys, tenant, item.table, item.row_id, item.ciphertext);
+      out[i] = item.subject
+        ? openPersonal(dataKeys.of('open', i, item.subject, item.wrapped_key), { ...place, subject: item.subject }, item.ciphertext)
+        : open(keys, place, item.ciphertext);
     } catch (err) {
       if (err instanceof SealError) throw new BadItemError(`open[${i}]: ${err.message}`);
       throw err;
@@ -304,30 +265,31 @@ async function runValidated(
     const pause = pacer.tick(item.ciphertext.length);
     if (pause) await pause;
   }
+  return out;
+}
 
-  const tokens = new Array<TokenResult__Output>(prepared.tokenize.length);
-  for (let start = 0; start < tokens.length; start += TOKEN_CHUNK) {
-    const chunk = tokenizeAll(keys, tenant, prepared.tokenize.slice(start, start + TOKEN_CHUNK));
+/** Each token with its DEDUPE blind index, TOKEN_CHUNK items through FF1 at a time. */
+async function tokenizeChunks({ keys, tenant, pacer }: Step, items: PreparedTokens['tokenize']): Promise<TokenResult__Output[]> {
+  const out = new Array<TokenResult__Output>(items.length);
+  for (let start = 0; start < out.length; start += TOKEN_CHUNK) {
+    const chunk = tokenizeAll(keys, tenant, items.slice(start, start + TOKEN_CHUNK));
     for (let k = 0; k < chunk.length; k++) {
       const t = chunk[k]!;
-      tokens[start + k] = { ...t, index: blindIndex(keys, tenant, 'DEDUPE', tokenIndexValue(t.token)) };
+      out[start + k] = { ...t, index: blindIndex(keys, tenant, 'DEDUPE', tokenIndexValue(t.token)) };
     }
     const pause = pacer.spend(chunk.length);
     if (pause) await pause;
   }
+  return out;
+}
 
-  const detokenized = new Array<string>(prepared.detokenize.length);
-  for (let start = 0; start < detokenized.length; start += TOKEN_CHUNK) {
-    const chunk = detokenizeAll(keys, tenant, prepared.detokenize.slice(start, start + TOKEN_CHUNK));
-    for (let k = 0; k < chunk.length; k++) detokenized[start + k] = chunk[k]!;
+async function detokenizeChunks({ keys, tenant, pacer }: Step, items: PreparedTokens['detokenize']): Promise<string[]> {
+  const out = new Array<string>(items.length);
+  for (let start = 0; start < out.length; start += TOKEN_CHUNK) {
+    const chunk = detokenizeAll(keys, tenant, items.slice(start, start + TOKEN_CHUNK));
+    for (let k = 0; k < chunk.length; k++) out[start + k] = chunk[k]!;
     const pause = pacer.spend(chunk.length);
     if (pause) await pause;
   }
-
-  // Master-version seals (items without a subject, and key wraps) count toward automatic rotation. Items with a
-  // subject (a person, or the tenant's own data key under the nil UUID) need no count: each 0x03 seal uses a
-  // one-time key derived from a random salt (envelope.ts), so no key ever meets the 2^32 random-nonce bound.
-  const tenantSeals = req.seal.filter((s) => !s.subject).length + req.new_key_subjects.length + req.rewrap_keys.length;
-  if (tenantSeals) countSeals(activeVersion, tenantSeals);
-  return { hash, sealed, opened, tokens, detokenized, wrapped_keys, rewrapped_keys };
+  return out;
 }

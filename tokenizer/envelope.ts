@@ -44,12 +44,12 @@ const KEY_TABLE = 'subject_keys';
 /** A new data key for `subject`, wrapped under the tenant's key of master `version`, and the key itself. */
 export function newDataKey(keys: Subkeys, version: number, tenantId: number, subject: string): { key: Buffer; wrapped: Buffer } {
   const key = randomBuffer(KEY_BYTES);
-  return { key, wrapped: seal(keys, version, tenantId, KEY_TABLE, subject, key, 'wrap') };
+  return { key, wrapped: seal(keys, version, { tenantId, table: KEY_TABLE, rowId: subject, purpose: 'wrap' }, key) };
 }
 
 /** The data key inside a wrapped key; SealError when it is not this tenant's key for this subject. */
 export function unwrapDataKey(keys: Subkeys, tenantId: number, subject: string, wrapped: Buffer): Buffer {
-  const key = open(keys, tenantId, KEY_TABLE, subject, wrapped, 'wrap');
+  const key = open(keys, { tenantId, table: KEY_TABLE, rowId: subject, purpose: 'wrap' }, wrapped);
   if (key.length !== KEY_BYTES) {
     key.fill(0);
     throw new SealError('malformed', 'not a data key');
@@ -61,14 +61,22 @@ export function unwrapDataKey(keys: Subkeys, tenantId: number, subject: string, 
 export function rewrapDataKey(keys: Subkeys, version: number, tenantId: number, subject: string, wrapped: Buffer): Buffer {
   const key = unwrapDataKey(keys, tenantId, subject, wrapped);
   try {
-    return seal(keys, version, tenantId, KEY_TABLE, subject, key, 'wrap');
+    return seal(keys, version, { tenantId, table: KEY_TABLE, rowId: subject, purpose: 'wrap' }, key);
   } finally {
     key.fill(0);
   }
 }
 
+/** What a personal seal's AAD binds it to: the record's place and the person it belongs to. */
+export interface PersonalPlace {
+  tenantId: number;
+  table: string;
+  rowId: string;
+  subject: string;
+}
+
 /** The record AAD (tenant, table, row) followed by the subject behind its u32 byte length. */
-function personalAad(tenantId: number, table: string, rowId: string, subject: string): Buffer {
+function personalAad({ tenantId, table, rowId, subject }: PersonalPlace): Buffer {
   const base = aadFor(tenantId, table, rowId);
   const sLen = Buffer.byteLength(subject);
   const out = Buffer.allocUnsafe(base.length + 4 + sLen);
@@ -89,14 +97,15 @@ export function derivedKeyOf(key: Buffer, sealed: Buffer): Buffer {
   return Buffer.concat([derivedKey(key, sealed.subarray(SALT_AT, HEADER)), sealed.subarray(NONCE_AT, HEADER)]);
 }
 
-export function sealPersonal(key: Buffer, tenantId: number, table: string, rowId: string, subject: string, plaintext: Buffer): Buffer {
+/** Seals under a one-time key derived from the data key `key` (format 0x03). */
+export function sealPersonal(key: Buffer, place: PersonalPlace, plaintext: Buffer): Buffer {
   const out = Buffer.allocUnsafe(HEADER + plaintext.length + TAG);
   out[0] = PERSONAL_FORMAT;
   fillRandom(out, SALT_AT, SALT);
   const once = derivedKey(key, out.subarray(SALT_AT, HEADER));
   try {
     const c = createCipheriv('aes-256-gcm', once, out.subarray(NONCE_AT, HEADER));
-    c.setAAD(personalAad(tenantId, table, rowId, subject));
+    c.setAAD(personalAad(place));
     const n = c.update(plaintext).copy(out, HEADER);
     c.final();
     c.getAuthTag().copy(out, HEADER + n);
@@ -107,7 +116,7 @@ export function sealPersonal(key: Buffer, tenantId: number, table: string, rowId
 }
 
 /** Opens format 0x03, and 0x02 written before it; SealError on any damage, another AAD or another key. */
-export function openPersonal(key: Buffer, tenantId: number, table: string, rowId: string, subject: string, sealed: Buffer): Buffer {
+export function openPersonal(key: Buffer, place: PersonalPlace, sealed: Buffer): Buffer {
   let d;
   let header: number;
   if (sealed.length >= HEADER + TAG && sealed[0] === PERSONAL_FORMAT) {
@@ -121,7 +130,7 @@ export function openPersonal(key: Buffer, tenantId: number, table: string, rowId
   } else {
     throw new SealError('malformed', 'not a personal sealed record');
   }
-  d.setAAD(personalAad(tenantId, table, rowId, subject));
+  d.setAAD(personalAad(place));
   d.setAuthTag(sealed.subarray(sealed.length - TAG));
   const plaintext = d.update(sealed.subarray(header, sealed.length - TAG));
   try {
@@ -134,12 +143,12 @@ export function openPersonal(key: Buffer, tenantId: number, table: string, rowId
 }
 
 /** A 0x02 seal, as written before 0x03: kept only so tests can prove old data still opens. Never used to write. */
-export function sealPersonalV2(key: Buffer, tenantId: number, table: string, rowId: string, subject: string, plaintext: Buffer): Buffer {
+export function sealPersonalV2(key: Buffer, place: PersonalPlace, plaintext: Buffer): Buffer {
   const out = Buffer.allocUnsafe(V2_HEADER + plaintext.length + TAG);
   out[0] = PERSONAL_FORMAT_V2;
   randomFillSync(out, V2_NONCE_AT, V2_HEADER - V2_NONCE_AT);
   const c = createCipheriv('aes-256-gcm', key, out.subarray(V2_NONCE_AT, V2_HEADER));
-  c.setAAD(personalAad(tenantId, table, rowId, subject));
+  c.setAAD(personalAad(place));
   const n = c.update(plaintext).copy(out, V2_HEADER);
   c.final();
   c.getAuthTag().copy(out, V2_HEADER + n);

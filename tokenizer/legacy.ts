@@ -72,13 +72,13 @@ export function resealLegacy(keys: Subkeys, activeVersion: number, req: ResealLe
     const resealed = req.items.map((item, i) => {
       let plain: Buffer;
       try {
-        plain = open(keys, tenant, item.from_table, item.from_row_id, item.ciphertext);
+        plain = open(keys, { tenantId: tenant, table: item.from_table, rowId: item.from_row_id }, item.ciphertext);
       } catch (err) {
         if (err instanceof SealError) throw new BadItemError(`items[${i}]: the legacy value does not open (${err.reason})`);
         throw err;
       }
       try {
-        return sealPersonal(keyOf(i, item.subject, item.wrapped_key), tenant, item.table, item.row_id, item.subject, plain);
+        return sealPersonal(keyOf(i, item.subject, item.wrapped_key), { tenantId: tenant, table: item.table, rowId: item.row_id, subject: item.subject }, plain);
       } finally {
         plain.fill(0);
       }

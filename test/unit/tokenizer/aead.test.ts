@@ -36,18 +36,18 @@ describe('seal and open', () => {
     fc.assert(
       fc.property(fc.uint8Array({ maxLength: 4096 }), tenant, name, name, (bytes, t, table, row) => {
         const plain = Buffer.from(bytes);
-        const sealed = seal(keys, keyring.active, t, table, row, plain);
+        const sealed = seal(keys, keyring.active, { tenantId: t, table, rowId: row }, plain);
         expect(sealed[0]).toBe(0x01);
         expect(sealed.readUInt32BE(1)).toBe(keyring.active);
         expect(sealed.length).toBe(plain.length + SEAL_OVERHEAD);
         expect(SEAL_OVERHEAD).toBe(1 + 4 + 12 + 16);
-        expect(open(keys, t, table, row, sealed).equals(plain)).toBe(true);
+        expect(open(keys, { tenantId: t, table, rowId: row }, sealed).equals(plain)).toBe(true);
       }),
     );
   });
 
   it('draws a fresh nonce each time', () => {
-    const nonces = new Set(Array.from({ length: 200 }, () => seal(keys, 1, 1, 'users', 'r', Buffer.from('same')).subarray(5, 17).toString('hex')));
+    const nonces = new Set(Array.from({ length: 200 }, () => seal(keys, 1, { tenantId: 1, table: 'users', rowId: 'r' }, Buffer.from('same')).subarray(5, 17).toString('hex')));
     expect(nonces.size).toBe(200);
   });
 
@@ -55,15 +55,15 @@ describe('seal and open', () => {
     fc.assert(
       fc.property(fc.tuple(tenant, name, name), fc.tuple(tenant, name, name), fc.uint8Array({ maxLength: 64 }), (a, b, bytes) => {
         fc.pre(a[0] !== b[0] || a[1] !== b[1] || a[2] !== b[2]);
-        const sealed = seal(keys, 1, a[0], a[1], a[2], Buffer.from(bytes));
-        expect(failure(() => open(keys, b[0], b[1], b[2], sealed))).toBe('does-not-open');
+        const sealed = seal(keys, 1, { tenantId: a[0], table: a[1], rowId: a[2] }, Buffer.from(bytes));
+        expect(failure(() => open(keys, { tenantId: b[0], table: b[1], rowId: b[2] }, sealed))).toBe('does-not-open');
       }),
     );
-    const sealed = seal(keys, 1, 7, 'users', 'row-a', Buffer.from('{"email":"a@b.c"}'));
-    expect(failure(() => open(keys, 8, 'users', 'row-a', sealed))).toBe('does-not-open');
-    expect(failure(() => open(keys, 7, 'audit_events', 'row-a', sealed))).toBe('does-not-open');
-    expect(failure(() => open(keys, 7, 'users', 'row-b', sealed))).toBe('does-not-open');
-    expect(open(keys, 7, 'users', 'row-a', sealed).toString()).toBe('{"email":"a@b.c"}');
+    const sealed = seal(keys, 1, { tenantId: 7, table: 'users', rowId: 'row-a' }, Buffer.from('{"email":"a@b.c"}'));
+    expect(failure(() => open(keys, { tenantId: 8, table: 'users', rowId: 'row-a' }, sealed))).toBe('does-not-open');
+    expect(failure(() => open(keys, { tenantId: 7, table: 'audit_events', rowId: 'row-a' }, sealed))).toBe('does-not-open');
+    expect(failure(() => open(keys, { tenantId: 7, table: 'users', rowId: 'row-b' }, sealed))).toBe('does-not-open');
+    expect(open(keys, { tenantId: 7, table: 'users', rowId: 'row-a' }, sealed).toString()).toBe('{"email":"a@b.c"}');
   });
 
   it('encodes the AAD unambiguously', () => {
@@ -79,47 +79,47 @@ describe('seal and open', () => {
 
   it('refuses any single flipped bit, with a typed error', () => {
     const plain = Buffer.from('a record worth protecting');
-    const sealed = seal(keys, 1, 3, 'users', 'r1', plain);
+    const sealed = seal(keys, 1, { tenantId: 3, table: 'users', rowId: 'r1' }, plain);
     fc.assert(
       fc.property(fc.nat({ max: sealed.length * 8 - 1 }), (bit) => {
         const copy = Buffer.from(sealed);
         copy[bit >> 3] = copy[bit >> 3]! ^ (1 << (bit & 7));
-        expect(failure(() => open(keys, 3, 'users', 'r1', copy))).not.toBe('opened');
+        expect(failure(() => open(keys, { tenantId: 3, table: 'users', rowId: 'r1' }, copy))).not.toBe('opened');
       }),
     );
   });
 
   it('refuses short, empty and foreign input as malformed', () => {
-    const sealed = seal(keys, 1, 3, 'users', 'r1', Buffer.alloc(0));
+    const sealed = seal(keys, 1, { tenantId: 3, table: 'users', rowId: 'r1' }, Buffer.alloc(0));
     expect(sealed).toHaveLength(SEAL_OVERHEAD);
-    expect(open(keys, 3, 'users', 'r1', sealed)).toHaveLength(0);
-    expect(failure(() => open(keys, 3, 'users', 'r1', sealed.subarray(0, SEAL_OVERHEAD - 1)))).toBe('malformed');
-    expect(failure(() => open(keys, 3, 'users', 'r1', Buffer.alloc(0)))).toBe('malformed');
-    expect(failure(() => open(keys, 3, 'users', 'r1', Buffer.from('{"not":"sealed at all, but long enough to pass"}')))).toBe('malformed');
+    expect(open(keys, { tenantId: 3, table: 'users', rowId: 'r1' }, sealed)).toHaveLength(0);
+    expect(failure(() => open(keys, { tenantId: 3, table: 'users', rowId: 'r1' }, sealed.subarray(0, SEAL_OVERHEAD - 1)))).toBe('malformed');
+    expect(failure(() => open(keys, { tenantId: 3, table: 'users', rowId: 'r1' }, Buffer.alloc(0)))).toBe('malformed');
+    expect(failure(() => open(keys, { tenantId: 3, table: 'users', rowId: 'r1' }, Buffer.from('{"not":"sealed at all, but long enough to pass"}')))).toBe('malformed');
   });
 });
 
 describe('key versions', () => {
   it('stamps the active version; after rotate old records still open and new ones carry the new version', () => {
     const { keyring, keys, dir, wrappingKey } = freshKeys();
-    const old = seal(keys, keyring.active, 1, 'users', 'row', Buffer.from('before'));
+    const old = seal(keys, keyring.active, { tenantId: 1, table: 'users', rowId: 'row' }, Buffer.from('before'));
     expect(old.readUInt32BE(1)).toBe(1);
     keyring.rotate();
-    const fresh = seal(keys, keyring.active, 1, 'users', 'row', Buffer.from('after'));
+    const fresh = seal(keys, keyring.active, { tenantId: 1, table: 'users', rowId: 'row' }, Buffer.from('after'));
     expect(fresh.subarray(1, 5)).toEqual(Buffer.from([0, 0, 0, 2]));
     // A restarted process (new keyring object, new subkey cache) opens both.
     const reopened = new Subkeys(loadKeyring({ dataDir: dir, wrappingKey }, () => {}).keyring);
-    expect(open(reopened, 1, 'users', 'row', old).toString()).toBe('before');
-    expect(open(reopened, 1, 'users', 'row', fresh).toString()).toBe('after');
+    expect(open(reopened, { tenantId: 1, table: 'users', rowId: 'row' }, old).toString()).toBe('before');
+    expect(open(reopened, { tenantId: 1, table: 'users', rowId: 'row' }, fresh).toString()).toBe('after');
   });
 
   it('names an unknown version instead of failing obscurely', () => {
     const { keys } = freshKeys();
-    const sealed = seal(keys, 1, 1, 'users', 'row', Buffer.from('x'));
+    const sealed = seal(keys, 1, { tenantId: 1, table: 'users', rowId: 'row' }, Buffer.from('x'));
     sealed.writeUInt32BE(99, 1);
-    expect(failure(() => open(keys, 1, 'users', 'row', sealed))).toBe('unknown-version');
-    expect(() => open(keys, 1, 'users', 'row', sealed)).toThrow('no master key version 99 in the keyring');
-    expect(() => seal(keys, 5, 1, 'users', 'row', Buffer.from('x'))).toThrow(SealError);
+    expect(failure(() => open(keys, { tenantId: 1, table: 'users', rowId: 'row' }, sealed))).toBe('unknown-version');
+    expect(() => open(keys, { tenantId: 1, table: 'users', rowId: 'row' }, sealed)).toThrow('no master key version 99 in the keyring');
+    expect(() => seal(keys, 5, { tenantId: 1, table: 'users', rowId: 'row' }, Buffer.from('x'))).toThrow(SealError);
   });
 
   it('derives different record keys per tenant and per version', () => {

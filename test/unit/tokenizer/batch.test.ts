@@ -20,7 +20,7 @@ const sealItem = (i: number) => ({ table: 'users', row_id: `r${i}`, plaintext: B
 
 describe('runBatch', () => {
   it('returns every result in request order', async () => {
-    const sealed = [0, 1, 2].map((i) => seal(keys, 1, 4, 'users', `r${i}`, Buffer.from(`p${i}`)));
+    const sealed = [0, 1, 2].map((i) => seal(keys, 1, { tenantId: 4, table: 'users', rowId: `r${i}` }, Buffer.from(`p${i}`)));
     const res = await runBatch(keys, keyring.active, {
       ...empty,
       tenant_id: 4,
@@ -58,7 +58,7 @@ describe('runBatch', () => {
   });
 
   it('says which ciphertext does not open', async () => {
-    const good = seal(keys, 1, 1, 'users', 'r0', Buffer.from('x'));
+    const good = seal(keys, 1, { tenantId: 1, table: 'users', rowId: 'r0' }, Buffer.from('x'));
     const open = [0, 1, 2].map((i) => ({ table: 'users', row_id: i === 2 ? 'moved' : 'r0', ciphertext: good, ...tenantKey }));
     await expect(runBatch(keys, keyring.active, { ...empty, open })).rejects.toThrow(new BadItemError('open[2]: ciphertext does not open'));
   });

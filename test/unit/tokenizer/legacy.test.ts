@@ -20,7 +20,7 @@ const none = Buffer.alloc(0);
 const person = '6f1c1f4e-7d1a-4c3e-9a55-0a4f2d1b9c10';
 
 function request(plaintext: Buffer, over: Partial<ResealLegacyRequest__Output['items'][number]> = {}, tenant = 4): ResealLegacyRequest__Output {
-  const legacy = seal(keys, keyring.active, tenant, 'users', person, plaintext);
+  const legacy = seal(keys, keyring.active, { tenantId: tenant, table: 'users', rowId: person }, plaintext);
   return {
     tenant_id: tenant,
     tenant_salt: none,
@@ -36,9 +36,9 @@ describe('resealLegacy', () => {
         const plaintext = Buffer.from(bytes);
         const res = resealLegacy(keys, keyring.active, request(plaintext));
         const key = unwrapDataKey(keys, 4, person, res.wrapped_keys[0]!);
-        expect(openPersonal(key, 4, 'users', `${person}/v1`, person, res.resealed[0]!)).toEqual(plaintext);
-        expect(() => openPersonal(key, 4, 'users', `${person}/v2`, person, res.resealed[0]!)).toThrow();
-        expect(() => openPersonal(key, 5, 'users', `${person}/v1`, person, res.resealed[0]!)).toThrow();
+        expect(openPersonal(key, { tenantId: 4, table: 'users', rowId: `${person}/v1`, subject: person }, res.resealed[0]!)).toEqual(plaintext);
+        expect(() => openPersonal(key, { tenantId: 4, table: 'users', rowId: `${person}/v2`, subject: person }, res.resealed[0]!)).toThrow();
+        expect(() => openPersonal(key, { tenantId: 5, table: 'users', rowId: `${person}/v1`, subject: person }, res.resealed[0]!)).toThrow();
       }),
       { numRuns: 50 },
     );
@@ -48,7 +48,7 @@ describe('resealLegacy', () => {
     const first = resealLegacy(keys, keyring.active, request(Buffer.from('a')));
     const again = resealLegacy(keys, keyring.active, { ...request(Buffer.from('b')), new_key_subjects: [], items: [{ ...request(Buffer.from('b')).items[0]!, wrapped_key: first.wrapped_keys[0]! }] });
     const key = unwrapDataKey(keys, 4, person, first.wrapped_keys[0]!);
-    expect(openPersonal(key, 4, 'users', `${person}/v1`, person, again.resealed[0]!).toString()).toBe('b');
+    expect(openPersonal(key, { tenantId: 4, table: 'users', rowId: `${person}/v1`, subject: person }, again.resealed[0]!).toString()).toBe('b');
     expect(() => resealLegacy(keys, keyring.active, request(Buffer.from('x'), { from_row_id: 'another' }))).toThrow(/items\[0\]: the legacy value does not open/);
     const other = request(Buffer.from('x'));
     expect(() => resealLegacy(keys, keyring.active, { ...other, tenant_id: 5 })).toThrow(BadItemError);

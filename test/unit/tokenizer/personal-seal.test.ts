@@ -11,6 +11,7 @@ const name = fc.string({ minLength: 1, maxLength: 40, unit: 'binary' });
 const binding = fc.tuple(tenant, name, name, name);
 const dataKey = fc.uint8Array({ minLength: 32, maxLength: 32 }).map((a) => Buffer.from(a));
 const bytes = fc.uint8Array({ maxLength: 2048 }).map((a) => Buffer.from(a));
+const placeOf = ([tenantId, table, rowId, subject]: [number, string, string, string]) => ({ tenantId, table, rowId, subject });
 
 function fails(fn: () => unknown): boolean {
   try {
@@ -26,10 +27,10 @@ describe('personal seal format 0x03', () => {
   it('round-trips any plaintext under any binding, and is written as 0x03 with 41 bytes of overhead', () => {
     fc.assert(
       fc.property(dataKey, binding, bytes, (key, [t, table, row, subject], plain) => {
-        const sealed = sealPersonal(key, t, table, row, subject, plain);
+        const sealed = sealPersonal(key, { tenantId: t, table, rowId: row, subject }, plain);
         expect(sealed[0]).toBe(PERSONAL_FORMAT);
         expect(sealed.length).toBe(plain.length + 1 + 24 + 16);
-        expect(openPersonal(key, t, table, row, subject, sealed).equals(plain)).toBe(true);
+        expect(openPersonal(key, { tenantId: t, table, rowId: row, subject }, sealed).equals(plain)).toBe(true);
       }),
     );
   });
@@ -37,10 +38,10 @@ describe('personal seal format 0x03', () => {
   it('fails on any flipped bit, anywhere, including the format byte and the salt', () => {
     fc.assert(
       fc.property(dataKey, binding, bytes, fc.nat(), fc.integer({ min: 0, max: 7 }), (key, [t, table, row, subject], plain, at, bit) => {
-        const sealed = sealPersonal(key, t, table, row, subject, plain);
+        const sealed = sealPersonal(key, { tenantId: t, table, rowId: row, subject }, plain);
         const i = at % sealed.length;
         sealed[i]! ^= 1 << bit;
-        expect(fails(() => openPersonal(key, t, table, row, subject, sealed))).toBe(true);
+        expect(fails(() => openPersonal(key, { tenantId: t, table, rowId: row, subject }, sealed))).toBe(true);
       }),
     );
   });
@@ -48,9 +49,9 @@ describe('personal seal format 0x03', () => {
   it('fails when truncated or extended', () => {
     fc.assert(
       fc.property(dataKey, binding, bytes, fc.integer({ min: 1, max: 64 }), (key, [t, table, row, subject], plain, cut) => {
-        const sealed = sealPersonal(key, t, table, row, subject, plain);
-        expect(fails(() => openPersonal(key, t, table, row, subject, sealed.subarray(0, Math.max(0, sealed.length - cut))))).toBe(true);
-        expect(fails(() => openPersonal(key, t, table, row, subject, Buffer.concat([sealed, randomBytes(cut)])))).toBe(true);
+        const sealed = sealPersonal(key, { tenantId: t, table, rowId: row, subject }, plain);
+        expect(fails(() => openPersonal(key, { tenantId: t, table, rowId: row, subject }, sealed.subarray(0, Math.max(0, sealed.length - cut))))).toBe(true);
+        expect(fails(() => openPersonal(key, { tenantId: t, table, rowId: row, subject }, Buffer.concat([sealed, randomBytes(cut)])))).toBe(true);
       }),
     );
   });
@@ -59,10 +60,10 @@ describe('personal seal format 0x03', () => {
     fc.assert(
       fc.property(dataKey, dataKey, binding, binding, bytes, (key, otherKey, a, b, plain) => {
         fc.pre(a[0] !== b[0] || a[1] !== b[1] || a[2] !== b[2] || a[3] !== b[3]);
-        const sealed = sealPersonal(key, ...a, plain);
-        expect(fails(() => openPersonal(key, ...b, sealed))).toBe(true);
+        const sealed = sealPersonal(key, placeOf(a), plain);
+        expect(fails(() => openPersonal(key, placeOf(b), sealed))).toBe(true);
         fc.pre(!key.equals(otherKey));
-        expect(fails(() => openPersonal(otherKey, ...a, sealed))).toBe(true);
+        expect(fails(() => openPersonal(otherKey, placeOf(a), sealed))).toBe(true);
       }),
     );
   });
@@ -70,25 +71,25 @@ describe('personal seal format 0x03', () => {
   it('still opens 0x02, written under the data key itself before 0x03, with the same bindings', () => {
     fc.assert(
       fc.property(dataKey, binding, binding, bytes, (key, a, b, plain) => {
-        const old = sealPersonalV2(key, ...a, plain);
+        const old = sealPersonalV2(key, placeOf(a), plain);
         expect(old[0]).toBe(PERSONAL_FORMAT_V2);
-        expect(openPersonal(key, ...a, old).equals(plain)).toBe(true);
+        expect(openPersonal(key, placeOf(a), old).equals(plain)).toBe(true);
         const flipped = Buffer.from(old);
         flipped[flipped.length - 1]! ^= 1;
-        expect(fails(() => openPersonal(key, ...a, flipped))).toBe(true);
+        expect(fails(() => openPersonal(key, placeOf(a), flipped))).toBe(true);
         fc.pre(a[0] !== b[0] || a[1] !== b[1] || a[2] !== b[2] || a[3] !== b[3]);
-        expect(fails(() => openPersonal(key, ...b, old))).toBe(true);
+        expect(fails(() => openPersonal(key, placeOf(b), old))).toBe(true);
       }),
     );
   });
 
   it('refuses other format bytes', () => {
     const key = randomBytes(32);
-    const sealed = sealPersonal(key, 1, 't', 'r', 's', Buffer.from('x'));
+    const sealed = sealPersonal(key, { tenantId: 1, table: 't', rowId: 'r', subject: 's' }, Buffer.from('x'));
     for (const f of [0x00, 0x01, 0x04, 0xff]) {
       const other = Buffer.from(sealed);
       other[0] = f;
-      expect(() => openPersonal(key, 1, 't', 'r', 's', other)).toThrow('not a personal sealed record');
+      expect(() => openPersonal(key, { tenantId: 1, table: 't', rowId: 'r', subject: 's' }, other)).toThrow('not a personal sealed record');
     }
   });
 
@@ -99,7 +100,7 @@ describe('personal seal format 0x03', () => {
     const ciphertexts = new Set<string>();
     const N = 20_000;
     for (let i = 0; i < N; i++) {
-      const sealed = sealPersonal(key, 7, 'users', 'row', 'person', plain);
+      const sealed = sealPersonal(key, { tenantId: 7, table: 'users', rowId: 'row', subject: 'person' }, plain);
       const once = derivedKeyOf(key, sealed);
       expect(once.length).toBe(44);
       // Neither the whole key ‖ nonce nor either half repeats; nor does the data key itself appear.
