@@ -3,6 +3,9 @@ import { randomBytes, createCipheriv, createDecipheriv } from 'node:crypto';
 import { chmodSync, closeSync, existsSync, fsyncSync, linkSync, mkdirSync, openSync, readFileSync, renameSync, statSync, unlinkSync, writeSync } from 'node:fs';
 import { dirname } from 'node:path';
 
+/** Bytes of a master key, and of the recovery key: AES-256. */
+export const KEY_BYTES = 32;
+
 /** What keyring.json holds: metadata anyone may read, and the sealed keys. */
 interface KeyringFile {
   format: typeof FORMAT | typeof FORMAT_V1;

@@ -2,8 +2,9 @@
 // keyring.json shared by several tokenizers (replicas on one volume): every change is a locked read-merge-write of
 // the file, and a changed file is reloaded.
 import { createHash, randomBytes } from 'node:crypto';
-import { split, combine } from 'shamir-secret-sharing';
+import { combine } from 'shamir-secret-sharing';
 import {
+  KEY_BYTES,
   fileStamp,
   openRecoveryCopy,
   readKeyringFile,
@@ -12,55 +13,18 @@ import {
   writePrivateFile,
   type KeyringContents,
 } from './keyring-file.js';
+import { NoRecoveryKeyError, RecoveryError, parseShares, recoveryShares } from './recovery-shares.js';
 
-/** The shares given do not rebuild the recovery key of this keyring, or it has none. */
-export class RecoveryError extends Error {
-  override name = 'RecoveryError';
-}
-
-/** The shares are unusable as shares: too few, repeated, malformed. Nothing was tried against the keyring. */
-export class SharesError extends RecoveryError {
-  override name = 'SharesError';
-}
+export { KEY_BYTES } from './keyring-file.js';
+export { NoRecoveryKeyError, RecoveryError, SharesError, SHARES, THRESHOLD, parseShares, recoveryShares } from './recovery-shares.js';
 
 const NO_RECOVERY_KEY = 'This keyring has no recovery key: issue one with `npm run keyring:init` while the vault is stopped';
 
-/** This keyring has no recovery key, so there is nothing to rebuild or re-split. */
-export class NoRecoveryKeyError extends RecoveryError {
-  override name = 'NoRecoveryKeyError';
-}
-
-export const KEY_BYTES = 32;
-export const SHARES = 5;
-export const THRESHOLD = 3;
 /**
  * A version another tokenizer retired (gone from the file) stays in memory, for opening only, this long: a call of
  * this replica that read a key wrapped under it just before does not fail. Then it is zeroed.
  */
 export const RETIRED_GRACE_MS = 5 * 60_000;
-
-/** The five shares (hex) of a recovery key, any three of which rebuild it. */
-export async function recoveryShares(recoveryKey: Buffer): Promise<string[]> {
-  const shares = await split(new Uint8Array(recoveryKey), SHARES, THRESHOLD);
-  return shares.map((sh) => Buffer.from(sh).toString('hex'));
-}
-
-/** Three to five distinct shares of equal length, as bytes; SharesError otherwise (naming no share). */
-export function parseShares(sharesHex: string[]): Uint8Array[] {
-  if (sharesHex.length < THRESHOLD) throw new SharesError(`at least ${THRESHOLD} shares are needed`);
-  if (sharesHex.length > SHARES) throw new SharesError(`at most ${SHARES} shares are taken`);
-  const out: Uint8Array[] = [];
-  for (const [i, h] of sharesHex.entries()) {
-    if (!/^(?:[0-9a-fA-F]{2})+$/.test(h)) throw new SharesError(`share ${i + 1} is not hex`);
-    out.push(new Uint8Array(Buffer.from(h, 'hex')));
-  }
-  if (new Set(sharesHex.map((h) => h.toLowerCase())).size !== sharesHex.length) throw new SharesError('a share is given twice');
-  // The last byte of a share is its x coordinate: two different shares with one x are two holders' mix-up.
-  if (new Set(out.map((b) => b[b.length - 1])).size !== out.length) throw new SharesError('two shares are the same share number');
-  if (new Set(out.map((b) => b.length)).size !== 1) throw new SharesError('the shares are of different lengths');
-  if (out[0]!.length !== KEY_BYTES + 1) throw new SharesError('the shares are not shares of a 256-bit key');
-  return out;
-}
 
 /** Why a reload happened, for the log and the metric. */
 export type ReloadReason = 'unknown-version' | 'periodic' | 'info';
@@ -77,17 +41,24 @@ export class Keyring {
   private readonly retiring = new Map<number, { key: Buffer; until: number }>();
   private lastUnknownReload = -Infinity;
 
+  private keys: Map<number, Buffer>;
+  private activeVersion: number;
+  private recoveryKey: Buffer | undefined;
+  /** The recovery copy as last read or written. */
+  private recoverySealed: string | undefined;
+
   private constructor(
-    private keys: Map<number, Buffer>,
-    private activeVersion: number,
     readonly file: string,
     private wrappingKey: Buffer,
-    private recoveryKey: Buffer | undefined,
-    /** The recovery copy as last read or written. */
-    private recoverySealed: string | undefined,
+    contents: KeyringContents,
     /** keyring.json's stamp when this process last read or wrote it. */
     private stamp: string | undefined,
-  ) {}
+  ) {
+    this.keys = contents.keys;
+    this.activeVersion = contents.active;
+    this.recoveryKey = contents.recoveryKey;
+    this.recoverySealed = contents.recoverySealed;
+  }
 
   /** Where a development wrapping key lives, when that is where this keyring's key came from. */
   devKeyFile: string | undefined;
@@ -129,13 +100,13 @@ export class Keyring {
     const keys = new Map([[1, randomBytes(KEY_BYTES)]]);
     const { text, recoverySealed } = sealKeyringFile(wrappingKey, { keys, active: 1, recoveryKey });
     writePrivateFile(file, text, 'create');
-    return new Keyring(keys, 1, file, wrappingKey, recoveryKey, recoverySealed, fileStamp(file));
+    return new Keyring(file, wrappingKey, { keys, active: 1, recoveryKey, recoverySealed }, fileStamp(file));
   }
 
   static open(file: string, wrappingKey: Buffer): Keyring {
     const stamp = fileStamp(file);
     const read = readKeyringFile(file, wrappingKey);
-    const keyring = new Keyring(read.keys, read.active, file, wrappingKey, read.recoveryKey, read.recoverySealed, stamp);
+    const keyring = new Keyring(file, wrappingKey, read, stamp);
     if (read.legacy) keyring.update((c) => c);
     return keyring;
   }
