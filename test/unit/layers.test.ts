@@ -40,6 +40,7 @@ const RANK: Record<string, number> = {
   'api/supervisor': 6,
   'api/build': 6,
   'api/audit-verify': 6,
+  'api/config-docs': 6,
 };
 
 /** The reasons an import points the wrong way (none when it is fine). */
