@@ -126,7 +126,7 @@ export async function executeOperation(
   try {
     const admission = await admit(services, op, principal, tenantId, metadataOf(rawBody));
     const { input } = parseInput(op, rawBody);
-    const result = await run(services, op, principal, tenantId, input, admission, note, now, () => audited('ok'));
+    const result = await run({ services, op, principal, tenantId, input, admission, audit: note, now, event: () => audited('ok') });
     return masked(result, admission.fields);
   } catch (caught) {
     const err = fromDatabaseError(caught);
@@ -162,70 +162,84 @@ function metadataOf(rawBody: Record<string, unknown>): Record<string, unknown> {
   return typeof m === 'object' && m !== null && !Array.isArray(m) ? (m as Record<string, unknown>) : {};
 }
 
+/** One admitted call: what running it and writing its audit event need. */
+interface Call {
+  services: Services;
+  op: OpDefinition;
+  principal: Principal;
+  tenantId: number;
+  input: unknown;
+  admission: Admission;
+  audit: AuditNote;
+  now: number;
+  event: () => ReturnType<typeof draftEvent>;
+}
+
 /**
  * The operation in its transaction style, with its audit event: a write's event commits in its transaction; a
  * read's is batched with others and awaited; one that manages its own transactions writes its event once done.
  */
-async function run(
-  services: Services,
-  op: OpDefinition,
-  principal: Principal,
-  tenantId: number,
-  input: unknown,
-  admission: Admission,
-  audit: AuditNote,
-  now: number,
-  event: () => ReturnType<typeof draftEvent>,
-): Promise<Record<string, unknown>> {
-  const judged = () => {
-    if (admission.deniedUnlessSubject) throw forbidden(Messages.apiDenied);
-  };
-  const context = (em: () => EntityManager, inTransaction: boolean): OpContext => {
-    let stores: Stores | undefined;
-    return {
-      services,
-      principal,
-      tenantId,
-      get em() {
-        return em();
-      },
-      get stores() {
-        return (stores ??= new Stores(em(), tenantId));
-      },
-      inTransaction,
-      authoriseSubject: admission.authoriseSubject,
-      authoriseOther: admission.authoriseOther && ((target: string) => admission.authoriseOther!(target, em())),
-      authoriseAlso: admission.authoriseAlso,
-      judgeListed: admission.judgeListed && ((people) => admission.judgeListed!(people, em())),
-      audit,
-      now,
+async function run(call: Call): Promise<Record<string, unknown>> {
+  return call.op.transaction === 'write' ? runWrite(call) : runRead(call);
+}
+
+async function runWrite(call: Call): Promise<Record<string, unknown>> {
+  const { services, op, tenantId, input, event } = call;
+  let queued: QueuedWrite = [];
+  // Tenant operations run as the tenant's database role; admin and main-tenant ones reach global tables.
+  const result = await services.db.writeTransaction(tenantId, op.access === 'tenant', async (tx) => {
+    const ctx = contextOf(call, () => tx, true);
+    let ahead: SealedAhead | undefined;
+    let draft: AuditDraft | undefined;
+    ctx.auditFinal = () => {
+      draft ??= event();
+      ahead ??= services.audit.sealAhead(tx, tenantId, draft, services.keys.knownIn(ctx));
     };
-  };
-  if (op.transaction === 'write') {
-    let queued: QueuedWrite = [];
-    // Tenant operations run as the tenant's database role; admin and main-tenant ones reach global tables.
-    const result = await services.db.writeTransaction(tenantId, op.access === 'tenant', async (tx) => {
-      const ctx = context(() => tx, true);
-      let ahead: SealedAhead | undefined;
-      let draft: AuditDraft | undefined;
-      ctx.auditFinal = () => {
-        draft ??= event();
-        ahead ??= services.audit.sealAhead(tx, tenantId, draft, services.keys.knownIn(ctx));
-      };
-      const result = await op.run({ input, ctx });
-      judged();
-      // The event is the write's last statement: it travels with COMMIT.
-      queued = await services.audit.writeInTx(tx, tenantId, [draft ?? event()], services.keys.knownIn(ctx), ahead, { commit: true });
-      return result;
-    });
-    // Committed with its event queued; answered once the event is in the chain.
-    await services.audit.chained(tenantId, queued);
+    const result = await op.run({ input, ctx });
+    judged(call.admission);
+    // The event is the write's last statement: it travels with COMMIT.
+    queued = await services.audit.writeInTx(tx, tenantId, [draft ?? event()], services.keys.knownIn(ctx), ahead, { commit: true });
     return result;
-  }
+  });
+  // Committed with its event queued; answered once the event is in the chain.
+  await services.audit.chained(tenantId, queued);
+  return result;
+}
+
+async function runRead(call: Call): Promise<Record<string, unknown>> {
+  const { services, op, tenantId, input, event } = call;
   // Reads fork their manager only if they use it: most go through shared, coalesced statements.
   let em: EntityManager | undefined;
-  const result = await op.run({ input, ctx: context(() => (em ??= services.db.forTenant(tenantId)), false) });
-  judged();
+  const result = await op.run({ input, ctx: contextOf(call, () => (em ??= services.db.forTenant(tenantId)), false) });
+  judged(call.admission);
   await services.audit.record(tenantId, event());
   return result;
+}
+
+/** Read after the operation ran, since judging its person is what clears the flag (Admission.deniedUnlessSubject). */
+function judged(admission: Admission): void {
+  if (admission.deniedUnlessSubject) throw forbidden(Messages.apiDenied);
+}
+
+function contextOf(call: Call, em: () => EntityManager, inTransaction: boolean): OpContext {
+  const { services, principal, tenantId, admission, audit, now } = call;
+  let stores: Stores | undefined;
+  return {
+    services,
+    principal,
+    tenantId,
+    get em() {
+      return em();
+    },
+    get stores() {
+      return (stores ??= new Stores(em(), tenantId));
+    },
+    inTransaction,
+    authoriseSubject: admission.authoriseSubject,
+    authoriseOther: admission.authoriseOther && ((target: string) => admission.authoriseOther!(target, em())),
+    authoriseAlso: admission.authoriseAlso,
+    judgeListed: admission.judgeListed && ((people) => admission.judgeListed!(people, em())),
+    audit,
+    now,
+  };
 }
