@@ -54,7 +54,7 @@ export async function admit(services: Services, op: OpDefinition, principal: Pri
     authoriseAlso: async (also) => {
       if (principal.kind === 'login') {
         if (also.login !== 'own') throw forbidden();
-        return other ? await judgeByGroups(services, principal, tenantId, also, metadata, other.target, other.em) : '*';
+        return other ? await judgeByGroups({ services, principal, tenantId, metadata }, also, other.target, other.em) : '*';
       }
       if (principal.kind !== 'role') return '*';
       const verdict = await judgeRole(services, principal, also, metadata);
@@ -105,7 +105,7 @@ export async function admit(services: Services, op: OpDefinition, principal: Pri
     // A login xtoken reaching someone else's record: its group roles' policies decide, and may mask the answer.
     admission.authoriseOther = async (target, em) => {
       other = { target, em };
-      admission.fields = await judgeByGroups(services, principal, tenantId, op, metadata, target, em);
+      admission.fields = await judgeByGroups({ services, principal, tenantId, metadata }, op, target, em);
     };
   }
   return admission;
@@ -179,21 +179,22 @@ export function grantFor(op: Facts, decision: ReturnType<typeof evaluate>): Fiel
   return decision.fields.has('*') ? '*' : null;
 }
 
+/** Who asks, in which tenant, with which request_metadata: what every verdict of one call shares. */
+interface Asker {
+  services: Services;
+  principal: Principal;
+  tenantId: number;
+  metadata: Record<string, unknown>;
+}
+
 /**
  * A login xtoken on another person's record: allowed when a policy of a role the caller holds in a group allows
  * it (CONTRACT §4.9: parents and managers reading their group's members). The caller's groups and the target's
  * memberships are the facts `${user_group_id}`, `${target_group_id}` and `${target_group_members…}` refer to.
  * Inside a write the memberships are read on the transaction's connection (the embedded database has one).
  */
-async function judgeByGroups(
-  services: Services,
-  principal: Principal,
-  tenantId: number,
-  op: Facts,
-  metadata: Record<string, unknown>,
-  target: string,
-  em: EntityManager,
-): Promise<FieldGrant> {
+async function judgeByGroups(asker: Asker, op: Facts, target: string, em: EntityManager): Promise<FieldGrant> {
+  const { services, principal, tenantId, metadata } = asker;
   const store = new Stores(em, tenantId).groups;
   const [mine, theirs] = await Promise.all([store.membershipsOf(principal.userToken!), store.membershipsOf(target)]);
   const roleNames = new Map<number, string>();
