@@ -25,11 +25,12 @@ export class AppStore extends TenantTables {
   }
 
   /**
-   * Replaces the record, locked by the caller at `old.version`; the replaced one is kept as a version when `keep`
+   * Replaces the record, locked by the caller at `old.version`; the replaced one is kept as a version when `opts.keep`
    * is above zero, copied inside the database rather than sent back to it. One statement. A record no longer at
    * `old.version` is an error: nothing is written.
    */
-  async replace(token: string, appname: string, old: Pick<AppRow, 'version'>, data: Buffer, now: number, keep: number): Promise<void> {
+  async replace(token: string, appname: string, old: Pick<AppRow, 'version'>, data: Buffer, opts: { now: number; keep: number }): Promise<void> {
+    const { now, keep } = opts;
     const update = `update ${this.t}.app_records set data = $3, version = $4, updated = $5 where user_token = $1 and appname = $2 and version = $6`;
     const params = [token, appname, data, old.version + 1, now, old.version];
     const stale = () => new Error(`app record ${appname} of ${token} is not at version ${old.version}: not replaced`);

@@ -35,8 +35,8 @@ export class Appdata {
   async put(scope: Scope, token: string, appname: string, data: AppData, current?: AppRow | null): Promise<void> {
     const store = storesOf(scope).appdata;
     const old = current !== undefined ? current : await store.get(token, appname, true);
-    const sealed = await this.sealer.sealFor(scope, token, APP_TABLE, this.rowId(token, appname, old ? old.version + 1 : 1), data);
-    if (old) await store.replace(token, appname, old, sealed, scope.now, this.keep);
+    const sealed = await this.sealer.sealFor(scope, token, { table: APP_TABLE, rowId: this.rowId(token, appname, old ? old.version + 1 : 1) }, data);
+    if (old) await store.replace(token, appname, old, sealed, { now: scope.now, keep: this.keep });
     else await store.insert(token, appname, sealed, scope.now);
   }
 

@@ -146,7 +146,7 @@ export class Consent {
     if (!found || found.basis.status === 'deleted') throw notFound(Messages.legalBasisNotFound);
     if (found.basis.status !== 'active') throw conflict(Messages.legalBasisInactive);
     const basisId = found.id;
-    const details = await this.sealer.sealFor(scope, token, AGREEMENTS_TABLE, agreementRowId(token, basisId), a.details);
+    const details = await this.sealer.sealFor(scope, token, { table: AGREEMENTS_TABLE, rowId: agreementRowId(token, basisId) }, a.details);
     await storesOf(scope).consent.upsertAgreement({ user_token: token, brief, status: a.status, details, starttime: a.starttime, endtime: a.endtime }, scope.now);
   }
 

@@ -77,7 +77,7 @@ export class UserRequests {
     // (and each is one open request at most, as identical requests are one).
     if (change !== null && (await store.openCount(token)) >= MAX_OPEN_REQUESTS) throw conflict(TOO_MANY_OPEN);
     const requestuuid = randomUUID();
-    const sealed = change === null ? null : await this.sealer.sealFor(scope, token, REQUESTS_TABLE, requestRowId(requestuuid, type), change);
+    const sealed = change === null ? null : await this.sealer.sealFor(scope, token, { table: REQUESTS_TABLE, rowId: requestRowId(requestuuid, type) }, change);
     const opened = await store.open({ requestuuid, user_token: token, requesttype: type, appname, brief, change: sealed, fingerprint, creationtime: scope.now });
     return { ...opened, hash: fingerprint, bytes };
   }

@@ -6,6 +6,13 @@ import { documentBytes } from './documents.js';
 import type { SubjectKeys } from './subject-keys.js';
 import type { Scope } from './users.js';
 
+/** Where a document is sealed (its AAD's table and row), and the input field a 400 names when it is too large. */
+export interface DocumentPlace {
+  table: string;
+  rowId: string;
+  field?: string;
+}
+
 export class Sealer {
   constructor(
     private readonly tokenizer: TokenizerClient,
@@ -14,15 +21,15 @@ export class Sealer {
     readonly keys: SubjectKeys,
   ) {}
 
-  /** Seals a document; one larger than the bound is a 400 naming `field`. Without `key`, under the tenant's key. */
-  async seal(tenantId: number, table: string, rowId: string, value: unknown, field = 'document', key?: PersonKey): Promise<Buffer> {
+  /** Seals a document; one larger than the bound is a 400 naming `place.field`. Without `key`, under the tenant's key. */
+  async seal(tenantId: number, { table, rowId, field = 'document' }: DocumentPlace, value: unknown, key?: PersonKey): Promise<Buffer> {
     const { sealed } = await this.tokenizer.run(tenantId, { seal: [{ table, rowId, plaintext: documentBytes(field, value, this.maxBytes), key }] });
     return sealed[0]!;
   }
 
   /** Seals a document of the person `token` under their key; 404 `User not found` once they are erased. */
-  async sealFor(scope: Scope, token: string, table: string, rowId: string, value: unknown, field = 'document'): Promise<Buffer> {
-    return this.seal(scope.tenantId, table, rowId, value, field, await this.keys.key(scope, token));
+  async sealFor(scope: Scope, token: string, place: DocumentPlace, value: unknown): Promise<Buffer> {
+    return this.seal(scope.tenantId, place, value, await this.keys.key(scope, token));
   }
 
   async open<T>(tenantId: number, table: string, rowId: string, blob: Buffer, key?: PersonKey): Promise<T> {

@@ -30,8 +30,8 @@ export class Sessions {
     const expires = Math.min(finaltime ?? cap, slidingtime === null ? cap : scope.now + slidingtime);
     // A session naming a person is theirs: sealed under their key, it goes with them when they are erased.
     const sealed = userToken
-      ? await this.sealer.sealFor(scope, userToken, SESSIONS_TABLE, uuid, data)
-      : await this.sealer.seal(scope.tenantId, SESSIONS_TABLE, uuid, data, 'document', await this.sealer.keys.tenantKey(scope.tenantId));
+      ? await this.sealer.sealFor(scope, userToken, { table: SESSIONS_TABLE, rowId: uuid }, data)
+      : await this.sealer.seal(scope.tenantId, { table: SESSIONS_TABLE, rowId: uuid }, data, await this.sealer.keys.tenantKey(scope.tenantId));
     await storesOf(scope).sessions.upsert({ sessionuuid: uuid, user_token: userToken, data: sealed, finaltime, slidingtime, expires }, scope.now);
     return expires;
   }

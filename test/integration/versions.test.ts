@@ -73,7 +73,7 @@ describe('kept versions', () => {
     const appBefore = await appState();
     expect(appBefore.row!.version).toBe(2);
     for (const keep of [0, KEEP]) {
-      await expect(apps.replace(token, 'shop', { version: 1 }, Buffer.from('x'), 1, keep)).rejects.toThrow(/not at version/);
+      await expect(apps.replace(token, 'shop', { version: 1 }, Buffer.from('x'), { now: 1, keep })).rejects.toThrow(/not at version/);
       expect(await appState()).toEqual(appBefore);
     }
     // The version the update kept opens to what the record was.
