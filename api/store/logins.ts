@@ -31,7 +31,8 @@ export class LoginStore extends GlobalTables {
   }
 
   /** One prelogin's code. Earlier codes stay: each is bound to the prelogin that asked for it. */
-  async putCode(id: string, tenantId: number, userToken: string, codeHash: string, expiresAt: number, now: number): Promise<void> {
+  async putCode(code: { id: string; tenantId: number; userToken: string; codeHash: string; expiresAt: number }, now: number): Promise<void> {
+    const { id, tenantId, userToken, codeHash, expiresAt } = code;
     await this.sql(`delete from ${this.g}.login_codes where expires_at <= $1`, [now]);
     await this.sql(`insert into ${this.g}.login_codes (id, tenant_id, user_token, code_hash, attempts, expires_at) values ($1, $2, $3, $4, 0, $5)`, [
       id,

@@ -67,15 +67,15 @@ export class Files {
   private readonly pending = new WeakMap<EntityManager, Set<number>>();
   private lastOrphanScan = 0;
 
-  constructor(
-    private readonly tokenizer: TokenizerClient,
-    private readonly db: Database,
-    readonly blobs: BlobStore,
-    private readonly log: Logger,
-    private readonly opts: { orphanSeconds: number },
-    private readonly keys: SubjectKeys,
-  ) {}
+  private readonly tokenizer: TokenizerClient;
+  private readonly db: Database;
+  readonly blobs: BlobStore;
+  private readonly log: Logger;
+  private readonly keys: SubjectKeys;
 
+  constructor(deps: { tokenizer: TokenizerClient; db: Database; blobs: BlobStore; log: Logger; keys: SubjectKeys }, private readonly opts: { orphanSeconds: number }) {
+    ({ tokenizer: this.tokenizer, db: this.db, blobs: this.blobs, log: this.log, keys: this.keys } = deps);
+  }
 
   /**
    * Stores a file for a locked user, or answers the user's existing file with the same content. The object is

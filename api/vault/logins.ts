@@ -83,15 +83,19 @@ export class Logins {
   /** Deliveries under way (after their answers): tests and shutdown wait for them. */
   private readonly deliveries = new Set<Promise<void>>();
 
+  private readonly users: Users;
+  private readonly credentials: Credentials;
+
   constructor(
     private readonly db: Database,
-    private readonly users: Users,
-    private readonly credentials: Credentials,
+    people: { users: Users; credentials: Credentials },
     /** Replaceable: where codes go (tests read them from here). */
     public notifier: Notifier,
     private readonly log: Logger,
     readonly settings: LoginSettings,
-  ) {}
+  ) {
+    ({ users: this.users, credentials: this.credentials } = people);
+  }
 
   async createChallenge(): Promise<{ captchacode: string; challenge: Challenge }> {
     const now = nowSeconds();
@@ -129,7 +133,7 @@ export class Logins {
     const code = String(randomInt(0, 10 ** CODE_DIGITS)).padStart(CODE_DIGITS, '0');
     // An unknown identity or a locked-out person gets a decoy: a row bound to nobody, so the work is the same.
     const token = user && locked === null ? user.token : randomUUID();
-    await this.db.globalStores().logins.putCode(loginid, tenantId, token, sha256(`${loginid}:${code}`), now + CODE_SECONDS, now);
+    await this.db.globalStores().logins.putCode({ id: loginid, tenantId, userToken: token, codeHash: sha256(`${loginid}:${code}`), expiresAt: now + CODE_SECONDS }, now);
     if (!user) this.log.info({ tenantId, mode }, 'login code asked for an unknown identity');
     else if (locked !== null) this.log.warn({ tenantId, mode }, 'login code refused: the person is locked out');
     else this.deliverLater(tenantId, user.token, mode, code);

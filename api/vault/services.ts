@@ -73,7 +73,7 @@ export function buildServices(config: Config, log: Logger, db: Database, tokeniz
   const sealer = new Sealer(tokenizer, config.profileMaxBytes, keys);
   const appdata = new Appdata(sealer, { versioning: config.versioning, maxVersions: config.maxVersions });
   const consent = new Consent(sealer);
-  const files = new Files(tokenizer, db, createBlobStore(config.files.store), log, { orphanSeconds: config.files.orphanSeconds }, keys);
+  const files = new Files({ tokenizer, db, blobs: createBlobStore(config.files.store), log, keys }, { orphanSeconds: config.files.orphanSeconds });
   // A user's removal takes the rows of their files (cascade) and their login xtokens with it; once that commits,
   // their objects are deleted and this process forgets their cached principals.
   users.onRemove = (scope, token) => {
@@ -83,7 +83,7 @@ export function buildServices(config: Config, log: Logger, db: Database, tokeniz
   const statistics = new BulkStatistics(db, log);
   users.onBulkLoaded = (scope, count) => statistics.loaded(scope, count);
   const notifier = createNotifier({ smtpUrl: config.smtp.url, smsWebhookUrl: config.smsWebhookUrl, from: config.smtp.from, log });
-  const logins = new Logins(db, users, credentials, notifier, log, config.login);
+  const logins = new Logins(db, { users, credentials }, notifier, log, config.login);
   const audit = new AuditTrail(db, tokenizer, log, keys);
   const auditCheckpoints = new AuditCheckpoints(db, tokenizer, log, {
     seconds: config.audit.checkpointSeconds,
@@ -96,7 +96,7 @@ export function buildServices(config: Config, log: Logger, db: Database, tokeniz
   const rewrapper = new Rewrapper(db, tokenizer, log, config.rewrap, keys);
   // The upgrade from a legacy database: its tenants are served again as each is done; their trails are neither
   // checkpointed nor verified before they are re-chained (a checkpoint of a link about to change would not hold).
-  const legacy = new LegacyMigrator(db, tokenizer, log, { ...config.rewrap, batch: config.legacyBatch }, keys, audit, files.blobs);
+  const legacy = new LegacyMigrator(db, tokenizer, log, { ...config.rewrap, batch: config.legacyBatch }, { keys, audit, blobs: files.blobs });
   legacy.onDone = (tenantId) => keyringCheck.migrated(tenantId);
   auditCheckpoints.skip = (tenantId) => keyringCheck.isMigrating(tenantId);
   const auditVerifier = new AuditVerifier(db, tokenizer, log, auditCheckpoints, config.audit.verifySeconds);
@@ -119,7 +119,7 @@ export function buildServices(config: Config, log: Logger, db: Database, tokeniz
     tenants: new Tenants(db, config.tenantDomain),
     unlocks: new Unlocks(db, config.unlockSeconds),
     tokens: new Tokens(tokenizer, db, keys),
-    sweeper: new Sweeper(db, log, config.sweepSeconds, files, logins, audit),
+    sweeper: new Sweeper(db, log, config.sweepSeconds, { files, logins, audit }),
     roles,
     groups: new Groups(roles),
     users,

@@ -10,7 +10,7 @@
 //   3. the whole trail is re-chained under the keyed chain, and an event records that it was, from which head.
 // The tokenizer opens and reseals in one call (ResealLegacy): no plaintext reaches the api. Until a tenant is done
 // its calls answer 503 with Retry-After (api/ops/execute.ts): never the legacy bytes as if they were today's.
-import { createHash, randomUUID } from 'node:crypto';
+import { randomUUID } from 'node:crypto';
 import type { Logger } from 'pino';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { Database } from '../../store/database.js';
@@ -23,6 +23,7 @@ import { canonical, type AuditTrail } from '../audit/trail.js';
 import { profileRowId, USERS_TABLE } from '../users.js';
 import type { SubjectKeys } from '../subject-keys.js';
 import { Job } from './job.js';
+import { verifyLegacyChain, type LegacyChainVerdict } from './legacy-chain.js';
 
 /** Where each kind of value was sealed by the legacy version (table, row), and where it goes now. */
 const MAP = {
@@ -41,17 +42,6 @@ const MAP = {
   token: (uuid: string) => ({ from: { table: 'tokens', rowId: uuid }, table: 'tokens', rowId: uuid }),
 };
 
-/** The legacy chain as found before anything changed: kept in the settings table under `legacy.audit.<tenant>`. */
-export interface LegacyChainVerdict {
-  result: 'intact' | 'broken';
-  /** Legacy events (1..events) and the link of the last, hex. */
-  events: number;
-  /** Legacy persons when the upgrade began (the progress counts against it). */
-  persons: number;
-  head: string;
-  broken?: { seq: number; why: 'link' | 'gap' | 'head' };
-}
-
 export interface LegacyTenantProgress {
   tenant: number;
   phase: 'persons' | 'tenant data' | 'audit' | 'done' | 'stopped';
@@ -63,28 +53,25 @@ export interface LegacyTenantProgress {
 
 const VERDICT_KEY = (tenant: number) => `legacy.audit.${tenant}`;
 
-/** The legacy link (Tenant0002AuditAppend): sha256(previous link ‖ int8 seq ‖ utf8 canonical text). */
-export function legacyChainHash(prev: Buffer, seq: number, canon: string): Buffer {
-  const seqBytes = Buffer.alloc(8);
-  seqBytes.writeBigInt64BE(BigInt(seq));
-  return createHash('sha256').update(prev).update(seqBytes).update(canon, 'utf8').digest();
-}
-
 export class LegacyMigrator extends Job {
   private readonly progress = new Map<number, LegacyTenantProgress>();
   /** Told when a tenant is done, so that its calls are served again at once. */
   onDone: ((tenantId: number) => void) | undefined;
 
+  private readonly keys: SubjectKeys;
+  private readonly audit: AuditTrail;
+  private readonly blobs: BlobStore;
+
+  /** `data`: where the upgraded data goes (persons' keys, the audit trail, file objects). */
   constructor(
     private readonly db: Database,
     private readonly tokenizer: TokenizerClient,
     private readonly log: Logger,
     private readonly opts: { seconds: number; batch: number; pauseMs: number },
-    private readonly keys: SubjectKeys,
-    private readonly audit: AuditTrail,
-    private readonly blobs: BlobStore,
+    data: { keys: SubjectKeys; audit: AuditTrail; blobs: BlobStore },
   ) {
     super('legacy upgrade', opts.seconds, log);
+    ({ keys: this.keys, audit: this.audit, blobs: this.blobs } = data);
   }
 
   protected pass(): Promise<unknown> {
@@ -191,7 +178,7 @@ export class LegacyMigrator extends Job {
     if (kept) return JSON.parse(kept) as LegacyChainVerdict;
     const verdict = await this.locked(id, async (stores) => {
       await stores.audit.lockHead();
-      return this.verifyLegacyChain(stores);
+      return verifyLegacyChain(stores);
     });
     if (!verdict) return null;
     await settings.set(VERDICT_KEY(id), JSON.stringify(verdict));
@@ -199,39 +186,6 @@ export class LegacyMigrator extends Job {
       this.log.error({ tenantId: id, ...verdict.broken, events: verdict.events }, 'the legacy audit chain is broken: the upgrade re-chains it and records the break in the trail');
     } else this.log.info({ tenantId: id, events: verdict.events }, 'the legacy audit chain verified intact');
     return verdict;
-  }
-
-  /** Recomputes hash_n = sha256(hash_{n-1} ‖ int8 seq ‖ canonical) over the events with unkeyed links, 1..N. */
-  private async verifyLegacyChain(stores: Stores): Promise<LegacyChainVerdict> {
-    const { n, last } = await stores.legacy.legacyEvents();
-    const persons = await stores.legacy.peopleLeftCount();
-    let prev: Buffer = Buffer.alloc(0);
-    let seq = 0;
-    const verdict = (broken?: LegacyChainVerdict['broken']): LegacyChainVerdict => ({
-      result: broken ? 'broken' : 'intact',
-      events: last ?? 0,
-      persons,
-      head: prev.toString('hex'),
-      ...(broken ? { broken } : {}),
-    });
-    while (seq < (last ?? 0)) {
-      const rows = await stores.audit.after(seq, 1000);
-      for (const r of rows) {
-        if (r.seq > (last ?? 0)) break;
-        if (r.seq !== seq + 1) return verdict({ seq: seq + 1, why: 'gap' });
-        if (r.digest) return verdict({ seq: r.seq, why: 'link' });
-        const expect = legacyChainHash(prev, r.seq, canonical(r));
-        if (!expect.equals(r.hash)) return verdict({ seq: r.seq, why: 'link' });
-        prev = r.hash;
-        seq = r.seq;
-      }
-      if (!rows.length) break;
-    }
-    if (seq !== n) return verdict({ seq: seq + 1, why: 'gap' });
-    // A trail nothing was appended to since: its head must be the last legacy link.
-    const head = await stores.audit.head();
-    if (head.seq === seq && !head.hash.equals(prev)) return verdict({ seq: Math.max(seq, 1), why: 'head' });
-    return verdict();
   }
 
   /** Step 1: a batch of persons, each with a new data key and every value of theirs resealed under it. */

@@ -30,15 +30,19 @@ const SWEEPS: ((stores: Stores, now: number) => Promise<number>)[] = [
 
 /** Every `seconds`; 0 turns it off. A sweep still running (a big backlog) is not stacked with another. */
 export class Sweeper extends Job {
+  private readonly files: Pick<Files, 'sweep' | 'sweepOrphans'> | undefined;
+  private readonly logins: Pick<Logins, 'sweep'> | undefined;
+  private readonly audit: Pick<AuditTrail, 'drainIfQueued'> | undefined;
+
+  /** `also`: the services whose own leftovers (objects, login codes, queued audit events) each pass clears too. */
   constructor(
     private readonly db: Database,
     private readonly log: Logger,
     private readonly seconds: number,
-    private readonly files?: Pick<Files, 'sweep' | 'sweepOrphans'>,
-    private readonly logins?: Pick<Logins, 'sweep'>,
-    private readonly audit?: Pick<AuditTrail, 'drainIfQueued'>,
+    also: { files?: Pick<Files, 'sweep' | 'sweepOrphans'>; logins?: Pick<Logins, 'sweep'>; audit?: Pick<AuditTrail, 'drainIfQueued'> } = {},
   ) {
     super('sweep', seconds, log);
+    ({ files: this.files, logins: this.logins, audit: this.audit } = also);
   }
 
   protected pass(): Promise<number> {
