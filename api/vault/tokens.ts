@@ -66,6 +66,19 @@ interface Pending {
 
 type Item = { tokentype: TokenType; record: string; value: string };
 
+/** One issue call: its items, the answers found so far (by position), and the life every pair it answers gets. */
+interface Issuing {
+  scope: Scope;
+  store: TokenStore;
+  items: Item[];
+  out: (IssuedToken | undefined)[];
+  /** With `unique`, each item's record hash, known once its chunk is made; unused otherwise. */
+  unique: boolean;
+  recordHashes: Buffer[];
+  expiry: Expiry;
+  expires: number | null;
+}
+
 export class Tokens {
   // Base hashes of recently seen tokenbases, keyed by a per-process HMAC so the cache holds no token in clear.
   private readonly baseHashes = new LRUCache<string, Buffer>({ max: 200_000 });
@@ -104,6 +117,7 @@ export class Tokens {
     const out = new Array<IssuedToken | undefined>(items.length);
     const expires = expiresAt(opts.expiry.finaltime, opts.expiry.slidingtime, scope.now);
     const recordHashes = new Array<Buffer>(items.length);
+    const run: Issuing = { scope, store, items, out, unique: opts.unique, recordHashes, expiry: opts.expiry, expires };
     // Chunks go to the tokenizer two at a time: the tokenizer works on the next chunk while this one is stored.
     // (All at once, its paced batches would interleave and every chunk would come back at the very end.)
     const chunks: { i: number; tokenuuid: string; attempt: number }[][] = [];
@@ -138,29 +152,21 @@ export class Tokens {
           } else sameRecordAs.set(p.i, j);
         }
         await store.dropExpiredRecords(firsts.map((i) => recordHashes[i]!), scope.now);
-        const left = new Set(await this.reuse(store, scope.now, firsts, recordHashes, items, out, opts.expiry, expires));
+        const left = new Set(await this.reuse(run, firsts));
         pending = pending.filter((p) => left.has(p.i));
       }
-      await this.insert(scope, store, items, pending, opts.unique ? recordHashes : null, out, opts.expiry, expires);
+      await this.insert(run, pending);
     }
     for (const [i, j] of sameRecordAs) out[i] = { ...out[j]!, record: items[i]!.record };
     return out as IssuedToken[];
   }
 
   /** Inserts pending pairs; a pair that collides is answered by a concurrent unique pair or retried at the next attempt. */
-  private async insert(
-    scope: Scope,
-    store: TokenStore,
-    items: Item[],
-    pending: Pending[],
-    recordHashes: Buffer[] | null,
-    out: (IssuedToken | undefined)[],
-    expiry: Expiry,
-    expires: number | null,
-  ): Promise<void> {
+  private async insert(run: Issuing, pending: Pending[]): Promise<void> {
+    const { scope, store, items, out } = run;
     for (let round = 0; pending.length; round++) {
       if (round === MAX_ATTEMPTS) throw new Error('no free tokenbase after several attempts');
-      const inserted = await store.insertMany(pending.map((p) => this.rowOf(scope, items[p.i]!, p, recordHashes ? recordHashes[p.i]! : null, expiry, expires)));
+      const inserted = await store.insertMany(pending.map((p) => this.rowOf(run, p)));
       const lost: Pending[] = [];
       for (const p of pending) {
         const item = items[p.i]!;
@@ -169,8 +175,8 @@ export class Tokens {
       }
       if (!lost.length) return;
       // A concurrent call may have just made the unique pair of a record; otherwise the tokenbase was taken.
-      const stillLost = recordHashes
-        ? new Set(await this.reuse(store, scope.now, lost.map((p) => p.i), recordHashes, items, out, expiry, expires))
+      const stillLost = run.unique
+        ? new Set(await this.reuse(run, lost.map((p) => p.i)))
         : new Set(lost.map((p) => p.i));
       const retry = lost.filter((p) => stillLost.has(p.i)).map((p) => ({ i: p.i, tokenuuid: randomUUID(), attempt: p.attempt + 1 }));
       pending = (await this.make(scope.tenantId, items, retry, false)).pending;
@@ -211,13 +217,14 @@ export class Tokens {
     return { pending, recordHashes };
   }
 
-  private rowOf(scope: Scope, item: Item, p: Pending, recordHash: Buffer | null, expiry: Expiry, expires: number | null): TokenRow {
+  private rowOf({ scope, items, unique, recordHashes, expiry, expires }: Issuing, p: Pending): TokenRow {
+    const item = items[p.i]!;
     this.baseHashes.set(this.cacheKeyOf(scope.tenantId, p.tokenbase), p.baseHash);
     return {
       tokenuuid: p.tokenuuid,
       tokenbase: p.tokenbase,
       baseHash: p.baseHash,
-      recordHash,
+      recordHash: unique ? recordHashes[p.i]! : null,
       tokentype: item.tokentype,
       sealed: p.sealed,
       created: scope.now,
@@ -228,17 +235,9 @@ export class Tokens {
   }
 
   /** Answers items whose record has a live unique pair from it; returns the items still without a pair. */
-  private async reuse(
-    store: TokenStore,
-    now: number,
-    indexes: number[],
-    recordHashes: Buffer[],
-    items: Item[],
-    out: (IssuedToken | undefined)[],
-    expiry: Expiry,
-    expires: number | null,
-  ): Promise<number[]> {
-    const hits = await store.byRecordHashes(indexes.map((i) => recordHashes[i]!), now);
+  private async reuse(run: Issuing, indexes: number[]): Promise<number[]> {
+    const { store, recordHashes, items, out, expiry, expires } = run;
+    const hits = await store.byRecordHashes(indexes.map((i) => recordHashes[i]!), run.scope.now);
     if (!hits.length) return indexes;
     const byHash = new Map(hits.map((h) => [h.recordHash!.toString('base64'), h]));
     await store.setExpiry(hits.map((h) => h.tokenuuid), expiry.finaltime, expiry.slidingtime, expires);
