@@ -252,7 +252,7 @@ export class Users {
       { sealed: Buffer; indexes: Indexes; wrapped: Buffer },
     ];
     await this.keys.insert(scope, [{ token, wrapped }]);
-    await storesOf(scope).users.insert(this.newRow(scope.now, token, sealed, indexes, expiry, wrapped));
+    await storesOf(scope).users.insert(this.newRow(scope.now, { token, profile: sealed, indexes, wrappedKey: wrapped }, expiry));
     return token;
   }
 
@@ -306,7 +306,7 @@ export class Users {
           const h = s.indexes[INDEX_COLUMN[mode]];
           if (h) taken[mode].add(h.toString('base64'));
         }
-        rows.push(this.newRow(scope.now, tokens[i]!, s.sealed, s.indexes, expiry, s.wrapped!));
+        rows.push(this.newRow(scope.now, { token: tokens[i]!, profile: s.sealed, indexes: s.indexes, wrappedKey: s.wrapped! }, expiry));
         rowProfile.set(tokens[i]!, profiles[i]!);
       });
       // Keys first: a row is visible only with its key. A key whose row loses a race below is erased again.
@@ -355,7 +355,7 @@ export class Users {
     const key = await this.keys.key(scope, token);
     const profile = await this.openVersion(scope.tenantId, key, latest.version, latest.profile);
     const [{ sealed, indexes }] = (await this.seal(scope.tenantId, [{ key, version: latest.version + 1, profile }])) as [{ sealed: Buffer; indexes: Indexes; wrapped: null }];
-    const row = { ...this.newRow(scope.now, token, sealed, indexes, { finaltime: null, slidingtime: null }, key.wrapped!), version: latest.version + 1 };
+    const row = { ...this.newRow(scope.now, { token, profile: sealed, indexes, wrappedKey: key.wrapped! }, { finaltime: null, slidingtime: null }), version: latest.version + 1 };
     await store.insert(row);
     return profile;
   }
@@ -412,7 +412,9 @@ export class Users {
     return all.map((v, i) => ({ version: v.version, optime: v.optime, md5: createHash('md5').update(opened[i]!).digest('hex') }));
   }
 
-  private newRow(now: number, token: string, profile: Buffer, indexes: Indexes, expiry: Expiry, wrappedKey: Buffer): UserRow {
+  /** A person's first row: their sealed profile, its indexes and their wrapped data key, at version 1. */
+  private newRow(now: number, person: { token: string; profile: Buffer; indexes: Indexes; wrappedKey: Buffer }, expiry: Expiry): UserRow {
+    const { token, profile, indexes, wrappedKey } = person;
     return {
       token,
       profile,
