@@ -26,14 +26,13 @@ export async function tenantsNamed(
 }
 
 /**
- * The live users of one tenant whose index of one of the modes equals the identity, each once. A write passes its
+ * The live users of one tenant whose index of one of `modes` equals `identity`, each once. A write passes its
  * transaction's manager (on the embedded database a second connection would wait for the first forever).
  */
 export async function findInTenant(
   services: Services,
   tenantId: number,
-  modes: IndexMode[],
-  identity: string,
+  { modes, identity }: { modes: IndexMode[]; identity: string },
   now: number,
   em: EntityManager = services.db.forTenant(tenantId),
 ): Promise<UserRow[]> {

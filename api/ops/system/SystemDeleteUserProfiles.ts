@@ -30,7 +30,7 @@ export const SystemDeleteUserProfiles = defineOp({
           ? isUuid(input.identity)
             ? [await new Stores(ctx.em, t.tenantid).users.byToken(input.identity.toLowerCase(), ctx.now, true)].filter((r) => r !== null)
             : []
-          : await findInTenant(ctx.services, t.tenantid, [input.mode], input.identity, ctx.now, ctx.em);
+          : await findInTenant(ctx.services, t.tenantid, { modes: [input.mode], identity: input.identity }, ctx.now, ctx.em);
       for (const row of rows) {
         await ctx.services.users.removeKeepingVersions(scope, row);
         removed.push({ token: row.token, tenantid: t.tenantid, tenantname: t.tenantname });

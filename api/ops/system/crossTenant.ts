@@ -7,7 +7,7 @@ import { notFound, Messages } from '../../errors.js';
 export async function profilesEverywhere(ctx: OpContext, modes: IndexMode[], identity: string) {
   const out: { token: string; profile: Record<string, unknown>; tenantid: number; tenantname: string }[] = [];
   for (const t of await tenantsNamed(ctx.services, {})) {
-    const rows = await findInTenant(ctx.services, t.tenantid, modes, identity, ctx.now);
+    const rows = await findInTenant(ctx.services, t.tenantid, { modes, identity }, ctx.now);
     const profiles = await ctx.services.users.openMany(t.tenantid, rows);
     rows.forEach((r, i) => out.push({ token: r.token, profile: profiles[i]!, tenantid: t.tenantid, tenantname: t.tenantname }));
   }

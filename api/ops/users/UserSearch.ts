@@ -18,7 +18,7 @@ export const UserSearch = defineOp({
   async run({ input, ctx }) {
     await ctx.services.unlocks.check(input.unlockuuid, ctx.principal, ctx.tenantId, ctx.now);
     ctx.audit.identity = input.identity;
-    const rows = await findInTenant(ctx.services, ctx.tenantId, searchModes(input.identity), input.identity, ctx.now);
+    const rows = await findInTenant(ctx.services, ctx.tenantId, { modes: searchModes(input.identity), identity: input.identity }, ctx.now);
     const shown = await visiblePeople(ctx, rows, await ctx.services.users.openMany(ctx.tenantId, rows));
     return { total: shown.length, rows: shown.map((p) => presentUser(p.row, p.profile)) };
   },
