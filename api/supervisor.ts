@@ -130,7 +130,16 @@ try {
 // (the default from Node 24) a store costs nothing until it is read.
 const API_FLAGS = ['--experimental-async-context-frame'];
 
-function start(file: string, env: NodeJS.ProcessEnv, as: Identity | undefined, umask: number, flags: string[] = [], ipc = false): ChildProcess {
+/** How a child runs: its environment, its uid and gid (unset: ours), umask, node flags, and an IPC channel. */
+interface ChildSetup {
+  env: NodeJS.ProcessEnv;
+  as: Identity | undefined;
+  umask: number;
+  flags?: string[];
+  ipc?: boolean;
+}
+
+function start(file: string, { env, as, umask, flags = [], ipc = false }: ChildSetup): ChildProcess {
   const options: SpawnOptions = { stdio: ipc ? ['inherit', 'inherit', 'inherit', 'ipc'] : 'inherit', env };
   if (as) Object.assign(options, as);
   // A child takes the umask in force when it is spawned (spawn forks synchronously).
@@ -148,7 +157,7 @@ function say(fields: Record<string, unknown>): void {
 
 function startTokenizer(): void {
   // Under its own uid its socket must reach the api's group; the keyring's own modes (0700, 0600) are explicit.
-  const child = start(tokenizerMain, tokenizerEnv(process.env), ids.tokenizer, ids.tokenizer ? 0o007 : 0o077);
+  const child = start(tokenizerMain, { env: tokenizerEnv(process.env), as: ids.tokenizer, umask: ids.tokenizer ? 0o007 : 0o077 });
   tokenizer = child;
   say({ msg: 'tokenizer started', pid: child.pid });
   const startedAt = Date.now();
@@ -192,7 +201,8 @@ startApi();
  * off like the tokenizer, so one client cannot take the vault down for good.
  */
 function startApi(): void {
-  const child = start(apiMain, { ...apiEnv(process.env), STRONGROOM_STARTED_AT: supervisorStartedAt }, ids.api, 0o077, API_FLAGS, true);
+  const env = { ...apiEnv(process.env), STRONGROOM_STARTED_AT: supervisorStartedAt };
+  const child = start(apiMain, { env, as: ids.api, umask: 0o077, flags: API_FLAGS, ipc: true });
   api = child;
   const startedAt = Date.now();
   child.on('message', (m: { strongroom?: string }) => {
