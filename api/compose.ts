@@ -1,13 +1,13 @@
 // Composition root of the api: config, database, tokenizer client, services, HTTP server, sweeper, and the close
 // that undoes them in order. The api process's entry point is main.ts; tests start the api in-process through here.
-import { createServer } from 'node:http';
-import pino from 'pino';
-import { loadConfig } from './config.js';
+import { createServer, type Server } from 'node:http';
+import pino, { type Logger } from 'pino';
+import { loadConfig, type Config } from './config.js';
 import { Database } from './store/database.js';
 import { KeysDatabase } from './store/keys-database.js';
 import { registerKeysPool } from './store/sql.js';
 import { TokenizerClient } from './tokenizer-client.js';
-import { buildServices } from './vault/services.js';
+import { buildServices, type Services } from './vault/services.js';
 import { createApp } from './http/server.js';
 import { registerPoolGauge, registry } from './metrics.js';
 import { serveMetrics } from '../proto/metrics-server.js';
@@ -26,24 +26,8 @@ export async function startApi(env: NodeJS.ProcessEnv = process.env) {
   // A tokenizer not up yet is asked again by /readyz and by the first operation; a keyring that does not match is
   // logged and refused. The check also gives every tenant its own data key.
   await services.keyringCheck.check().catch(() => undefined);
-  const generated = await services.credentials.ensureRoot(config.rootToken);
-  if (generated) {
-    // Shown once, on the operator's terminal, never in the structured log.
-    process.stderr.write(
-      `\nStrongroom created a root token on first start. It is shown only this once:\n\n    ${generated}\n\n` +
-        `Keep it safe, or set STRONGROOM_ROOT_TOKEN to choose your own.\n\n`,
-    );
-  }
-  const app = createApp(services);
-  const handle = app.callback();
-  // Koa answers every error itself (its onerror): the promise it returns never rejects.
-  const server = createServer((req, res) => void handle(req, res));
-  // Deliberate limits on a slow client: its headers, its whole request (a file upload included), and how long an
-  // idle connection is kept for the next request (longer than a load balancer's idle timeout, typically 60 s).
-  server.headersTimeout = config.server.headersTimeoutMs;
-  server.requestTimeout = config.server.requestTimeoutMs;
-  server.keepAliveTimeout = config.server.keepAliveTimeoutMs;
-  await new Promise<void>((resolve) => server.listen(config.port, config.host, resolve));
+  showRootToken(await services.credentials.ensureRoot(config.rootToken));
+  const server = await listen(config, services);
   const address = server.address();
   const port = typeof address === 'object' && address ? address.port : config.port;
   log.info({ port, database: db.embedded ? 'embedded' : 'postgresql' }, 'api listening');
@@ -54,15 +38,48 @@ export async function startApi(env: NodeJS.ProcessEnv = process.env) {
         throw err;
       })
     : undefined;
+  tellReady(env, config.host, port);
+  startJobs(services);
+  const close = closer({ server, metricsServer, services, tokenizer, db, keysDb, log });
+  return { port, server, services, close };
+}
+
+/** A root token made on first start, shown once on the operator's terminal, never in the structured log. */
+function showRootToken(generated: string | undefined): void {
+  if (!generated) return;
+  process.stderr.write(
+    `\nStrongroom created a root token on first start. It is shown only this once:\n\n    ${generated}\n\n` +
+      `Keep it safe, or set STRONGROOM_ROOT_TOKEN to choose your own.\n\n`,
+  );
+}
+
+async function listen(config: Config, services: Services): Promise<Server> {
+  const app = createApp(services);
+  const handle = app.callback();
+  // Koa answers every error itself (its onerror): the promise it returns never rejects.
+  const server = createServer((req, res) => void handle(req, res));
+  // Deliberate limits on a slow client: its headers, its whole request (a file upload included), and how long an
+  // idle connection is kept for the next request (longer than a load balancer's idle timeout, typically 60 s).
+  server.headersTimeout = config.server.headersTimeoutMs;
+  server.requestTimeout = config.server.requestTimeoutMs;
+  server.keepAliveTimeout = config.server.keepAliveTimeoutMs;
+  await new Promise<void>((resolve) => server.listen(config.port, config.host, resolve));
+  return server;
+}
+
+/** Under the supervisor (which sets STRONGROOM_STARTED_AT): a line for the person, and a message it restarts by. */
+function tellReady(env: NodeJS.ProcessEnv, host: string, port: number): void {
   const startedAt = Number(env.STRONGROOM_STARTED_AT);
-  if (startedAt > 0) {
-    process.stderr.write(`Strongroom is ready on http://${config.host}:${port} (${((Date.now() - startedAt) / 1000).toFixed(1)} s after start)\n`);
-    // Under the supervisor (which sets STRONGROOM_STARTED_AT): it restarts an api that dies once it has listened.
-    if (process.send) {
-      process.send({ strongroom: 'listening' });
-      process.channel?.unref();
-    }
+  if (!(startedAt > 0)) return;
+  process.stderr.write(`Strongroom is ready on http://${host}:${port} (${((Date.now() - startedAt) / 1000).toFixed(1)} s after start)\n`);
+  // The supervisor restarts an api that dies once it has listened.
+  if (process.send) {
+    process.send({ strongroom: 'listening' });
+    process.channel?.unref();
   }
+}
+
+function startJobs(services: Services): void {
   services.sweeper.start();
   // Signed checkpoints of every tenant's audit head, and the periodic verification of whole chains.
   services.auditCheckpoints.start();
@@ -73,11 +90,24 @@ export async function startApi(env: NodeJS.ProcessEnv = process.env) {
   // Upgrades a database sealed before per-person keys, resuming where a restart left it (api/vault/jobs/legacy.ts).
   services.legacy.start();
   if (services.keyringCheck.state === 'migrating') services.legacy.kick();
+}
 
+/** What close undoes, in the order it undoes them. */
+interface Running {
+  server: Server;
+  metricsServer: Server | undefined;
+  services: Services;
+  tokenizer: TokenizerClient;
+  db: Database;
+  keysDb: KeysDatabase | undefined;
+  log: Logger;
+}
+
+/** Closes once, however often it is called: stop accepting, let in-flight requests finish, then release the pools. */
+function closer({ server, metricsServer, services, tokenizer, db, keysDb, log }: Running): () => Promise<void> {
   let closing: Promise<void> | undefined;
-  const close = () =>
+  return () =>
     (closing ??= (async () => {
-      // Stop accepting, let in-flight requests finish, then release the pools.
       await new Promise<void>((resolve) => {
         server.close(() => resolve());
         server.closeIdleConnections();
@@ -96,5 +126,4 @@ export async function startApi(env: NodeJS.ProcessEnv = process.env) {
       await keysDb?.close();
       log.info('api stopped');
     })());
-  return { port, server, services, close };
 }
