@@ -413,8 +413,7 @@ export class Users {
   }
 
   /** A person's first row: their sealed profile, its indexes and their wrapped data key, at version 1. */
-  private newRow(now: number, person: { token: string; profile: Buffer; indexes: Indexes; wrappedKey: Buffer }, expiry: Expiry): UserRow {
-    const { token, profile, indexes, wrappedKey } = person;
+  private newRow(now: number, { token, profile, indexes, wrappedKey }: { token: string; profile: Buffer; indexes: Indexes; wrappedKey: Buffer }, expiry: Expiry): UserRow {
     return {
       token,
       profile,
