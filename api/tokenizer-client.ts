@@ -70,7 +70,7 @@ export interface AuditRun {
   queueMac?: Buffer[];
   committed?: { seq: number; link: Buffer } | undefined;
   /** The event at firstSeq - 1 (its canonical text) and the link before it: the proof of `previous`. */
-  proof?: { canonical: string; previous: Buffer } | undefined;
+  proof?: { canonical: string; previous: Buffer; legacy?: boolean } | undefined;
 }
 
 export type TokenizerResult = BatchResult__Output;
@@ -275,6 +275,7 @@ export class TokenizerClient {
         committed_link: c.committed?.link ?? Buffer.alloc(0),
         proof_canonical: c.proof?.canonical ?? '',
         proof_previous: c.proof?.previous ?? Buffer.alloc(0),
+        proof_legacy: c.proof?.legacy ?? false,
       })),
       queue_mac: (batch.queueMac ?? []).map((q) => ({ uuid: q.uuid, head: q.head, details: q.details ?? Buffer.alloc(0) })),
     };

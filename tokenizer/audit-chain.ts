@@ -2,19 +2,22 @@
 // newest this tokenizer knows committed (a cut), and it must be a link this tokenizer vouches for: the end of a run it
 // linked, the head it knows, or one it recomputes from the proof the api sends (the event before and its own previous
 // link): a link forged in the database is refused (the trail is broken), so nothing is ever linked onto it, and no
-// checkpoint is signed over it. A committed head the api reports is remembered only when vouched for too. Queued
+// checkpoint is signed over it. (A legacy head, of the public sha256 chain before keyed links, only on a trail this
+// tokenizer knows no committed head of: see proof_legacy in the proto.) A committed head the api reports is remembered only when vouched for too. Queued
 // events' MACs are checked, and the events left are linked under the tenant's chain key.
 import type { ChainItem__Output } from '../proto/generated/strongroom/tokenizer/v1/ChainItem.js';
 import type { ChainLinks__Output } from '../proto/generated/strongroom/tokenizer/v1/ChainLinks.js';
 import { chainLinks, type AuditKeys } from './audit-keys.js';
 import { AuditBrokenError, AuditCutError, type AuditHeads } from './audit-heads.js';
 import { refusedQueued } from './audit-queue.js';
+import { auditDigest } from '../proto/audit-checkpoint.js';
 
 /** Whether `previous` (the link at first_seq - 1) is vouched for, or proven by the item's proof (one HMAC). */
 function provenPrevious(keys: AuditKeys, heads: AuditHeads, tenantId: number, salt: Buffer, item: ChainItem__Output): boolean {
   const from = Number(item.first_seq) - 1;
   if (heads.vouches(tenantId, salt, from, item.previous)) return true;
   if (from < 1 || !item.proof_canonical || item.previous.length !== 32) return false;
+  if (item.proof_legacy) return heads.get(tenantId, salt).seq === 0 && auditDigest(item.proof_previous, from, item.proof_canonical).equals(item.previous);
   return keys.isLink(tenantId, salt, item.proof_previous, from, item.proof_canonical, item.previous);
 }
 

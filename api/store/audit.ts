@@ -48,6 +48,8 @@ export interface AuditHead {
 export interface HeadProof {
   event: Omit<AuditEventRow, 'seq' | 'hash' | 'digest'>;
   previous: Buffer;
+  /** A legacy event (stored before keyed links, no digest): its link is of the public sha256 chain. */
+  legacy?: boolean;
 }
 
 /** How long the chainer waits for the head's lock (held by another chainer, or by a stray session): then it fails. */
@@ -90,21 +92,27 @@ export class AuditStore extends TenantTables {
     return this.runner ? (this.runner(text, params) as Promise<T[]>) : super.sql<T>(text, params);
   }
 
-  /**
-   * The statement that locks and reads the head (for a transaction that begins with it), with the head's event and
-   * the link before it: the proof of the head's link (`HeadProof`).
-   */
+  /** The statement that locks and reads the head (for a transaction that begins with it). */
   get lockHeadStatement(): string {
-    return `select h.seq, h.hash, h.digest, e.uuid, e."when", e.title, e.status, e.msg, e.actor, e.record, e.mode, e.app, e.details,
-      p.hash as proof_previous from ${this.t}.audit_lock_head() h left join ${this.t}.audit_events e on e.seq = h.seq
-      left join ${this.t}.audit_events p on p.seq = h.seq - 1`;
+    return `select seq, hash, digest from ${this.t}.audit_lock_head()`;
   }
 
-  static headOf(row: Record<string, unknown>): AuditHead {
+  /**
+   * The head's event and the link before it: the proof of the head's link (`HeadProof`). A statement of its own,
+   * after the lock's: its snapshot is taken once the lock is held (one taken while waiting misses the last batch).
+   */
+  get headProofStatement(): string {
+    return `select e.seq, e.uuid, e."when", e.title, e.status, e.msg, e.actor, e.record, e.mode, e.app, e.details, e.digest, p.hash as proof_previous
+      from ${this.t}.audit_head h join ${this.t}.audit_events e on e.seq = h.seq left join ${this.t}.audit_events p on p.seq = h.seq - 1 where h.id = 1`;
+  }
+
+  /** The head as locked, with its proof when `proofRow` is its event's (`headProofStatement`). */
+  static headOf(row: Record<string, unknown>, proofRow?: Record<string, unknown>): AuditHead {
     const head = { seq: Number(row.seq), hash: row.hash as Buffer, digest: row.digest as Buffer };
-    if (!row.uuid || head.seq < 1) return head;
-    const { seq: _seq, hash: _hash, digest: _digest, ...event } = toRow({ ...row, hash: null, digest: null });
-    return { ...head, proof: { event, previous: (row.proof_previous as Buffer | null) ?? Buffer.alloc(0) } };
+    if (!proofRow || head.seq < 1 || Number(proofRow.seq) !== head.seq) return head;
+    const { seq: _seq, hash: _hash, digest: _digest, ...event } = toRow({ ...proofRow, hash: null });
+    const proof = { event, previous: (proofRow.proof_previous as Buffer | null) ?? Buffer.alloc(0) };
+    return { ...head, proof: proofRow.digest == null ? { ...proof, legacy: true } : proof };
   }
 
   /** Locks the head until the transaction ends (only inside one) and reads it: links are chained from it. */

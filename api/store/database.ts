@@ -268,7 +268,7 @@ export class Database {
   /**
    * A short transaction appending to the tenant's audit trail on a connection of its own, as the vault's own user:
    * the tenant's role may neither lock the head nor append (Database.grantTenantRole). BEGIN, the lock timeout, the
-   * head's lock and the oldest queued events (up to `queueLimit`) travel in one round trip (a statement without
+   * head's lock, its proof and the oldest queued events (up to `queueLimit`) travel in one round trip (a statement without
    * parameters may hold several): the head stays locked while `work` has the tokenizer link the batch, then appends.
    * A head held by someone else longer than AUDIT_LOCK_TIMEOUT fails the batch (retried later), never hangs it.
    */
@@ -278,8 +278,9 @@ export class Database {
     let broken: Error | undefined;
     try {
       // One round trip: BEGIN, the lock timeout, the head's lock, and the queue as it stands once the lock is held.
-      const results = (await client.query(`begin; ${AUDIT_LOCK_TIMEOUT}; ${store.lockHeadStatement}; ${store.queuedStatement(queueLimit)}`)) as unknown as pg.QueryResult[];
-      const head = AuditStore.headOf(results.at(-2)!.rows[0] as Record<string, unknown>);
+      const statements = [store.lockHeadStatement, store.headProofStatement, store.queuedStatement(queueLimit)];
+      const results = (await client.query(`begin; ${AUDIT_LOCK_TIMEOUT}; ${statements.join('; ')}`)) as unknown as pg.QueryResult[];
+      const head = AuditStore.headOf(results.at(-3)!.rows[0] as Record<string, unknown>, results.at(-2)!.rows[0] as Record<string, unknown> | undefined);
       const out = await work(store, head, results.at(-1)!.rows.map((r) => AuditStore.queuedOf(r as Record<string, unknown>)));
       await client.query('commit');
       return out;

@@ -59,7 +59,9 @@ describe('TokenizerClient', () => {
 
   it('links audit events through Run exactly as ChainAudit does, merged with other callers\' items', async () => {
     const texts = (n: number, tag: string) => Array.from({ length: n }, (_, i) => `["${tag}-${i}"]`);
-    const previous = Buffer.alloc(32, 7);
+    // Linked from a head the tokenizer made: it links from no other without a proof (a head forged in the database).
+    const previous = (await client.chainInRun(1, { previous: Buffer.alloc(0), firstSeq: 1, canonical: texts(40, 'h') })).links.at(-1)!;
+    await expect(client.chainInRun(1, { previous: Buffer.alloc(32, 7), firstSeq: 41, canonical: ['x'] })).rejects.toThrow(/audit trail is broken/);
     const direct = await client.chainAudit(1, previous, 41, texts(5, 'a'));
     // Two chain runs and an open in the same turn: one merged Run, each caller its own links.
     const sealed = await sealOne(1, 'with-chain', 'rides along');
@@ -72,7 +74,7 @@ describe('TokenizerClient', () => {
     expect(other).toEqual(await client.chainAudit(1, Buffer.alloc(0), 1, texts(3, 'b')));
     expect(opened.opened[0]!.toString()).toBe('rides along');
     // Another tenant's key links differently; a bad item is refused for its caller alone.
-    expect((await client.chainInRun(2, { previous, firstSeq: 41, canonical: texts(5, 'a') })).links[0]!.equals(direct[0]!)).toBe(false);
+    expect((await client.chainInRun(2, { previous: Buffer.alloc(0), firstSeq: 1, canonical: texts(3, 'b') })).links[0]!.equals(other[0]!)).toBe(false);
     const outcomes = await Promise.allSettled([client.chainInRun(1, { previous: Buffer.alloc(5), firstSeq: 1, canonical: ['x'] }), client.chainInRun(1, { previous, firstSeq: 41, canonical: texts(5, 'a') })]);
     expect((outcomes[0] as PromiseRejectedResult).reason).toBeInstanceOf(TokenizerRejectedError);
     expect(outcomes[1]).toMatchObject({ status: 'fulfilled' });

@@ -102,7 +102,7 @@ export class AuditLinker {
       queueMac: queued.map((q) => q.mac ?? Buffer.alloc(0)),
       committed: committed && { seq: committed.seq, link: committed.hash },
       // What proves the head's link to a tokenizer that did not make it (another replica's, or one restarted).
-      proof: head.proof && { canonical: canonical(head.proof.event), previous: head.proof.previous },
+      proof: head.proof && { canonical: canonical(head.proof.event), previous: head.proof.previous, legacy: head.proof.legacy },
     });
     const gone = new Set(refused);
     const kept = all.flatMap((e, i) => (gone.has(i) ? [] : [{ e, text: texts[i]!, queued: i < queued.length }]));

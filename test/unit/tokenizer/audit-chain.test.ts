@@ -15,6 +15,7 @@ import { AuditBrokenError, AuditHeads } from '../../../tokenizer/audit-heads.js'
 import { linkChainItem } from '../../../tokenizer/audit-chain.js';
 import { Subkeys } from '../../../tokenizer/subkeys.js';
 import type { ChainItem__Output } from '../../../proto/generated/strongroom/tokenizer/v1/ChainItem.js';
+import { auditDigest } from '../../../proto/audit-checkpoint.js';
 
 const log = pino({ level: 'silent' });
 const TENANT = 7;
@@ -42,6 +43,7 @@ function item(trail: Trail, texts: string[], opts: { proof?: boolean; committed?
     committed_link: committed ? (head?.link ?? Buffer.alloc(0)) : Buffer.alloc(0),
     proof_canonical: proof && head ? head.text : '',
     proof_previous: proof && before ? before.link : Buffer.alloc(0),
+    proof_legacy: false,
   };
 }
 
@@ -86,6 +88,26 @@ describe('linking onto a head forged in the database (H1)', () => {
     link(a, trail, 1);
     expect(genuine(trail)).toBe(true);
     expect(b.get(TENANT, salt).seq).toBe(4);
+  });
+
+  it('takes a legacy head (public sha256 chain) only on a trail it knows no committed head of', () => {
+    const legacy: Trail = [];
+    for (let i = 0; i < 3; i++) {
+      const t = text();
+      legacy.push({ text: t, link: auditDigest(legacy.at(-1)?.link ?? Buffer.alloc(0), i + 1, t) });
+    }
+    const heads = tokenizer();
+    const asLegacy = (trail: Trail) => ({ ...item(trail, [text()]), proof_legacy: true });
+    // A made-up link is no legacy link either.
+    expect(() => linkChainItem(keys, heads, TENANT, salt, asLegacy([...legacy.slice(0, 2), { text: legacy[2]!.text, link: randomBytes(32) }]))).toThrow(AuditBrokenError);
+    const trail = [...legacy];
+    const first = asLegacy(trail);
+    trail.push({ text: first.canonical[0]!, link: linkChainItem(keys, heads, TENANT, salt, first).links[0]! });
+    link(heads, trail, 1);
+    // Once a committed head is known, a legacy-form head (forged: anyone computes sha256) is refused.
+    const forged = text();
+    trail.push({ text: forged, link: auditDigest(trail.at(-1)!.link, trail.length + 1, forged) });
+    expect(() => linkChainItem(keys, heads, TENANT, salt, asLegacy(trail))).toThrow(AuditBrokenError);
   });
 
   it('links iff the trail holds, for every interleaving of replicas and forgeries (generated)', () => {

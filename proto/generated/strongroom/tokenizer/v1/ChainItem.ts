@@ -29,6 +29,13 @@ export interface ChainItem {
    */
   'proof_canonical'?: (string);
   'proof_previous'?: (Buffer | Uint8Array | string);
+  /**
+   * The event at first_seq - 1 is a legacy one (stored before keyed links, no digest): its link is the public sha256
+   * chain. Accepted only while this tokenizer knows no committed head of the tenant (the first link of an upgrading
+   * trail onto its legacy head): the upgrade re-chains the whole trail, and a legacy-form event on a keyed trail has
+   * no digest, which AuditVerify and the auditor's command both report as broken.
+   */
+  'proof_legacy'?: (boolean);
 }
 
 export interface ChainItem__Output {
@@ -58,4 +65,11 @@ export interface ChainItem__Output {
    */
   'proof_canonical': (string);
   'proof_previous': (Buffer);
+  /**
+   * The event at first_seq - 1 is a legacy one (stored before keyed links, no digest): its link is the public sha256
+   * chain. Accepted only while this tokenizer knows no committed head of the tenant (the first link of an upgrading
+   * trail onto its legacy head): the upgrade re-chains the whole trail, and a legacy-form event on a keyed trail has
+   * no digest, which AuditVerify and the auditor's command both report as broken.
+   */
+  'proof_legacy': (boolean);
 }
