@@ -12,7 +12,7 @@ import { KEYS_SCHEMA } from './keys-database.js';
 import { GLOBAL_SCHEMA, MAIN_TENANT_ID, MAIN_TENANT_NAME, tenantSchema } from './schemas.js';
 import { reclaimLostConnections } from './pool-guard.js';
 import { GlobalStores, Stores } from './stores.js';
-import { AUDIT_LOCK_TIMEOUT, AuditStore, type AuditHead, type QueuedEvent } from './audit.js';
+import { AUDIT_LOCK_TIMEOUT, AuditStore, auditGrants, type AuditHead, type QueuedEvent } from './audit.js';
 import { KEY_SALT_BYTES } from './tenants.js';
 
 export { GLOBAL_SCHEMA, MAIN_TENANT_ID, MAIN_TENANT_NAME, tenantSchema };
@@ -346,19 +346,7 @@ export class Database {
       `grant usage on schema ${schema} to ${role}`,
       `grant select, insert, update, delete on all tables in schema ${schema} to ${role}`,
       `grant usage, select on all sequences in schema ${schema} to ${role}`,
-      // Only the functions a tenant's write calls: audit_enqueue (SECURITY DEFINER) queues its events. Appending to
-      // the trail and locking its head are the chainer's, as the vault's own user: the tenant's role may do neither.
-      `revoke execute on all functions in schema ${schema} from ${role}`,
-      `grant execute on function ${schema}.audit_enqueue(uuid[], bigint[], text[], text[], text[], text[], uuid[], text[], text[], bytea[], bytea[]), ${schema}.file_trash_add() to ${role}`,
-      // The audit trail is append-only for the tenant: it queues only through audit_enqueue, and PostgreSQL refuses
-      // it any UPDATE, DELETE or TRUNCATE of the events, the head or the queue.
-      `revoke insert, update, delete, truncate on ${schema}.audit_events, ${schema}.audit_head, ${schema}.audit_queue, ${schema}.audit_refused from ${role}`,
-      // Queued events' MACs are not the tenant's to read: a copied row replayed would be a genuine event twice.
-      `revoke select on ${schema}.audit_queue, ${schema}.audit_refused from ${role}`,
-      `grant select (id, uuid, "when", title, status, msg, actor, record, mode, app, details) on ${schema}.audit_queue to ${role}`,
-      `grant select (uuid, "when", title, status, msg, actor, record, mode, app, details, refused_at) on ${schema}.audit_refused to ${role}`,
-      // How far the trail is checkpointed paces the signing of checkpoints: the tenant may not hold them back.
-      `revoke insert, update, delete, truncate on ${schema}.audit_checkpointed from ${role}`,
+      ...auditGrants(schema, role),
       `grant usage on schema "${GLOBAL_SCHEMA}" to ${role}`,
       `grant select on "${GLOBAL_SCHEMA}".roles, "${GLOBAL_SCHEMA}".unlocks to ${role}`,
       // A person removed in a tenant's transaction takes their login xtokens along: the role may remove those of
