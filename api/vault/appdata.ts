@@ -5,7 +5,7 @@ import mergePatch from 'json-merge-patch';
 import type { Sealer } from './sealed.js';
 import type { AppRow } from '../store/appdata.js';
 import { NotFoundError, notFound, Messages } from '../errors.js';
-import type { Scope } from './users.js';
+import type { Scope } from './scope.js';
 
 const APP_TABLE = 'app_records';
 export type AppData = Record<string, unknown>;

@@ -2,7 +2,7 @@
 // Agreement statuses arrive under many names (OA, OSS, v1); one canonical form is stored and returned.
 import { storesOf } from '../store/stores.js';
 import type { Sealer } from './sealed.js';
-import type { Scope } from './users.js';
+import type { Scope } from './scope.js';
 import type { AgreementRow, LegalBasisRow, LegalBasisFields, ActivityFields } from '../store/consent.js';
 import { badRequest, conflict, notFound, Messages } from '../errors.js';
 

@@ -13,7 +13,8 @@ import type { FileRow } from '../store/files.js';
 import { newObjectKey, tenantOfKey, type BlobStore } from '../store/blobs/index.js';
 import { notFound, UnavailableError } from '../errors.js';
 import { expiresAt } from './durations.js';
-import type { Expiry, Scope } from './users.js';
+import type { Expiry } from './users.js';
+import type { Scope } from './scope.js';
 import type { SubjectKeys } from './subject-keys.js';
 
 export const FILE_NOT_FOUND = 'The file record was not found';

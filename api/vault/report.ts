@@ -2,7 +2,7 @@
 // self-contained HTML page. Every value in the page is escaped; the page loads nothing and runs nothing.
 import { storesOf } from '../store/stores.js';
 import type { Services } from './services.js';
-import type { Scope } from './users.js';
+import type { Scope } from './scope.js';
 import type { UserRow } from '../store/users.js';
 import { presentUser } from './users.js';
 import { presentRequest } from './requests.js';

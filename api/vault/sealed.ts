@@ -4,7 +4,7 @@
 import type { PersonKey, TokenizerClient } from '../tokenizer-client.js';
 import { documentBytes } from './documents.js';
 import type { SubjectKeys } from './subject-keys.js';
-import type { Scope } from './users.js';
+import type { Scope } from './scope.js';
 
 /** Where a document is sealed (its AAD's table and row), and the input field a 400 names when it is too large. */
 export interface DocumentPlace {

@@ -2,7 +2,7 @@
 // expiry capped by the configured maximum lifetime (CONTRACT §4.13).
 import { storesOf } from '../store/stores.js';
 import type { Sealer } from './sealed.js';
-import type { Scope } from './users.js';
+import type { Scope } from './scope.js';
 import type { SessionRow } from '../store/sessions.js';
 import { NotFoundError, notFound, Messages } from '../errors.js';
 

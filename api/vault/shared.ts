@@ -2,7 +2,8 @@
 // the chosen fields (dotted paths reach inside objects) of a person's profile or of one of their app records.
 import { storesOf } from '../store/stores.js';
 import { randomUUID } from 'node:crypto';
-import type { Scope, Users } from './users.js';
+import type { Users } from './users.js';
+import type { Scope } from './scope.js';
 import type { Appdata } from './appdata.js';
 import type { SharedRow } from '../store/shared.js';
 import type { Database } from '../store/database.js';

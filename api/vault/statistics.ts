@@ -8,7 +8,7 @@
 import type { Logger } from 'pino';
 import type { Database } from '../store/database.js';
 import { onTransactionEnd } from '../store/sql.js';
-import type { Scope } from './users.js';
+import type { Scope } from './scope.js';
 
 /** Rows a tenant's bulk loads add before its tables are analysed again (at least). */
 export const ANALYZE_AFTER = 1000;

@@ -4,7 +4,7 @@ import { storesOf } from '../store/stores.js';
 import type { Database } from '../store/database.js';
 import type { PersonKey, TokenizerClient } from '../tokenizer-client.js';
 import { notFound, Messages } from '../errors.js';
-import type { Scope } from './users.js';
+import type { Scope } from './scope.js';
 
 export type { PersonKey } from '../tokenizer-client.js';
 

@@ -1,19 +1,18 @@
 // User profiles: find by any mode, create, change and erase them, sealing every profile through the tokenizer.
 import { storesOf } from '../store/stores.js';
-import { createHash, createHmac, randomBytes, randomUUID } from 'node:crypto';
-import { LRUCache } from 'lru-cache';
-import type { EntityManager } from '@mikro-orm/postgresql';
+import { createHash, randomUUID } from 'node:crypto';
 import type { TokenizerClient } from '../tokenizer-client.js';
 import type { Database } from '../store/database.js';
 import { type UserRow, INDEX_COLUMN } from '../store/users.js';
-import type { Stores } from '../store/stores.js';
-import { badRequest, conflict, forbidden, notFound, Messages } from '../errors.js';
-import type { Principal } from './credentials.js';
-import { INDEX_FIELDS, INDEX_KIND, indexValues, isUuid, type IndexMode, type Mode } from './identities.js';
+import { conflict, forbidden, notFound, Messages } from '../errors.js';
+import { INDEX_KIND, indexValues, type IndexMode, type Mode } from './identities.js';
 import { expiresAt } from './durations.js';
-import { Coalescer } from '../coalesce.js';
 import { documentBytes } from './documents.js';
 import { keyOfRow, type PersonKey, type SubjectKeys } from './subject-keys.js';
+import { LookupHashes } from './lookup-hashes.js';
+import { UserRows, firstRow, type Expiry } from './user-rows.js';
+import { TakenIndexes, type Indexes } from './taken-indexes.js';
+import type { Scope } from './scope.js';
 
 export const USERS_TABLE = 'users';
 
@@ -28,26 +27,7 @@ export type SealedProfile = Pick<UserRow, 'token' | 'wrappedKey' | 'version' | '
 const BULK_CHUNK = 250;
 export type Profile = Record<string, unknown>;
 
-export interface Scope {
-  em: EntityManager;
-  tenantId: number;
-  now: number;
-  /** The stores on `em` for this tenant, when the caller has them (an operation's context does). */
-  stores?: Stores;
-  /** Known to the caller; when absent it is asked of `em` (which, for a lazily forked manager, forks it). */
-  inTransaction?: boolean;
-  /** Who asks: a login xtoken may reach its own record, and others' only as its group roles' policies allow. */
-  principal?: Principal;
-  /** Throws unless the caller may reach this other person's record (set for login xtokens). */
-  authoriseOther?: (userToken: string) => Promise<void>;
-  /** Judges a role's conditions about the person once found (set for roles whose policies have them). */
-  authoriseSubject?: ((row: UserRow | null, em: EntityManager) => Promise<void>) | undefined;
-}
-
-export interface Expiry {
-  finaltime: number | null;
-  slidingtime: number | null;
-}
+export type { Expiry } from './user-rows.js';
 
 export interface FoundUser {
   row: UserRow;
@@ -59,24 +39,23 @@ export interface BulkOutcome {
   errors: { profile: Profile; reason: string }[];
 }
 
-type Indexes = Record<`${IndexMode}Idx`, Buffer | null>;
 
 export class Users {
-  // Lookup hashes of recent identities, keyed by a per-process HMAC so the cache holds no identity in clear.
-  private readonly hashCache = new LRUCache<string, Buffer>({ max: 200_000 });
-  private readonly cacheKey = randomBytes(32);
+  /** Lookup hashes of identities, cached. */
+  readonly hashes: LookupHashes;
 
-  // Plain reads of concurrent requests share one SELECT per tenant, mode and second.
-  private readonly lookups = new Coalescer<string | Buffer, UserRow | null>((group, keys) => this.lookupMany(group, keys), {
-    maxInFlight: 2,
-  });
+  /** Finds rows by any mode, sharing plain reads of concurrent requests. */
+  private readonly rows: UserRows;
 
   constructor(
     private readonly tokenizer: TokenizerClient,
     private readonly db: Database,
     private readonly opts: { versioning: boolean; maxVersions: number; maxBytes: number },
     readonly keys: SubjectKeys,
-  ) {}
+  ) {
+    this.hashes = new LookupHashes(tokenizer);
+    this.rows = new UserRows(db, this.hashes);
+  }
 
   /** A scope for reads of another tenant's people outside any transaction (PolicyExplain of a role elsewhere). */
   readScope(tenantId: number, now: number): Scope {
@@ -88,23 +67,12 @@ export class Users {
     return this.opts.maxBytes;
   }
 
-  /** The live user named by (mode, identity), or 404. With `forUpdate` the row stays locked until commit. */
+  /**
+   * The live user named by (mode, identity), or 404. With `forUpdate` the row stays locked until commit. The
+   * caller's gate judges the person found (or that nobody was) before the answer, so a refused caller learns nothing.
+   */
   async findRow(scope: Scope, mode: Mode, identity: string, forUpdate = false): Promise<UserRow> {
-    // Inside a transaction (or to lock) the read must use that transaction's connection: no sharing.
-    const shared = !forUpdate && !(scope.inTransaction ?? scope.em.isInTransaction());
-    let row: UserRow | null;
-    if (mode === 'token') {
-      if (!isUuid(identity)) throw badRequest(Messages.badUuid);
-      const token = identity.toLowerCase();
-      row = shared
-        ? await this.lookups.add(`${scope.tenantId}|token|${scope.now}`, token)
-        : await storesOf(scope).users.byToken(token, scope.now, forUpdate);
-    } else {
-      const hash = await this.lookupHash(scope.tenantId, mode, identity);
-      if (!hash) row = null;
-      else if (shared) row = await this.lookups.add(`${scope.tenantId}|${mode}|${scope.now}`, hash);
-      else row = await storesOf(scope).users.byIndex(mode, hash, scope.now, forUpdate);
-    }
+    const row = await this.rows.lookup(scope, { mode, identity, forUpdate });
     // A role whose policy asks about the person judges the call now that it knows who (or that nobody) it is.
     if (scope.authoriseSubject) await scope.authoriseSubject(row, scope.em);
     // Another person's record, or none: the same 403 unless a group policy allows it, so a login xtoken learns
@@ -116,22 +84,6 @@ export class Users {
     if (!row) throw notFound(Messages.userNotFound);
     this.keys.remember(scope, row.token, row.wrappedKey);
     return row;
-  }
-
-  private async lookupMany(group: string, keys: (string | Buffer)[]): Promise<(UserRow | null)[]> {
-    const [tenant, mode, now] = group.split('|') as [string, IndexMode | 'token', string];
-    const tenantId = Number(tenant);
-    const store = this.db.stores(tenantId).users;
-    const keyOf = (k: string | Buffer) => (typeof k === 'string' ? k : k.toString('base64'));
-    const unique = [...new Map(keys.map((k) => [keyOf(k), k])).values()];
-    const rows = await store.byKeys(mode, unique, Number(now));
-    const column = mode === 'token' ? null : INDEX_COLUMN[mode];
-    const found = new Map(rows.map((r) => [column ? keyOf(r[column]!) : r.token, r]));
-    // Each caller gets its own copy: a caller may change its row (touch) without affecting the others.
-    return keys.map((k) => {
-      const r = found.get(keyOf(k));
-      return r ? { ...r } : null;
-    });
   }
 
   async find(scope: Scope, mode: Mode, identity: string, forUpdate = false): Promise<FoundUser> {
@@ -171,27 +123,8 @@ export class Users {
   }
 
   /** Hashes for lookups, batched in one tokenizer call, cached per tenant. */
-  async lookupHashes(tenantId: number, items: { mode: IndexMode; identity: string }[]): Promise<(Buffer | null)[]> {
-    const keys = items.map((it) => this.cacheKeyOf(tenantId, it.mode, it.identity));
-    const missing = items.map((it, i) => ({ ...it, i })).filter((it) => !this.hashCache.has(keys[it.i]!));
-    if (missing.length) {
-      const { hash } = await this.tokenizer.run(tenantId, {
-        hash: missing.map((m) => ({ kind: INDEX_KIND[m.mode], value: m.identity })),
-      });
-      missing.forEach((m, j) => this.hashCache.set(keys[m.i]!, hash[j]!));
-    }
-    return keys.map((k) => {
-      const h = this.hashCache.get(k);
-      return h && h.length ? h : null;
-    });
-  }
-
-  private async lookupHash(tenantId: number, mode: IndexMode, identity: string): Promise<Buffer | null> {
-    return (await this.lookupHashes(tenantId, [{ mode, identity }]))[0]!;
-  }
-
-  private cacheKeyOf(tenantId: number, mode: IndexMode, identity: string): string {
-    return createHmac('sha256', this.cacheKey).update(`${tenantId}\0${mode}\0${identity}`).digest('base64');
+  lookupHashes(tenantId: number, items: { mode: IndexMode; identity: string }[]): Promise<(Buffer | null)[]> {
+    return this.hashes.of(tenantId, items);
   }
 
   /**
@@ -209,8 +142,8 @@ export class Users {
     const known: { item: number; mode: IndexMode; hash: Buffer }[] = [];
     items.forEach((it, i) => {
       for (const [mode, value] of Object.entries(indexValues(it.profile)) as [IndexMode, string][]) {
-        const cacheKey = this.cacheKeyOf(tenantId, mode, value);
-        const hash = this.hashCache.get(cacheKey);
+        const cacheKey = this.hashes.keyOf(tenantId, mode, value);
+        const hash = this.hashes.get(cacheKey);
         if (hash) {
           known.push({ item: i, mode, hash });
           continue;
@@ -241,7 +174,7 @@ export class Users {
       const h = hash[j]!;
       if (h.length) out[s.item]!.indexes[INDEX_COLUMN[s.mode]] = h;
       // A value's hash never changes, so the next lookup by this identity needs no tokenizer call.
-      this.hashCache.set(s.cacheKey, h);
+      this.hashes.set(s.cacheKey, h);
     });
     return out;
   }
@@ -252,7 +185,7 @@ export class Users {
       { sealed: Buffer; indexes: Indexes; wrapped: Buffer },
     ];
     await this.keys.insert(scope, [{ token, wrapped }]);
-    await storesOf(scope).users.insert(this.newRow(scope.now, { token, profile: sealed, indexes, wrappedKey: wrapped }, expiry));
+    await storesOf(scope).users.insert(firstRow(scope.now, { token, profile: sealed, indexes, wrappedKey: wrapped }, expiry));
     return token;
   }
 
@@ -272,41 +205,23 @@ export class Users {
     // Nothing may be left unobserved if an early chunk fails and the loop stops.
     for (const p of sealing) p.catch(() => undefined);
     const store = storesOf(scope).users;
-    const taken: Record<IndexMode, Set<string>> = { login: new Set(), email: new Set(), phone: new Set(), custom: new Set() };
+    const taken = new TakenIndexes();
     const errors: BulkOutcome['errors'] = [];
     const created: BulkOutcome['created'] = [];
     for (const [c, chunk] of chunks.entries()) {
       const sealed = await sealing[c]!;
-      const wanted: Partial<Record<IndexMode, Buffer[]>> = {};
-      for (const s of sealed) {
-        for (const mode of INDEX_FIELDS) {
-          const h = s.indexes[INDEX_COLUMN[mode]];
-          if (h) (wanted[mode] ??= []).push(h);
-        }
-      }
-      for (const row of await store.byAnyIndex(wanted, 0)) {
-        for (const mode of INDEX_FIELDS) {
-          const h = row[INDEX_COLUMN[mode]];
-          if (h) taken[mode].add(h.toString('base64'));
-        }
-      }
+      taken.markRows(await store.byAnyIndex(TakenIndexes.wanted(sealed.map((s) => s.indexes)), 0));
       const rows: UserRow[] = [];
       const rowProfile = new Map<string, Profile>();
       sealed.forEach((s, k) => {
         const i = chunk[k]!;
-        const dup = INDEX_FIELDS.find((mode) => {
-          const h = s.indexes[INDEX_COLUMN[mode]];
-          return h !== null && taken[mode].has(h.toString('base64'));
-        });
+        const dup = taken.duplicateOf(s.indexes);
         if (dup) {
           errors.push({ profile: profiles[i]!, reason: `Duplicate ${dup} value` });
           return;
         }
-        for (const mode of INDEX_FIELDS) {
-          const h = s.indexes[INDEX_COLUMN[mode]];
-          if (h) taken[mode].add(h.toString('base64'));
-        }
-        rows.push(this.newRow(scope.now, { token: tokens[i]!, profile: s.sealed, indexes: s.indexes, wrappedKey: s.wrapped! }, expiry));
+        taken.take(s.indexes);
+        rows.push(firstRow(scope.now, { token: tokens[i]!, profile: s.sealed, indexes: s.indexes, wrappedKey: s.wrapped! }, expiry));
         rowProfile.set(tokens[i]!, profiles[i]!);
       });
       // Keys first: a row is visible only with its key. A key whose row loses a race below is erased again.
@@ -332,7 +247,7 @@ export class Users {
     // The row holds the hashes of its current values: an update that keeps them needs none computed again.
     for (const [mode, value] of Object.entries(indexValues(user.profile)) as [IndexMode, string][]) {
       const hash = row[INDEX_COLUMN[mode]];
-      if (hash) this.hashCache.set(this.cacheKeyOf(scope.tenantId, mode, value), hash);
+      if (hash) this.hashes.set(this.hashes.keyOf(scope.tenantId, mode, value), hash);
     }
     const [{ sealed, indexes }] = (await this.seal(scope.tenantId, [{ key: keyOfRow(row), version: row.version + 1, profile }])) as [
       { sealed: Buffer; indexes: Indexes; wrapped: null },
@@ -355,7 +270,7 @@ export class Users {
     const key = await this.keys.key(scope, token);
     const profile = await this.openVersion(scope.tenantId, key, latest.version, latest.profile);
     const [{ sealed, indexes }] = (await this.seal(scope.tenantId, [{ key, version: latest.version + 1, profile }])) as [{ sealed: Buffer; indexes: Indexes; wrapped: null }];
-    const row = { ...this.newRow(scope.now, { token, profile: sealed, indexes, wrappedKey: key.wrapped! }, { finaltime: null, slidingtime: null }), version: latest.version + 1 };
+    const row = { ...firstRow(scope.now, { token, profile: sealed, indexes, wrappedKey: key.wrapped! }, { finaltime: null, slidingtime: null }), version: latest.version + 1 };
     await store.insert(row);
     return profile;
   }
@@ -410,23 +325,6 @@ export class Users {
       open: all.map((v) => ({ table: USERS_TABLE, rowId: profileRowId(row.token, v.version), ciphertext: v.profile, key })),
     });
     return all.map((v, i) => ({ version: v.version, optime: v.optime, md5: createHash('md5').update(opened[i]!).digest('hex') }));
-  }
-
-  /** A person's first row: their sealed profile, its indexes and their wrapped data key, at version 1. */
-  private newRow(now: number, { token, profile, indexes, wrappedKey }: { token: string; profile: Buffer; indexes: Indexes; wrappedKey: Buffer }, expiry: Expiry): UserRow {
-    return {
-      token,
-      profile,
-      ...indexes,
-      version: 1,
-      created: now,
-      updated: now,
-      finaltime: expiry.finaltime,
-      slidingtime: expiry.slidingtime,
-      expiresAt: expiresAt(expiry.finaltime, expiry.slidingtime, now),
-      grouproles: [],
-      wrappedKey,
-    };
   }
 }
 
