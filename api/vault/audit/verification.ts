@@ -2,6 +2,7 @@
 // alone holds the tenant's audit key), and every public digest here; the sequence numbers must run without a gap, the head must be the last
 // event's link, and every signed checkpoint this api knows must still match. AuditVerify asks; one replica at a
 // time also runs it on a schedule, and the metrics tell when it last did and how far the chain held.
+import { createHash } from 'node:crypto';
 import type { Logger } from 'pino';
 import type { Database } from '../../store/database.js';
 import type { TokenizerClient } from '../../tokenizer-client.js';
@@ -24,6 +25,14 @@ export interface Verdict {
 
 // Events per tokenizer call: one round trip recomputes a thousand links.
 const BATCH = 1_000;
+
+/** A head found intact, and the running hash of the stored links up to it (`linksHash`). */
+type Mark = AuditHead & { links: Buffer };
+
+/** The running hash of stored links: sha256(so far ‖ link), from empty. */
+function linksHash(soFar: Buffer, link: Buffer): Buffer {
+  return createHash('sha256').update(soFar).update(link).digest();
+}
 
 export class AuditVerifier {
   /** Every tenant, by one replica at a time (PostgreSQL advisory lock); every `seconds`, 0: never. */
@@ -55,8 +64,11 @@ export class AuditVerifier {
   }
 
   private readonly running = new Map<number, Promise<Verdict>>();
-  /** Per tenant, the last head found intact by this process (kept in memory only: the database's writers can't move it). */
-  private readonly verified = new Map<number, AuditHead>();
+  /**
+   * Per tenant, the last head found intact by this process, with a running hash of every stored link up to it (kept
+   * in memory only: the database's writers can't move it). Before it, links are not recomputed, but held to this.
+   */
+  private readonly verified = new Map<number, Mark>();
 
   private async verifyAlone(tenantId: number): Promise<Verdict> {
     const verdict = await this.db.tryExclusive(`strongroom:audit-verify:${tenantId}`, () => this.check(tenantId));
@@ -77,12 +89,12 @@ export class AuditVerifier {
       this.verified.delete(tenantId);
       return this.check(tenantId);
     }
-    if (verdict.result === 'intact') this.verified.set(tenantId, verdict.head);
+    if (verdict.result === 'intact') this.verified.set(tenantId, { ...verdict.head, links: verdict.links });
     else this.verified.delete(tenantId);
     return verdict.public;
   }
 
-  private async checkFrom(tenantId: number, mark: AuditHead | undefined): Promise<{ result: Verdict['result']; broken?: Verdict['broken']; public: Verdict; head: AuditHead }> {
+  private async checkFrom(tenantId: number, mark: Mark | undefined): Promise<{ result: Verdict['result']; broken?: Verdict['broken']; public: Verdict; head: AuditHead; links: Buffer }> {
     await this.tokenizer.prepare(tenantId);
     const store = this.db.stores(tenantId).audit;
     // Checkpoints first: one signed after the head is read would name events this pass does not reach.
@@ -91,7 +103,8 @@ export class AuditVerifier {
     // now ends before it lost its last events, however well the links left chain.
     const highWater = await this.tokenizer.auditHighWater(tenantId);
     const head = await store.head();
-    const out = (v: Verdict) => ({ result: v.result, broken: v.broken, public: v, head });
+    let linksSeen: Buffer = Buffer.alloc(0);
+    const out = (v: Verdict) => ({ result: v.result, broken: v.broken, public: v, head, links: linksSeen });
     const broken = (seq: number, why: BrokenWhy) => out({ result: 'broken', checked: { from: 1, to: seq }, broken: { seq, why } });
     if (mark && head.seq < mark.seq) return broken(head.seq + 1, 'cut');
     const bySeq = new Map<number, Buffer[]>();
@@ -114,7 +127,9 @@ export class AuditVerifier {
         digest = auditDigest(digest, r.seq, texts[i]!);
         if (!r.digest?.equals(digest)) return broken(r.seq, 'link');
         if (i >= known && !links[i - known]!.equals(r.hash)) return broken(r.seq, 'link');
-        if (mark && r.seq === mark.seq && !(r.hash.equals(mark.hash) && digest.equals(mark.digest))) return broken(r.seq, 'link');
+        linksSeen = linksHash(linksSeen, r.hash);
+        // At the mark: its link and digest, and every stored link before it, as they were found intact.
+        if (mark && r.seq === mark.seq && !(r.hash.equals(mark.hash) && digest.equals(mark.digest) && linksSeen.equals(mark.links))) return broken(r.seq, 'link');
         if (bySeq.get(r.seq)?.some((l) => !l.equals(r.hash))) return broken(r.seq, 'checkpoint mismatch');
       }
       prev = linked.at(-1)!.hash;
