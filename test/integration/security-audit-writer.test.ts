@@ -166,6 +166,11 @@ describe('a database writer against the trail (H1, H2, M6, M7)', () => {
     const answer = await read(vault, t);
     expect(answer.status).toBe(503);
     expect(answer.body.message).toMatch(/cut short/);
+    // A failed call keeps its own answer, and its event is queued, not lost (the read refused above is one too).
+    const failed = () => count(vault, t.id, 'audit_queue', `title = 'UserGet' and status = 'error'`);
+    const before = await failed();
+    expect((await vault.call('UserGet', { mode: 'token', identity: randomUUID() }, t.admin)).status).toBe(404);
+    expect(await failed()).toBe(before + 1);
   });
 
   it('answers events stored past the head with a clear 503 and a broken verdict, never a 500 (M7)', async ({ vault }) => {

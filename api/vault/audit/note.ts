@@ -24,8 +24,8 @@ export const AUDIT_TABLE = 'audit_events';
 
 /**
  * Calls answered even when their event cannot be linked now (a trail cut or broken links nothing until repaired):
- * their event is queued durably instead, as a write's is, and chained by a later batch. AuditVerify is how an admin
- * learns that the trail is broken: its verdict must reach them.
+ * their event is queued durably instead, as a write's is, and chained by a later batch (failed calls' events too, which
+ * keep their own answer). AuditVerify is how an admin learns that the trail is broken: its verdict must reach them.
  */
 export const QUEUED_WHEN_UNLINKED = new Set(['AuditVerify']);
 

@@ -306,11 +306,12 @@ export class AuditTrail {
 
   /**
    * A batch that could not be written: the events of failed calls are written again without their details (the
-   * tokenizer that seals them may be what failed), so a failed call still leaves a trace; those of calls answered
-   * all the same (QUEUED_WHEN_UNLINKED) are queued durably, as a write's, for a later batch. The rest fail with `err`.
+   * tokenizer that seals them may be what failed), so a failed call still leaves a trace. First, they and those of
+   * calls answered all the same (QUEUED_WHEN_UNLINKED) are queued durably, as a write's, for a later batch (a trail
+   * cut or broken links nothing until repaired: they are not lost meanwhile). The rest fail with `err`.
    */
   private async keepFailures(tenantId: number, drafts: AuditDraft[], waiters: Waiter[], err: unknown): Promise<void> {
-    const queued = new Set(drafts.flatMap((d, i) => (QUEUED_WHEN_UNLINKED.has(d.title) ? [i] : [])));
+    const queued = new Set(drafts.flatMap((d, i) => (d.status === 'error' || QUEUED_WHEN_UNLINKED.has(d.title) ? [i] : [])));
     if (queued.size) {
       const events = [...queued].map((i) => drafts[i]!);
       await this.db.writeTransaction(tenantId, false, (tx) => this.writeInTx(tx, tenantId, events, undefined, undefined, { commit: true })).catch(() => queued.clear());
