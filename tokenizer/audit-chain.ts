@@ -18,7 +18,7 @@ function provenPrevious(keys: AuditKeys, heads: AuditHeads, tenantId: number, sa
   if (heads.vouches(tenantId, salt, from, item.previous)) return true;
   if (from < 1 || !item.proof_canonical || item.previous.length !== 32) return false;
   if (item.proof_legacy) return heads.get(tenantId, salt).seq === 0 && auditDigest(item.proof_previous, from, item.proof_canonical).equals(item.previous);
-  return keys.isLink(tenantId, salt, item.proof_previous, from, item.proof_canonical, item.previous);
+  return keys.isLink(tenantId, salt, { previous: item.proof_previous, seq: from, canonical: item.proof_canonical, link: item.previous });
 }
 
 export function linkChainItem(keys: AuditKeys, heads: AuditHeads, tenantId: number, salt: Buffer, item: ChainItem__Output): ChainLinks__Output {

@@ -49,7 +49,8 @@ export class AuditKeys {
   }
 
   /** Whether `link` is the keyed link of (previous, seq, canonical) in this tenant. */
-  isLink(tenantId: number, salt: Buffer, previous: Buffer, seq: number, canonical: string, link: Buffer): boolean {
+  isLink(tenantId: number, salt: Buffer, event: { previous: Buffer; seq: number; canonical: string; link: Buffer }): boolean {
+    const { previous, seq, canonical, link } = event;
     const [expect] = chainLinks(this.chainKey(tenantId, salt), previous, seq, [canonical]);
     return link.length === expect!.length && timingSafeEqual(link, expect!);
   }

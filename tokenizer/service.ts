@@ -153,7 +153,7 @@ export class TokenizerService {
     const seq = Number(req.seq);
     checkTenant(tenantId, salt);
     if (!Number.isSafeInteger(seq) || seq < 1) throw new BadItemError('seq must be 1 or more');
-    if (!this.audit.isLink(tenantId, salt, previous, seq, canonical, link)) throw new RefusedError('the link is not this tenant\'s link of that event');
+    if (!this.audit.isLink(tenantId, salt, { previous, seq, canonical, link })) throw new RefusedError('the link is not this tenant\'s link of that event');
     if (!auditDigest(req.previous_digest, seq, canonical).equals(digest)) throw new RefusedError('the digest is not that event\'s digest');
     // A head signed is committed: the newest the tokenizer knows, and one older than that is a cut trail.
     this.heads.raise(tenantId, salt, seq, link);

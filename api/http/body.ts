@@ -58,7 +58,7 @@ export async function refusedBody(services: Services, operation: string, princip
   const status = (err as { status?: unknown } | null)?.status;
   if (status !== 400 && status !== 413 && status !== 415) return err;
   const msg = err instanceof VaultError ? err.message : Messages.badBody;
-  await services.audit.record(tenantId, draftEvent(operation, principal, {}, { status: 'error', msg }, undefined, nowSeconds())).catch((auditErr: unknown) => {
+  await services.audit.record(tenantId, draftEvent(operation, principal, {}, { status: 'error', msg }, { now: nowSeconds() })).catch((auditErr: unknown) => {
     services.log.error({ err: { message: (auditErr as Error).message }, operation }, 'audit of a refused body failed');
   });
   return err;

@@ -122,7 +122,7 @@ export async function executeOperation(
   const note: AuditNote = {};
   // request_metadata too deep to take is left out of the event of its refusal: the event is written all the same.
   const metadata = tooDeep(rawBody.request_metadata) ? undefined : rawBody.request_metadata;
-  const audited = (status: 'ok' | 'error', msg?: string) => draftEvent(op.name, principal, note, msg === undefined ? { status } : { status, msg }, metadata, now);
+  const audited = (status: 'ok' | 'error', msg?: string) => draftEvent(op.name, principal, note, msg === undefined ? { status } : { status, msg }, { now, requestMetadata: metadata });
   try {
     const admission = await admit(services, op, principal, tenantId, metadataOf(rawBody));
     const { input } = parseInput(op, rawBody);
@@ -149,7 +149,7 @@ export async function admitBeforeBody(services: Services, op: OpDefinition, prin
   } catch (caught) {
     const err = fromDatabaseError(caught);
     const msg = err instanceof VaultError ? err.message : Messages.internal;
-    await services.audit.record(tenantId, draftEvent(op.name, principal, {}, { status: 'error', msg }, undefined, nowSeconds())).catch((auditErr: unknown) => {
+    await services.audit.record(tenantId, draftEvent(op.name, principal, {}, { status: 'error', msg }, { now: nowSeconds() })).catch((auditErr: unknown) => {
       services.log.error({ err: { message: (auditErr as Error).message }, op: op.name }, 'audit of a failed call failed');
     });
     throw err;
@@ -198,7 +198,7 @@ async function runWrite(call: Call): Promise<Record<string, unknown>> {
     const result = await op.run({ input, ctx });
     judged(call.admission);
     // The event is the write's last statement: it travels with COMMIT.
-    queued = await services.audit.writeInTx(tx, tenantId, [draft ?? event()], services.keys.knownIn(ctx), ahead, { commit: true });
+    queued = await services.audit.writeInTx(tx, tenantId, [draft ?? event()], { known: services.keys.knownIn(ctx), ahead, commit: true });
     return result;
   });
   // Committed with its event queued; answered once the event is in the chain.

@@ -34,9 +34,9 @@ export function draftEvent(
   principal: Principal,
   note: AuditNote,
   outcome: { status: 'ok' | 'error'; msg?: string },
-  requestMetadata: unknown,
-  now: number,
+  when: { now: number; requestMetadata?: unknown },
 ): AuditDraft {
+  const { now, requestMetadata } = when;
   const details: Record<string, unknown> = {};
   // The record token names the subject; the identity used to look it up is kept only when nothing was found.
   if (note.identity !== undefined && (note.record === undefined || outcome.status === 'error')) details.identity = note.identity;

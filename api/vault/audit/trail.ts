@@ -72,10 +72,9 @@ export class AuditTrail {
     em: EntityManager,
     tenantId: number,
     drafts: AuditDraft[],
-    known?: ReadonlyMap<string, Buffer | null>,
-    ahead?: SealedAhead,
-    opts: { commit?: boolean } = {},
+    opts: { known?: ReadonlyMap<string, Buffer | null> | undefined; ahead?: SealedAhead | undefined; commit?: boolean } = {},
   ): Promise<QueuedWrite> {
+    const { known, ahead } = opts;
     if (drafts.length === 0) return [];
     const early = ahead && drafts.length === 1 && drafts[0] === ahead.draft && known?.get(ahead.draft.record!) ? await ahead.sealed : undefined;
     const rows = early ? [early] : await sealEvents(this.tokenizer, this.keys, { em, tenantId, drafts, known, mac: true });
@@ -244,7 +243,7 @@ export class AuditTrail {
         const drafts = q.drafts.splice(0, MAX_BATCH);
         const waiters = q.waiters.splice(0, drafts.length);
         const writes = q.writes.splice(0, MAX_BATCH - drafts.length);
-        const batch: Promise<void> = this.writeBatch(tenantId, drafts, waiters, writes, drain, ++this.tickets).finally(() => inFlight.delete(batch));
+        const batch: Promise<void> = this.writeBatch(tenantId, { drafts, waiters, writes, drain, ticket: ++this.tickets }).finally(() => inFlight.delete(batch));
         inFlight.add(batch);
       }
     } finally {
@@ -262,7 +261,8 @@ export class AuditTrail {
    * Writes waiting before the batch began (`ticket`) are settled by it: their events were committed before it
    * read the queue, so they are now chained, by it or by a chainer before it.
    */
-  private async writeBatch(tenantId: number, drafts: AuditDraft[], waiters: Waiter[], writes: AuditEventToChain[], drain: boolean, ticket: number): Promise<void> {
+  private async writeBatch(tenantId: number, batch: { drafts: AuditDraft[]; waiters: Waiter[]; writes: AuditEventToChain[]; drain: boolean; ticket: number }): Promise<void> {
+    const { drafts, waiters, writes, drain, ticket } = batch;
     const q = this.queueOf(tenantId);
     try {
       const { dequeued, full, sawQueue } = await this.writeAlone(tenantId, drafts, writes, drain);
@@ -314,7 +314,7 @@ export class AuditTrail {
     const queued = new Set(drafts.flatMap((d, i) => (d.status === 'error' || QUEUED_WHEN_UNLINKED.has(d.title) ? [i] : [])));
     if (queued.size) {
       const events = [...queued].map((i) => drafts[i]!);
-      await this.db.writeTransaction(tenantId, false, (tx) => this.writeInTx(tx, tenantId, events, undefined, undefined, { commit: true })).catch(() => queued.clear());
+      await this.db.writeTransaction(tenantId, false, (tx) => this.writeInTx(tx, tenantId, events, { commit: true })).catch(() => queued.clear());
     }
     const kept = new Set(drafts.flatMap((d, i) => (d.status === 'error' && d.details && !queued.has(i) ? [i] : [])));
     if (kept.size) {

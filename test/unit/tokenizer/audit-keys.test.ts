@@ -48,9 +48,9 @@ describe('AuditKeys', () => {
     const keys = keyring();
     const salt = randomBytes(16);
     const [link] = chainLinks(keys.chainKey(3, salt), Buffer.alloc(0), 1, ['event']);
-    expect(keys.isLink(3, salt, Buffer.alloc(0), 1, 'event', link!)).toBe(true);
-    expect(keys.isLink(3, salt, Buffer.alloc(0), 1, 'forged', link!)).toBe(false);
-    expect(keys.isLink(4, salt, Buffer.alloc(0), 1, 'event', link!)).toBe(false);
+    expect(keys.isLink(3, salt, { previous: Buffer.alloc(0), seq: 1, canonical: 'event', link: link! })).toBe(true);
+    expect(keys.isLink(3, salt, { previous: Buffer.alloc(0), seq: 1, canonical: 'forged', link: link! })).toBe(false);
+    expect(keys.isLink(4, salt, { previous: Buffer.alloc(0), seq: 1, canonical: 'event', link: link! })).toBe(false);
   });
 
   it('signs checkpoints that verify with the public key alone, under a key stable for the keyring', () => {
