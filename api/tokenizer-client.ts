@@ -8,92 +8,30 @@ import {
   channelOptions,
   type Batch,
   type BatchResult__Output,
-  type RunRequest,
-  type RunReply__Output,
   type ChainAuditResponse__Output,
   type SignCheckpointResponse__Output,
   type AuditHighWaterResponse__Output,
-  type DetokenizeItem__Output,
-  type HashItem__Output,
-  type IndexKind,
   type KeyringInfoResponse__Output,
-  type OpenItem__Output,
   type RewrapResponse__Output,
   type ResplitResponse__Output,
   type RotateResponse__Output,
   type RetireResponse__Output,
-  type SealItem__Output,
-  type TokenFormat,
-  type TokenizeItem__Output,
   type TokenizerGrpcClient,
 } from '../proto/loader.js';
-import { UnavailableError } from './errors.js';
 import { tokenizerDuration } from './metrics.js';
 import { Coalescer } from './coalesce.js';
+import { RunStreamChannel } from './tokenizer-stream.js';
+import { failure, sizeOf, toBatch, TokenizerRejectedError, type AuditRun, type PersonKey, type TokenizerBatch, type TokenizerResult } from './tokenizer-batch.js';
+
+export { TokenizerRejectedError, type AuditRun, type PersonKey, type TokenizerBatch, type TokenizerResult } from './tokenizer-batch.js';
 
 export type { IndexKind, TokenFormat } from '../proto/loader.js';
 
-/**
- * A person's data key as the api holds it: only wrapped. `wrapped` null means "the key this batch makes for the
- * subject" (listed in `newKeys`).
- */
-export interface PersonKey {
-  subject: string;
-  wrapped: Buffer | null;
-}
-
-/** A seal or open item as the api writes it: `row_id` is spelled `rowId`; `key` makes the item personal. */
-type WithRowId<T extends { row_id: string }> = Omit<T, 'row_id' | 'wrapped_key' | 'subject'> & { rowId: string; key?: PersonKey | undefined };
-
-/** A Run batch without its tenant: the proto's items, every field set, enums limited to known values. */
-export interface TokenizerBatch {
-  hash?: (HashItem__Output & { kind: IndexKind })[];
-  seal?: WithRowId<SealItem__Output>[];
-  open?: WithRowId<OpenItem__Output>[];
-  tokenize?: (TokenizeItem__Output & { format: TokenFormat })[];
-  detokenize?: (DetokenizeItem__Output & { format: TokenFormat })[];
-  /** Subjects that get a new data key, answered wrapped in `wrapped_keys`. */
-  newKeys?: string[];
-  /** Wrapped keys to wrap again under the active master version, answered in `rewrapped_keys`. */
-  rewrapKeys?: { subject: string; wrapped: Buffer }[];
-  /** Runs of audit events to link (see ChainItem in the proto), answered in `chained`. */
-  chain?: AuditRun[];
-  /** Queued audit events to authenticate (see QueueMacItem in the proto), answered in `queue_macs`. */
-  queueMac?: { uuid: string; head: string; details: Buffer | null }[];
-}
-
-/** A run of audit events to link: queued ones first, with their MACs; and the newest head known committed. */
-export interface AuditRun {
-  previous: Buffer;
-  firstSeq: number;
-  canonical: string[];
-  queueMac?: Buffer[];
-  committed?: { seq: number; link: Buffer } | undefined;
-  /** The event at firstSeq - 1 (its canonical text) and the link before it: the proof of `previous`. */
-  proof?: { canonical: string; previous: Buffer; legacy?: boolean } | undefined;
-}
-
-export type TokenizerResult = BatchResult__Output;
 
 type Method = 'Run' | 'KeyringInfo' | 'Rewrap' | 'Resplit' | 'Rotate' | 'Retire' | 'ChainAudit' | 'SignCheckpoint' | 'ResealLegacy' | 'AuditHighWater';
 /** One call on the generated client, given the metadata, options and callback `call` adds. */
 type Send<Res> = (meta: grpc.Metadata, options: grpc.CallOptions, callback: grpc.requestCallback<Res>) => void;
 
-/** A small batch on the RunStream, until answered. */
-interface StreamedBatch {
-  id: string;
-  batch: Batch;
-  deadlineAt: number;
-  /** The stream it was last sent on. */
-  stream: RunStream | undefined;
-  timer: NodeJS.Timeout;
-  answer(reply: RunReply__Output): void;
-}
-
-type RunStream = grpc.ClientDuplexStream<RunRequest, RunReply__Output>;
-
-/** The pause before the batches of a lost stream are sent again on a new one. */
-const STREAM_RETRY_MS = 25;
 
 // Calls up to this size are merged with their neighbours; bulk calls are already one batch and go alone.
 const COALESCE_MAX_ITEMS = 16;
@@ -101,53 +39,9 @@ const COALESCE_MAX_BYTES = 256 * 1024;
 
 type Outcome = { ok: true; value: TokenizerResult } | { ok: false; error: unknown };
 
-function sizeOf(batch: TokenizerBatch): { items: number; bytes: number } {
-  let bytes = 0;
-  for (const s of batch.seal ?? []) bytes += s.plaintext.length;
-  for (const o of batch.open ?? []) bytes += o.ciphertext.length;
-  let chained = 0;
-  for (const c of batch.chain ?? []) {
-    chained += c.canonical.length;
-    for (const t of c.canonical) bytes += t.length;
-  }
-  const items =
-    (batch.hash?.length ?? 0) + (batch.seal?.length ?? 0) + (batch.open?.length ?? 0) + (batch.tokenize?.length ?? 0) + (batch.detokenize?.length ?? 0) +
-    (batch.newKeys?.length ?? 0) + (batch.rewrapKeys?.length ?? 0) + chained + (batch.queueMac?.length ?? 0);
-  return { items, bytes };
-}
-
-function keyFields(key: PersonKey | undefined): { subject?: string; wrapped_key?: Buffer } {
-  if (!key) return {};
-  return key.wrapped ? { subject: key.subject, wrapped_key: key.wrapped } : { subject: key.subject };
-}
-
-/** Thrown when the tokenizer refuses a batch: the api built it, so this is a server fault, never the client's. */
-export class TokenizerRejectedError extends Error {
-  override name = 'TokenizerRejectedError';
-  constructor(
-    method: string,
-    /** The tokenizer's own words: which item and why, never the item's content. */
-    readonly reason: string,
-    /** INVALID_ARGUMENT (`invalid`: what was sent is wrong) or FAILED_PRECONDITION (`refused`: the state is). */
-    readonly kind: 'invalid' | 'refused' = 'invalid',
-  ) {
-    super(`tokenizer rejected ${method}: ${reason}`);
-  }
-}
-
-/**
- * What a call that did not succeed throws: the tokenizer's refusal of the request (bad input, or a key it will not
- * use) as such; anything else (gone, overloaded, past the deadline, an answer without a result) as unavailable.
- */
-function failure(method: string, code: grpc.status, details: string): Error {
-  if (code === grpc.status.INVALID_ARGUMENT || code === grpc.status.FAILED_PRECONDITION) {
-    return new TokenizerRejectedError(method, details, code === grpc.status.INVALID_ARGUMENT ? 'invalid' : 'refused');
-  }
-  return new UnavailableError('The tokenizer is unavailable');
-}
-
 export class TokenizerClient {
   private readonly client: TokenizerGrpcClient;
+  private readonly streams: RunStreamChannel;
   // Two calls per tenant in flight keep the tokenizer busy; everything that arrives meanwhile rides the next one.
   private readonly merged = new Coalescer<TokenizerBatch, Outcome>((key, batches) => this.runMerged(Number(key), batches), {
     maxInFlight: 2,
@@ -164,6 +58,7 @@ export class TokenizerClient {
       ...channelOptions,
       'grpc.enable_retries': 0,
     });
+    this.streams = new RunStreamChannel(this.client, deadlineMs);
   }
 
   /** One call for the whole batch; results come back in request order. */
@@ -255,30 +150,7 @@ export class TokenizerClient {
   }
 
   private async request(tenantId: number, batch: TokenizerBatch): Promise<Batch> {
-    const tenantSalt = await this.saltOf(tenantId);
-    return {
-      tenant_id: tenantId,
-      tenant_salt: tenantSalt,
-      hash: batch.hash ?? [],
-      seal: (batch.seal ?? []).map((s) => ({ table: s.table, row_id: s.rowId, plaintext: s.plaintext, ...keyFields(s.key) })),
-      open: (batch.open ?? []).map((o) => ({ table: o.table, row_id: o.rowId, ciphertext: o.ciphertext, ...keyFields(o.key) })),
-      tokenize: batch.tokenize ?? [],
-      detokenize: batch.detokenize ?? [],
-      new_key_subjects: batch.newKeys ?? [],
-      rewrap_keys: (batch.rewrapKeys ?? []).map((r) => ({ subject: r.subject, wrapped_key: r.wrapped })),
-      chain: (batch.chain ?? []).map((c) => ({
-        previous: c.previous,
-        first_seq: String(c.firstSeq),
-        canonical: c.canonical,
-        queue_mac: c.queueMac ?? [],
-        committed_seq: String(c.committed?.seq ?? 0),
-        committed_link: c.committed?.link ?? Buffer.alloc(0),
-        proof_canonical: c.proof?.canonical ?? '',
-        proof_previous: c.proof?.previous ?? Buffer.alloc(0),
-        proof_legacy: c.proof?.legacy ?? false,
-      })),
-      queue_mac: (batch.queueMac ?? []).map((q) => ({ uuid: q.uuid, head: q.head, details: q.details ?? Buffer.alloc(0) })),
-    };
+    return toBatch(tenantId, await this.saltOf(tenantId), batch);
   }
 
   /** A large batch: a Run call of its own, which its deadline or a closing api cancels. */
@@ -288,72 +160,11 @@ export class TokenizerClient {
   }
 
   /**
-   * A small batch: a message on the RunStream (opened on first use, and again after it ends or fails). A batch
-   * whose stream fails before its answer is sent again on the next one while its deadline lasts, as a Run with
-   * waitForReady rides out a tokenizer restart; past the deadline it fails as a Run would (UnavailableError).
+   * A small batch: a message on the RunStream (tokenizer-stream.ts), which rides out a tokenizer restart within the
+   * batch's deadline.
    */
   private async runSmall(tenantId: number, batch: TokenizerBatch): Promise<TokenizerResult> {
-    const req = await this.request(tenantId, batch);
-    return new Promise<TokenizerResult>((resolve, reject) => {
-      const id = String(this.nextId++);
-      const started = performance.now();
-      const settle = (code: string) => {
-        this.pending.delete(id);
-        clearTimeout(p.timer);
-        tokenizerDuration.observe({ method: 'Run', code }, (performance.now() - started) / 1000);
-      };
-      const p: StreamedBatch = {
-        id,
-        batch: req,
-        deadlineAt: Date.now() + this.deadlineMs,
-        stream: undefined,
-        timer: setTimeout(() => {
-          settle('DEADLINE_EXCEEDED');
-          reject(new UnavailableError('The tokenizer is unavailable'));
-        }, this.deadlineMs),
-        answer: (reply) => {
-          settle(grpc.status[reply.code] ?? String(reply.code));
-          if (reply.code === grpc.status.OK && reply.result) return resolve(reply.result);
-          reject(failure('Run', reply.code, reply.details));
-        },
-      };
-      this.pending.set(id, p);
-      this.send(p);
-    });
-  }
-
-  private stream: RunStream | undefined;
-  private readonly pending = new Map<string, StreamedBatch>();
-  private nextId = 1;
-  private closed = false;
-
-  private send(p: StreamedBatch): void {
-    if (this.closed) return p.answer({ id: p.id, code: grpc.status.UNAVAILABLE, details: 'closed', result: null });
-    const stream = (this.stream ??= this.openStream());
-    p.stream = stream;
-    stream.write({ id: p.id, batch: p.batch, timeout_ms: Math.max(1, p.deadlineAt - Date.now()) });
-  }
-
-  private openStream(): RunStream {
-    const stream = this.client.RunStream(new grpc.Metadata({ waitForReady: true }));
-    stream.on('data', (reply: RunReply__Output) => this.pending.get(reply.id)?.answer(reply));
-    let broken = false;
-    const lost = () => {
-      if (broken) return;
-      broken = true;
-      if (this.stream === stream) this.stream = undefined;
-      // What it carried and did not answer goes again, on a new stream, after a pause (a tokenizer shutting down
-      // refuses new streams at once: no tight loop); the deadline of each still holds.
-      const again = [...this.pending.values()].filter((p) => p.stream === stream);
-      if (again.length === 0) return;
-      setTimeout(() => {
-        for (const p of again) if (this.pending.has(p.id)) this.send(p);
-      }, STREAM_RETRY_MS).unref();
-    };
-    stream.on('error', lost);
-    stream.on('end', lost);
-    stream.on('close', lost);
-    return stream;
+    return this.streams.run(await this.request(tenantId, batch));
   }
 
   async keyringInfo(deadlineMs = 1000): Promise<KeyringInfoResponse__Output> {
@@ -461,8 +272,7 @@ export class TokenizerClient {
   }
 
   close(): void {
-    this.closed = true;
-    this.stream?.cancel();
+    this.streams.close();
     this.client.close();
   }
 

@@ -19,7 +19,8 @@ function placeOf(file: string): string {
   if (parts[0] !== 'api') return parts[0]!;
   if (parts.length === 2) {
     const name = parts[1]!.replace(/\.ts$/, '');
-    return name === 'tokenizer-client' ? 'tokenizer-client' : `api/${name}`;
+    // The tokenizer client and its parts (tokenizer-batch, tokenizer-stream) are one layer.
+    return name.startsWith('tokenizer-') ? 'tokenizer-client' : `api/${name}`;
   }
   return parts[1]!;
 }
