@@ -10,9 +10,11 @@ import { registerPool, query, keysPoolOf, OwnTransaction } from './sql.js';
 import { KEYS_SCHEMA } from './keys-database.js';
 
 import { GLOBAL_SCHEMA, MAIN_TENANT_ID, MAIN_TENANT_NAME, tenantSchema } from './schemas.js';
+import { dropTenantRole, grantTenantRole } from './tenant-roles.js';
+import { trySessionLock, withSessionLock } from './session-locks.js';
 import { reclaimLostConnections } from './pool-guard.js';
 import { GlobalStores, Stores } from './stores.js';
-import { AUDIT_LOCK_TIMEOUT, AuditStore, auditGrants, type AuditHead, type QueuedEvent } from './audit.js';
+import { AUDIT_LOCK_TIMEOUT, AuditStore, type AuditHead, type QueuedEvent } from './audit.js';
 import { KEY_SALT_BYTES } from './tenants.js';
 
 export { GLOBAL_SCHEMA, MAIN_TENANT_ID, MAIN_TENANT_NAME, tenantSchema };
@@ -157,20 +159,8 @@ export class Database {
   }
 
   /** Replicas must not run migrations at the same time: a session advisory lock on a connection of its own. */
-  private async withMigrationLock<T>(work: () => Promise<T>): Promise<T> {
-    const lock = this.databaseUrl ? new pg.Client({ connectionString: this.databaseUrl }) : undefined;
-    if (lock) {
-      await lock.connect();
-      await lock.query('select pg_advisory_lock(hashtext($1))', ['strongroom:migrate']);
-    }
-    try {
-      return await work();
-    } finally {
-      if (lock) {
-        await lock.query('select pg_advisory_unlock(hashtext($1))', ['strongroom:migrate']).catch(() => {});
-        await lock.end().catch(() => {});
-      }
-    }
+  private withMigrationLock<T>(work: () => Promise<T>): Promise<T> {
+    return this.databaseUrl ? withSessionLock(this.databaseUrl, 'strongroom:migrate', work) : work();
   }
 
   /**
@@ -178,18 +168,8 @@ export class Database {
    * of its own, for background passes longer than a transaction should be (the periodic audit verification).
    * Undefined when another holds it. The embedded database has one process, hence nobody to exclude.
    */
-  async tryExclusive<T>(name: string, work: () => Promise<T>): Promise<T | undefined> {
-    if (!this.databaseUrl) return work();
-    const lock = new pg.Client({ connectionString: this.databaseUrl });
-    await lock.connect();
-    try {
-      const { rows } = await lock.query<{ locked: boolean }>('select pg_try_advisory_lock(hashtext($1)) as locked', [name]);
-      if (!rows[0]?.locked) return undefined;
-      return await work();
-    } finally {
-      // Closing the session releases the lock.
-      await lock.end().catch(() => {});
-    }
+  tryExclusive<T>(name: string, work: () => Promise<T>): Promise<T | undefined> {
+    return this.databaseUrl ? trySessionLock(this.databaseUrl, name, work) : work();
   }
 
   private migrate(log: Logger): Promise<void> {
@@ -336,39 +316,12 @@ export class Database {
 
   /** The tenant's role, created if needed, with rights on its own schema and on the few global tables it reads. */
   private async grantTenantRole(tenantId: number): Promise<void> {
-    if (!this.roleOf) return;
-    const role = `"${this.roleOf(tenantId)}"`;
-    const schema = `"${tenantSchema(tenantId)}"`;
-    const em = this.global();
-    await query(em, `do $$ begin if not exists (select from pg_roles where rolname = '${this.roleOf(tenantId)}') then create role ${role} nologin; end if; end $$`);
-    await query(em, `grant ${role} to current_user`);
-    for (const sql of [
-      `grant usage on schema ${schema} to ${role}`,
-      `grant select, insert, update, delete on all tables in schema ${schema} to ${role}`,
-      `grant usage, select on all sequences in schema ${schema} to ${role}`,
-      ...auditGrants(schema, role),
-      `grant usage on schema "${GLOBAL_SCHEMA}" to ${role}`,
-      `grant select on "${GLOBAL_SCHEMA}".roles, "${GLOBAL_SCHEMA}".unlocks to ${role}`,
-      // A person removed in a tenant's transaction takes their login xtokens along: the role may remove those of
-      // its own tenant's people (row-level security, Global0005Credentials) and never sees a hash.
-      `grant select (tenant_id, kind, user_token), delete on "${GLOBAL_SCHEMA}".credentials to ${role}`,
-      `do $$ begin if not exists (select from pg_policies where schemaname = '${GLOBAL_SCHEMA}' and tablename = 'credentials'
-         and policyname = '${this.roleOf(tenantId)}') then create policy ${role} on "${GLOBAL_SCHEMA}".credentials to ${role}
-         using (tenant_id = ${Number(tenantId)} and kind = 'login'); end if; end $$`,
-      // Its shared records' entries in the global index from record uuid to tenant, and no other tenant's.
-      `grant select, insert, delete on "${GLOBAL_SCHEMA}".shared_record_tenants to ${role}`,
-      `do $$ begin if not exists (select from pg_policies where schemaname = '${GLOBAL_SCHEMA}' and tablename = 'shared_record_tenants'
-         and policyname = '${this.roleOf(tenantId)}') then create policy ${role} on "${GLOBAL_SCHEMA}".shared_record_tenants to ${role}
-         using (tenant_id = ${Number(tenantId)}) with check (tenant_id = ${Number(tenantId)}); end if; end $$`,
-    ]) {
-      await query(em, sql);
-    }
+    if (this.roleOf) await grantTenantRole(this.global(), { tenantId, role: this.roleOf(tenantId) });
   }
 
   private async dropTenantRole(tx: EntityManager, tenantId: number): Promise<void> {
     if (!this.roleOf) return;
-    const role = `"${this.roleOf(tenantId)}"`;
-    await query(tx, `do $$ begin if exists (select from pg_roles where rolname = '${this.roleOf(tenantId)}') then drop owned by ${role}; drop role ${role}; end if; end $$`);
+    await dropTenantRole(tx, this.roleOf(tenantId));
     const pool = this.tenantPools.get(tenantId);
     this.tenantPools.delete(tenantId);
     await pool?.end().catch(() => undefined);

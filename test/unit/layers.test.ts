@@ -116,6 +116,15 @@ describe('layers', () => {
     expect(violations({ from: 'api/http/v2.ts', to: 'api/ops/execute.ts', typeOnly: false })).toEqual([]);
   });
 
+  // A file that grows past this holds more than one idea: split it by what each part owns.
+  it('has no source file in api/, tokenizer/ or operator/ over 350 lines', () => {
+    const long = files
+      .filter((f) => /^(api|tokenizer|operator)\//.test(f))
+      .map((f) => [f, readFileSync(join(root, f), 'utf8').split('\n').length - 1] as const)
+      .filter(([, lines]) => lines > 350);
+    expect(long).toEqual([]);
+  });
+
   // An operation reaches the database and the tokenizer only through the vault's services: the pipeline that runs
   // it (execute.ts: its transaction, the tokenizer's tenant salt) is the one file of ops/ that holds them.
   it('has no operation that reaches services.db or services.tokenizer', () => {
