@@ -23,6 +23,7 @@ import { SubjectKeys } from './subject-keys.js';
 import { KeyringCheck } from './keyring-check.js';
 import { Rewrapper } from './jobs/rewrap.js';
 import { KeyCustody } from './custody.js';
+import { Events } from './events.js';
 import { LegacyMigrator } from './jobs/legacy.js';
 import { Consent } from './consent.js';
 import { Sessions } from './sessions.js';
@@ -69,38 +70,38 @@ export function buildServices(config: Config, log: Logger, db: Database, tokeniz
   const roles = new Roles(db);
   const credentials = new Credentials(db);
   const keys = new SubjectKeys(db, tokenizer);
-  const users = new Users(tokenizer, db, { versioning: config.versioning, maxVersions: config.maxVersions, maxBytes: config.profileMaxBytes }, keys);
+  const events = new Events();
+  const users = new Users(tokenizer, db, { versioning: config.versioning, maxVersions: config.maxVersions, maxBytes: config.profileMaxBytes }, keys, events);
   const sealer = new Sealer(tokenizer, config.profileMaxBytes, keys);
   const appdata = new Appdata(sealer, { versioning: config.versioning, maxVersions: config.maxVersions });
   const consent = new Consent(sealer);
   const files = new Files({ tokenizer, db, blobs: createBlobStore(config.files.store), log, keys }, { orphanSeconds: config.files.orphanSeconds });
   // A user's removal takes the rows of their files (cascade) and their login xtokens with it; once that commits,
   // their objects are deleted and this process forgets their cached principals.
-  users.onRemove = (scope, token) => {
+  events.on('personRemoved', ({ scope, token }) => {
     files.reapAfterCommit(scope);
     credentials.forgetUserAfterCommit(scope.em, scope.tenantId, token);
-  };
+  });
   const statistics = new BulkStatistics(db, log);
-  users.onBulkLoaded = (scope, count) => statistics.loaded(scope, count);
+  events.on('peopleLoaded', ({ scope, count }) => statistics.loaded(scope, count));
   const notifier = createNotifier({ smtpUrl: config.smtp.url, smsWebhookUrl: config.smsWebhookUrl, from: config.smtp.from, log });
   const logins = new Logins(db, { users, credentials }, notifier, log, config.login);
-  const audit = new AuditTrail(db, tokenizer, log, keys);
-  const auditCheckpoints = new AuditCheckpoints(db, tokenizer, log, {
-    seconds: config.audit.checkpointSeconds,
-    events: config.audit.checkpointEvents,
-    dir: config.audit.checkpointDir,
-    s3: config.audit.checkpointS3,
-  });
-  audit.onAppended = (tenantId, events) => auditCheckpoints.counted(tenantId, events);
+  const audit = new AuditTrail(db, tokenizer, log, keys, events);
   const keyringCheck = new KeyringCheck(db, tokenizer, log, keys);
-  const rewrapper = new Rewrapper(db, tokenizer, log, config.rewrap, keys);
   // The upgrade from a legacy database: its tenants are served again as each is done; their trails are neither
   // checkpointed nor verified before they are re-chained (a checkpoint of a link about to change would not hold).
-  const legacy = new LegacyMigrator(db, tokenizer, log, { ...config.rewrap, batch: config.legacyBatch }, { keys, audit, blobs: files.blobs });
-  legacy.onDone = (tenantId) => keyringCheck.migrated(tenantId);
-  auditCheckpoints.skip = (tenantId) => keyringCheck.isMigrating(tenantId);
-  const auditVerifier = new AuditVerifier(db, tokenizer, log, auditCheckpoints, config.audit.verifySeconds);
-  auditVerifier.skip = (tenantId) => keyringCheck.isMigrating(tenantId);
+  const auditCheckpoints = new AuditCheckpoints(
+    db,
+    tokenizer,
+    log,
+    { seconds: config.audit.checkpointSeconds, events: config.audit.checkpointEvents, dir: config.audit.checkpointDir, s3: config.audit.checkpointS3 },
+    keyringCheck,
+  );
+  events.on('auditAppended', ({ tenantId, events: appended }) => auditCheckpoints.counted(tenantId, appended));
+  const rewrapper = new Rewrapper(db, tokenizer, log, config.rewrap, keys);
+  const legacy = new LegacyMigrator(db, tokenizer, log, { ...config.rewrap, batch: config.legacyBatch }, { keys, audit, blobs: files.blobs, events });
+  events.on('tenantUpgraded', ({ tenantId }) => keyringCheck.migrated(tenantId));
+  const auditVerifier = new AuditVerifier(db, tokenizer, log, auditCheckpoints, { seconds: config.audit.verifySeconds, migration: keyringCheck });
   return {
     config,
     log,

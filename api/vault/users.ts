@@ -13,6 +13,7 @@ import { LookupHashes } from './lookup-hashes.js';
 import { UserRows, firstRow, type Expiry } from './user-rows.js';
 import { TakenIndexes, type Indexes } from './taken-indexes.js';
 import type { Scope } from './scope.js';
+import type { Events } from './events.js';
 
 export const USERS_TABLE = 'users';
 
@@ -52,6 +53,7 @@ export class Users {
     private readonly db: Database,
     private readonly opts: { versioning: boolean; maxVersions: number; maxBytes: number },
     readonly keys: SubjectKeys,
+    private readonly events: Events,
   ) {
     this.hashes = new LookupHashes(tokenizer);
     this.rows = new UserRows(db, this.hashes);
@@ -234,7 +236,7 @@ export class Users {
         else errors.push({ profile: rowProfile.get(row.token)!, reason: 'Duplicate index value' });
       }
     }
-    this.onBulkLoaded?.(scope, created.length);
+    this.events.emit('peopleLoaded', { scope, count: created.length });
     return { created, errors };
   }
 
@@ -280,24 +282,15 @@ export class Users {
     const store = storesOf(scope).users;
     await store.keepVersion(row.token, row.version, row.profile, scope.now, Number.MAX_SAFE_INTEGER);
     await store.removeKeepingVersions(row.token);
-    this.onRemove?.(scope, row.token);
+    this.events.emit('personRemoved', { scope, token: row.token });
   }
 
   /** Erases the person: their row, versions and data key, in the caller's transaction. */
   async remove(scope: Scope, token: string): Promise<void> {
     await storesOf(scope).users.remove(token);
     this.keys.forget(scope, token);
-    this.onRemove?.(scope, token);
+    this.events.emit('personRemoved', { scope, token });
   }
-
-  /**
-   * Told, in the removing transaction, that a user went (the store took their login xtokens along): the composition
-   * root has their files' objects deleted and their cached principals forgotten once it commits.
-   */
-  onRemove: ((scope: Scope, token: string) => void) | undefined;
-
-  /** Told, in the loading transaction, how many people a bulk create stored (the planner's statistics follow). */
-  onBulkLoaded: ((scope: Scope, count: number) => void) | undefined;
 
   /** Restarts a sliding window on use; skipped when it would move by less than a minute, to spare writes. */
   async touch(scope: Scope, row: UserRow): Promise<void> {

@@ -14,6 +14,7 @@ import { canonical } from './trail.js';
 import { auditCheckpoints, auditCheckpointWriteFailures } from '../../metrics.js';
 import { checkpointKey, checkpointLine, checkpointSigned, type CheckpointLine } from '../../../proto/audit-checkpoint.js';
 import { DirectoryTarget, S3Target, type CheckpointTarget, type S3CheckpointSettings } from './checkpoint-targets.js';
+import type { MigrationState } from '../events.js';
 
 export interface CheckpointOptions {
   seconds: number;
@@ -56,6 +57,8 @@ export class AuditCheckpoints {
     private readonly tokenizer: TokenizerClient,
     private readonly log: Logger,
     private readonly opts: CheckpointOptions,
+    /** Tenants not to checkpoint now: those whose trail the legacy upgrade is about to re-chain (vault/jobs/legacy.ts). */
+    private readonly migration?: MigrationState,
   ) {
     this.schedule = new Periodic(opts.seconds, () => this.checkpointAll(), (err: unknown) => this.log.error({ err: { message: (err as Error).message } }, 'audit checkpoints failed'));
     this.targets = [...(opts.dir ? [new DirectoryTarget(opts.dir)] : []), ...(opts.s3 ? [new S3Target(opts.s3, log)] : [])];
@@ -111,11 +114,8 @@ export class AuditCheckpoints {
     return run;
   }
 
-  /** Tenants not to checkpoint now: those whose trail the legacy upgrade is about to re-chain (vault/legacy.ts). */
-  skip: ((tenantId: number) => boolean) | undefined;
-
   private async checkpointNow(tenantId: number, events: number): Promise<CheckpointLine | null> {
-    if (this.skip?.(tenantId)) return null;
+    if (this.migration?.isMigrating(tenantId)) return null;
     const store = this.db.stores(tenantId).auditCheckpointed;
     // Looked at first without the lock: a tenant whose head stayed put costs one read and no lock connection.
     if (!due(await store.distance(), events)) return null;

@@ -11,6 +11,7 @@ import { QUEUED_WHEN_UNLINKED, refusalDraft, RefusalBudget, takeTurn, type Audit
 import { AuditLinker, auditFailure, isBroken, isCut, isDuplicate, type Linked } from './chainer.js';
 import { sealEvents } from './seal.js';
 import { refuseQueued } from './refused.js';
+import type { Events } from '../events.js';
 
 // What other modules import from here: the events' shapes and texts, and the reader, now in modules of their own.
 export { AUDIT_TABLE, canonical, canonicalHead, draftEvent, presentEvent, type AuditDraft, type AuditNote, type AuditRow } from './note.js';
@@ -55,12 +56,11 @@ export class AuditTrail {
     private readonly tokenizer: TokenizerClient,
     private readonly log: Logger,
     private readonly keys: SubjectKeys,
+    /** Told of every batch appended (the checkpointer counts events towards its next checkpoint). */
+    private readonly events?: Events,
   ) {
     this.linker = new AuditLinker(tokenizer, log);
   }
-
-  /** Told of every batch appended (the checkpointer counts events towards its next checkpoint). */
-  onAppended: ((tenantId: number, events: number) => void) | undefined;
 
   /**
    * Queues a write's events in its transaction, which the caller must have: they commit or roll back with the
@@ -207,7 +207,7 @@ export class AuditTrail {
     const events = linked.queued.length + linked.others.length;
     if (events) {
       this.linker.appended(tenantId, linked.head);
-      this.onAppended?.(tenantId, events);
+      this.events?.emit('auditAppended', { tenantId, events });
     }
     await refuseQueued(this.db, this.log, tenantId, linked.refused, 'mac');
   }

@@ -24,6 +24,7 @@ import { profileRowId, USERS_TABLE } from '../users.js';
 import type { SubjectKeys } from '../subject-keys.js';
 import { Job } from './job.js';
 import { verifyLegacyChain, type LegacyChainVerdict } from './legacy-chain.js';
+import type { Events } from '../events.js';
 
 /** Where each kind of value was sealed by the legacy version (table, row), and where it goes now. */
 const MAP = {
@@ -55,12 +56,11 @@ const VERDICT_KEY = (tenant: number) => `legacy.audit.${tenant}`;
 
 export class LegacyMigrator extends Job {
   private readonly progress = new Map<number, LegacyTenantProgress>();
-  /** Told when a tenant is done, so that its calls are served again at once. */
-  onDone: ((tenantId: number) => void) | undefined;
-
   private readonly keys: SubjectKeys;
   private readonly audit: AuditTrail;
   private readonly blobs: BlobStore;
+  /** Told when a tenant is done (`tenantUpgraded`), so that its calls are served again at once. */
+  private readonly events: Events;
 
   /** `data`: where the upgraded data goes (persons' keys, the audit trail, file objects). */
   constructor(
@@ -68,10 +68,10 @@ export class LegacyMigrator extends Job {
     private readonly tokenizer: TokenizerClient,
     private readonly log: Logger,
     private readonly opts: { seconds: number; batch: number; pauseMs: number },
-    data: { keys: SubjectKeys; audit: AuditTrail; blobs: BlobStore },
+    data: { keys: SubjectKeys; audit: AuditTrail; blobs: BlobStore; events: Events },
   ) {
     super('legacy upgrade', opts.seconds, log);
-    ({ keys: this.keys, audit: this.audit, blobs: this.blobs } = data);
+    ({ keys: this.keys, audit: this.audit, blobs: this.blobs, events: this.events } = data);
   }
 
   protected pass(): Promise<unknown> {
@@ -112,7 +112,7 @@ export class LegacyMigrator extends Job {
           p.phase = 'done';
           delete p.error;
           this.log.info({ tenantId: id }, 'tenant upgraded from the legacy format: every value under per-person keys, the audit trail re-chained');
-          this.onDone?.(id);
+          this.events.emit('tenantUpgraded', { tenantId: id });
         }
       } catch (err) {
         p.phase = 'stopped';
