@@ -116,6 +116,15 @@ describe('layers', () => {
     expect(violations({ from: 'api/http/v2.ts', to: 'api/ops/execute.ts', typeOnly: false })).toEqual([]);
   });
 
+  // Services are wired at construction (vault/events.ts for what one announces and others act on): a callback
+  // assigned to a built service is wiring nobody finds where they look.
+  it('assigns no callback to a service after it is built', () => {
+    const assigned = /^\s*[\w.]+\.(on[A-Z]\w*|skip)\s*=(?!=)/m;
+    const api = files.filter((f) => f.startsWith('api/'));
+    expect(api.filter((f) => assigned.test(readFileSync(join(root, f), 'utf8')))).toEqual([]);
+    expect(assigned.test('  users.onRemove = (scope) => undefined;')).toBe(true);
+  });
+
   // A file that grows past this holds more than one idea: split it by what each part owns.
   it('has no source file in api/, tokenizer/ or operator/ over 350 lines', () => {
     const long = files
