@@ -7,14 +7,14 @@ import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { parseArgs } from 'node:util';
 import pg from 'pg';
-import { GLOBAL_SCHEMA, tenantSchema } from './store/schemas.js';
+import { eventsAfter, storedHead, tenantIdOf as storedTenantId, type Query } from './store/auditor.js';
 import { auditDigest, checkpointKey, checkpointSigned, parseCheckpoint, type CheckpointLine } from '../proto/audit-checkpoint.js';
 import { canonical } from './vault/audit/trail.js';
 import type { AuditEventRow } from './store/audit.js';
 import { S3BlobStore } from './store/blobs/s3.js';
 import { readBucketCheckpoints } from './vault/audit/checkpoint-targets.js';
 
-export type Query = (sql: string, params: unknown[]) => Promise<Record<string, unknown>[]>;
+export type { Query } from './store/auditor.js';
 
 export interface TrailReport {
   tenant: number;
@@ -67,11 +67,9 @@ export async function readCheckpointsFrom(source: string, tenantId: number, acce
 
 /** The tenant's id, from an id or a name. */
 export async function tenantIdOf(query: Query, tenant: string): Promise<number> {
-  const rows = /^\d+$/.test(tenant)
-    ? await query(`select id from "${GLOBAL_SCHEMA}".tenants where id = $1`, [Number(tenant)])
-    : await query(`select id from "${GLOBAL_SCHEMA}".tenants where name = $1`, [tenant.toLowerCase()]);
-  if (!rows[0]) throw new Error(`no tenant ${tenant}`);
-  return Number(rows[0].id);
+  const id = await storedTenantId(query, tenant);
+  if (id === null) throw new Error(`no tenant ${tenant}`);
+  return id;
 }
 
 export async function verifyTrail(query: Query, tenantId: number, lines: CheckpointLine[], publicKeyPem: string): Promise<TrailReport> {
@@ -105,18 +103,13 @@ export async function verifyTrail(query: Query, tenantId: number, lines: Checkpo
     bySeq.set(c.seq, signed);
     highest = Math.max(highest, c.seq);
   }
-  const schema = `"${tenantSchema(tenantId)}"`;
-  const [head] = await query(`select seq, hash, digest from ${schema}.audit_head where id = 1`, []);
+  const head = await storedHead(query, tenantId);
   report.head = Number(head?.seq ?? 0);
   let last = 0;
   let link: Buffer = Buffer.alloc(0);
   let digest: Buffer = Buffer.alloc(0);
   for (;;) {
-    const rows = await query(
-      `select seq, uuid, "when", title, status, msg, actor, record, mode, app, details, hash, digest from ${schema}.audit_events
-       where seq > $1 order by seq limit $2`,
-      [last, PAGE],
-    );
+    const rows = await eventsAfter(query, tenantId, last, PAGE);
     for (const r of rows) {
       const seq = Number(r.seq);
       if (seq !== last + 1) return broken(last + 1, 'gap');

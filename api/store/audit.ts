@@ -77,7 +77,9 @@ export function auditGrants(schema: string, role: string): string[] {
   ];
 }
 
-const COLUMNS = 'seq, uuid, "when", title, status, msg, actor, record, mode, app, details, hash, digest';
+/** An event's columns, as every reader of the trail (the auditor's command included) selects them. */
+export const AUDIT_EVENT_COLUMNS = 'seq, uuid, "when", title, status, msg, actor, record, mode, app, details, hash, digest';
+const COLUMNS = AUDIT_EVENT_COLUMNS;
 
 function toRow(r: Record<string, unknown>): AuditEventRow {
   return {

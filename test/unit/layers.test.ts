@@ -116,6 +116,15 @@ describe('layers', () => {
     expect(violations({ from: 'api/http/v2.ts', to: 'api/ops/execute.ts', typeOnly: false })).toEqual([]);
   });
 
+  // Every statement is in api/store/ (the auditor's command's included: store/auditor.ts), where its tenant and
+  // columns are known; elsewhere a statement would be one nobody finds when a table changes.
+  it('has no SQL statement outside api/store/', () => {
+    const statement = /`\s*(select\s[^`]*\sfrom\s|insert into\s|delete from\s|update\s+\S+\s+set\s|analyze\s|grant\s|revoke\s|create (table|schema|role|function)\s|drop (table|schema|role)\s|do \$\$)/i;
+    const outside = files.filter((f) => f.startsWith('api/') && !f.startsWith('api/store/'));
+    expect(outside.filter((f) => statement.test(readFileSync(join(root, f), 'utf8')))).toEqual([]);
+    expect(statement.test('query(`select seq from ${schema}.audit_head`)')).toBe(true);
+  });
+
   // Services are wired at construction (vault/events.ts for what one announces and others act on): a callback
   // assigned to a built service is wiring nobody finds where they look.
   it('assigns no callback to a service after it is built', () => {
