@@ -1,12 +1,11 @@
 // What an operation is: a name, who may call it, how it touches data, its input schema and its handler.
 import type { z } from 'zod';
 import type { EntityManager } from '@mikro-orm/postgresql';
+import type { Gate } from './gate.js';
 import type { Services } from '../vault/services.js';
 import type { Principal } from '../vault/credentials.js';
 import type { AuditNote } from '../vault/audit/trail.js';
-import type { UserRow } from '../store/users.js';
 import type { Stores } from '../store/stores.js';
-import type { FieldGrant } from '../vault/policy.js';
 
 /**
  * public: no token; tenant: any credential of the resolved tenant (role xtokens as their policies allow);
@@ -25,22 +24,10 @@ export interface OpContext {
   /** True for writes, which run in one transaction with their audit event. */
   inTransaction: boolean;
   /**
-   * For roles whose policies ask about the person, in operations that list people: each listed person's grant
-   * (null: leave them out). Absent when the role's verdict does not depend on the person.
+   * The caller's gate (gate.ts): judges each person the operation reaches (users.findRow asks it), the people a list
+   * would answer, and any further action on the person; read-only `fields` is what the answer may show.
    */
-  judgeListed?: (people: { row: UserRow; profile: Record<string, unknown> }[]) => Promise<(FieldGrant | null)[]>;
-  /**
-   * Judges one more action the operation performs (v1 creating a legal basis or an app record; a patch or a share
-   * reading profile values, as UserGet) on the person already judged: throws 403, or answers the fields it may see.
-   */
-  authoriseAlso: (op: Pick<OpDefinition, 'name' | 'kinds' | 'masks' | 'login'>) => Promise<FieldGrant>;
-  /** For login xtokens: throws unless the caller's group roles let it reach this other person's record. */
-  authoriseOther?: (userToken: string) => Promise<void>;
-  /**
-   * For role xtokens whose policies ask about the person (`${user:FIELD}`, `${agreement:BRIEF}`): judges the
-   * call again once that person is found (or not: null), and throws 403 when the policy refuses.
-   */
-  authoriseSubject?: ((row: UserRow | null, em: EntityManager) => Promise<void>) | undefined;
+  gate: Gate;
   /** Public calls: whether the request named a tenant (header or Host), whether or not one has that name. */
   tenantNamed?: boolean;
   /** Public calls: the client's address, as the limits see it (api/http/client-address.ts). */
@@ -83,7 +70,7 @@ export interface OpDefinition<S extends z.ZodType = z.ZodType> {
   readsProfile?: true;
   /**
    * `person`: every person it reaches is found through the users service, where the role's conditions about the
-   * person are judged. `list`: it lists people, and passes every one it would answer through `ctx.judgeListed`. A role whose policies ask about the person is refused every other operation that carries
+   * person are judged. `list`: it lists people, and passes every one it would answer through `ctx.gate.list`. A role whose policies ask about the person is refused every other operation that carries
    * personal data: judged on the data or not at all, never on a guess.
    */
   judges?: 'person' | 'list';

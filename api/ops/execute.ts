@@ -7,10 +7,11 @@ import type { Services } from '../vault/services.js';
 import type { Principal } from '../vault/credentials.js';
 import { draftEvent, type AuditDraft, type AuditNote, type QueuedWrite, type SealedAhead } from '../vault/audit/trail.js';
 import { nowSeconds } from '../vault/durations.js';
-import { UnavailableError, VaultError, badRequest, forbidden, Messages } from '../errors.js';
+import { UnavailableError, VaultError, badRequest, Messages } from '../errors.js';
 import { fromDatabaseError } from '../store/errors.js';
 import { Stores } from '../store/stores.js';
 import { admit, admitFromHeader, masked, type Admission } from './admission.js';
+import { Gate } from './gate.js';
 import { MAX_DEPTH, tooDeep } from '../vault/documents.js';
 
 /** A UTF-16 surrogate not part of a pair: in a `u` regular expression a well-formed pair is one code point. */
@@ -104,7 +105,7 @@ export async function executePublicOperation(
   await services.tokenizer.prepare(tenantId);
   const principal: Principal = { credentialId: '', kind: 'public', tenantId, roleId: null, userToken: null, expiresAt: null };
   const em = services.db.forTenant(tenantId);
-  const ctx: OpContext = { services, principal, tenantId, em, stores: new Stores(em, tenantId), inTransaction: false, audit: {}, now: nowSeconds(), authoriseAlso: async () => '*', tenantNamed: tenant.named, clientAddress: tenant.address };
+  const ctx: OpContext = { services, principal, tenantId, em, stores: new Stores(em, tenantId), inTransaction: false, audit: {}, now: nowSeconds(), gate: Gate.open(principal, () => em), tenantNamed: tenant.named, clientAddress: tenant.address };
   return op.run({ input, ctx });
 }
 
@@ -196,7 +197,7 @@ async function runWrite(call: Call): Promise<Record<string, unknown>> {
       ahead ??= services.audit.sealAhead(tx, tenantId, draft, services.keys.knownIn(ctx));
     };
     const result = await op.run({ input, ctx });
-    judged(call.admission);
+    ctx.gate.assertJudged();
     // The event is the write's last statement: it travels with COMMIT.
     queued = await services.audit.writeInTx(tx, tenantId, [draft ?? event()], { known: services.keys.knownIn(ctx), ahead, commit: true });
     return result;
@@ -210,16 +211,13 @@ async function runRead(call: Call): Promise<Record<string, unknown>> {
   const { services, op, tenantId, input, event } = call;
   // Reads fork their manager only if they use it: most go through shared, coalesced statements.
   let em: EntityManager | undefined;
-  const result = await op.run({ input, ctx: contextOf(call, () => (em ??= services.db.forTenant(tenantId)), false) });
-  judged(call.admission);
+  const ctx = contextOf(call, () => (em ??= services.db.forTenant(tenantId)), false);
+  const result = await op.run({ input, ctx });
+  ctx.gate.assertJudged();
   await services.audit.record(tenantId, event());
   return result;
 }
 
-/** Read after the operation ran, since judging its person is what clears the flag (Admission.deniedUnlessSubject). */
-function judged(admission: Admission): void {
-  if (admission.deniedUnlessSubject) throw forbidden(Messages.apiDenied);
-}
 
 function contextOf(call: Call, em: () => EntityManager, inTransaction: boolean): OpContext {
   const { services, principal, tenantId, admission, audit, now } = call;
@@ -235,10 +233,7 @@ function contextOf(call: Call, em: () => EntityManager, inTransaction: boolean):
       return (stores ??= new Stores(em(), tenantId));
     },
     inTransaction,
-    authoriseSubject: admission.authoriseSubject,
-    authoriseOther: admission.authoriseOther && ((target: string) => admission.authoriseOther!(target, em())),
-    authoriseAlso: admission.authoriseAlso,
-    judgeListed: admission.judgeListed && ((people) => admission.judgeListed!(people, em())),
+    gate: new Gate(admission, principal, em),
     audit,
     now,
   };

@@ -11,8 +11,8 @@ export interface Listed {
 
 export async function visiblePeople(ctx: OpContext, rows: UserRow[], profiles: Record<string, unknown>[]): Promise<Listed[]> {
   const people = rows.map((row, i) => ({ row, profile: profiles[i]! }));
-  if (!ctx.judgeListed) return people;
-  const grants = await ctx.judgeListed(people);
+  if (!ctx.gate.judgesEach) return people;
+  const grants = await ctx.gate.list(people);
   return people.flatMap((p, i) => {
     const grant = grants[i];
     return grant === null || grant === undefined ? [] : [{ row: p.row, profile: maskProfile(p.profile, grant) }];

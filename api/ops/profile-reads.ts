@@ -18,7 +18,7 @@ export function fieldOfPointer(pointer: string): string {
 /** 403 `API access denied` unless the caller's UserGet would show each field path (dotted; `''` the whole profile) whole. */
 export async function mayRead(ctx: OpContext, paths: readonly string[]): Promise<void> {
   if (paths.length === 0) return;
-  const grant = await ctx.authoriseAlso(UserGet);
+  const grant = await ctx.gate.also(UserGet);
   if (!paths.every((p) => readsWhole(grant, p))) throw forbidden(Messages.apiDenied);
 }
 

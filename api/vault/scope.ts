@@ -15,8 +15,14 @@ export interface Scope {
   inTransaction?: boolean;
   /** Who asks: a login xtoken may reach its own record, and others' only as its group roles' policies allow. */
   principal?: Principal;
-  /** Throws unless the caller may reach this other person's record (set for login xtokens). */
-  authoriseOther?: (userToken: string) => Promise<void>;
-  /** Judges a role's conditions about the person once found (set for roles whose policies have them). */
-  authoriseSubject?: ((row: UserRow | null, em: EntityManager) => Promise<void>) | undefined;
+  /**
+   * Judges the person the call reached (or that it reached nobody) for whoever asks: an operation's gate
+   * (ops/gate.ts). Absent for the vault's own work, which judges nobody.
+   */
+  gate?: PersonGate;
+}
+
+/** What a vault call asks of the caller's gate when it finds a person: throw 403 unless the caller may reach them. */
+export interface PersonGate {
+  person(row: UserRow | null, em: EntityManager): Promise<void>;
 }

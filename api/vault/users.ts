@@ -4,7 +4,7 @@ import { createHash, randomUUID } from 'node:crypto';
 import type { TokenizerClient } from '../tokenizer-client.js';
 import type { Database } from '../store/database.js';
 import { type UserRow, INDEX_COLUMN } from '../store/users.js';
-import { conflict, forbidden, notFound, Messages } from '../errors.js';
+import { conflict, notFound, Messages } from '../errors.js';
 import { INDEX_KIND, indexValues, type IndexMode, type Mode } from './identities.js';
 import { expiresAt } from './durations.js';
 import { documentBytes } from './documents.js';
@@ -75,14 +75,8 @@ export class Users {
    */
   async findRow(scope: Scope, mode: Mode, identity: string, forUpdate = false): Promise<UserRow> {
     const row = await this.rows.lookup(scope, { mode, identity, forUpdate });
-    // A role whose policy asks about the person judges the call now that it knows who (or that nobody) it is.
-    if (scope.authoriseSubject) await scope.authoriseSubject(row, scope.em);
-    // Another person's record, or none: the same 403 unless a group policy allows it, so a login xtoken learns
-    // nothing about who exists.
-    if (scope.principal?.kind === 'login' && row?.token !== scope.principal.userToken) {
-      if (!row || !scope.authoriseOther) throw forbidden();
-      await scope.authoriseOther(row.token);
-    }
+    // The caller's gate judges the person now that it knows who (or that nobody) it is.
+    if (scope.gate) await scope.gate.person(row, scope.em);
     if (!row) throw notFound(Messages.userNotFound);
     this.keys.remember(scope, row.token, row.wrappedKey);
     return row;

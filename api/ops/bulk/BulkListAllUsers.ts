@@ -24,7 +24,7 @@ export const BulkListAllUsers = defineOp({
     if (!ctx.services.config.listUsers) throw forbidden(Messages.listUsersDisabled);
     await ctx.services.unlocks.check(input.unlockuuid, ctx.principal, ctx.tenantId, ctx.now);
     const { offset, limit } = pageOf(input, ctx.services.config.limitCap);
-    if (ctx.judgeListed) return judgedPage(ctx, offset, limit);
+    if (ctx.gate.judgesEach) return judgedPage(ctx, offset, limit);
     const page = await ctx.stores.users.page(offset, limit, ctx.now);
     const profiles = await ctx.services.users.openMany(ctx.tenantId, page.rows);
     return { total: page.total, rows: page.rows.map((row, i) => presentUser(row, profiles[i]!)) };

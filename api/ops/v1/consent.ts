@@ -39,7 +39,7 @@ export const V1ConsentAccept = defineOp({
     if (input.status !== undefined && !agreementStatus(input.status)) throw badRequest('bad status value');
     if (!(await ctx.stores.consent.basis(input.brief))) {
       // Creating the legal basis is an action of its own, judged as LegalBasisCreate (a login xtoken may not).
-      await ctx.authoriseAlso(LegalBasisCreate);
+      await ctx.gate.also(LegalBasisCreate);
       await consent.createBasis(ctx, input.brief, { basistype: type });
     }
     await recordAgreement(ctx, row.token, { ...input, agreementmethod: input.consentmethod ?? input.agreementmethod, finaltime: input.expiration ?? input.finaltime }, 'expiration');

@@ -17,7 +17,7 @@ export const V1UserappPut = defineOp({
     ctx.audit.app = input.appname;
     const row = await subjectRow(ctx, input, true);
     // Creating the record is an action of its own, judged as AppdataCreate.
-    if (!(await ctx.stores.appdata.get(row.token, input.appname))) await ctx.authoriseAlso(AppdataCreate);
+    if (!(await ctx.stores.appdata.get(row.token, input.appname))) await ctx.gate.also(AppdataCreate);
     await ctx.services.appdata.merge(ctx, row.token, input.appname, input.appdata, { create: true });
     return { token: row.token };
   },
