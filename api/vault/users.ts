@@ -304,14 +304,19 @@ export class Users {
   }
 
   /** Versions with their time and the MD5 of their content, computed from the opened profiles (no hash is stored). */
-  async versions(scope: Scope, row: UserRow): Promise<{ version: number; optime: number; md5: string }[]> {
+  /**
+   * The kept versions with their time and the MD5 of each as `view` shows it (the caller's mask: a hash over fields
+   * the caller may not see would let a guess of them be checked offline); without `view`, of each as stored.
+   */
+  async versions(scope: Scope, row: UserRow, view?: (profile: Profile) => Profile): Promise<{ version: number; optime: number; md5: string }[]> {
     const old = await storesOf(scope).users.versions(row.token);
     const all = [...old, { version: row.version, profile: row.profile, optime: row.updated }];
     const key = keyOfRow(row);
     const { opened } = await this.tokenizer.run(scope.tenantId, {
       open: all.map((v) => ({ table: USERS_TABLE, rowId: profileRowId(row.token, v.version), ciphertext: v.profile, key })),
     });
-    return all.map((v, i) => ({ version: v.version, optime: v.optime, md5: createHash('md5').update(opened[i]!).digest('hex') }));
+    const shown = (bytes: Buffer) => (view ? Buffer.from(JSON.stringify(view(JSON.parse(bytes.toString('utf8')) as Profile))) : bytes);
+    return all.map((v, i) => ({ version: v.version, optime: v.optime, md5: createHash('md5').update(shown(opened[i]!)).digest('hex') }));
   }
 }
 

@@ -141,3 +141,31 @@ describe('M3: reads through patches and shares', () => {
     );
   });
 });
+
+// The final stranger's attack: a request's `original` and `change`, and a version's MD5, are profile reads too.
+describe('M3: reads through requests and version hashes', () => {
+  it('shows a request’s original and change, and hashes versions, as the caller’s UserGet would (non-interference)', async ({ vault }) => {
+    const xtoken = await role(vault, [
+      { Effect: 'Allow', Action: ['UserGet', 'UserPatchRequest', 'UserUpdateRequest', 'UserRequestGet', 'UserListVersions'], Resource: '*' },
+      { Effect: 'Deny', Action: 'UserGet', Resource: 'users.profile.secret' },
+    ]);
+    const answers = async (secret: string) => {
+      const ref = await personWith(vault, { name: 'Ada', secret });
+      const merge = await vault.call('UserUpdateRequest', { ...ref, profile: { secret: `${secret}-new`, city: 'Oulu' } }, xtoken);
+      const patch = await vault.call('UserPatchRequest', { ...ref, patch: [{ op: 'replace', path: '/secret', value: `${secret}-p` }] }, xtoken);
+      expect([merge.status, patch.status]).toEqual([200, 200]);
+      const got = [];
+      for (const uuid of [merge.body.requestuuid, patch.body.requestuuid]) {
+        const { request } = (await vault.call('UserRequestGet', { requestuuid: uuid }, xtoken)).body;
+        got.push({ original: request.original, change: request.change });
+      }
+      const versions = (await vault.call('UserListVersions', ref, xtoken)).body.versions as { md5: string }[];
+      return { got, md5: versions.map((v) => v.md5) };
+    };
+    const one = await answers('S3CRET-1');
+    const two = await answers('S3CRET-2');
+    expect(JSON.stringify(one)).not.toMatch(/S3CRET/);
+    expect(one).toEqual(two);
+    expect(one.got[0]!.original).toEqual({ name: 'Ada', secret: '***' });
+  });
+});

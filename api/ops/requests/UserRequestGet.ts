@@ -2,7 +2,11 @@
 import { z } from 'zod';
 import { defineOp } from '../define.js';
 import { Uuid } from '../schemas.js';
-import { presentRequest } from '../../vault/requests.js';
+import { presentRequest, type Change } from '../../vault/requests.js';
+import { maskProfile, readsWhole } from '../../vault/policy-mask.js';
+import type { FieldGrant } from '../../vault/policy.js';
+import { UserGet } from '../users/UserGet.js';
+import { fieldOfPointer } from '../profile-reads.js';
 
 export const UserRequestGet = defineOp({
   name: 'UserRequestGet',
@@ -16,11 +20,13 @@ export const UserRequestGet = defineOp({
     const requests = ctx.services.requests;
     const row = await requests.get(ctx, input.requestuuid);
     ctx.audit.record = row.user_token;
-    const change = await requests.change(ctx, row);
+    // A profile read for the caller shows what its UserGet would (a field a Deny hides stays hidden here too).
+    const grant = row.requesttype === 'change-profile' ? await ctx.gate.also(UserGet) : '*';
+    const change = maskedChange(await requests.change(ctx, row), grant);
     const request: Record<string, unknown> = { ...presentRequest(row), change };
     // The data the change would replace, as it is now: what an approver compares the proposal with.
     if (row.status === 'open' && row.requesttype === 'change-profile') {
-      request.original = (await ctx.services.users.find(ctx, 'token', row.user_token)).profile;
+      request.original = maskProfile((await ctx.services.users.find(ctx, 'token', row.user_token)).profile, grant);
     } else if (row.status === 'open' && row.requesttype === 'change-app-data') {
       request.original = await ctx.services.appdata.get(ctx, row.user_token, row.appname!).then(
         (a) => a.data,
@@ -30,3 +36,13 @@ export const UserRequestGet = defineOp({
     return { request };
   },
 });
+
+/** A proposed profile change as the caller may see it: merged fields masked, and a patch's values where hidden. */
+function maskedChange(change: Change, grant: FieldGrant): Change {
+  if (grant === '*' || change === null) return change;
+  if ('profile' in change) return { profile: maskProfile(change.profile, grant) };
+  if ('patch' in change) {
+    return { patch: change.patch.map((op) => (op.value !== undefined && !readsWhole(grant, fieldOfPointer(op.path)) ? { ...op, value: '***' } : op)) };
+  }
+  return change;
+}

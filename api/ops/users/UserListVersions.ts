@@ -3,6 +3,8 @@ import { z } from 'zod';
 import { defineOp } from '../define.js';
 import { UserRef } from '../schemas.js';
 import { subjectRow } from '../subject.js';
+import { UserGet } from './UserGet.js';
+import { maskProfile } from '../../vault/policy-mask.js';
 
 export const UserListVersions = defineOp({
   name: 'UserListVersions',
@@ -14,6 +16,9 @@ export const UserListVersions = defineOp({
   input: z.object(UserRef),
   async run({ input, ctx }) {
     const row = await subjectRow(ctx, input);
-    return { versions: await ctx.services.users.versions(ctx, row) };
+    // Each version's hash is of what the caller's UserGet shows: a field a Deny hides is no input to it.
+    const grant = await ctx.gate.also(UserGet);
+    const view = grant === '*' ? undefined : (profile: Record<string, unknown>) => maskProfile(profile, grant);
+    return { versions: await ctx.services.users.versions(ctx, row, view) };
   },
 });
