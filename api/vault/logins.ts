@@ -182,8 +182,9 @@ export class Logins {
     const match = candidates.find((c) => c !== null && c.expiresAt > a.now && c.attempts <= ATTEMPTS_PER_CODE && same(c.codeHash, sha256(`${c.id}:${a.code}`)));
     if (!match) {
       for (const c of candidates) if (c && c.attempts >= ATTEMPTS_PER_CODE) await logins.removeCode(c.id);
-      let lockedNow = false;
-      for (const t of tallies) lockedNow ||= (await this.lockedUntil(a.tenantId, t.key, a.now, logins, t.limit)) !== null;
+      // Only the person's own count locks them out (and is an event on their trail); the tallies of guesses naming
+      // no loginid stop only such guesses, silently.
+      const lockedNow = a.loginid !== undefined && (await this.lockedUntil(a.tenantId, a.token, a.now, logins)) !== null;
       if (!a.known) return 'unknown-identity';
       return lockedNow ? 'locked-now' : 'wrong-code';
     }

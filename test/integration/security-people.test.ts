@@ -76,6 +76,14 @@ describe('N11: the lockout', () => {
 });
 
 describe('N12: logins and lockouts on the trail', () => {
+  it('puts no lockout on the trail for guesses that name no loginid: they stop only themselves', async ({ vault }) => {
+    const p = await someone(vault);
+    for (let i = 0; i < MAX_FAILURES + 2; i++) await pub(vault, 'UserLogin', { mode: 'email', identity: p.profile.email, smscode: '00000009' });
+    const rows = (await vault.call('AuditListUserEvents', { mode: 'token', identity: p.token })).body.rows as { title: string }[];
+    expect(rows.map((e) => e.title)).not.toContain('UserLockout');
+  });
+
+
   it('a successful login and a lockout are events of the person; failures are counted in /metrics', async ({ vault }) => {
     const sent = inbox(vault);
     const p = await someone(vault);
