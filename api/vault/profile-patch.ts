@@ -178,7 +178,7 @@ function child(node: Json, token: string, path: string): Json {
 }
 
 /** A JSON Pointer's reference tokens (RFC 6901); `__proto__` is refused so no prototype can be reached. */
-export function parsePointer(path: string): string[] {
+function parsePointer(path: string): string[] {
   if (path === '') return [];
   if (!path.startsWith('/')) throw new PatchFailure(`${path} is not a JSON Pointer`);
   return path
