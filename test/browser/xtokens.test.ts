@@ -39,7 +39,7 @@ async function signInAsRoot(page: Page): Promise<void> {
 }
 
 async function openRole(page: Page, rolename: string): Promise<void> {
-  await page.getByRole('navigation', { name: 'Console sections' }).getByRole('button', { name: 'Access', exact: true }).click();
+  await page.getByRole('navigation', { name: 'Console sections' }).getByRole('link', { name: 'Access', exact: true }).click();
   await page.getByLabel('Role name').fill(rolename);
   await page.getByRole('button', { name: 'Open role' }).click();
   await poll(() => shown(page.getByRole('heading', { name: `Role ${rolename}` }))).toBe('shown');
@@ -47,7 +47,7 @@ async function openRole(page: Page, rolename: string): Promise<void> {
 
 /** Looks a person up by email in the console, as whoever is signed in. */
 async function findByEmail(page: Page, email: string): Promise<void> {
-  await page.getByRole('navigation', { name: 'Console sections' }).getByRole('button', { name: 'People', exact: true }).click();
+  await page.getByRole('navigation', { name: 'Console sections' }).getByRole('link', { name: 'People', exact: true }).click();
   await page.getByLabel('Find by').selectOption('email');
   await page.getByLabel('Value').fill(email);
   await page.getByRole('button', { name: 'Find', exact: true }).click();
@@ -63,7 +63,7 @@ describe("a role's xtokens in the console", { timeout: 180_000 }, () => {
 
     const { page, problems } = await newPage();
     await signInAsRoot(page);
-    await page.getByRole('navigation', { name: 'Console sections' }).getByRole('button', { name: 'Access', exact: true }).click();
+    await page.getByRole('navigation', { name: 'Console sections' }).getByRole('link', { name: 'Access', exact: true }).click();
     await page.getByLabel('Role name').fill(rolename);
     await page.getByLabel('Role description').fill('Support desk');
     await page.getByRole('button', { name: 'Create role' }).click();

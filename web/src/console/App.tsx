@@ -1,34 +1,14 @@
-// The admin console: sign in with a token kept for this tab only, then one view at a time.
+// The admin console: sign in with a token kept for this tab only, then one section at a time, each at its own address
+// (routes.tsx), so deep links, back and reload keep the place.
 import { useEffect, useMemo, useState, type FormEvent } from 'react';
+import { NavLink, useLocation, useNavigate } from 'react-router';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { ApiError, call, rowsOf, text } from '../api/client';
 import { loadSession, saveSession } from '../shared/session';
 import { ErrorMessage, TextField } from '../shared/ui';
 import { SESSION_KEY, VaultContext, vaultFor, type ConsoleSession } from './session';
 import { UnlockProvider } from './unlock';
-import { People } from './views/People';
-import { Requests } from './views/Requests';
-import { Consent } from './views/Consent';
-import { Tokens } from './views/Tokens';
-import { Access } from './views/Access';
-import { Groups } from './views/Groups';
-import { Audit } from './views/Audit';
-import { Tenants } from './views/Tenants';
-import { System } from './views/System';
-
-const VIEWS = {
-  People,
-  Requests,
-  Consent,
-  Tokens,
-  Access,
-  Groups,
-  Audit,
-  Tenants,
-  System,
-} as const;
-type ViewName = keyof typeof VIEWS;
-const ROOT_ONLY: ViewName[] = ['Tenants', 'Access'];
+import { ConsoleRoutes, SECTIONS, ROOT_ONLY } from './routes';
 
 export function App() {
   const [session, setSession] = useState<ConsoleSession | null>(() => loadSession<ConsoleSession>(SESSION_KEY));
@@ -100,12 +80,7 @@ function SignIn({ onSignedIn }: { onSignedIn: (s: ConsoleSession) => void }) {
 
 function Console({ session, onChange }: { session: ConsoleSession; onChange: (s: ConsoleSession | null) => void }) {
   const vault = useMemo(() => vaultFor(session), [session]);
-  const [view, setView] = useState<ViewName>('People');
-  const names = (Object.keys(VIEWS) as ViewName[]).filter((v) => session.kind === 'root' || !ROOT_ONLY.includes(v));
-  useEffect(() => {
-    document.title = `${view} · Strongroom console`;
-  }, [view]);
-  const View = VIEWS[view];
+  const sections = SECTIONS.filter((s) => session.kind === 'root' || !ROOT_ONLY.includes(s.path));
   return (
     <VaultContext.Provider value={vault}>
       <UnlockProvider>
@@ -125,22 +100,22 @@ function Console({ session, onChange }: { session: ConsoleSession; onChange: (s:
         <div className="layout">
           <nav className="side" aria-label="Console sections">
             <ul>
-              {names.map((name) => (
-                <li key={name}>
-                  <button type="button" aria-current={view === name ? 'page' : undefined} onClick={() => setView(name)}>
-                    {name}
-                  </button>
+              {sections.map((s) => (
+                <li key={s.path}>
+                  <NavLink to={`/${s.path}`} className="navitem">
+                    {s.name}
+                  </NavLink>
                 </li>
               ))}
               <li>
-                <a href="/docs/" className="navlink">
+                <a href="/docs/" className="navitem">
                   API reference
                 </a>
               </li>
             </ul>
           </nav>
           <main id="main" tabIndex={-1}>
-            <View key={`${view}:${session.tenant}`} />
+            <ConsoleRoutes key={session.tenant} kind={session.kind} />
           </main>
         </div>
       </UnlockProvider>
@@ -149,12 +124,18 @@ function Console({ session, onChange }: { session: ConsoleSession; onChange: (s:
 }
 
 function TenantSwitcher({ session, onChange }: { session: ConsoleSession; onChange: (s: ConsoleSession) => void }) {
+  const navigate = useNavigate();
+  const { pathname } = useLocation();
   const tenants = useQuery({ queryKey: ['tenants', 'switcher'], queryFn: () => call('TenantListTenants', {}, { token: session.token }) });
   const names = rowsOf(tenants.data).map((r) => text(r.tenantname));
   return (
     <span className="field-inline">
       <label htmlFor="tenant-switch">Tenant</label>{' '}
-      <select id="tenant-switch" value={session.tenant || 'main'} onChange={(e) => onChange({ ...session, tenant: e.target.value === 'main' ? '' : e.target.value })}>
+      <select id="tenant-switch" value={session.tenant || 'main'} onChange={(e) => {
+          // A record of one tenant does not exist in another: go back to the section's start.
+          void navigate(`/${pathname.split('/')[1] || 'people'}`);
+          onChange({ ...session, tenant: e.target.value === 'main' ? '' : e.target.value });
+        }}>
         {(names.length ? names : ['main']).map((n) => (
           <option key={n} value={n}>
             {n}

@@ -1,6 +1,7 @@
 // The tenant's audit trail through the unlock window, filtered by operation, result and person.
 import { useState } from 'react';
 import { useMutation, useQuery } from '@tanstack/react-query';
+import { useNavigate, useParams } from 'react-router';
 import { useVault } from '../session';
 import { UnlockBar, useUnlock } from '../unlock';
 import { rowsOf, text } from '../../api/client';
@@ -16,7 +17,9 @@ export function Audit() {
   const [operation, setOperation] = useState('');
   const [result, setResult] = useState('any');
   const [record, setRecord] = useState('');
-  const [event, setEvent] = useState<string | null>(null);
+  const event = useParams().eventuuid ?? null;
+  const navigate = useNavigate();
+  const setEvent = (uuid: string) => void navigate(`/audit/${encodeURIComponent(uuid)}`);
   const list = useQuery({
     queryKey: ['auditall', vault.session.tenant, uuid, offset],
     queryFn: () => vault.call('BulkListAllAuditEvents', { unlockuuid: uuid!, offset, limit: PAGE }),

@@ -1,6 +1,7 @@
 // Groups: create, describe, delete; members through the unlock window; add or remove a person.
 import { useState } from 'react';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useNavigate, useParams } from 'react-router';
 import { useVault } from '../session';
 import { UnlockBar, useUnlock } from '../unlock';
 import { objectOf, rowsOf, text } from '../../api/client';
@@ -14,7 +15,9 @@ export function Groups() {
   const list = useQuery({ queryKey: key, queryFn: () => vault.call('GroupListAllGroups', {}) });
   const [groupname, setGroupname] = useState('');
   const [groupdesc, setGroupdesc] = useState('');
-  const [members, setMembers] = useState<string | null>(null);
+  const members = useParams().groupname ?? null;
+  const navigate = useNavigate();
+  const setMembers = (g: string) => void navigate(`/groups/${encodeURIComponent(g)}`);
   const refresh = () => client.invalidateQueries({ queryKey: key });
   const create = useMutation({
     mutationFn: () => vault.call('GroupCreate', { groupname: groupname.trim(), groupdesc }),

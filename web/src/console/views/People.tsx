@@ -1,11 +1,11 @@
 // Find a person by any mode, create one, or list everyone (through the unlock window); then open their record.
 import { useState, type FormEvent } from 'react';
 import { useMutation, useQuery } from '@tanstack/react-query';
+import { useNavigate } from 'react-router';
 import { useVault } from '../session';
 import { UnlockBar, useUnlock } from '../unlock';
 import { rowsOf, text } from '../../api/client';
 import { ErrorMessage, JsonEditor, Loading, SelectField, Table, TextField, jsonIsValid, mustBeObject, Empty } from '../../shared/ui';
-import { PersonRecord } from './PersonRecord';
 
 export const MODES = ['email', 'login', 'phone', 'custom', 'token'] as const;
 export type Mode = (typeof MODES)[number];
@@ -14,21 +14,21 @@ export function People() {
   const vault = useVault();
   const [mode, setMode] = useState<Mode>('email');
   const [identity, setIdentity] = useState('');
-  const [open, setOpen] = useState<string | null>(null);
+  const navigate = useNavigate();
+  const open = (token: string) => void navigate(`/people/${encodeURIComponent(token)}`);
   const [profile, setProfile] = useState('{\n  "email": "",\n  "name": ""\n}');
   const find = useMutation({
     mutationFn: () => vault.call('UserGet', { mode, identity: identity.trim() }),
-    onSuccess: (answer) => setOpen(text(answer.token)),
+    onSuccess: (answer) => open(text(answer.token)),
   });
   const create = useMutation({
     mutationFn: () => vault.call('UserCreate', { profile: JSON.parse(profile) as Record<string, unknown> }),
-    onSuccess: (answer) => setOpen(text(answer.token)),
+    onSuccess: (answer) => open(text(answer.token)),
   });
   const onFind = (e: FormEvent) => {
     e.preventDefault();
     if (identity.trim()) find.mutate();
   };
-  if (open) return <PersonRecord token={open} onClose={() => setOpen(null)} />;
   return (
     <>
       <h1>People</h1>
@@ -59,7 +59,7 @@ export function People() {
         </form>
         <ErrorMessage error={create.error} />
       </section>
-      <AllPeople onOpen={setOpen} />
+      <AllPeople onOpen={open} />
     </>
   );
 }

@@ -1,6 +1,6 @@
 // One person's record: profile, versions, data, consent, sessions, files, shares, requests, xtokens, audit, report.
-import { useState } from 'react';
 import { useQuery } from '@tanstack/react-query';
+import { useNavigate } from 'react-router';
 import { useVault } from '../session';
 import { objectOf, text } from '../../api/client';
 import { QueryState } from '../../shared/ui';
@@ -13,9 +13,15 @@ import { XTokens } from './XTokens';
 const TABS = ['Profile', 'Versions', 'App data', 'Agreements', 'Sessions', 'Files', 'Shared records', 'Requests', 'Xtokens', 'Audit', 'Report'] as const;
 type Tab = (typeof TABS)[number];
 
-export function PersonRecord({ token, onClose }: { token: string; onClose: () => void }) {
+/** A tab's part of the address: /console/people/<token>/app-data. */
+const slug = (t: Tab) => t.toLowerCase().replace(/ /g, '-');
+
+export function PersonRecord({ token, tab: tabSlug }: { token: string; tab?: string | undefined }) {
   const vault = useVault();
-  const [tab, setTab] = useState<Tab>('Profile');
+  const navigate = useNavigate();
+  const tab = TABS.find((t) => slug(t) === tabSlug) ?? 'Profile';
+  const setTab = (t: Tab) => void navigate(`/people/${encodeURIComponent(token)}/${slug(t)}`);
+  const onClose = () => void navigate('/people');
   const person = useQuery({ queryKey: ['person', vault.session.tenant, token], queryFn: () => vault.call('UserGet', { mode: 'token', identity: token }) });
   const profile = objectOf(person.data?.profile);
   const heading = text(profile.name) || text(profile.login) || 'Person';

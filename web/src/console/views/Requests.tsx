@@ -1,6 +1,7 @@
 // The user-request inbox: everyone's requests through the unlock window; open one to see the change and decide.
 import { useState } from 'react';
 import { useQuery } from '@tanstack/react-query';
+import { useNavigate, useParams } from 'react-router';
 import { useVault } from '../session';
 import { UnlockBar, useUnlock } from '../unlock';
 import { rowsOf, text } from '../../api/client';
@@ -14,7 +15,9 @@ export function Requests() {
   const vault = useVault();
   const { uuid } = useUnlock();
   const [status, setStatus] = useState<(typeof STATUSES)[number]>('open');
-  const [open, setOpen] = useState<string | null>(null);
+  const open = useParams().requestuuid ?? null;
+  const navigate = useNavigate();
+  const setOpen = (uuid: string) => void navigate(`/requests/${encodeURIComponent(uuid)}`);
   const list = useQuery({
     queryKey: ['requests', 'all', vault.session.tenant, uuid, status],
     queryFn: () => vault.call('BulkListAllUserRequests', { unlockuuid: uuid!, status, limit: 50 }),

@@ -2,6 +2,7 @@
 // manage its xtokens. A role another tool manages (its `managedby` mark, e.g. the Kubernetes operator's) is read-only.
 import { useState } from 'react';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useNavigate, useParams } from 'react-router';
 import { useVault } from '../session';
 import { rowsOf, text } from '../../api/client';
 import { ConfirmButton, ErrorMessage, Notice, QueryState, Table, TextField } from '../../shared/ui';
@@ -12,7 +13,9 @@ export function Roles() {
   const client = useQueryClient();
   const [rolename, setRolename] = useState('');
   const [roledesc, setRoledesc] = useState('');
-  const [opened, setOpened] = useState<string | null>(null);
+  const opened = useParams().rolename ?? null;
+  const navigate = useNavigate();
+  const setOpened = (name: string | null) => void navigate(name === null ? '/access' : `/access/roles/${encodeURIComponent(name)}`);
   const create = useMutation({
     mutationFn: (name: string) => vault.callMain('RoleCreate', { rolename: name, roledesc }),
     onSuccess: async (_a, name) => {
