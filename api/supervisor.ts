@@ -26,12 +26,21 @@ const supervisorStartedAt = String(Date.now());
 /** Settings the tokenizer reads (tokenizer/config.ts), plus what any process needs to run. Nothing else. */
 const TOKENIZER_ENV = [
   /^STRONGROOM_(DATA_DIR|LOG_LEVEL|WRAPPING_KEY|WRAPPING_KEY_FILE)$/,
-  /^STRONGROOM_TOKENIZER_(SOCKET|ADDRESS|METRICS_PORT|ROTATE_AFTER_SEALS|KEYRING_CHECK_SECONDS)$/,
+  /^STRONGROOM_TOKENIZER_(SOCKET|ADDRESS|METRICS_PORT|ROTATE_AFTER_SEALS|KEYRING_CHECK_SECONDS|CUSTODY|KEY_CACHE_SECONDS)$/,
   /^STRONGROOM_RECOVERY_[A-Z_]+$/,
+  // The HSM's settings, and SoftHSM2's configuration file (a PKCS#11 module reads its own variables).
+  /^STRONGROOM_PKCS11_[A-Z_]+$/,
+  /^SOFTHSM2_CONF$/,
   /^(PATH|HOME|USER|LANG|LANGUAGE|LC_[A-Z]+|TZ|TMPDIR|NODE_ENV|NODE_OPTIONS|NODE_EXTRA_CA_CERTS)$/,
 ];
 /** Key material, and the settings of the tokenizer's own uid: never in the api's environment. */
-const TOKENIZER_ONLY = [/^STRONGROOM_WRAPPING_KEY/, /^STRONGROOM_RECOVERY_/, /^STRONGROOM_TOKENIZER_(UID|GID|ROTATE_AFTER_SEALS|METRICS_PORT|KEYRING_CHECK_SECONDS)$/];
+const TOKENIZER_ONLY = [
+  /^STRONGROOM_WRAPPING_KEY/,
+  /^STRONGROOM_RECOVERY_/,
+  /^STRONGROOM_PKCS11_/,
+  /^SOFTHSM2_CONF$/,
+  /^STRONGROOM_TOKENIZER_(UID|GID|ROTATE_AFTER_SEALS|METRICS_PORT|KEYRING_CHECK_SECONDS|CUSTODY|KEY_CACHE_SECONDS)$/,
+];
 
 function tokenizerEnv(env: NodeJS.ProcessEnv): NodeJS.ProcessEnv {
   return Object.fromEntries(Object.entries(env).filter(([k]) => TOKENIZER_ENV.some((re) => re.test(k))));

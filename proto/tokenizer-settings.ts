@@ -29,4 +29,26 @@ export const TOKENIZER_SETTINGS: readonly SettingDoc[] = [
     shown: '–',
     description: 'Five age recipients (`age1…`): `keyring:init` and `SystemResplitRecoveryKey` encrypt share n to recipient n and never show it in clear',
   },
+  {
+    name: 'STRONGROOM_TOKENIZER_KEY_CACHE_SECONDS',
+    shown: '`600`',
+    description:
+      'How long unwrapped data keys stay in the tokenizer\'s memory, and how long a `pkcs11` keyring keeps serving while its HSM does not answer; then key calls answer 503 until it is back (see "Key custody" in docs/operations.md)',
+  },
+  {
+    name: 'STRONGROOM_TOKENIZER_CUSTODY',
+    shown: '`static`',
+    description:
+      'Who seals the keyring: `static` (the wrapping key above) or `pkcs11` (a non-extractable AES-256 key in an HSM, AES-GCM inside it; start needs no key material: auto-unseal)',
+  },
+  { name: 'STRONGROOM_PKCS11_MODULE', shown: '–', description: 'With `pkcs11`: path of the HSM vendor\'s PKCS#11 library (e.g. `/usr/lib/softhsm/libsofthsm2.so`)' },
+  { name: 'STRONGROOM_PKCS11_TOKEN_LABEL', shown: '–', description: 'With `pkcs11`: the label of the token holding the key (or give `STRONGROOM_PKCS11_SLOT`)' },
+  { name: 'STRONGROOM_PKCS11_SLOT', shown: '–', description: 'With `pkcs11`: the slot id instead of the token label' },
+  { name: 'STRONGROOM_PKCS11_PIN', shown: '–', description: 'With `pkcs11`: the token\'s user PIN (never logged); prefer `STRONGROOM_PKCS11_PIN_FILE`' },
+  { name: 'STRONGROOM_PKCS11_PIN_FILE', shown: '–', description: 'With `pkcs11`: a file holding the user PIN (e.g. a mounted Secret)' },
+  {
+    name: 'STRONGROOM_PKCS11_KEY_LABEL',
+    shown: '–',
+    description: 'With `pkcs11`: the label of the AES-256 key object that seals the keyring (made by `npm run keyring:init -- --pkcs11` or the HSM ceremony)',
+  },
 ];

@@ -2,6 +2,7 @@
 import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { tokenizerSocketPath } from '../proto/paths.js';
+import type { CustodyKind } from './custody.js';
 
 export const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
 export type LogLevel = (typeof LOG_LEVELS)[number];
@@ -21,6 +22,21 @@ export interface TokenizerConfig {
   keyringCheckSeconds: number;
   /** STRONGROOM_RECOVERY_RECIPIENTS: age recipients that SystemResplitRecoveryKey encrypts the new shares to. */
   recoveryRecipients: string | undefined;
+  /** STRONGROOM_TOKENIZER_CUSTODY: who seals the keyring. */
+  custody: CustodyKind;
+  /** The HSM settings when any is given (required with `pkcs11` custody; keyring:init --rewrap-to pkcs11 reads them too). */
+  pkcs11: Pkcs11Settings | undefined;
+  /** How long unwrapped data keys stay cached, and how long the keyring serves while its HSM is away. */
+  keyCacheSeconds: number;
+}
+
+/** Where the HSM key lives; the PIN is never logged (describe() leaves it out). */
+export interface Pkcs11Settings {
+  module: string;
+  tokenLabel: string | undefined;
+  slot: number | undefined;
+  pin: string;
+  keyLabel: string;
 }
 
 /** A setting the operator must fix; its message names the variable and never echoes a secret. */
@@ -89,7 +105,61 @@ export function loadTokenizerConfig(env: NodeJS.ProcessEnv = process.env): Token
     rotateAfterSeals: parseRotateAfter(env.STRONGROOM_TOKENIZER_ROTATE_AFTER_SEALS),
     keyringCheckSeconds: parseCheckSeconds(env.STRONGROOM_TOKENIZER_KEYRING_CHECK_SECONDS),
     recoveryRecipients: env.STRONGROOM_RECOVERY_RECIPIENTS || undefined,
+    ...parseCustody(env),
+    keyCacheSeconds: parseKeyCacheSeconds(env.STRONGROOM_TOKENIZER_KEY_CACHE_SECONDS),
   };
+}
+
+function parseCustody(env: NodeJS.ProcessEnv): Pick<TokenizerConfig, 'custody' | 'pkcs11'> {
+  const custody = (env.STRONGROOM_TOKENIZER_CUSTODY || 'static') as CustodyKind;
+  if (custody !== 'static' && custody !== 'pkcs11') {
+    throw new ConfigError(`STRONGROOM_TOKENIZER_CUSTODY must be static or pkcs11, got ${JSON.stringify(custody)}`);
+  }
+  const given = [env.STRONGROOM_PKCS11_MODULE, env.STRONGROOM_PKCS11_KEY_LABEL].some(Boolean);
+  const pkcs11 = custody === 'pkcs11' || given ? parsePkcs11(env) : undefined;
+  // Two sources that could disagree would make "which key sealed this keyring?" a guess.
+  if (custody === 'pkcs11' && (env.STRONGROOM_WRAPPING_KEY || env.STRONGROOM_WRAPPING_KEY_FILE)) {
+    throw new ConfigError('STRONGROOM_TOKENIZER_CUSTODY is pkcs11: remove STRONGROOM_WRAPPING_KEY and STRONGROOM_WRAPPING_KEY_FILE');
+  }
+  return { custody, pkcs11 };
+}
+
+function parsePkcs11(env: NodeJS.ProcessEnv): Pkcs11Settings {
+  const need = (name: string) => {
+    const v = env[name];
+    if (!v) throw new ConfigError(`${name} is required with pkcs11 custody`);
+    return v;
+  };
+  const module = need('STRONGROOM_PKCS11_MODULE');
+  const keyLabel = need('STRONGROOM_PKCS11_KEY_LABEL');
+  const tokenLabel = env.STRONGROOM_PKCS11_TOKEN_LABEL || undefined;
+  const slotText = env.STRONGROOM_PKCS11_SLOT || undefined;
+  if ((tokenLabel === undefined) === (slotText === undefined)) throw new ConfigError('set STRONGROOM_PKCS11_TOKEN_LABEL or STRONGROOM_PKCS11_SLOT (one of them)');
+  const slot = slotText === undefined ? undefined : Number(slotText);
+  if (slot !== undefined && !(Number.isSafeInteger(slot) && slot >= 0)) throw new ConfigError(`STRONGROOM_PKCS11_SLOT must be a slot id (an integer), got ${JSON.stringify(slotText)}`);
+  const inline = env.STRONGROOM_PKCS11_PIN;
+  const file = env.STRONGROOM_PKCS11_PIN_FILE;
+  if (Boolean(inline) === Boolean(file)) throw new ConfigError('set STRONGROOM_PKCS11_PIN or STRONGROOM_PKCS11_PIN_FILE (one of them)');
+  let pin = inline ?? '';
+  if (file) {
+    try {
+      pin = readFileSync(file, 'utf8').replace(/\r?\n$/, '');
+    } catch (err) {
+      throw new ConfigError(`STRONGROOM_PKCS11_PIN_FILE (${file}) cannot be read: ${(err as NodeJS.ErrnoException).code ?? 'error'}`);
+    }
+  }
+  if (!pin) throw new ConfigError('the PKCS#11 PIN is empty');
+  return { module, tokenLabel, slot, pin, keyLabel };
+}
+
+/** Default 600 s: the data-key cache's TTL, and how long a keyring serves from memory while its HSM is away. */
+function parseKeyCacheSeconds(value: string | undefined): number {
+  if (!value) return 600;
+  const n = Number(value);
+  if (!Number.isFinite(n) || n < 1 || n > 86_400) {
+    throw new ConfigError(`STRONGROOM_TOKENIZER_KEY_CACHE_SECONDS must be a number of seconds from 1 to 86400, got ${JSON.stringify(value)}`);
+  }
+  return n;
 }
 
 const MAX_ROTATE_AFTER = 2 ** 31;

@@ -1,7 +1,8 @@
 // keyring.json on disk: its format, the keys sealed in it (AES-256-GCM), and private files written atomically.
-import { randomBytes, createCipheriv, createDecipheriv } from 'node:crypto';
+import { createHash, randomBytes, createCipheriv, createDecipheriv } from 'node:crypto';
 import { chmodSync, closeSync, existsSync, fsyncSync, linkSync, mkdirSync, openSync, readFileSync, renameSync, statSync, unlinkSync, writeSync } from 'node:fs';
 import { dirname } from 'node:path';
+import { asCustody, CustodyOpenError, type Custody, type CustodyKind } from './custody.js';
 
 /** Bytes of a master key, and of the recovery key: AES-256. */
 export const KEY_BYTES = 32;
@@ -17,6 +18,10 @@ interface KeyringFile {
   recovery?: string;
   /** The recovery key sealed under the wrapping key, so a rotation can re-seal the recovery copy. */
   recoveryKey?: string;
+  /** Absent: sealed by a static wrapping key. `pkcs11`: `sealed` and `recoveryKey` were sealed inside the HSM. */
+  custody?: Exclude<CustodyKind, 'static'>;
+  /** With an HSM custody: the keyring's id (keyringIdOf), bound into the AAD of what the HSM seals. */
+  id?: string;
 }
 
 /** What a keyring file holds once opened. */
@@ -68,6 +73,20 @@ function aadFor(format: KeyringFile['format'], active: number, versions: number[
   return Buffer.from(`${FORMAT}\0${JSON.stringify({ active, versions })}`);
 }
 
+/**
+ * A public name for a keyring, the same across restarts and rotations: a one-way hash of its first key version, so
+ * a database (or the AAD of an HSM seal) can name the keyring without holding anything secret.
+ */
+export function keyringIdOf(keys: Map<number, Buffer>): string {
+  const first = keys.get(Math.min(...keys.keys()))!;
+  return createHash('sha256').update('strongroom/keyring-id\0').update(first).digest('hex').slice(0, 16);
+}
+
+/** What an HSM custody's seals are bound to besides the metadata: its kind and the keyring's id. Static: nothing. */
+function custodyBinding(doc: Pick<KeyringFile, 'custody' | 'id'>): Buffer {
+  return doc.custody ? Buffer.from(`\0custody:${doc.custody}\0keyring:${doc.id}`) : Buffer.alloc(0);
+}
+
 function parseKeys(plain: Buffer): Map<number, Buffer> {
   const map = JSON.parse(plain.toString('utf8')) as Record<string, unknown>;
   const keys = new Map<number, Buffer>();
@@ -82,8 +101,14 @@ function parseKeys(plain: Buffer): Map<number, Buffer> {
   return keys;
 }
 
-/** Opens keyring.json with the wrapping key. `legacy` says it is in the v1 format, which should be rewritten. */
-export function readKeyringFile(file: string, wrappingKey: Buffer): KeyringContents & { legacy: boolean } {
+/** Which custody sealed keyring.json, read without opening it (keyring:init --rewrap-to picks its source by it). */
+export function custodyOfFile(file: string): CustodyKind {
+  return (JSON.parse(readFileSync(file, 'utf8')) as KeyringFile).custody ?? 'static';
+}
+
+/** Opens keyring.json with its custody. `legacy` says it is in the v1 format, which should be rewritten. */
+export function readKeyringFile(file: string, sealer: Custody | Buffer): KeyringContents & { legacy: boolean } {
+  const custody = asCustody(sealer);
   let doc: KeyringFile;
   try {
     doc = JSON.parse(readFileSync(file, 'utf8')) as KeyringFile;
@@ -91,40 +116,66 @@ export function readKeyringFile(file: string, wrappingKey: Buffer): KeyringConte
     throw new KeyringError(`${file} cannot be read as a keyring: ${(err as Error).name}`);
   }
   if (doc?.format !== FORMAT && doc?.format !== FORMAT_V1) throw new KeyringError(`${file} is not a Strongroom keyring`);
-  let plain: Buffer;
-  try {
-    plain = openWith(wrappingKey, aadFor(doc.format, doc.active, doc.versions), String(doc.sealed));
-  } catch {
+  const sealedBy = doc.custody ?? 'static';
+  if (sealedBy !== custody.kind) {
     throw new KeyringError(
-      `the wrapping key does not open the keyring in ${file} (GCM authentication failed): wrong STRONGROOM_WRAPPING_KEY, or the file was altered`,
+      `the keyring in ${file} is sealed by ${sealedBy} custody, this tokenizer's is ${custody.kind}: set STRONGROOM_TOKENIZER_CUSTODY=${sealedBy}, or move it with npm run keyring:init -- --rewrap-to ${custody.kind}`,
     );
   }
+  const binding = custodyBinding(doc);
+  const plain = openOrExplain(file, doc.custody, () =>
+    custody.unwrap(Buffer.from(String(doc.sealed), 'base64'), Buffer.concat([aadFor(doc.format, doc.active, doc.versions), binding])),
+  );
   const keys = parseKeys(plain);
   plain.fill(0);
   if (!keys.has(doc.active)) throw new KeyringError(`the keyring in ${file} has no key for its active version ${doc.active}`);
+  if (doc.custody && keyringIdOf(keys) !== doc.id) throw new KeyringError(`the keyring in ${file} is not keyring ${doc.id}: the file was altered`);
   let recoveryKey: Buffer | undefined;
   if (doc.recoveryKey && doc.recovery) {
     try {
-      recoveryKey = openWith(wrappingKey, RECOVERY_KEY_AAD, doc.recoveryKey);
-    } catch {
+      recoveryKey = custody.unwrap(Buffer.from(doc.recoveryKey, 'base64'), Buffer.concat([RECOVERY_KEY_AAD, binding]));
+    } catch (err) {
+      if (!(err instanceof CustodyOpenError)) throw err;
       throw new KeyringError(`the recovery key in ${file} does not open with the wrapping key: the file was altered`);
     }
   }
   return { keys, active: doc.active, recoveryKey, recoverySealed: doc.recovery, legacy: doc.format === FORMAT_V1 };
 }
 
-/** keyring.json's text: the keys sealed under the wrapping key and, with a recovery key, the recovery copy. */
+/** The keys as the custody opens them, or a KeyringError saying which key failed (an unreachable HSM is rethrown). */
+function openOrExplain(file: string, sealedBy: KeyringFile['custody'], open: () => Buffer): Buffer {
+  try {
+    return open();
+  } catch (err) {
+    if (!(err instanceof CustodyOpenError)) throw err;
+    if (sealedBy) throw new KeyringError(`the HSM key does not open the keyring in ${file} (${err.message}): another key object, or the file was altered`);
+    throw new KeyringError(
+      `the wrapping key does not open the keyring in ${file} (GCM authentication failed): wrong STRONGROOM_WRAPPING_KEY, or the file was altered`,
+    );
+  }
+}
+
+/** keyring.json's text: the keys sealed by the custody and, with a recovery key, the recovery copy. */
 export function sealKeyringFile(
-  wrappingKey: Buffer,
+  sealer: Custody | Buffer,
   contents: Pick<KeyringContents, 'keys' | 'active' | 'recoveryKey'>,
 ): { text: string; recoverySealed: string | undefined } {
+  const custody = asCustody(sealer);
   const versions = [...contents.keys.keys()].sort((a, b) => a - b);
   const aad = aadFor(FORMAT, contents.active, versions);
   const plain = Buffer.from(JSON.stringify(Object.fromEntries(versions.map((v) => [String(v), contents.keys.get(v)!.toString('hex')]))));
-  const doc: KeyringFile = { format: FORMAT, active: contents.active, versions, sealed: sealWith(wrappingKey, aad, plain) };
+  const bound = custody.kind === 'static' ? {} : { custody: custody.kind, id: keyringIdOf(contents.keys) };
+  const binding = custodyBinding(bound);
+  const doc: KeyringFile = {
+    format: FORMAT,
+    active: contents.active,
+    versions,
+    sealed: custody.wrap(plain, Buffer.concat([aad, binding])).toString('base64'),
+    ...bound,
+  };
   if (contents.recoveryKey) {
     doc.recovery = sealWith(contents.recoveryKey, aad, plain);
-    doc.recoveryKey = sealWith(wrappingKey, RECOVERY_KEY_AAD, contents.recoveryKey);
+    doc.recoveryKey = custody.wrap(contents.recoveryKey, Buffer.concat([RECOVERY_KEY_AAD, binding])).toString('base64');
   }
   plain.fill(0);
   return { text: `${JSON.stringify(doc, null, 2)}\n`, recoverySealed: doc.recovery };

@@ -6,23 +6,34 @@ import { join } from 'node:path';
 import { parseWrappingKey, type TokenizerConfig } from './config.js';
 import { Keyring, KEY_BYTES } from './keyring.js';
 import { KeyringError, KeyringExistsError, privateDir, writePrivateFile } from './keyring-file.js';
+import { StaticCustody, type Custody } from './custody.js';
 
 const defaultNotice = (text: string) => void process.stderr.write(text);
 
+/** What opens or creates a keyring: the data directory and a static wrapping key, or an HSM custody opened already. */
+export type KeyringPlace = Pick<TokenizerConfig, 'dataDir' | 'wrappingKey'> & { hsm?: Custody | undefined };
+
 /**
- * The keyring for this data directory. With no wrapping key given, a development one is kept in
- * <dataDir>/tokenizer/wrapping.key (created with the keyring, announced once on stderr by its path).
+ * The keyring for this data directory. With an HSM custody, it seals and opens the keyring and nothing else is
+ * read. Otherwise, with no wrapping key given, a development one is kept in <dataDir>/tokenizer/wrapping.key
+ * (created with the keyring, announced once on stderr by its path).
  */
 export function loadKeyring(
-  config: Pick<TokenizerConfig, 'dataDir' | 'wrappingKey'>,
+  config: KeyringPlace,
   notice: (text: string) => void = defaultNotice,
   /** For a keyring created now: its recovery key, sealed into the very write that creates it. */
   recoveryKey?: Buffer,
 ): { keyring: Keyring; created: boolean } {
   const dir = join(config.dataDir, 'tokenizer');
   const file = join(dir, 'keyring.json');
-  const devKeyFile = join(dir, 'wrapping.key');
   privateDir(dir);
+  if (config.hsm) {
+    if (existsSync(file)) return { keyring: Keyring.open(file, config.hsm), created: false };
+    const keyring = Keyring.create(file, config.hsm, recoveryKey);
+    notice(`Strongroom tokenizer: created a new keyring in ${dir}, sealed inside the HSM (${describeCustody(config.hsm)}).\n`);
+    return { keyring, created: true };
+  }
+  const devKeyFile = join(dir, 'wrapping.key');
   let wrappingKey = config.wrappingKey;
   const fromDevFile = !wrappingKey && existsSync(devKeyFile);
   if (fromDevFile) wrappingKey = parseWrappingKey(readFileSync(devKeyFile, 'utf8'), devKeyFile);
@@ -30,7 +41,7 @@ export function loadKeyring(
     if (!wrappingKey) {
       throw new KeyringError(`a keyring exists in ${dir} but no wrapping key was given: set STRONGROOM_WRAPPING_KEY or STRONGROOM_WRAPPING_KEY_FILE`);
     }
-    const keyring = Keyring.open(file, wrappingKey);
+    const keyring = Keyring.open(file, new StaticCustody(wrappingKey));
     if (fromDevFile) keyring.devKeyFile = devKeyFile;
     return { keyring, created: false };
   }
@@ -40,7 +51,7 @@ export function loadKeyring(
     writePrivateFile(devKeyFile, `${wrappingKey.toString('hex')}\n`, 'create');
     devKeyWritten = true;
   }
-  const keyring = Keyring.create(file, wrappingKey, recoveryKey);
+  const keyring = Keyring.create(file, new StaticCustody(wrappingKey), recoveryKey);
   if (devKeyWritten) keyring.devKeyFile = devKeyFile;
   notice(
     devKeyWritten || !config.wrappingKey
@@ -51,6 +62,14 @@ export function loadKeyring(
   return { keyring, created: true };
 }
 
+/** A custody as a log line says it: `module …, token …, key …`; never a PIN. */
+export function describeCustody(custody: Custody): string {
+  return Object.entries(custody.describe)
+    .filter(([k]) => k !== 'custody')
+    .map(([k, v]) => `${k} ${v}`)
+    .join(', ');
+}
+
 /**
  * The tokenizer's start: open the keyring, or create it in one exclusive write, so that of two tokenizers
  * starting at once on a shared volume exactly one creates it and the other opens that keyring. A keyring created
@@ -58,7 +77,7 @@ export function loadKeyring(
  * kept), so they are issued only by `npm run keyring:init`, on the terminal or encrypted to their holders.
  */
 export async function openKeyring(
-  config: Pick<TokenizerConfig, 'dataDir' | 'wrappingKey'>,
+  config: KeyringPlace,
   notice: (text: string) => void = defaultNotice,
 ): Promise<Keyring> {
   let loaded: { keyring: Keyring; created: boolean };

@@ -1,11 +1,12 @@
 // The versioned master keyring in memory: its key versions, the active one, rotation, the recovery key, and
 // keyring.json shared by several tokenizers (replicas on one volume): every change is a locked read-merge-write of
 // the file, and a changed file is reloaded.
-import { createHash, randomBytes } from 'node:crypto';
+import { randomBytes } from 'node:crypto';
 import { combine } from 'shamir-secret-sharing';
 import {
   KEY_BYTES,
   fileStamp,
+  keyringIdOf,
   openRecoveryCopy,
   readKeyringFile,
   sealKeyringFile,
@@ -14,6 +15,7 @@ import {
   type KeyringContents,
 } from './keyring-file.js';
 import { NoRecoveryKeyError, RecoveryError, parseShares, recoveryShares } from './recovery-shares.js';
+import { asCustody, StaticCustody, type Custody } from './custody.js';
 
 export { KEY_BYTES } from './keyring-file.js';
 export { NoRecoveryKeyError, RecoveryError, SharesError, SHARES, THRESHOLD, parseShares, recoveryShares } from './recovery-shares.js';
@@ -49,7 +51,8 @@ export class Keyring {
 
   private constructor(
     readonly file: string,
-    private wrappingKey: Buffer,
+    /** Who seals keyring.json: a static wrapping key, or an HSM key (tokenizer/custody.ts). */
+    private custody: Custody,
     contents: KeyringContents,
     /** keyring.json's stamp when this process last read or wrote it. */
     private stamp: string | undefined,
@@ -83,8 +86,12 @@ export class Keyring {
    * version, so a database can say which keyring it expects without holding anything secret.
    */
   get id(): string {
-    const first = this.keys.get(this.versions[0]!)!;
-    return createHash('sha256').update('strongroom/keyring-id\0').update(first).digest('hex').slice(0, 16);
+    return keyringIdOf(this.keys);
+  }
+
+  /** Which custody seals keyring.json now, described for logs (no PIN, no key). */
+  get custodyKind(): Custody['kind'] {
+    return this.custody.kind;
   }
 
   /** A version's key: one the file holds, or one retired elsewhere within its grace period. */
@@ -96,17 +103,20 @@ export class Keyring {
    * A first key, and with `recoveryKey` its recovery copy, written together in one exclusive create: it refuses
    * if a keyring appeared meanwhile, so a keyring is never replaced.
    */
-  static create(file: string, wrappingKey: Buffer, recoveryKey?: Buffer): Keyring {
+  static create(file: string, sealer: Custody | Buffer, recoveryKey?: Buffer): Keyring {
+    const custody = asCustody(sealer);
     const keys = new Map([[1, randomBytes(KEY_BYTES)]]);
-    const { text, recoverySealed } = sealKeyringFile(wrappingKey, { keys, active: 1, recoveryKey });
+    const { text, recoverySealed } = sealKeyringFile(custody, { keys, active: 1, recoveryKey });
     writePrivateFile(file, text, 'create');
-    return new Keyring(file, wrappingKey, { keys, active: 1, recoveryKey, recoverySealed }, fileStamp(file));
+    return new Keyring(file, custody, { keys, active: 1, recoveryKey, recoverySealed }, fileStamp(file));
   }
 
-  static open(file: string, wrappingKey: Buffer): Keyring {
+  /** `sealer`: the custody that sealed it, or a static wrapping key. */
+  static open(file: string, sealer: Custody | Buffer): Keyring {
+    const custody = asCustody(sealer);
     const stamp = fileStamp(file);
-    const read = readKeyringFile(file, wrappingKey);
-    const keyring = new Keyring(file, wrappingKey, read, stamp);
+    const read = readKeyringFile(file, custody);
+    const keyring = new Keyring(file, custody, read, stamp);
     if (read.legacy) keyring.update((c) => c);
     return keyring;
   }
@@ -176,13 +186,14 @@ export class Keyring {
    * keys, then re-seals the keyring under a new wrapping key and returns it. On any mismatch nothing changes.
    */
   async rewrap(sharesHex: string[]): Promise<Buffer> {
+    if (this.custody.kind !== 'static') throw new RecoveryError('the keyring is sealed by an HSM key, not a wrapping key: move it with npm run keyring:init -- --rewrap-to static');
     const candidate = await this.combine(sharesHex);
     const next = randomBytes(KEY_BYTES);
-    const previous = this.wrappingKey;
+    const previous = this.custody;
     this.update((c) => {
       this.checkRecovery(c, candidate);
       return c;
-    }, next);
+    }, new StaticCustody(next));
     try {
       if (this.devKeyFile) writePrivateFile(this.devKeyFile, `${next.toString('hex')}\n`, 'replace');
     } catch (err) {
@@ -190,7 +201,13 @@ export class Keyring {
       throw err;
     }
     candidate.fill(0);
+    previous.close();
     return next;
+  }
+
+  /** keyring:init --rewrap-to: the same keys, sealed from now on by `target` (one locked write; data is untouched). */
+  rewrapTo(target: Custody | Buffer): void {
+    this.update((c) => c, asCustody(target));
   }
 
   /**
@@ -225,7 +242,7 @@ export class Keyring {
     const stamp = fileStamp(this.file);
     if (stamp === this.stamp) return { reloaded: false, added: [], removed: [] };
     const before = new Set(this.keys.keys());
-    const read = readKeyringFile(this.file, this.wrappingKey);
+    const read = readKeyringFile(this.file, this.custody);
     this.adopt(read, stamp);
     const after = new Set(this.keys.keys());
     return { reloaded: true, added: [...after].filter((v) => !before.has(v)), removed: [...before].filter((v) => !after.has(v)) };
@@ -275,18 +292,18 @@ export class Keyring {
    * file no longer opens with this wrapping key (re-sealed by SystemGenerateWrappingKey elsewhere), it throws and
    * nothing changes. `wrapWith` re-seals under another wrapping key (SystemGenerateWrappingKey).
    */
-  private update(change: (current: KeyringContents) => KeyringContents, wrapWith = this.wrappingKey): void {
+  private update(change: (current: KeyringContents) => KeyringContents, wrapWith = this.custody): void {
     withFileLock(this.file, () => {
-      const current = readKeyringFile(this.file, this.wrappingKey);
+      const current = readKeyringFile(this.file, this.custody);
       const next = change(current);
-      if (next === current && wrapWith === this.wrappingKey && !current.legacy) {
+      if (next === current && wrapWith === this.custody && !current.legacy) {
         // Nothing to write; still take what the file says.
         this.adopt(current, fileStamp(this.file));
         return;
       }
       const { text, recoverySealed } = sealKeyringFile(wrapWith, next);
       writePrivateFile(this.file, text, 'replace');
-      this.wrappingKey = wrapWith;
+      this.custody = wrapWith;
       this.adopt({ ...next, recoverySealed }, fileStamp(this.file));
     });
   }

@@ -25,7 +25,7 @@ async function main(): Promise<void> {
     process.exit(1);
   }
   log.info(
-    { socket: tokenizer.socketPath, tcp: config.tcpAddress, metricsPort: config.metricsPort, keyVersions: tokenizer.keyring.versions.length },
+    { socket: tokenizer.socketPath, tcp: config.tcpAddress, metricsPort: config.metricsPort, custody: config.custody, keyVersions: tokenizer.keyring?.versions.length },
     'tokenizer listening',
   );
   // Whoever reaches this port can open every record: there is no TLS and no caller authentication.

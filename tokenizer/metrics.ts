@@ -41,6 +41,28 @@ export const keyringActiveVersion = new client.Gauge({
   registers: [registry],
 });
 
+export const custodyUp = new client.Gauge({
+  name: 'strongroom_tokenizer_custody_up',
+  help: 'Whether the key custody answers (1) or not (0): for pkcs11, the last probe of the HSM key succeeded; static is always 1.',
+  labelNames: ['custody'] as const,
+  registers: [registry],
+});
+
+export const hsmCallDuration = new client.Histogram({
+  name: 'strongroom_tokenizer_hsm_call_duration_seconds',
+  help: 'Time of one PKCS#11 call (login, find, encrypt, decrypt), by call.',
+  labelNames: ['call'] as const,
+  buckets: [0.0001, 0.00025, 0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5],
+  registers: [registry],
+});
+
+export const hsmErrors = new client.Counter({
+  name: 'strongroom_tokenizer_hsm_errors_total',
+  help: 'PKCS#11 calls that failed, by call and return value (CKR_…).',
+  labelNames: ['call', 'rv'] as const,
+  registers: [registry],
+});
+
 /** The tokenizer's metrics on a port of its own (STRONGROOM_TOKENIZER_METRICS_PORT). */
 export function serveMetrics(port: number, host = '0.0.0.0'): Promise<Server> {
   return serveOn(registry, port, host);

@@ -32,6 +32,10 @@ export interface ServiceOptions {
   keyringCheckSeconds?: number | undefined;
   /** STRONGROOM_RECOVERY_RECIPIENTS as given: the age recipients the new shares of a resplit are encrypted to. */
   recoveryRecipients?: string | undefined;
+  /** How long unwrapped data keys stay cached (STRONGROOM_TOKENIZER_KEY_CACHE_SECONDS); default 10 minutes. */
+  keyCacheMs?: number | undefined;
+  /** Asked before every call that uses a key: throws CustodyUnavailableError while the key custody is away. */
+  admit?: (() => void) | undefined;
 }
 
 type Request<M extends keyof TokenizerHandlers> = Parameters<TokenizerHandlers[M]>[0] extends { request: infer R } ? R : never;
@@ -41,7 +45,8 @@ export class TokenizerService {
   private readonly log: Logger;
   private readonly watch: KeyringWatch;
   private readonly keys: Subkeys;
-  private readonly dataKeys = new DataKeyCache();
+  private readonly dataKeys: DataKeyCache;
+  private readonly admit: () => void;
   private readonly audit: AuditKeys;
   private readonly heads: AuditHeads;
   private readonly seals: SealCounts;
@@ -54,6 +59,8 @@ export class TokenizerService {
     const { keyring, log } = opts;
     this.keyring = keyring;
     this.log = log;
+    this.dataKeys = new DataKeyCache(opts.keyCacheMs ? { ttlMs: opts.keyCacheMs } : {});
+    this.admit = opts.admit ?? (() => {});
     this.readRecipients(opts.recoveryRecipients);
     this.watch = new KeyringWatch(keyring, log, opts.keyringCheckSeconds);
     this.keys = new Subkeys({
@@ -86,19 +93,25 @@ export class TokenizerService {
 
   /** The gRPC handlers, one per method. */
   handlers(): TokenizerHandlers {
+    // Every method uses a key: each is admitted first (a custody away past its TTL answers UNAVAILABLE).
+    const u: typeof unary = (log, method, handler) =>
+      unary(log, method, async (call) => {
+        this.admit();
+        return handler(call);
+      });
     const log = this.log;
     return {
-      Run: unary(log, 'Run', (call) => this.run(call.request, deadlineOf(call), () => call.cancelled)),
+      Run: u(log, 'Run', (call) => this.run(call.request, deadlineOf(call), () => call.cancelled)),
       RunStream: this.streams.handler,
-      KeyringInfo: unary(log, 'KeyringInfo', async () => this.keyringInfo()),
-      ChainAudit: unary(log, 'ChainAudit', async (call) => this.chainAudit(call.request)),
-      SignCheckpoint: unary(log, 'SignCheckpoint', async (call) => this.signCheckpoint(call.request)),
-      AuditHighWater: unary(log, 'AuditHighWater', async (call) => this.auditHighWater(call.request)),
-      ResealLegacy: unary(log, 'ResealLegacy', async (call) => this.resealLegacy(call.request)),
-      Rotate: unary(log, 'Rotate', async () => ({ active: this.rotate() })),
-      Retire: unary(log, 'Retire', async (call) => this.retire(call.request.version)),
-      Rewrap: unary(log, 'Rewrap', async (call) => this.rewrap(call.request.shares)),
-      Resplit: unary(log, 'Resplit', async (call) => this.resplit(call.request.shares)),
+      KeyringInfo: u(log, 'KeyringInfo', async () => this.keyringInfo()),
+      ChainAudit: u(log, 'ChainAudit', async (call) => this.chainAudit(call.request)),
+      SignCheckpoint: u(log, 'SignCheckpoint', async (call) => this.signCheckpoint(call.request)),
+      AuditHighWater: u(log, 'AuditHighWater', async (call) => this.auditHighWater(call.request)),
+      ResealLegacy: u(log, 'ResealLegacy', async (call) => this.resealLegacy(call.request)),
+      Rotate: u(log, 'Rotate', async () => ({ active: this.rotate() })),
+      Retire: u(log, 'Retire', async (call) => this.retire(call.request.version)),
+      Rewrap: u(log, 'Rewrap', async (call) => this.rewrap(call.request.shares)),
+      Resplit: u(log, 'Resplit', async (call) => this.resplit(call.request.shares)),
     };
   }
 
@@ -108,6 +121,7 @@ export class TokenizerService {
     let code = 'OK';
     batchesInFlight.inc();
     try {
+      this.admit();
       const result = await runBatch(this.keys, this.keyring.active, req, { deadline, cancelled }, {
         countSeals: (v, n) => this.seals.add(v, n),
         chain: (tenantId, salt, item) => linkChainItem(this.audit, this.heads, tenantId, salt, item),
@@ -221,6 +235,11 @@ export class TokenizerService {
     if (!recipients.length) return { shares, encrypted_shares: [], recipients: [], keyring_id: keyring.id };
     const encrypted = await Promise.all(shares.map((sh, i) => encryptShare(recipients[i]!, sh, i + 1, keyring.id)));
     return { shares: [], encrypted_shares: encrypted, recipients, keyring_id: keyring.id };
+  }
+
+  /** The key custody is away past its TTL: the unwrapped data keys go now, not at their TTL. */
+  sealed(): void {
+    this.dataKeys.clear();
   }
 
   /** Ends the streams once answered, stops the timers, saves the counts and heads, and zeroes the cached data keys. */

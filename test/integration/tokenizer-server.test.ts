@@ -53,7 +53,7 @@ describe('tokenizer server (in-process)', () => {
 
   it('seals new records under a rotated key at once, and reports it in KeyringInfo', async () => {
     const before = await client.run({ tenant_id: 3, seal: [{ table: 't', row_id: 'r', plaintext: Buffer.from('v1') }], hash: [{ kind: 'EMAIL', value: 'a@b.c' }] });
-    tokenizer.keyring.rotate();
+    tokenizer.keyring!.rotate();
     expect(await client.keyringInfo()).toMatchObject({ versions: [1, 2], active: 2 });
     const after = await client.run({
       tenant_id: 3,
