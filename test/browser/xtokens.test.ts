@@ -69,7 +69,7 @@ describe("a role's xtokens in the console", { timeout: 180_000 }, () => {
     await page.getByRole('button', { name: 'Create role' }).click();
     await poll(() => shown(page.getByRole('heading', { name: `Role ${rolename}` }))).toBe('shown');
     await poll(() => shown(page.getByText('this console or the API (no owner mark)'))).toBe('shown');
-    await page.getByLabel('Policy to link').fill(policyname);
+    await page.getByLabel('Policy to link').selectOption(policyname);
     await page.getByRole('button', { name: 'Link policy' }).click();
     await poll(() => shown(page.getByRole('table', { name: `Policies of role ${rolename}` }).getByRole('cell', { name: policyname }))).toBe('shown');
     expect((await vault.call('RoleGet', { rolename })).body).toMatchObject({ roledesc: 'Support desk', policies: [{ policyname }] });
@@ -132,7 +132,7 @@ describe("a role's xtokens in the console", { timeout: 180_000 }, () => {
     const { page, problems } = await newPage();
     await signInAsRoot(page);
     await openRole(page, rolename);
-    await poll(() => shown(page.getByText(managedby, { exact: true }))).toBe('shown');
+    await poll(() => shown(page.locator('dl').getByText(managedby, { exact: true }))).toBe('shown');
     await poll(() => shown(page.getByText(/another tool manages it.*read-only here/))).toBe('shown');
     await poll(() => shown(page.getByRole('table', { name: `Policies of role ${rolename}` }).getByRole('cell', { name: `${rolename}-p` }))).toBe('shown');
     await poll(() => shown(page.getByRole('table', { name: 'Xtokens of this role (1)' }).getByRole('cell', { name: xtokenid }))).toBe('shown');

@@ -67,5 +67,9 @@ export function renderRequestTypes(doc: Schema): string {
   out.push('export interface Requests {');
   for (const op of ops) out.push(`  ${op.operationId}: ${op.operationId}Input;`);
   out.push('}', '', 'export type OperationName = keyof Requests;', '');
+  // The names at run time too, for the pages' pickers (an operation to explain, to allow in a policy).
+  out.push('export const OPERATION_NAMES: readonly OperationName[] = [');
+  for (const op of ops) out.push(`  '${op.operationId}',`);
+  out.push('];', '');
   return out.join('\n');
 }

@@ -5,9 +5,12 @@ import { useVault } from '../session';
 import { text } from '../../api/client';
 import { ErrorMessage, JsonBlock, Notice, SelectField, TextField } from '../../shared/ui';
 import { MODES, type Mode } from './People';
+import { OPERATION_NAMES } from '../../api/requests.gen';
+import { useRoleNames } from './RoleList';
 
 export function Explain() {
   const vault = useVault();
+  const roles = useRoleNames();
   const [rolename, setRolename] = useState('');
   const [operation, setOperation] = useState('UserGet');
   const [mode, setMode] = useState<Mode>('email');
@@ -28,8 +31,8 @@ export function Explain() {
       <h2 id="explain-h">Explain a decision</h2>
       <p className="muted">What a role&apos;s policies decide for one operation, and which statements decide it. Naming a person is optional.</p>
       <div className="row">
-        <TextField label="Role" value={rolename} onChange={setRolename} required />
-        <TextField label="Operation" value={operation} onChange={setOperation} required />
+        <SelectField label="Role" value={rolename} onChange={setRolename} options={[['', roles.length ? 'Choose a role' : 'No roles yet'], ...roles.map((n) => [n, n] as [string, string])]} />
+        <SelectField label="Operation" value={operation} onChange={setOperation} options={OPERATION_NAMES} />
         <SelectField label="Person by" value={mode} onChange={(v) => setMode(v as Mode)} options={MODES} />
         <TextField label="Person (optional)" value={identity} onChange={setIdentity} />
       </div>

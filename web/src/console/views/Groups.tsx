@@ -7,6 +7,7 @@ import { UnlockBar, useUnlock } from '../unlock';
 import { objectOf, rowsOf, text } from '../../api/client';
 import { ConfirmButton, ErrorMessage, QueryState, SelectField, Table, TextField } from '../../shared/ui';
 import { MODES, type Mode } from './People';
+import { useRoleNames } from './RoleList';
 
 export function Groups() {
   const vault = useVault();
@@ -83,6 +84,7 @@ function Members({ groupname }: { groupname: string }) {
   const list = useQuery({ queryKey: ['members', groupname, uuid], queryFn: () => vault.call('BulkListGroupUsers', { unlockuuid: uuid!, groupname, limit: 100 }), enabled: uuid !== null });
   const [mode, setMode] = useState<Mode>('email');
   const [identity, setIdentity] = useState('');
+  const roles = useRoleNames();
   const [rolename, setRolename] = useState('');
   const refresh = () => client.invalidateQueries({ queryKey: ['members', groupname] });
   const add = useMutation({ mutationFn: () => vault.call('GroupAddUser', { mode, identity: identity.trim(), groupname, ...(rolename.trim() ? { rolename: rolename.trim() } : {}) }), onSuccess: refresh });
@@ -114,7 +116,7 @@ function Members({ groupname }: { groupname: string }) {
       >
         <SelectField label="Person by" value={mode} onChange={(v) => setMode(v as Mode)} options={MODES} />
         <TextField label="Value" value={identity} onChange={setIdentity} required />
-        <TextField label="Role in the group (optional)" value={rolename} onChange={setRolename} />
+        <SelectField label="Role in the group (optional)" value={rolename} onChange={setRolename} options={[['', 'no role'], ...roles.map((n) => [n, n] as [string, string])]} />
         <button type="submit" className="primary" disabled={!identity.trim()}>
           Add to group
         </button>

@@ -1,11 +1,12 @@
-// Roles: create one or open one by name (the API has no list of roles), see its policies and its owner mark, and
-// manage its xtokens. A role another tool manages (its `managedby` mark, e.g. the Kubernetes operator's) is read-only.
+// Roles: every role listed (RoleList.tsx), create one or open one by name, see its policies and its owner mark, link
+// a policy picked from the list of policies, and manage its xtokens. A role another tool manages (its `managedby` mark, e.g. the Kubernetes operator's) is read-only.
 import { useState } from 'react';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useNavigate, useParams } from 'react-router';
 import { useVault } from '../session';
 import { rowsOf, text } from '../../api/client';
-import { ConfirmButton, ErrorMessage, Notice, QueryState, Table, TextField } from '../../shared/ui';
+import { ConfirmButton, ErrorMessage, Notice, QueryState, SelectField, Table, TextField } from '../../shared/ui';
+import { RoleList } from './RoleList';
 import { XTokens } from './XTokens';
 
 export function Roles() {
@@ -21,14 +22,15 @@ export function Roles() {
     onSuccess: async (_a, name) => {
       setRoledesc('');
       setOpened(name);
-      await client.invalidateQueries({ queryKey: ['role', name] });
+      await client.invalidateQueries({ queryKey: ['role'] });
     },
   });
   const name = rolename.trim();
   return (
     <section className="card" aria-labelledby="roles-h">
       <h2 id="roles-h">Roles and xtokens</h2>
-      <p className="muted">Roles live in the main tenant; their xtokens are made in the tenant chosen above. Name a role to open it or to create it.</p>
+      <p className="muted">Roles live in the main tenant; their xtokens are made in the tenant chosen above. Open a role from the list, or name one to create it.</p>
+      <RoleList />
       <form
         onSubmit={(e) => {
           e.preventDefault();
@@ -61,10 +63,11 @@ function RoleDetail({ rolename, onDeleted }: { rolename: string; onDeleted: () =
   const vault = useVault();
   const client = useQueryClient();
   const role = useQuery({ queryKey: ['role', rolename], queryFn: () => vault.callMain('RoleGet', { rolename }) });
+  const policies = useQuery({ queryKey: ['policies'], queryFn: () => vault.call('PolicyListAllPolicies', {}) });
   const [policyname, setPolicyname] = useState('');
   const [roledesc, setRoledesc] = useState<string | null>(null);
   const roleid = Number(role.data?.roleid);
-  const refresh = () => client.invalidateQueries({ queryKey: ['role', rolename] });
+  const refresh = () => client.invalidateQueries({ queryKey: ['role'] });
   const link = useMutation({
     mutationFn: () => vault.callMain('RoleLinkPolicy', { roleid, policyname: policyname.trim() }),
     onSuccess: async () => {
@@ -74,12 +77,20 @@ function RoleDetail({ rolename, onDeleted }: { rolename: string; onDeleted: () =
   });
   const unlink = useMutation({ mutationFn: (policyid: number) => vault.callMain('RoleUnlinkPolicy', { roleid, policyid }), onSuccess: refresh });
   const describe = useMutation({ mutationFn: (desc: string) => vault.callMain('RoleUpdate', { roleid, roledesc: desc }), onSuccess: refresh });
-  const remove = useMutation({ mutationFn: () => vault.callMain('RoleDelete', { roleid }), onSuccess: onDeleted });
+  const remove = useMutation({
+    mutationFn: () => vault.callMain('RoleDelete', { roleid }),
+    onSuccess: async () => {
+      onDeleted();
+      await refresh();
+    },
+  });
   if (!role.data) return <QueryState loading={role.isLoading} error={role.error} what="the role" />;
 
   const managedby = text(role.data.managedby);
   const readOnly = managedby !== '';
   const description = roledesc ?? text(role.data.roledesc);
+  const linked = new Set(rowsOf(role.data, 'policies').map((p) => text(p.policyname)));
+  const linkable = rowsOf(policies.data).map((p) => text(p.policyname)).filter((n) => !linked.has(n));
   return (
     <section className="card" aria-labelledby="role-h">
       <h3 id="role-h">Role {text(role.data.rolename)}</h3>
@@ -118,8 +129,8 @@ function RoleDetail({ rolename, onDeleted }: { rolename: string; onDeleted: () =
               link.mutate();
             }}
           >
-            <TextField label="Policy to link" value={policyname} onChange={setPolicyname} />
-            <button type="submit" disabled={!policyname.trim() || link.isPending}>
+            <SelectField label="Policy to link" value={policyname} onChange={setPolicyname} options={[['', linkable.length ? 'Choose a policy' : 'No other policy to link'], ...linkable.map((n) => [n, n] as [string, string])]} />
+            <button type="submit" disabled={!policyname || link.isPending}>
               Link policy
             </button>
           </form>
