@@ -5,7 +5,7 @@ import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
 import { startVault, type TestVault } from '../fixtures/vault.js';
-import { ensurePagesBuilt, expectAccessible, launch, poll, shown, watch } from './support.js';
+import { ensurePagesBuilt, expectAccessible, launch, poll, screenshot, shown, watch } from './support.js';
 
 let vault: TestVault;
 let browser: Browser;
@@ -91,5 +91,87 @@ describe('console addresses', { timeout: 180_000 }, () => {
       expect(res.headers.get('content-security-policy')).toContain("script-src 'self'");
       expect(await res.text()).toMatch(/<script type="module" crossorigin src="\/static\//);
     }
+  });
+});
+
+describe('console lists and pickers', { timeout: 180_000 }, () => {
+  it('list every role with its policies and live xtokens, and offer existing names where a name must exist', async () => {
+    const rolename = `api-made-${randomUUID().slice(0, 6)}`;
+    const policyname = `${rolename}-read`;
+    const spare = `${rolename}-spare`;
+    await vault.call('RoleCreate', { rolename, roledesc: 'Made through the API' });
+    await vault.call('PolicyCreate', { policyname, policy: { Effect: 'Allow', Action: ['UserGet'] } });
+    expect((await vault.call('PolicyCreate', { policyname: spare, policy: { Effect: 'Allow', Action: ['UserDelete'] } })).status).toBe(200);
+    await vault.call('RoleLinkPolicy', { rolename, policyname });
+    await vault.call('XTokenCreateForRole', { rolename, finaltime: '1h' });
+    await vault.call('XTokenCreateForRole', { rolename, finaltime: '1h' });
+    const groupname = `team-${randomUUID().slice(0, 6)}`;
+    await vault.call('GroupCreate', { groupname, groupdesc: 'Made through the API' });
+
+    const { page, problems } = await newPage();
+    await signIn(page, 'access');
+    const roles = page.getByRole('table', { name: /^Roles \(\d+\)/ });
+    const row = roles.getByRole('row').filter({ hasText: rolename });
+    await poll(() => shown(row)).toBe('shown');
+    await poll(() => row.getByRole('cell').allTextContents()).toEqual([rolename, 'Made through the API', policyname, '2', 'console or API']);
+    await expectAccessible(page, 'console roles list');
+    await screenshot(page, 'console-roles');
+
+    await row.getByRole('link', { name: rolename }).click();
+    await poll(() => shown(page.getByRole('heading', { name: `Role ${rolename}` }))).toBe('shown');
+    expect(page.url()).toBe(`${vault.url}/console/access/roles/${rolename}`);
+    // The picker offers the policies that exist and are not linked yet.
+    const picker = page.getByLabel('Policy to link');
+    await poll(() => picker.locator('option').allTextContents()).toContain(spare);
+    expect(await picker.locator('option').allTextContents()).not.toContain(policyname);
+    await picker.selectOption(spare);
+    await page.getByRole('button', { name: 'Link policy', exact: true }).click();
+    await poll(() => shown(page.getByRole('table', { name: `Policies of role ${rolename}` }).getByRole('cell', { name: spare }))).toBe('shown');
+    await poll(() => row.getByRole('cell').nth(2).textContent()).toBe(`${policyname}, ${spare}`);
+
+    // Explain offers the roles and the operations by name.
+    await page.getByLabel('Role', { exact: true }).selectOption(rolename);
+    await page.getByLabel('Operation', { exact: true }).selectOption('UserGet');
+    await page.getByRole('button', { name: 'Explain' }).click();
+    await poll(() => shown(page.getByText(/^Verdict: allow/))).toBe('shown');
+
+    await section(page, 'Groups').click();
+    const group = page.getByRole('row').filter({ hasText: groupname });
+    await poll(() => shown(group)).toBe('shown');
+    await group.getByRole('button', { name: 'Members' }).click();
+    expect(page.url()).toBe(`${vault.url}/console/groups/${groupname}`);
+    await poll(() => page.getByLabel('Role in the group (optional)').locator('option').allTextContents()).toContain(rolename);
+    await expectAccessible(page, 'console groups with members');
+    expect(problems).toEqual([]);
+    await page.context().close();
+  });
+});
+
+describe('the request inbox', { timeout: 180_000 }, () => {
+  it('names the person through the audited read and shows the age against the one-month deadline', async () => {
+    const email = `inbox-${randomUUID().slice(0, 8)}@example.com`;
+    const token = (await vault.call('UserCreate', { profile: { email, name: 'Dorothy Hodgkin' } })).body.token as string;
+    const nameless = `nameless-${randomUUID().slice(0, 8)}@example.com`;
+    const other = (await vault.call('UserCreate', { profile: { email: nameless } })).body.token as string;
+    expect((await vault.call('UserDeleteRequest', { mode: 'token', identity: token })).status).toBe(200);
+    expect((await vault.call('UserUpdateRequest', { mode: 'token', identity: other, profile: { name: 'Ruth' } })).status).toBe(200);
+    const { page, problems } = await newPage();
+    await signIn(page, 'requests');
+    await page.getByRole('button', { name: 'Unlock for 60 s' }).click();
+    const row = page.getByRole('row').filter({ hasText: 'Dorothy Hodgkin' });
+    await poll(() => shown(row)).toBe('shown');
+    expect(await row.textContent()).not.toContain(token);
+    await poll(() => row.getByRole('cell').nth(4).textContent()).toMatch(/^(30|31|29|28) days left 0 days old, due /);
+    // A person without a name is named by their email.
+    await poll(() => shown(page.getByRole('row').filter({ hasText: nameless }))).toBe('shown');
+    // Opening the person is the same audited UserGet the record view makes.
+    const reads = await vault.call('AuditListUserEvents', { mode: 'token', identity: token, limit: 50 });
+    expect(reads.body.rows.some((e: { title: string }) => e.title === 'UserGet')).toBe(true);
+    await expectAccessible(page, 'console inbox with people');
+    await screenshot(page, 'console-inbox');
+    await row.getByRole('link', { name: 'Dorothy Hodgkin' }).click();
+    await poll(() => page.url()).toBe(`${vault.url}/console/people/${token}`);
+    expect(problems).toEqual([]);
+    await page.context().close();
   });
 });

@@ -171,7 +171,7 @@ describe('the privacy portal', { timeout: 180_000 }, () => {
     await admin.page.getByRole('navigation', { name: 'Console sections' }).getByRole('link', { name: 'Requests' }).click();
     await admin.page.getByRole('button', { name: 'Unlock for 60 s' }).click();
     await poll(() => shown(admin.page.getByText(/bulk lists open for \d+ more seconds/))).toBe('shown');
-    const row = admin.page.getByRole('row').filter({ hasText: 'forget-me' }).filter({ hasText: user.body.token });
+    const row = admin.page.getByRole('row').filter({ hasText: 'forget-me' }).filter({ hasText: 'Ada Lovelace' });
     await poll(() => shown(row)).toBe('shown');
     await row.getByRole('button', { name: 'Review' }).click();
     await poll(() => shown(admin.page.getByText('The person asks to be erased'))).toBe('shown');
@@ -231,16 +231,16 @@ describe('every section', { timeout: 180_000 }, () => {
     await page.getByLabel('Role name').fill('support');
     await page.getByRole('button', { name: 'Create role' }).click();
     await poll(() => shown(page.getByRole('heading', { name: 'Role support' }))).toBe('shown');
-    await page.getByLabel('Policy to link').fill('support-read');
+    await page.getByLabel('Policy to link').selectOption('support-read');
     await page.getByRole('button', { name: 'Link policy', exact: true }).click();
     await poll(() => shown(page.getByRole('table', { name: 'Policies of role support' }).getByRole('cell', { name: 'support-read' }))).toBe('shown');
     await page.getByRole('button', { name: 'Create xtoken' }).click();
     await poll(() => shown(page.getByText(/^xtoken [0-9a-f-]{36}, valid until/))).toBe('shown');
-    await page.getByLabel('Role', { exact: true }).fill('support');
-    await page.getByLabel('Operation', { exact: true }).fill('UserDelete');
+    await page.getByLabel('Role', { exact: true }).selectOption('support');
+    await page.getByLabel('Operation', { exact: true }).selectOption('UserDelete');
     await page.getByRole('button', { name: 'Explain' }).click();
     await poll(() => shown(page.getByText(/^Verdict: deny/))).toBe('shown');
-    await page.getByLabel('Operation', { exact: true }).fill('UserGet');
+    await page.getByLabel('Operation', { exact: true }).selectOption('UserGet');
     await page.getByRole('button', { name: 'Explain' }).click();
     await poll(() => shown(page.getByText(/^Verdict: allow/))).toBe('shown');
     await expectAccessible(page, 'console access');
@@ -452,7 +452,7 @@ describe('every section', { timeout: 180_000 }, () => {
     await signInToConsole(admin.page);
     await admin.page.getByRole('navigation', { name: 'Console sections' }).getByRole('link', { name: 'Requests' }).click();
     await admin.page.getByRole('button', { name: 'Unlock for 60 s' }).click();
-    const row = admin.page.getByRole('row').filter({ hasText: 'change-profile' }).filter({ hasText: user.body.token });
+    const row = admin.page.getByRole('row').filter({ hasText: 'change-profile' }).filter({ hasText: 'Lin Chen' });
     await poll(() => shown(row)).toBe('shown');
     await row.getByRole('button', { name: 'Review' }).click();
     const diff = admin.page.getByRole('table', { name: 'The requested change' });

@@ -7,6 +7,7 @@ import { DiffView, ErrorMessage, JsonBlock, Notice, QueryState } from '../../sha
 import { diffJson } from '../../shared/diff';
 import { applyMergePatch } from '../../shared/merge';
 import { applyPatch, type Operation } from 'fast-json-patch';
+import { PersonName } from './Requests';
 
 export function RequestDetail({ requestuuid, onDone }: { requestuuid: string; onDone?: () => void }) {
   const vault = useVault();
@@ -30,7 +31,7 @@ export function RequestDetail({ requestuuid, onDone }: { requestuuid: string; on
       {detail.data ? (
         <>
           <p>
-            <span className="tag">{type}</span> <span className="tag">{text(request.status)}</span>
+            <span className="tag">{type}</span> <span className="tag">{decided ?? text(request.status)}</span> about <PersonName token={text(request.token)} />
             {request.brief ? <> consent {text(request.brief)}</> : null}
             {request.appname ? <> app {text(request.appname)}</> : null}
           </p>

@@ -1,12 +1,14 @@
-// The user-request inbox: everyone's requests through the unlock window; open one to see the change and decide.
+// The user-request inbox: everyone's requests through the unlock window, each with the person it is about and its
+// age against the one-month deadline; open one to see the change and decide.
 import { useState } from 'react';
 import { useQuery } from '@tanstack/react-query';
-import { useNavigate, useParams } from 'react-router';
+import { Link, useNavigate, useParams } from 'react-router';
 import { useVault } from '../session';
 import { UnlockBar, useUnlock } from '../unlock';
-import { rowsOf, text } from '../../api/client';
+import { ApiError, objectOf, rowsOf, text } from '../../api/client';
 import { Empty, QueryState, SelectField, Table } from '../../shared/ui';
 import { formatTime } from '../../shared/session';
+import { deadlineOf, plural } from '../../shared/deadline';
 import { RequestDetail } from './RequestDetail';
 
 const STATUSES = ['open', 'approved', 'canceled', 'all'] as const;
@@ -39,13 +41,46 @@ export function Requests() {
           columns={[
             { key: 'requesttype', label: 'Type' },
             { key: 'status', label: 'Status' },
-            { key: 'token', label: 'Person (token)' },
+            { key: 'token', label: 'Person', render: (r) => <PersonName token={text(r.token)} /> },
             { key: 'creationtime', label: 'Made', render: (r) => formatTime(r.creationtime) },
+            { key: 'deadline', label: 'Answer due', render: (r) => <Due request={r} /> },
             { key: 'view', label: 'Details', render: (r) => <button type="button" onClick={() => setOpen(text(r.requestuuid))}>Review</button> },
           ]}
         />
       ) : null}
       {open ? <RequestDetail key={open} requestuuid={open} /> : null}
     </>
+  );
+}
+
+/**
+ * The person a request is about, read with the same audited UserGet the record view makes (and shares its cache):
+ * the admin sees a name where the request names a token.
+ */
+export function PersonName({ token }: { token: string }) {
+  const vault = useVault();
+  const person = useQuery({ queryKey: ['person', vault.session.tenant, token], queryFn: () => vault.call('UserGet', { mode: 'token', identity: token }) });
+  if (person.error instanceof ApiError && person.error.httpStatus === 404) return <span className="muted">erased</span>;
+  if (!person.data) return <span className="muted">{person.isError ? 'not readable' : '…'}</span>;
+  const profile = objectOf(person.data.profile);
+  const name = text(profile.name) || text(profile.email) || text(profile.login) || text(profile.phone) || 'unnamed person';
+  return <Link to={`/people/${encodeURIComponent(token)}`}>{name}</Link>;
+}
+
+/** The request's age and what is left of its month; an answered request shows nothing to chase. */
+function Due({ request }: { request: Record<string, unknown> }) {
+  const made = Number(request.creationtime);
+  if (!made) return null;
+  const { age, left, due } = deadlineOf(made);
+  if (request.status !== 'open') return <span className="muted">answered</span>;
+  const state = left < 0 ? 'overdue' : left < 7 ? 'soon' : 'ok';
+  const words = left < 0 ? `overdue by ${plural(-left, 'day')}` : `${plural(left, 'day')} left`;
+  return (
+    <span>
+      <span className={`tag verdict-${state === 'overdue' ? 'bad' : state === 'soon' ? 'warn' : 'good'}`}>{words}</span>{' '}
+      <span className="muted">
+        {plural(age, 'day')} old, due {due.toLocaleDateString(undefined, { dateStyle: 'medium' })}
+      </span>
+    </span>
   );
 }
