@@ -35,7 +35,23 @@ const NOT_OFFERED: Record<string, string> = {
   STRONGROOM_ROOT_TOKEN: 'the chart gives STRONGROOM_ROOT_TOKEN_FILE from a mounted Secret instead',
   STRONGROOM_WRAPPING_KEY: 'the chart gives STRONGROOM_WRAPPING_KEY_FILE from a mounted Secret instead',
   STRONGROOM_TOKENIZER_ADDRESS: 'a TCP listener without TLS or authentication; the sidecar is reached over the unix socket',
+  STRONGROOM_PKCS11_PIN: 'the chart gives STRONGROOM_PKCS11_PIN_FILE from a mounted Secret instead',
 };
+
+/** custody.provider pkcs11, complete, by token label (`slot` for the other form): the HSM settings' render. */
+const hsm = (slot = '') => ({
+  custody: {
+    provider: 'pkcs11',
+    pkcs11: {
+      module: '/opt/hsm/libvendor.so',
+      tokenLabel: slot ? '' : 'vault',
+      slot,
+      keyLabel: 'kek',
+      pinSecret: { name: 'hsm-pin', key: 'pin' },
+      library: { volume: { emptyDir: {} }, mountPath: '/opt/hsm' },
+    },
+  },
+});
 
 // Every settings value set to something the program accepts, to see where each lands.
 const apiSettings: Record<string, string> = Object.fromEntries(
@@ -49,7 +65,7 @@ const everything = {
   keysDatabase: { url: 'postgres://keys@db:5432/keys' },
   files: { s3: { region: 'eu-west-1', endpoint: 'https://s3.example.com' } },
   api: { settings: apiSettings, notifications: { existingSecret: 'mail', smtpUrlKey: 'smtp', smsWebhookUrlKey: 'sms' } },
-  tokenizer: { settings: { rotateAfterSeals: '1000000', keyringCheckSeconds: '0', recoveryRecipients: recipients } },
+  tokenizer: { settings: { rotateAfterSeals: '1000000', keyringCheckSeconds: '0', recoveryRecipients: recipients, keyCacheSeconds: '60' } },
   auditCheckpoints: {
     seconds: '0',
     events: '500',
@@ -72,7 +88,8 @@ describe('chart settings', () => {
   it('offers every setting the api and the tokenizer read, each to its own container', () => {
     expect(validate(values(everything)), JSON.stringify(validate.errors)).toBe(true);
     const { api, tokenizer } = pod(values(everything));
-    const tokEnv = env(tokenizer);
+    // Static custody and the HSM's settings (by label, by slot) exclude each other: the three renders together.
+    const tokEnv = new Map([...env(pod(values(helmMerge(everything, hsm('3')))).tokenizer), ...env(pod(values(helmMerge(everything, hsm()))).tokenizer), ...env(tokenizer)]);
     // The local file store's directory and the bucket's settings exclude each other: both renders together.
     const apiEnv = new Map([...env(pod(values(helmMerge(everything, { files: { store: 'local' }, api: { replicas: 1 }, keyring: { source: 'persistentVolume' } }))).api), ...env(api)]);
     for (const name of read('api/config.ts')) {
@@ -88,6 +105,7 @@ describe('chart settings', () => {
     for (const name of ['STRONGROOM_TOKENIZER_ROTATE_AFTER_SEALS', 'STRONGROOM_TOKENIZER_KEYRING_CHECK_SECONDS', 'STRONGROOM_RECOVERY_RECIPIENTS']) {
       expect(apiEnv.has(name), name).toBe(false);
     }
+    expect([...env(pod(values(helmMerge(everything, hsm()))).api).keys()].filter((n) => /PKCS11|CUSTODY|KEY_CACHE/.test(n))).toEqual([]);
     expect([...tokEnv.keys()].filter((n) => /AUDIT|SMTP|SMS|S3|AWS_|DATABASE|LEGACY|REWRAP/.test(n))).toEqual([]);
     // Values arrive as given.
     expect(tokEnv.get('STRONGROOM_RECOVERY_RECIPIENTS')!.value).toBe(recipients);

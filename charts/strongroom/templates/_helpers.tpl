@@ -204,6 +204,7 @@ Where things live inside the api pod.
 {{- define "strongroom.paths.files" -}}/var/lib/strongroom-files{{- end -}}
 {{- define "strongroom.paths.checkpoints" -}}/var/lib/strongroom-checkpoints{{- end -}}
 {{- define "strongroom.paths.wrappingKey" -}}/var/run/secrets/strongroom/wrapping-key{{- end -}}
+{{- define "strongroom.paths.hsmPin" -}}/var/run/secrets/strongroom/hsm-pin{{- end -}}
 {{- define "strongroom.paths.rootToken" -}}/var/run/secrets/strongroom/root-token{{- end -}}
 {{- define "strongroom.paths.databaseCa" -}}/var/run/secrets/strongroom/database-ca{{- end -}}
 
@@ -273,7 +274,11 @@ The tokenizer container: the only holder of key material, beside the api in ever
   env:
     - { name: STRONGROOM_DATA_DIR, value: {{ include "strongroom.paths.data" . | quote }} }
     - { name: STRONGROOM_TOKENIZER_SOCKET, value: {{ printf "%s/tokenizer.sock" (include "strongroom.paths.run" .) | quote }} }
+    {{- if eq .Values.custody.provider "pkcs11" }}
+    {{- include "strongroom.tokenizer.hsmEnv" . | nindent 4 }}
+    {{- else }}
     - { name: STRONGROOM_WRAPPING_KEY_FILE, value: {{ printf "%s/key" (include "strongroom.paths.wrappingKey" .) | quote }} }
+    {{- end }}
     - { name: STRONGROOM_TOKENIZER_METRICS_PORT, value: {{ .Values.tokenizer.metricsPort | quote }} }
     - { name: STRONGROOM_LOG_LEVEL, value: {{ .Values.tokenizer.logLevel | quote }} }
     {{- include "strongroom.tokenizer.settingsEnv" . | nindent 4 }}
@@ -293,5 +298,48 @@ The tokenizer container: the only holder of key material, beside the api in ever
     - { name: run, mountPath: {{ include "strongroom.paths.run" . }} }
     - { name: tmp, mountPath: /tmp }
     - { name: data, mountPath: {{ include "strongroom.paths.data" . }} }
+    {{- if eq .Values.custody.provider "pkcs11" }}
+    {{- $hsm := .Values.custody.pkcs11 }}
+    - { name: hsm-pin, mountPath: {{ include "strongroom.paths.hsmPin" . }}, readOnly: true }
+    - { name: hsm-library, mountPath: {{ $hsm.library.mountPath }}, readOnly: true }
+    {{- if $hsm.config.configMap }}
+    - { name: hsm-config, mountPath: {{ $hsm.config.mountPath }}, readOnly: true }
+    {{- end }}
+    {{- else }}
     - { name: wrapping-key, mountPath: {{ include "strongroom.paths.wrappingKey" . }}, readOnly: true }
+    {{- end }}
+{{- end -}}
+
+{{/* The HSM custody's settings (tokenizer container only): the PIN as a file from its Secret, never a value. */}}
+{{- define "strongroom.tokenizer.hsmEnv" -}}
+{{- $hsm := .Values.custody.pkcs11 -}}
+- { name: STRONGROOM_TOKENIZER_CUSTODY, value: pkcs11 }
+- { name: STRONGROOM_PKCS11_MODULE, value: {{ $hsm.module | quote }} }
+{{- if $hsm.tokenLabel }}
+- { name: STRONGROOM_PKCS11_TOKEN_LABEL, value: {{ $hsm.tokenLabel | quote }} }
+{{- else }}
+- { name: STRONGROOM_PKCS11_SLOT, value: {{ $hsm.slot | quote }} }
+{{- end }}
+- { name: STRONGROOM_PKCS11_KEY_LABEL, value: {{ $hsm.keyLabel | quote }} }
+- { name: STRONGROOM_PKCS11_PIN_FILE, value: {{ printf "%s/pin" (include "strongroom.paths.hsmPin" .) | quote }} }
+{{- with $hsm.env }}
+{{ toYaml . }}
+{{- end }}
+{{- end -}}
+
+{{/* The HSM custody's volumes: the PIN Secret, the vendor's library, its configuration. */}}
+{{- define "strongroom.tokenizer.hsmVolumes" -}}
+{{- $hsm := .Values.custody.pkcs11 -}}
+- name: hsm-pin
+  secret:
+    secretName: {{ $hsm.pinSecret.name }}
+    defaultMode: 0400
+    items: [{ key: {{ $hsm.pinSecret.key }}, path: pin }]
+- name: hsm-library
+  {{- toYaml $hsm.library.volume | nindent 2 }}
+{{- if $hsm.config.configMap }}
+- name: hsm-config
+  configMap:
+    name: {{ $hsm.config.configMap }}
+{{- end }}
 {{- end -}}

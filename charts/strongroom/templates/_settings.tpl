@@ -207,4 +207,7 @@ tokenizer never sees a database, object store or mail setting; the api never a k
 {{- with .Values.tokenizer.settings.recoveryRecipients }}
 - { name: STRONGROOM_RECOVERY_RECIPIENTS, value: {{ . | quote }} }
 {{- end }}
+{{- with .Values.tokenizer.settings.keyCacheSeconds }}
+- { name: STRONGROOM_TOKENIZER_KEY_CACHE_SECONDS, value: {{ . | quote }} }
+{{- end }}
 {{- end -}}
