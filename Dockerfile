@@ -8,6 +8,8 @@ ARG NODE_IMAGE=node:22-bookworm-slim
 # Build: every dependency (TypeScript, and the pinned Node 22 the npm scripts run on), then `npm run build`.
 FROM ${NODE_IMAGE} AS build
 WORKDIR /app
+# pkcs11js (the tokenizer's HSM custody) is a native addon compiled at install: the compiler stays in this stage.
+RUN apt-get update -qq && apt-get install -y -qq --no-install-recommends python3 make g++ && rm -rf /var/lib/apt/lists/*
 COPY package.json package-lock.json ./
 RUN npm ci --no-audit --no-fund
 COPY tsconfig.json tsconfig.build.json ./
@@ -18,9 +20,11 @@ COPY operator ./operator
 COPY web ./web
 RUN npm run build
 
-# Production dependencies only: no compiler, no test tools, no second Node.
+# Production dependencies only: no test tools, no second Node, and no compiler in the image (it stays here).
 FROM ${NODE_IMAGE} AS deps
 WORKDIR /app
+# pkcs11js (the tokenizer's HSM custody) is a native addon compiled at install: the compiler stays in this stage.
+RUN apt-get update -qq && apt-get install -y -qq --no-install-recommends python3 make g++ && rm -rf /var/lib/apt/lists/*
 COPY package.json package-lock.json ./
 RUN npm ci --omit=dev --no-audit --no-fund && npm cache clean --force
 
