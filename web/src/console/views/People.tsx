@@ -5,7 +5,8 @@ import { useNavigate } from 'react-router';
 import { useVault } from '../session';
 import { UnlockBar, useUnlock } from '../unlock';
 import { rowsOf, text } from '../../api/client';
-import { ErrorMessage, JsonEditor, Loading, SelectField, Table, TextField, jsonIsValid, mustBeObject, Empty } from '../../shared/ui';
+import { ErrorMessage, Loading, SelectField, Table, TextField, Empty } from '../../shared/ui';
+import { CreatePerson } from './CreatePerson';
 
 export const MODES = ['email', 'login', 'phone', 'custom', 'token'] as const;
 export type Mode = (typeof MODES)[number];
@@ -16,13 +17,8 @@ export function People() {
   const [identity, setIdentity] = useState('');
   const navigate = useNavigate();
   const open = (token: string) => void navigate(`/people/${encodeURIComponent(token)}`);
-  const [profile, setProfile] = useState('{\n  "email": "",\n  "name": ""\n}');
   const find = useMutation({
     mutationFn: () => vault.call('UserGet', { mode, identity: identity.trim() }),
-    onSuccess: (answer) => open(text(answer.token)),
-  });
-  const create = useMutation({
-    mutationFn: () => vault.call('UserCreate', { profile: JSON.parse(profile) as Record<string, unknown> }),
     onSuccess: (answer) => open(text(answer.token)),
   });
   const onFind = (e: FormEvent) => {
@@ -43,22 +39,7 @@ export function People() {
         </form>
         <ErrorMessage error={find.error} />
       </section>
-      <section className="card" aria-labelledby="create-h">
-        <h2 id="create-h">Create a person</h2>
-        <form
-          onSubmit={(e) => {
-            e.preventDefault();
-            create.mutate();
-          }}
-        >
-          <JsonEditor label="Profile (JSON)" value={profile} onChange={setProfile} check={mustBeObject} rows={6} />
-          <p className="muted">login, email, phone and custom become unique lookup indexes.</p>
-          <button type="submit" className="primary" disabled={!jsonIsValid(profile, mustBeObject) || create.isPending}>
-            Create person
-          </button>
-        </form>
-        <ErrorMessage error={create.error} />
-      </section>
+      <CreatePerson onCreated={open} />
       <AllPeople onOpen={open} />
     </>
   );
