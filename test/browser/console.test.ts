@@ -1,3 +1,4 @@
+/// <reference lib="dom" />
 // The console as a new administrator meets it (issue 28): addresses for every section and record, lists and
 // pickers in place of typed names, the inbox naming the person, a form to create one, dialogs before what cannot
 // be undone, copy buttons, verdict colours and an audit table that reads at 1366 px.
@@ -171,6 +172,191 @@ describe('the request inbox', { timeout: 180_000 }, () => {
     await screenshot(page, 'console-inbox');
     await row.getByRole('link', { name: 'Dorothy Hodgkin' }).click();
     await poll(() => page.url()).toBe(`${vault.url}/console/people/${token}`);
+    expect(problems).toEqual([]);
+    await page.context().close();
+  });
+});
+
+describe('creating a person', { timeout: 180_000 }, () => {
+  it('takes a small form, keeps JSON as the advanced path, and shows nested values as nested fields', async () => {
+    const email = `form-${randomUUID().slice(0, 8)}@example.com`;
+    const { page, problems } = await newPage();
+    await signIn(page, 'people');
+    await page.getByLabel('Name', { exact: true }).fill('Chien-Shiung Wu');
+    await page.getByLabel('Email', { exact: true }).fill(email);
+    await page.getByLabel('Login', { exact: true }).fill(`wu-${email.slice(5, 13)}`);
+    await page.getByRole('button', { name: 'Add a field' }).click();
+    await page.getByLabel('Field 1 name').fill('city');
+    await page.getByLabel('Field 1 value').fill('Shanghai');
+    await expectAccessible(page, 'console create form');
+    await screenshot(page, 'console-create-person');
+    // The advanced path starts from what the form holds; a nested value is written there.
+    await page.getByRole('button', { name: 'Write JSON instead' }).click();
+    const editor = page.getByLabel('Profile (JSON)', { exact: true });
+    const fromForm = JSON.parse(await editor.inputValue()) as Record<string, unknown>;
+    expect(fromForm).toEqual({ name: 'Chien-Shiung Wu', email, login: `wu-${email.slice(5, 13)}`, city: 'Shanghai' });
+    await editor.fill(JSON.stringify({ ...fromForm, address: { street: '1 Physics Way', postal_code: '10027' }, labs: ['Columbia', 'Princeton'] }));
+    await page.getByRole('button', { name: 'Create person' }).click();
+    await poll(() => shown(heading(page, 'Chien-Shiung Wu'))).toBe('shown');
+    const stored = await vault.call('UserGet', { mode: 'email', identity: email });
+    expect(stored.body.profile.address).toEqual({ street: '1 Physics Way', postal_code: '10027' });
+
+    // Nested values read as nested fields and lists, never as JSON strings.
+    const profile = page.getByRole('definition').filter({ has: page.getByText('1 Physics Way') });
+    await poll(() => shown(profile.getByText('postal code'))).toBe('shown');
+    expect(await page.getByRole('tabpanel').textContent()).not.toContain('{"street"');
+    expect(await page.getByRole('listitem').filter({ hasText: 'Princeton' }).count()).toBe(1);
+    await expectAccessible(page, 'console nested profile');
+    await screenshot(page, 'console-nested-profile');
+    expect(problems).toEqual([]);
+    await page.context().close();
+  });
+});
+
+describe('what cannot be undone', { timeout: 180_000 }, () => {
+  it('asks in a dialog naming the person or object, styled as destructive, and the badge follows the decision', async () => {
+    const email = `erase-${randomUUID().slice(0, 8)}@example.com`;
+    const token = (await vault.call('UserCreate', { profile: { email, name: 'Lise Meitner' } })).body.token as string;
+    await vault.call('UserDeleteRequest', { mode: 'token', identity: token });
+    const requestuuid = (await vault.call('UserRequestListUserRequests', { mode: 'token', identity: token })).body.rows[0].requestuuid as string;
+    const { page, problems } = await newPage();
+    await signIn(page, `requests/${requestuuid}`);
+    const detail = page.getByRole('region', { name: `Request ${requestuuid}` });
+    await poll(() => shown(detail.getByText('The person asks to be erased'))).toBe('shown');
+    await poll(() => shown(detail.getByRole('link', { name: 'Lise Meitner' }))).toBe('shown');
+    const approve = detail.getByRole('button', { name: 'Approve erasure' });
+    expect(await approve.getAttribute('class')).toBe('danger');
+    await approve.click();
+    const dialog = page.getByRole('dialog', { name: 'Approve erasure of Lise Meitner?' });
+    await poll(() => shown(dialog)).toBe('shown');
+    // The safe choice has the focus; the destructive one is red, not the blue primary.
+    expect(await page.evaluate(() => document.activeElement?.textContent)).toBe('Keep it');
+    const erase = dialog.getByRole('button', { name: 'Erase Lise Meitner for good' });
+    expect(await erase.evaluate((b) => getComputedStyle(b).backgroundColor)).toBe('rgb(179, 38, 30)');
+    await expectAccessible(page, 'console erasure dialog');
+    await screenshot(page, 'console-erasure-dialog');
+    await page.keyboard.press('Escape');
+    await poll(() => dialog.count()).toBe(0);
+    expect((await vault.call('UserGet', { mode: 'token', identity: token })).status).toBe(200);
+
+    await approve.click();
+    await erase.click();
+    await poll(() => shown(detail.getByText('This request is approved.'))).toBe('shown');
+    expect(await detail.locator('.tag').allTextContents()).toEqual(['forget-me', 'approved']);
+    expect((await vault.call('UserGet', { mode: 'token', identity: token })).status).toBe(404);
+
+    // Deleting a person names them too.
+    const other = (await vault.call('UserCreate', { profile: { email: `b-${email}`, name: 'Otto Hahn' } })).body.token as string;
+    await page.goto(`${vault.url}/console/people/${other}`);
+    await page.getByRole('button', { name: 'Delete person' }).click();
+    await poll(() => shown(page.getByRole('dialog', { name: 'Delete person Otto Hahn?' }))).toBe('shown');
+    await page.getByRole('button', { name: 'Keep it' }).click();
+    expect((await vault.call('UserGet', { mode: 'token', identity: other })).status).toBe(200);
+
+    // And a token.
+    const made = (await vault.call('TokenCreate', { tokentype: 'text', record: 'secret note' })).body as { tokenuuid: string };
+    await section(page, 'Tokens').click();
+    await page.getByLabel('Token (tokenbase or tokenuuid)').fill(made.tokenuuid);
+    await page.getByRole('button', { name: 'Delete token' }).click();
+    await page.getByRole('dialog', { name: `Delete token ${made.tokenuuid}?` }).getByRole('button', { name: 'Delete the token for good' }).click();
+    await poll(() => shown(page.getByText('Token deleted.'))).toBe('shown');
+    expect(problems).toEqual([]);
+    await page.context().close();
+  });
+});
+
+describe('copy buttons and verdicts', { timeout: 180_000 }, () => {
+  it('copy a secret shown once and identifiers, and colour verdicts by meaning', async () => {
+    const rolename = `copy-${randomUUID().slice(0, 6)}`;
+    await vault.call('RoleCreate', { rolename });
+    await vault.call('PolicyCreate', { policyname: `${rolename}-names`, policy: { Effect: 'Allow', Action: ['UserGet'], Resource: ['users.profile.name'] } });
+    await vault.call('RoleLinkPolicy', { rolename, policyname: `${rolename}-names` });
+    const { page, problems } = await newPage();
+    await page.context().grantPermissions(['clipboard-read', 'clipboard-write'], { origin: vault.url });
+    const clipboard = () => page.evaluate(() => navigator.clipboard.readText());
+    await signIn(page, `access/roles/${rolename}`);
+    await poll(() => shown(page.getByRole('heading', { name: `Role ${rolename}` }))).toBe('shown');
+    await page.getByRole('button', { name: 'Create xtoken' }).click();
+    const secret = page.getByText(/^xtoken [0-9a-f-]{36}, valid until/);
+    await poll(() => shown(secret)).toBe('shown');
+    await secret.getByRole('button', { name: 'Copy xtoken' }).click();
+    await poll(() => shown(secret.getByText('Copied.'))).toBe('shown');
+    const xtoken = (await secret.locator('code').textContent())!;
+    expect(await clipboard()).toBe(xtoken);
+    // The copied secret signs in.
+    expect((await vault.call('RoleGet', { rolename }, { 'x-bunker-token': xtoken })).status).not.toBe(401);
+    const ids = page.getByRole('table', { name: /^Xtokens of this role/ });
+    await ids.getByRole('button', { name: 'Copy id' }).first().click();
+    expect(await clipboard()).toBe(await ids.locator('code').first().textContent());
+
+    // "partial" is a warning, not a success.
+    await page.getByLabel('Role', { exact: true }).selectOption(rolename);
+    await page.getByLabel('Operation', { exact: true }).selectOption('UserGet');
+    await page.getByRole('button', { name: 'Explain' }).click();
+    const verdict = page.getByRole('status').filter({ hasText: /^Verdict:/ }).locator('.tag');
+    await poll(() => verdict.textContent()).toBe('partial');
+    expect(await verdict.getAttribute('class')).toContain('verdict-warn');
+    const [r, g, b] = (await verdict.evaluate((el) => getComputedStyle(el).backgroundColor)).match(/\d+/g)!.map(Number);
+    expect(g! > r! + 20 && g! > b! + 20, 'not green').toBe(false);
+    await page.getByLabel('Operation', { exact: true }).selectOption('UserDelete');
+    await page.getByRole('button', { name: 'Explain' }).click();
+    await poll(() => verdict.textContent()).toBe('deny');
+    expect(await verdict.getAttribute('class')).toContain('verdict-bad');
+    await expectAccessible(page, 'console copy and verdicts');
+    await screenshot(page, 'console-copy-verdict');
+
+    const person = (await vault.call('UserCreate', { profile: { email: `copy-${rolename}@example.com`, name: 'Copy Me' } })).body.token as string;
+    await page.goto(`${vault.url}/console/people/${person}`);
+    await page.getByRole('button', { name: 'Copy record token' }).click();
+    expect(await clipboard()).toBe(person);
+    expect(problems).toEqual([]);
+    await page.context().close();
+  });
+});
+
+/** Words of the table's cells that the browser broke across lines (a word drawn on more than one line). */
+function brokenWords(page: Page, selector: string): Promise<string[]> {
+  return page.evaluate((table) => {
+    const broken: string[] = [];
+    for (const cell of document.querySelectorAll(`${table} td, ${table} th`)) {
+      const walker = document.createTreeWalker(cell, NodeFilter.SHOW_TEXT);
+      for (let node = walker.nextNode(); node; node = walker.nextNode()) {
+        for (const match of (node.textContent ?? '').matchAll(/\S+/g)) {
+          const range = document.createRange();
+          range.setStart(node, match.index);
+          range.setEnd(node, match.index + match[0].length);
+          const lines = new Set([...range.getClientRects()].map((r) => Math.round(r.top)));
+          if (lines.size > 1) broken.push(match[0]);
+        }
+      }
+    }
+    return broken;
+  }, selector);
+}
+
+describe('the audit table', { timeout: 180_000 }, () => {
+  it('keeps every word whole at 1366 px', async () => {
+    const email = `audit-${randomUUID().slice(0, 8)}@example.com`;
+    const token = (await vault.call('UserCreate', { profile: { email, name: 'Emmy Noether' } })).body.token as string;
+    await vault.call('UserUpdate', { mode: 'token', identity: token, profile: { city: 'Erlangen' } });
+    await vault.call('UserGet', { mode: 'login', identity: 'nobody-by-that-login' });
+    // Long operation names and long messages, as a busy trail has them.
+    await vault.call('BulkListAllUsers', { unlockuuid: randomUUID() });
+    await vault.call('SharedRecordListUserRecords', { mode: 'token', identity: token });
+    await vault.call('AgreementListUserAgreements', { mode: 'token', identity: token });
+    await vault.call('AppdataGet', { mode: 'token', identity: token, appname: 'no-such-application-here' });
+    await vault.call('UserGet', { mode: 'token', identity: token, version: 99 });
+    const { page, problems } = await newPage(1366, 768);
+    await signIn(page, 'audit');
+    await page.getByRole('button', { name: 'Unlock for 60 s' }).click();
+    await poll(() => shown(page.getByRole('table', { name: /^Events 1–/ }))).toBe('shown');
+    expect(await page.locator('table.audit tbody tr').count()).toBeGreaterThan(5);
+    expect(await brokenWords(page, 'table.audit')).toEqual([]);
+    await screenshot(page, 'console-audit-1366');
+    await page.goto(`${vault.url}/console/people/${token}/audit`);
+    await poll(() => shown(page.getByRole('table', { name: /Events about this person/ }))).toBe('shown');
+    expect(await brokenWords(page, 'table.audit')).toEqual([]);
+    await expectAccessible(page, 'console person audit at 1366 px');
     expect(problems).toEqual([]);
     await page.context().close();
   });

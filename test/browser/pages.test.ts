@@ -74,7 +74,9 @@ describe('the admin console', { timeout: 180_000 }, () => {
     await screenshot(page, 'console-people');
 
     const email = `grace-${randomUUID().slice(0, 8)}@example.com`;
-    await page.getByLabel('Profile (JSON)', { exact: true }).fill(JSON.stringify({ email, name: 'Grace Hopper', phone: '+44 7700 900456' }, null, 2));
+    await page.getByLabel('Name', { exact: true }).fill('Grace Hopper');
+    await page.getByLabel('Email', { exact: true }).fill(email);
+    await page.getByLabel('Phone', { exact: true }).fill('+44 7700 900456');
     await page.getByRole('button', { name: 'Create person' }).click();
     await poll(() => shown(page.getByRole('heading', { name: 'Grace Hopper' }))).toBe('shown');
     await page.getByRole('button', { name: '← Back to people' }).click();
@@ -177,7 +179,8 @@ describe('the privacy portal', { timeout: 180_000 }, () => {
     await poll(() => shown(admin.page.getByText('The person asks to be erased'))).toBe('shown');
     await expectAccessible(admin.page, 'console request inbox');
     await screenshot(admin.page, 'console-requests');
-    await admin.page.getByRole('button', { name: 'Approve' }).click();
+    await admin.page.getByRole('button', { name: 'Approve erasure' }).click();
+    await admin.page.getByRole('dialog', { name: 'Approve erasure of Ada Lovelace?' }).getByRole('button', { name: 'Erase Ada Lovelace for good' }).click();
     await poll(() => shown(admin.page.getByText('This request is approved.'))).toBe('shown');
     expect((await vault.call('UserGet', { mode: 'email', identity: email })).status).toBe(404);
     expect(admin.problems).toEqual([]);
@@ -275,6 +278,7 @@ describe('every section', { timeout: 180_000 }, () => {
     await page.getByLabel('Tenant', { exact: true }).selectOption(tenantname);
     await open('People', 'People');
     const email = `acme-${randomUUID().slice(0, 8)}@example.com`;
+    await page.getByRole('button', { name: 'Write JSON instead' }).click();
     await page.getByLabel('Profile (JSON)', { exact: true }).fill(JSON.stringify({ email, name: 'Wile E.' }));
     await page.getByRole('button', { name: 'Create person' }).click();
     await poll(() => shown(page.getByRole('heading', { name: 'Wile E.' }))).toBe('shown');

@@ -66,7 +66,7 @@ export function MyProfile() {
       <section className="card" aria-labelledby="erase-h">
         <h2 id="erase-h">Erase my data</h2>
         <p>Ask the organisation to delete your record and everything stored about you. Once approved, it cannot be undone and you can no longer sign in.</p>
-        <ConfirmButton label="Ask for erasure" confirmLabel="Yes, erase all my data" onConfirm={() => erase.mutate()} disabled={erase.isPending} />
+        <ConfirmButton subject="of all your data" label="Ask for erasure" confirmLabel="Yes, erase all my data" onConfirm={() => erase.mutate()} disabled={erase.isPending} />
         {erase.data ? <Notice>{erase.data.result === 'request-exists' ? 'You already asked for erasure; it is waiting for approval.' : 'Your erasure request was sent. It is waiting for approval.'}</Notice> : null}
         <ErrorMessage error={erase.error} />
       </section>

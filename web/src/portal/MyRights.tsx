@@ -68,6 +68,12 @@ export function MyConsents() {
   );
 }
 
+const REQUEST_WORDS: Record<string, string> = { 'forget-me': 'Erase my data', 'change-profile': 'Change my profile', 'agreement-withdraw': 'Withdraw consent', 'change-app-data': 'Change app data' };
+
+export function requestLabel(type: string): string {
+  return REQUEST_WORDS[type] ?? type;
+}
+
 export function MyRequests() {
   const { call, me } = useMe();
   const client = useQueryClient();
@@ -83,11 +89,11 @@ export function MyRequests() {
           empty="You have not asked for anything yet."
           rows={rowsOf(list.data)}
           columns={[
-            { key: 'requesttype', label: 'Request', render: (r) => ({ 'forget-me': 'Erase my data', 'change-profile': 'Change my profile', 'agreement-withdraw': 'Withdraw consent', 'change-app-data': 'Change app data' })[text(r.requesttype)] ?? text(r.requesttype) },
+            { key: 'requesttype', label: 'Request', render: (r) => requestLabel(text(r.requesttype)) },
             { key: 'status', label: 'Status' },
             { key: 'creationtime', label: 'Asked', render: (r) => formatTime(r.creationtime) },
             { key: 'when', label: 'Last change', render: (r) => formatTime(r.when) },
-            { key: 'act', label: 'Action', render: (r) => (r.status === 'open' ? <ConfirmButton label="Withdraw request" confirmLabel="Yes, withdraw it" onConfirm={() => cancel.mutate(text(r.requestuuid))} /> : null) },
+            { key: 'act', label: 'Action', render: (r) => (r.status === 'open' ? <ConfirmButton subject={`"${requestLabel(text(r.requesttype))}"`} label="Withdraw request" confirmLabel="Yes, withdraw it" onConfirm={() => cancel.mutate(text(r.requestuuid))} /> : null) },
           ]}
         />
       ) : null}
@@ -150,7 +156,7 @@ export function MyShares() {
             {
               key: 'revoke',
               label: 'Revoke',
-              render: (r) => <ConfirmButton label="Revoke" confirmLabel="Revoke this link now" onConfirm={() => revoke.mutate(text(r.recorduuid))} disabled={revoke.isPending} />,
+              render: (r) => <ConfirmButton subject={`the link ${text(r.partner) ? `for ${text(r.partner)}` : text(r.recorduuid)}`} label="Revoke" confirmLabel="Revoke this link now" onConfirm={() => revoke.mutate(text(r.recorduuid))} disabled={revoke.isPending} />,
             },
           ]}
         />

@@ -1,5 +1,5 @@
 // Small building blocks both pages share: messages, tables, forms, the JSON editor and the diff view.
-import { useId, useState, type ReactNode } from 'react';
+import { useEffect, useId, useRef, useState, type ReactNode } from 'react';
 import { text } from '../api/client';
 import type { Change } from './diff';
 
@@ -45,11 +45,11 @@ export interface Column {
   render?: (row: Record<string, unknown>) => ReactNode;
 }
 
-export function Table({ caption, rows, columns, empty }: { caption: string; rows: Record<string, unknown>[]; columns: Column[]; empty: string }) {
+export function Table({ caption, rows, columns, empty, className }: { caption: string; rows: Record<string, unknown>[]; columns: Column[]; empty: string; className?: string }) {
   if (!rows.length) return <Empty>{empty}</Empty>;
   return (
     <div className="table-wrap">
-      <table>
+      <table className={className}>
         <caption>{caption}</caption>
         <thead>
           <tr>
@@ -212,30 +212,167 @@ export function JsonBlock({ value, label }: { value: unknown; label: string }) {
   );
 }
 
-/** A destructive action asks once more, in the page (no browser dialog). */
-export function ConfirmButton({ label, confirmLabel, onConfirm, disabled }: { label: string; confirmLabel: string; onConfirm: () => void; disabled?: boolean }) {
+/**
+ * What cannot be undone asks once more in a modal dialog that names what it acts on (`subject`) and says what
+ * follows (`children`). Both buttons are styled as destructive, never as the blue primary; focus starts on
+ * "Keep it", so Enter does not erase by accident; Escape closes the dialog.
+ */
+export function ConfirmButton({
+  label,
+  confirmLabel,
+  onConfirm,
+  disabled,
+  subject,
+  children,
+}: {
+  label: string;
+  confirmLabel: string;
+  onConfirm: () => void;
+  disabled?: boolean;
+  /** The person or object acted on, named in the dialog's title: "Delete person Grace Hopper?" */
+  subject?: ReactNode;
+  children?: ReactNode;
+}) {
   const [asking, setAsking] = useState(false);
-  if (!asking)
-    return (
+  return (
+    <>
       <button type="button" className="danger" disabled={disabled} onClick={() => setAsking(true)}>
         {label}
       </button>
-    );
+      {asking ? (
+        <ConfirmDialog
+          title={
+            <>
+              {label}
+              {subject ? <> {subject}</> : null}?
+            </>
+          }
+          confirmLabel={confirmLabel}
+          onClose={() => setAsking(false)}
+          onConfirm={() => {
+            setAsking(false);
+            onConfirm();
+          }}
+        >
+          {children ?? <p>This cannot be undone.</p>}
+        </ConfirmDialog>
+      ) : null}
+    </>
+  );
+}
+
+function ConfirmDialog({ title, confirmLabel, onConfirm, onClose, children }: { title: ReactNode; confirmLabel: string; onConfirm: () => void; onClose: () => void; children: ReactNode }) {
+  const id = useId();
+  const ref = useRef<HTMLDialogElement>(null);
+  const keep = useRef<HTMLButtonElement>(null);
+  useEffect(() => {
+    const dialog = ref.current;
+    if (dialog && !dialog.open) dialog.showModal();
+    // showModal focuses the first button, the destructive one: move to the safe choice.
+    keep.current?.focus();
+  }, []);
   return (
-    <span className="confirm" role="group" aria-label={label}>
-      <button
-        type="button"
-        className="danger"
-        onClick={() => {
-          setAsking(false);
-          onConfirm();
-        }}
-      >
-        {confirmLabel}
+    <dialog ref={ref} className="confirm-dialog" aria-labelledby={`${id}-t`} aria-describedby={`${id}-d`} onClose={onClose}>
+      <h2 id={`${id}-t`}>{title}</h2>
+      <div id={`${id}-d`}>{children}</div>
+      <div className="actions">
+        <button type="button" className="danger primary" onClick={onConfirm}>
+          {confirmLabel}
+        </button>
+        <button type="button" ref={keep} onClick={() => ref.current?.close()}>
+          Keep it
+        </button>
+      </div>
+    </dialog>
+  );
+}
+
+/** A label for a field name: `date_of_birth` and `dateOfBirth` read "date of birth". */
+export function fieldLabel(key: string): string {
+  return key.replace(/[_-]+/g, ' ').replace(/([a-z])([A-Z])/g, '$1 $2').toLowerCase();
+}
+
+/** A stored value as a person reads it: nested objects as nested fields, lists as lists, never a JSON string. */
+export function ValueView({ value }: { value: unknown }) {
+  if (Array.isArray(value)) {
+    if (!value.length) return <span className="muted">none</span>;
+    return (
+      <ul className="values">
+        {value.map((v, i) => (
+          <li key={i}>
+            <ValueView value={v} />
+          </li>
+        ))}
+      </ul>
+    );
+  }
+  if (typeof value === 'object' && value !== null) return <Fields value={value as Record<string, unknown>} />;
+  if (value === null || value === '') return <span className="muted">empty</span>;
+  if (typeof value === 'boolean') return <>{value ? 'yes' : 'no'}</>;
+  return <>{text(value)}</>;
+}
+
+/** An object's fields as a definition list, with the raw key beside a readable label when they differ. */
+export function Fields({ value, label, className = 'props' }: { value: Record<string, unknown>; label?: string; className?: string }) {
+  const entries = Object.entries(value);
+  if (!entries.length) return <span className="muted">no fields</span>;
+  return (
+    <dl className={className} aria-label={label}>
+      {entries.map(([k, v]) => (
+        <div key={k} className="contents">
+          <dt>
+            {fieldLabel(k)}
+            {fieldLabel(k) !== k ? <small className="muted"> ({k})</small> : null}
+          </dt>
+          <dd>
+            <ValueView value={v} />
+          </dd>
+        </div>
+      ))}
+    </dl>
+  );
+}
+
+/** How a person is named on screen: name, else email, login or phone. */
+export function personLabel(profile: Record<string, unknown>): string {
+  for (const key of ['name', 'email', 'login', 'phone']) if (text(profile[key])) return text(profile[key]);
+  return 'unnamed person';
+}
+
+/** Copies `value` to the clipboard; says so in a polite live region, or asks to copy by hand when it cannot. */
+export function CopyButton({ value, what }: { value: string; what: string }) {
+  const [state, setState] = useState<'idle' | 'copied' | 'failed'>('idle');
+  const copy = async () => {
+    try {
+      await navigator.clipboard.writeText(value);
+      setState('copied');
+    } catch {
+      setState('failed');
+    }
+  };
+  return (
+    <span className="copy">
+      <button type="button" className="small" onClick={() => void copy()}>
+        Copy {what}
       </button>
-      <button type="button" onClick={() => setAsking(false)}>
-        Keep it
-      </button>
+      <span role="status" className="muted">
+        {state === 'copied' ? 'Copied.' : state === 'failed' ? 'Copying is blocked here: select the text and copy it.' : ''}
+      </span>
     </span>
   );
+}
+
+/** An identifier or a secret shown in monospace, with its copy button. */
+export function Copyable({ value, what }: { value: string; what: string }) {
+  return (
+    <>
+      <code>{value}</code> <CopyButton value={value} what={what} />
+    </>
+  );
+}
+
+/** A decision or a check in words and in a colour by its meaning: allowed/intact is good, partial is a warning. */
+export function Verdict({ value }: { value: string }) {
+  const meaning = ['allow', 'allowed', 'ok', 'intact', 'active', 'approved'].includes(value) ? 'good' : ['partial', 'open', 'pending'].includes(value) ? 'warn' : 'bad';
+  return <span className={`tag verdict-${meaning}`}>{value}</span>;
 }

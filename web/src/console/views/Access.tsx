@@ -81,7 +81,7 @@ function Policies() {
                 <button type="button" onClick={() => load.mutate(text(r.policyname))}>
                   Edit
                 </button>
-                <ConfirmButton label="Delete" confirmLabel="Delete policy" onConfirm={() => remove.mutate(text(r.policyname))} />
+                <ConfirmButton subject={`policy ${text(r.policyname)}`} label="Delete" confirmLabel="Delete policy" onConfirm={() => remove.mutate(text(r.policyname))} />
               </span>
             ),
           },

@@ -56,8 +56,8 @@ function LegalBases() {
             label: 'Actions',
             render: (r) => (
               <span className="actions">
-                <ConfirmButton label="Revoke all" confirmLabel="Revoke every agreement" onConfirm={() => revoke.mutate(text(r.brief))} />
-                <ConfirmButton label="Delete" confirmLabel="Delete legal basis" onConfirm={() => remove.mutate(text(r.brief))} />
+                <ConfirmButton subject={`agreements to ${text(r.brief)}`} label="Revoke all" confirmLabel="Revoke every agreement" onConfirm={() => revoke.mutate(text(r.brief))} />
+                <ConfirmButton subject={`legal basis ${text(r.brief)}`} label="Delete" confirmLabel="Delete legal basis" onConfirm={() => remove.mutate(text(r.brief))} />
               </span>
             ),
           },
@@ -130,7 +130,7 @@ function Activities() {
                 </button>
               )),
           },
-          { key: 'del', label: 'Actions', render: (r) => <ConfirmButton label="Delete" confirmLabel="Delete activity" onConfirm={() => remove.mutate(text(r.activity))} /> },
+          { key: 'del', label: 'Actions', render: (r) => <ConfirmButton subject={`activity ${text(r.activity)}`} label="Delete" confirmLabel="Delete activity" onConfirm={() => remove.mutate(text(r.activity))} /> },
         ]}
       />
       <form

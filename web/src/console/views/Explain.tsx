@@ -3,7 +3,7 @@ import { useState } from 'react';
 import { useMutation } from '@tanstack/react-query';
 import { useVault } from '../session';
 import { text } from '../../api/client';
-import { ErrorMessage, JsonBlock, Notice, SelectField, TextField } from '../../shared/ui';
+import { ErrorMessage, JsonBlock, SelectField, TextField, Verdict } from '../../shared/ui';
 import { MODES, type Mode } from './People';
 import { OPERATION_NAMES } from '../../api/requests.gen';
 import { useRoleNames } from './RoleList';
@@ -41,10 +41,10 @@ export function Explain() {
       </button>
       {explain.data ? (
         <>
-          <Notice>
-            Verdict: <strong>{verdict}</strong>
+          <p role="status">
+            Verdict: <Verdict value={verdict} />
             {explain.data.reason ? ` (${text(explain.data.reason)})` : ''}
-          </Notice>
+          </p>
           <JsonBlock value={explain.data} label="The full explanation" />
         </>
       ) : null}

@@ -51,7 +51,7 @@ export function Groups() {
                   <button type="button" onClick={() => setMembers(text(r.groupname))}>
                     Members
                   </button>
-                  <ConfirmButton label="Delete" confirmLabel="Delete group" onConfirm={() => remove.mutate(text(r.groupname))} />
+                  <ConfirmButton subject={`group ${text(r.groupname)}`} label="Delete" confirmLabel="Delete group" onConfirm={() => remove.mutate(text(r.groupname))} />
                 </span>
               ),
             },
@@ -103,7 +103,7 @@ function Members({ groupname }: { groupname: string }) {
             { key: 'name', label: 'Name', render: (r) => text(objectOf(r.profile).name) },
             { key: 'email', label: 'Email', render: (r) => text(objectOf(r.profile).email) },
             { key: 'rolename', label: 'Role' },
-            { key: 'del', label: 'Actions', render: (r) => <ConfirmButton label="Remove" confirmLabel="Remove from group" onConfirm={() => drop.mutate(text(r.token))} /> },
+            { key: 'del', label: 'Actions', render: (r) => <ConfirmButton subject={`${text(objectOf(r.profile).name) || text(objectOf(r.profile).email) || text(r.token)} from ${groupname}`} label="Remove" confirmLabel="Remove from group" onConfirm={() => drop.mutate(text(r.token))} /> },
           ]}
         />
       ) : null}

@@ -3,7 +3,7 @@ import { useState } from 'react';
 import { useMutation, useQuery } from '@tanstack/react-query';
 import { useVault } from '../session';
 import { rowsOf, text } from '../../api/client';
-import { ErrorMessage, JsonBlock, QueryState, Table } from '../../shared/ui';
+import { ErrorMessage, JsonBlock, QueryState, Table, Verdict } from '../../shared/ui';
 import { download, formatTime } from '../../shared/session';
 import { RequestDetail } from './RequestDetail';
 
@@ -60,13 +60,14 @@ export function AuditTab({ token }: { token: string }) {
 export function AuditTable({ rows, caption, onOpen }: { rows: Record<string, unknown>[]; caption: string; onOpen: (uuid: string) => void }) {
   return (
     <Table
+      className="audit"
       caption={caption}
       empty="No audit events."
       rows={rows}
       columns={[
         { key: 'when', label: 'When', render: (r) => formatTime(r.when) },
         { key: 'title', label: 'Operation' },
-        { key: 'status', label: 'Result' },
+        { key: 'status', label: 'Result', render: (r) => <Verdict value={text(r.status)} /> },
         { key: 'mode', label: 'Named by' },
         { key: 'msg', label: 'Message' },
         { key: 'open', label: 'Details', render: (r) => <button type="button" onClick={() => onOpen(text(r.auditeventuuid))}>Details</button> },

@@ -143,7 +143,7 @@ export function SessionsTab({ token }: { token: string }) {
           { key: 'sessionuuid', label: 'Session' },
           { key: 'sessiondata', label: 'Data' },
           { key: 'expirationtime', label: 'Expires', render: (r) => formatTime(r.expirationtime) },
-          { key: 'del', label: 'Action', render: (r) => <ConfirmButton label="End session" confirmLabel="End it" onConfirm={() => remove.mutate(text(r.sessionuuid))} /> },
+          { key: 'del', label: 'Action', render: (r) => <ConfirmButton subject={text(r.sessionuuid)} label="End session" confirmLabel="End it" onConfirm={() => remove.mutate(text(r.sessionuuid))} /> },
         ]}
       />
       <ErrorMessage error={remove.error} />

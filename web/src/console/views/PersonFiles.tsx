@@ -3,7 +3,7 @@ import { useRef, useState } from 'react';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useVault } from '../session';
 import { rowsOf, text } from '../../api/client';
-import { ConfirmButton, ErrorMessage, JsonBlock, Notice, QueryState, Table, TextField } from '../../shared/ui';
+import { ConfirmButton, CopyButton, ErrorMessage, JsonBlock, Notice, QueryState, Table, TextField } from '../../shared/ui';
 import { download, formatTime } from '../../shared/session';
 
 /** The file's bytes as base64, the way FileCreate takes them. */
@@ -51,7 +51,7 @@ export function FilesTab({ token }: { token: string }) {
                 <button type="button" onClick={() => get.mutate(r)}>
                   Download
                 </button>
-                <ConfirmButton label="Delete" confirmLabel="Delete file" onConfirm={() => remove.mutate(text(r.fileuuid))} />
+                <ConfirmButton subject={`file ${text(r.filename)}`} label="Delete" confirmLabel="Delete file" onConfirm={() => remove.mutate(text(r.fileuuid))} />
               </span>
             ),
           },
@@ -109,7 +109,7 @@ export function SharedTab({ token }: { token: string }) {
         </button>
         {create.data ? (
           <Notice>
-            Shared record <code>{text(create.data.recorduuid)}</code> expires {formatTime(create.data.expirationtime)}.
+            Shared record <code>{text(create.data.recorduuid)}</code> expires {formatTime(create.data.expirationtime)}. <CopyButton value={text(create.data.recorduuid)} what="record UUID" />
           </Notice>
         ) : null}
         <ErrorMessage error={create.error} />

@@ -3,7 +3,7 @@ import { useEffect, useState } from 'react';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useVault } from '../session';
 import { objectOf, rowsOf, text } from '../../api/client';
-import { ConfirmButton, DiffView, ErrorMessage, JsonBlock, JsonEditor, Notice, QueryState, SelectField, Table, jsonIsValid, mustBeObject } from '../../shared/ui';
+import { ConfirmButton, DiffView, Fields, personLabel, ErrorMessage, JsonBlock, JsonEditor, Notice, QueryState, SelectField, Table, jsonIsValid, mustBeObject } from '../../shared/ui';
 import { diffJson } from '../../shared/diff';
 import { mergePatchBetween } from '../../shared/merge';
 import { formatTime } from '../../shared/session';
@@ -48,14 +48,7 @@ export function ProfileTab({ token, profile, onDeleted }: { token: string; profi
         </form>
       ) : (
         <>
-          <dl className="props">
-            {Object.entries(profile).map(([k, v]) => (
-              <div key={k} className="contents">
-                <dt>{k}</dt>
-                <dd>{text(v)}</dd>
-              </div>
-            ))}
-          </dl>
+          <Fields value={profile} label="Profile" />
           <div className="actions">
             <button
               type="button"
@@ -68,7 +61,9 @@ export function ProfileTab({ token, profile, onDeleted }: { token: string; profi
             >
               Edit profile
             </button>
-            <ConfirmButton label="Delete person" confirmLabel="Delete this person for good" onConfirm={() => remove.mutate()} />
+            <ConfirmButton subject={personLabel(profile)} label="Delete person" confirmLabel="Delete this person for good" onConfirm={() => remove.mutate()}>
+              <p>Their record, versions, app data, agreements, sessions, files and shares are erased with their key. This cannot be undone.</p>
+            </ConfirmButton>
           </div>
           <ErrorMessage error={remove.error} />
         </>

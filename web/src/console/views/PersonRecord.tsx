@@ -3,7 +3,7 @@ import { useQuery } from '@tanstack/react-query';
 import { useNavigate } from 'react-router';
 import { useVault } from '../session';
 import { objectOf, text } from '../../api/client';
-import { QueryState } from '../../shared/ui';
+import { Copyable, QueryState } from '../../shared/ui';
 import { ProfileTab, VersionsTab } from './PersonProfile';
 import { AgreementsTab, AppdataTab, SessionsTab } from './PersonData';
 import { FilesTab, SharedTab } from './PersonFiles';
@@ -34,7 +34,7 @@ export function PersonRecord({ token, tab: tabSlug }: { token: string; tab?: str
       </div>
       <h1>{heading}</h1>
       <p className="muted">
-        Token <code>{token}</code>
+        Token <Copyable value={token} what="record token" />
         {person.data ? ` · version ${text(person.data.version)}` : ''}
       </p>
       <QueryState loading={person.isLoading} error={person.error} what="the record" />

@@ -3,11 +3,11 @@ import { useState } from 'react';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useVault } from '../session';
 import { objectOf, text } from '../../api/client';
-import { DiffView, ErrorMessage, JsonBlock, Notice, QueryState } from '../../shared/ui';
+import { ConfirmButton, DiffView, ErrorMessage, JsonBlock, Notice, QueryState, personLabel } from '../../shared/ui';
 import { diffJson } from '../../shared/diff';
 import { applyMergePatch } from '../../shared/merge';
 import { applyPatch, type Operation } from 'fast-json-patch';
-import { PersonName } from './Requests';
+import { PersonName, usePerson } from './Requests';
 
 export function RequestDetail({ requestuuid, onDone }: { requestuuid: string; onDone?: () => void }) {
   const vault = useVault();
@@ -24,6 +24,8 @@ export function RequestDetail({ requestuuid, onDone }: { requestuuid: string; on
   const approve = useMutation({ mutationFn: () => vault.call('UserRequestApprove', { requestuuid, reason: 'approved in the console' }), onSuccess: settle('approved') });
   const cancel = useMutation({ mutationFn: () => vault.call('UserRequestCancel', { requestuuid, reason: 'canceled in the console' }), onSuccess: settle('canceled') });
   const type = text(request.requesttype);
+  const person = usePerson(text(request.token));
+  const who = person.data ? personLabel(objectOf(person.data.profile)) : 'this person';
   const open = request.status === 'open' && decided === null;
   return (
     <div className="card" aria-label={`Request ${requestuuid}`} role="region">
@@ -38,9 +40,15 @@ export function RequestDetail({ requestuuid, onDone }: { requestuuid: string; on
           <Change type={type} request={request} />
           {open ? (
             <div className="actions">
-              <button type="button" className="primary" disabled={approve.isPending} onClick={() => approve.mutate()}>
-                Approve
-              </button>
+              {type === 'forget-me' ? (
+                <ConfirmButton label="Approve erasure" subject={`of ${who}`} confirmLabel={`Erase ${who} for good`} disabled={approve.isPending} onConfirm={() => approve.mutate()}>
+                  <p>Approving deletes {who}&apos;s record and destroys their key: every copy of their data stops opening. This cannot be undone.</p>
+                </ConfirmButton>
+              ) : (
+                <button type="button" className="primary" disabled={approve.isPending} onClick={() => approve.mutate()}>
+                  Approve
+                </button>
+              )}
               <button type="button" className="danger" disabled={cancel.isPending} onClick={() => cancel.mutate()}>
                 Cancel request
               </button>

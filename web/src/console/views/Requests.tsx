@@ -6,7 +6,7 @@ import { Link, useNavigate, useParams } from 'react-router';
 import { useVault } from '../session';
 import { UnlockBar, useUnlock } from '../unlock';
 import { ApiError, objectOf, rowsOf, text } from '../../api/client';
-import { Empty, QueryState, SelectField, Table } from '../../shared/ui';
+import { Empty, QueryState, SelectField, Table, personLabel } from '../../shared/ui';
 import { formatTime } from '../../shared/session';
 import { deadlineOf, plural } from '../../shared/deadline';
 import { RequestDetail } from './RequestDetail';
@@ -57,14 +57,16 @@ export function Requests() {
  * The person a request is about, read with the same audited UserGet the record view makes (and shares its cache):
  * the admin sees a name where the request names a token.
  */
-export function PersonName({ token }: { token: string }) {
+export function usePerson(token: string) {
   const vault = useVault();
-  const person = useQuery({ queryKey: ['person', vault.session.tenant, token], queryFn: () => vault.call('UserGet', { mode: 'token', identity: token }) });
+  return useQuery({ queryKey: ['person', vault.session.tenant, token], queryFn: () => vault.call('UserGet', { mode: 'token', identity: token }), enabled: token !== '' });
+}
+
+export function PersonName({ token }: { token: string }) {
+  const person = usePerson(token);
   if (person.error instanceof ApiError && person.error.httpStatus === 404) return <span className="muted">erased</span>;
   if (!person.data) return <span className="muted">{person.isError ? 'not readable' : '…'}</span>;
-  const profile = objectOf(person.data.profile);
-  const name = text(profile.name) || text(profile.email) || text(profile.login) || text(profile.phone) || 'unnamed person';
-  return <Link to={`/people/${encodeURIComponent(token)}`}>{name}</Link>;
+  return <Link to={`/people/${encodeURIComponent(token)}`}>{personLabel(objectOf(person.data.profile))}</Link>;
 }
 
 /** The request's age and what is left of its month; an answered request shows nothing to chase. */

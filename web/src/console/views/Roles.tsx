@@ -117,7 +117,7 @@ function RoleDetail({ rolename, onDeleted }: { rolename: string; onDeleted: () =
           { key: 'policyid', label: 'Id' },
           ...(readOnly
             ? []
-            : [{ key: 'unlink', label: 'Unlink', render: (r: Record<string, unknown>) => <ConfirmButton label="Unlink" confirmLabel="Unlink policy" onConfirm={() => unlink.mutate(Number(r.policyid))} /> }]),
+            : [{ key: 'unlink', label: 'Unlink', render: (r: Record<string, unknown>) => <ConfirmButton subject={`policy ${text(r.policyname)} from role ${rolename}`} label="Unlink" confirmLabel="Unlink policy" onConfirm={() => unlink.mutate(Number(r.policyid))} /> }]),
         ]}
       />
       {readOnly ? null : (
@@ -147,7 +147,7 @@ function RoleDetail({ rolename, onDeleted }: { rolename: string; onDeleted: () =
             </button>
           </form>
           <div className="actions">
-            <ConfirmButton label="Delete role" confirmLabel="Delete role and its xtokens" onConfirm={() => remove.mutate()} />
+            <ConfirmButton subject={rolename} label="Delete role" confirmLabel="Delete role and its xtokens" onConfirm={() => remove.mutate()} />
           </div>
         </>
       )}

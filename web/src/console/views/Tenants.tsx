@@ -3,7 +3,7 @@ import { useState } from 'react';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useVault } from '../session';
 import { rowsOf, text } from '../../api/client';
-import { ConfirmButton, ErrorMessage, Notice, QueryState, Table, TextField } from '../../shared/ui';
+import { ConfirmButton, CopyButton, ErrorMessage, Notice, QueryState, Table, TextField } from '../../shared/ui';
 
 export function Tenants() {
   const vault = useVault();
@@ -47,8 +47,8 @@ export function Tenants() {
                 <span className="muted">main tenant</span>
               ) : (
                 <span className="actions">
-                  <ConfirmButton label="Rotate admin token" confirmLabel="Replace the admin token" onConfirm={() => rotate.mutate(r)} />
-                  <ConfirmButton label="Delete" confirmLabel="Delete tenant and all its data" onConfirm={() => remove.mutate(Number(r.tenantid))} />
+                  <ConfirmButton subject={`of ${text(r.tenantname)}`} label="Rotate admin token" confirmLabel="Replace the admin token" onConfirm={() => rotate.mutate(r)} />
+                  <ConfirmButton subject={`tenant ${text(r.tenantname)}`} label="Delete" confirmLabel="Delete tenant and all its data" onConfirm={() => remove.mutate(Number(r.tenantid))} />
                 </span>
               ),
           },
@@ -56,7 +56,7 @@ export function Tenants() {
       />
       {secret ? (
         <Notice>
-          Admin token of {secret.tenant}: <code>{secret.xtoken}</code>. It is shown once: copy it now.
+          Admin token of {secret.tenant}: <code>{secret.xtoken}</code>. It is shown once: copy it now. <CopyButton value={secret.xtoken} what="admin token" />
         </Notice>
       ) : null}
       <form

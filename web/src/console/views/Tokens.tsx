@@ -3,7 +3,7 @@ import { useState } from 'react';
 import { useMutation } from '@tanstack/react-query';
 import { useVault } from '../session';
 import { text } from '../../api/client';
-import { ErrorMessage, Notice, SelectField, TextField } from '../../shared/ui';
+import { ConfirmButton, CopyButton, ErrorMessage, Notice, SelectField, TextField } from '../../shared/ui';
 
 const TYPES = [
   ['creditcard', 'Card number (format-preserving)'],
@@ -47,7 +47,7 @@ export function Tokens() {
         </button>
         {create.data ? (
           <Notice>
-            Token <code>{text(create.data.tokenbase)}</code> (id <code>{text(create.data.tokenuuid)}</code>)
+            Token <code>{text(create.data.tokenbase)}</code> (id <code>{text(create.data.tokenuuid)}</code>) <CopyButton value={text(create.data.tokenbase)} what="token" /> <CopyButton value={text(create.data.tokenuuid)} what="token id" />
           </Notice>
         ) : null}
         <ErrorMessage error={create.error} />
@@ -66,9 +66,9 @@ export function Tokens() {
           <button type="submit" className="primary" disabled={!lookup.trim()}>
             Look up
           </button>
-          <button type="button" className="danger" disabled={!lookup.trim()} onClick={() => remove.mutate()}>
-            Delete token
-          </button>
+          <ConfirmButton label="Delete token" subject={lookup.trim()} confirmLabel="Delete the token for good" disabled={!lookup.trim()} onConfirm={() => remove.mutate()}>
+            <p>The value behind this token can no longer be looked up. This cannot be undone.</p>
+          </ConfirmButton>
         </div>
         {get.data && !remove.data ? (
           <dl className="props">

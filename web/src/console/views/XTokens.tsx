@@ -4,7 +4,7 @@ import { useState } from 'react';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useVault } from '../session';
 import { rowsOf, text, type Answer } from '../../api/client';
-import { ConfirmButton, ErrorMessage, Notice, QueryState, Table, TextField } from '../../shared/ui';
+import { ConfirmButton, CopyButton, Copyable, ErrorMessage, Notice, QueryState, Table, TextField } from '../../shared/ui';
 import { formatTime } from '../../shared/session';
 
 export interface XTokensProps {
@@ -44,7 +44,7 @@ export function XTokens({ queryKey, whose, list, create, readOnlyReason, level }
           empty={`No live xtokens for ${whose}.`}
           rows={rowsOf(listed.data)}
           columns={[
-            { key: 'xtokenid', label: 'Id', render: (r) => <code>{text(r.xtokenid)}</code> },
+            { key: 'xtokenid', label: 'Id', render: (r) => <Copyable value={text(r.xtokenid)} what="id" /> },
             { key: 'created', label: 'Made', render: (r) => formatTime(r.created) },
             { key: 'expires', label: 'Expires', render: (r) => (Number(r.expires) > 0 ? formatTime(r.expires) : 'never') },
             ...(editable
@@ -53,7 +53,7 @@ export function XTokens({ queryKey, whose, list, create, readOnlyReason, level }
                     key: 'revoke',
                     label: 'Revoke',
                     render: (r: Record<string, unknown>) => (
-                      <ConfirmButton label="Revoke" confirmLabel="Revoke it now" disabled={revoke.isPending} onConfirm={() => revoke.mutate(text(r.xtokenid))} />
+                      <ConfirmButton subject={`xtoken ${text(r.xtokenid)} of ${whose}`} label="Revoke" confirmLabel="Revoke it now" disabled={revoke.isPending} onConfirm={() => revoke.mutate(text(r.xtokenid))} />
                     ),
                   },
                 ]
@@ -80,7 +80,7 @@ export function XTokens({ queryKey, whose, list, create, readOnlyReason, level }
       )}
       {made.data ? (
         <Notice>
-          xtoken <code>{text(made.data.xtoken)}</code>, valid until {formatTime(made.data.expires)} (id {text(made.data.xtokenid)}). It is shown once: copy it now.
+          xtoken <code>{text(made.data.xtoken)}</code>, valid until {formatTime(made.data.expires)} (id {text(made.data.xtokenid)}). It is shown once: copy it now. <CopyButton value={text(made.data.xtoken)} what="xtoken" />
         </Notice>
       ) : null}
       <ErrorMessage error={listed.error ? null : (made.error ?? revoke.error)} />
