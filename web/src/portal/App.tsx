@@ -1,23 +1,25 @@
-// The privacy portal: the tenant's branding, passwordless sign-in, then the person's own pages.
+// The privacy portal: the tenant's branding, passwordless sign-in, then the person's own pages, each at its own
+// address (/portal/consents, …); and, with no sign-in, a shared record for its recipient (/portal/shared/<uuid>).
 import { useEffect, useMemo, useState } from 'react';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
+import { Link, useLocation, useMatch, useNavigate } from 'react-router';
 import { call, objectOf, text } from '../api/client';
 import { loadSession, saveSession } from '../shared/session';
 import { Login } from './Login';
 import { MeContext, SESSION_KEY, meFor, type PortalSession } from './session';
 import { MyAppData, MyProfile, MySessions } from './MyData';
 import { MyConsents, MyReport, MyRequests, MyShares } from './MyRights';
+import { SharedView } from './Shared';
 
-const PAGES = {
-  Profile: MyProfile,
-  Consents: MyConsents,
-  'App data': MyAppData,
-  Sessions: MySessions,
-  Requests: MyRequests,
-  Share: MyShares,
-  Download: MyReport,
-} as const;
-type PageName = keyof typeof PAGES;
+const PAGES = [
+  { path: 'profile', name: 'Profile', Page: MyProfile },
+  { path: 'consents', name: 'Consents', Page: MyConsents },
+  { path: 'app-data', name: 'App data', Page: MyAppData },
+  { path: 'sessions', name: 'Sessions', Page: MySessions },
+  { path: 'requests', name: 'Requests', Page: MyRequests },
+  { path: 'share', name: 'Share', Page: MyShares },
+  { path: 'download', name: 'Download', Page: MyReport },
+] as const;
 
 /** Ends the login xtoken in the vault, so that a copy of it left in this browser is worth nothing; a failure (the
  * vault unreachable, the xtoken already expired) still signs out here. */
@@ -28,21 +30,24 @@ async function signOut(session: PortalSession): Promise<void> {
 export function App() {
   const client = useQueryClient();
   const [session, setSession] = useState<PortalSession | null>(() => loadSession<PortalSession>(SESSION_KEY));
-  const [page, setPage] = useState<PageName>('Profile');
+  const navigate = useNavigate();
+  const { pathname } = useLocation();
+  const shared = useMatch('/shared/:recorduuid');
+  const page = PAGES.find((p) => p.path === pathname.split('/')[1]) ?? PAGES[0];
   const ui = useQuery({ queryKey: ['uiconf'], queryFn: () => call('TenantGetUIConf', {}, {}), staleTime: Infinity });
   const brand = objectOf(ui.data?.ui);
   const company = text(brand.company_title) || 'Privacy portal';
   const me = useMemo(() => (session ? meFor(session) : null), [session]);
   useEffect(() => {
-    document.title = `${session ? page : 'Sign in'} · ${company} privacy portal`;
-  }, [session, page, company]);
+    document.title = `${shared ? 'Shared with you' : session ? page.name : 'Sign in'} · ${company} privacy portal`;
+  }, [session, page, company, shared]);
   const update = (next: PortalSession | null) => {
     saveSession(SESSION_KEY, next);
     client.removeQueries({ predicate: (q) => q.queryKey[0] !== 'uiconf' });
-    setPage('Profile');
+    if (!next) void navigate('/');
     setSession(next);
   };
-  const Page = PAGES[page];
+  const Page = page.Page;
   return (
     <div className="portal">
       <a className="skip" href="#main">
@@ -52,7 +57,7 @@ export function App() {
         <p className="brand">
           {brand.logo_link ? <img src={text(brand.logo_link)} alt="" height={28} /> : null} {company} · privacy portal
         </p>
-        {session ? (
+        {session && !shared ? (
           <div className="who">
             <button type="button" onClick={() => void signOut(session).finally(() => update(null))}>
               Sign out
@@ -60,13 +65,17 @@ export function App() {
           </div>
         ) : null}
       </header>
-      {me ? (
+      {shared ? (
+        <main id="main" tabIndex={-1}>
+          <SharedView recorduuid={shared.params.recorduuid ?? ''} />
+        </main>
+      ) : me ? (
         <MeContext.Provider value={me}>
           <nav className="portal-nav" aria-label="Your data">
-            {(Object.keys(PAGES) as PageName[]).map((name) => (
-              <button key={name} type="button" aria-current={page === name ? 'page' : undefined} onClick={() => setPage(name)}>
-                {name}
-              </button>
+            {PAGES.map((p) => (
+              <Link key={p.path} to={`/${p.path}`} aria-current={p === page ? 'page' : undefined}>
+                {p.name}
+              </Link>
             ))}
           </nav>
           <main id="main" tabIndex={-1}>

@@ -1,10 +1,10 @@
-// The person's own profile (and a change request), app data and sessions.
+// The person's own profile (and a change request or erasure), app data and sessions, as labelled fields.
 import { useState } from 'react';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { objectOf, rowsOf, text } from '../api/client';
-import { ConfirmButton, Empty, ErrorMessage, JsonBlock, JsonEditor, Notice, QueryState, Table, jsonIsValid, mustBeObject } from '../shared/ui';
+import { ConfirmButton, Empty, ErrorMessage, Fields, JsonEditor, Notice, QueryState, Table, ValueView, jsonIsValid, mustBeObject } from '../shared/ui';
 import { mergePatchBetween } from '../shared/merge';
-import { formatTime } from '../shared/session';
+import { formatDate, formatTime } from '../shared/session';
 import { useMe } from './session';
 
 export function MyProfile() {
@@ -21,19 +21,17 @@ export function MyProfile() {
     },
   });
   const erase = useMutation({ mutationFn: () => call('UserDeleteRequest', me), onSuccess: () => client.invalidateQueries({ queryKey: ['myrequests'] }) });
+  const requests = useQuery({ queryKey: ['myrequests'], queryFn: () => call('UserRequestListUserRequests', me) });
+  // An open erasure request, asked now or in an earlier visit, replaces the button with its date.
+  const asked = rowsOf(requests.data).find((r) => r.requesttype === 'forget-me' && r.status === 'open');
   return (
     <>
       <h1>My profile</h1>
       <QueryState loading={profile.isLoading} error={profile.error} what="your profile" />
       {profile.data ? (
-        <dl className="props card">
-          {Object.entries(current).map(([k, v]) => (
-            <div key={k} className="contents">
-              <dt>{k}</dt>
-              <dd>{text(v)}</dd>
-            </div>
-          ))}
-        </dl>
+        <div className="card">
+          <Fields value={current} label="Your profile" />
+        </div>
       ) : null}
       <section className="card" aria-labelledby="change-h">
         <h2 id="change-h">Ask for a change</h2>
@@ -66,7 +64,13 @@ export function MyProfile() {
       <section className="card" aria-labelledby="erase-h">
         <h2 id="erase-h">Erase my data</h2>
         <p>Ask the organisation to delete your record and everything stored about you. Once approved, it cannot be undone and you can no longer sign in.</p>
-        <ConfirmButton subject="of all your data" label="Ask for erasure" confirmLabel="Yes, erase all my data" onConfirm={() => erase.mutate()} disabled={erase.isPending} />
+        {asked ? (
+          <button type="button" className="danger" disabled>
+            Erasure requested ({formatDate(asked.creationtime)})
+          </button>
+        ) : (
+          <ConfirmButton subject="of all your data" label="Ask for erasure" confirmLabel="Yes, erase all my data" onConfirm={() => erase.mutate()} disabled={erase.isPending || requests.isLoading} />
+        )}
         {erase.data ? <Notice>{erase.data.result === 'request-exists' ? 'You already asked for erasure; it is waiting for approval.' : 'Your erasure request was sent. It is waiting for approval.'}</Notice> : null}
         <ErrorMessage error={erase.error} />
       </section>
@@ -97,7 +101,7 @@ function AppRecord({ appname }: { appname: string }) {
     <section className="card" aria-label={`Data of ${appname}`}>
       <h2>{appname}</h2>
       <QueryState loading={data.isLoading} error={data.error} what={appname} />
-      {data.data ? <JsonBlock value={data.data.appdata} label={`Data of ${appname}`} /> : null}
+      {data.data ? <Fields value={objectOf(data.data.appdata)} label={`Data of ${appname}`} /> : null}
     </section>
   );
 }
@@ -117,7 +121,7 @@ export function MySessions() {
           columns={[
             { key: 'when', label: 'Last change', render: (r) => formatTime(r.when) },
             { key: 'expirationtime', label: 'Ends', render: (r) => formatTime(r.expirationtime) },
-            { key: 'sessiondata', label: 'Data' },
+            { key: 'sessiondata', label: 'Data', render: (r) => <ValueView value={r.sessiondata} /> },
           ]}
         />
       ) : null}

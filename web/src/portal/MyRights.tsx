@@ -1,8 +1,9 @@
 // Consents (give and withdraw, each legal basis explained), requests and their status, shares, the data export.
 import { useState } from 'react';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { rowsOf, text } from '../api/client';
-import { ConfirmButton, Empty, ErrorMessage, Notice, QueryState, Table, TextField } from '../shared/ui';
+import { objectOf, rowsOf, text } from '../api/client';
+import { ConfirmButton, CopyButton, Empty, ErrorMessage, Notice, QueryState, Table, TextField, fieldLabel } from '../shared/ui';
+import { sharedLink } from './Shared';
 import { download, formatTime } from '../shared/session';
 import { useMe } from './session';
 import { exportHtml, gatherExport } from './export';
@@ -102,21 +103,34 @@ export function MyRequests() {
   );
 }
 
+/** The paths a share may name: every field of the profile, nested ones as `address.city`. */
+export function fieldPaths(value: Record<string, unknown>, prefix = ''): string[] {
+  return Object.entries(value).flatMap(([k, v]) => {
+    if (!/^[A-Za-z0-9_$@-]+$/.test(k)) return [];
+    const path = `${prefix}${k}`;
+    return typeof v === 'object' && v !== null && !Array.isArray(v) && Object.keys(v).length ? fieldPaths(v as Record<string, unknown>, `${path}.`) : [path];
+  });
+}
+
 export function MyShares() {
   const { call, me } = useMe();
-  const [fields, setFields] = useState('name,email');
+  const profile = useQuery({ queryKey: ['me'], queryFn: () => call('UserGet', me) });
+  const paths = fieldPaths(objectOf(profile.data?.profile));
+  const [chosen, setChosen] = useState<string[]>([]);
   const [partner, setPartner] = useState('');
   const [finaltime, setFinaltime] = useState('7d');
   const client = useQueryClient();
   const links = useQuery({ queryKey: ['myshares'], queryFn: () => call('SharedRecordListUserRecords', me) });
   const share = useMutation({
-    mutationFn: () => call('SharedRecordCreate', { ...me, fields: fields.split(',').map((f) => f.trim()).filter(Boolean), ...(partner.trim() ? { partner: partner.trim() } : {}), finaltime }),
+    mutationFn: () => call('SharedRecordCreate', { ...me, fields: chosen, ...(partner.trim() ? { partner: partner.trim() } : {}), finaltime }),
     onSuccess: () => client.invalidateQueries({ queryKey: ['myshares'] }),
   });
   const revoke = useMutation({
     mutationFn: (recorduuid: string) => call('SharedRecordDelete', { ...me, recorduuid }),
     onSuccess: () => client.invalidateQueries({ queryKey: ['myshares'] }),
   });
+  const toggle = (path: string, on: boolean) => setChosen(on ? [...chosen, path] : chosen.filter((p) => p !== path));
+  const made = share.data ? sharedLink(text(share.data.recorduuid), share.data.expirationtime) : '';
   return (
     <>
       <h1>Share my data</h1>
@@ -127,16 +141,24 @@ export function MyShares() {
           share.mutate();
         }}
       >
-        <p>Make a link that lets someone read only the fields you choose, until it expires.</p>
-        <TextField label="Fields to share (comma-separated)" value={fields} onChange={setFields} required />
+        <p>Make a link that lets someone read only the details you choose, until it expires.</p>
+        <fieldset className="choices">
+          <legend>Details to share</legend>
+          <QueryState loading={profile.isLoading} error={profile.error} what="your details" />
+          {paths.map((path) => (
+            <label key={path} className="choice">
+              <input type="checkbox" checked={chosen.includes(path)} onChange={(e) => toggle(path, e.target.checked)} /> {path.split('.').map(fieldLabel).join(' › ')}
+            </label>
+          ))}
+        </fieldset>
         <TextField label="Who it is for (optional)" value={partner} onChange={setPartner} />
         <TextField label="Expires after" value={finaltime} onChange={setFinaltime} hint="for example 12h, 7d or 3600s" />
-        <button type="submit" className="primary" disabled={share.isPending}>
+        <button type="submit" className="primary" disabled={share.isPending || !chosen.length}>
           Create shared link
         </button>
         {share.data ? (
           <Notice>
-            Shared record <code>{text(share.data.recorduuid)}</code>, valid until {formatTime(share.data.expirationtime)}. Give this identifier to the recipient: it reads the fields with SharedRecordGet.
+            Your link, valid until {formatTime(share.data.expirationtime)}: <a href={made}>{made}</a> <CopyButton value={made} what="link" />
           </Notice>
         ) : null}
         <ErrorMessage error={share.error} />
@@ -149,14 +171,16 @@ export function MyShares() {
           empty="No shared links."
           rows={rowsOf(links.data)}
           columns={[
-            { key: 'recorduuid', label: 'Link', render: (r) => <code>{text(r.recorduuid)}</code> },
-            { key: 'fields', label: 'Shows', render: (r) => (Array.isArray(r.fields) ? r.fields.join(', ') : 'everything') },
+            { key: 'recorduuid', label: 'Link', render: (r) => <a href={sharedLink(text(r.recorduuid), r.expirationtime)}>{text(r.recorduuid)}</a> },
+            { key: 'fields', label: 'Shows', render: (r) => (Array.isArray(r.fields) ? r.fields.map((f) => text(f).split('.').map(fieldLabel).join(' › ')).join(', ') : 'everything') },
             { key: 'partner', label: 'For', render: (r) => text(r.partner) || '—' },
             { key: 'expirationtime', label: 'Until', render: (r) => formatTime(r.expirationtime) },
             {
               key: 'revoke',
               label: 'Revoke',
-              render: (r) => <ConfirmButton subject={`the link ${text(r.partner) ? `for ${text(r.partner)}` : text(r.recorduuid)}`} label="Revoke" confirmLabel="Revoke this link now" onConfirm={() => revoke.mutate(text(r.recorduuid))} disabled={revoke.isPending} />,
+              render: (r) => (
+                <ConfirmButton subject={`the link ${text(r.partner) ? `for ${text(r.partner)}` : text(r.recorduuid)}`} label="Revoke" confirmLabel="Revoke this link now" onConfirm={() => revoke.mutate(text(r.recorduuid))} disabled={revoke.isPending} />
+              ),
             },
           ]}
         />

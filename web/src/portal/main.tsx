@@ -2,6 +2,7 @@
 import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
+import { BrowserRouter } from 'react-router';
 import { App } from './App';
 import '../shared/styles.css';
 
@@ -10,7 +11,9 @@ const client = new QueryClient({ defaultOptions: { queries: { retry: false, refe
 createRoot(document.getElementById('root')!).render(
   <StrictMode>
     <QueryClientProvider client={client}>
-      <App />
+      <BrowserRouter basename="/portal">
+        <App />
+      </BrowserRouter>
     </QueryClientProvider>
   </StrictMode>,
 );

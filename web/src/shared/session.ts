@@ -29,3 +29,8 @@ export function formatTime(seconds: unknown): string {
   if (typeof seconds !== 'number' || seconds <= 0) return '—';
   return new Date(seconds * 1000).toLocaleString(undefined, { dateStyle: 'medium', timeStyle: 'short' });
 }
+
+export function formatDate(seconds: unknown): string {
+  if (typeof seconds !== 'number' || seconds <= 0) return '—';
+  return new Date(seconds * 1000).toLocaleDateString(undefined, { dateStyle: 'medium' });
+}
