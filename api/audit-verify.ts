@@ -7,6 +7,7 @@ import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { parseArgs } from 'node:util';
 import pg from 'pg';
+import { HeldSql } from './store/sql.js';
 import { eventsAfter, storedHead, tenantIdOf as storedTenantId, type Query } from './store/auditor.js';
 import { auditDigest, checkpointKey, checkpointSigned, parseCheckpoint, type CheckpointLine } from '../proto/audit-checkpoint.js';
 import { canonical } from './vault/audit/trail.js';
@@ -157,21 +158,33 @@ async function main(): Promise<number> {
   await client.connect();
   try {
     // Read-only, and one snapshot: the head and the events as of one moment, while the vault keeps appending.
-    await client.query('begin isolation level repeatable read read only');
-    const query: Query = async (sql, params) => (await client.query(sql, params)).rows as Record<string, unknown>[];
-    const tenantId = await tenantIdOf(query, values.tenant);
-    const access: BucketAccess = {
-      endpoint: values['s3-endpoint'] ?? process.env.STRONGROOM_AUDIT_CHECKPOINTS_S3_ENDPOINT,
-      region: values['s3-region'] ?? process.env.STRONGROOM_AUDIT_CHECKPOINTS_S3_REGION ?? process.env.AWS_REGION ?? 'us-east-1',
-      forcePathStyle: values['s3-force-path-style'] ?? ['true', '1', 'yes', 'on'].includes(process.env.STRONGROOM_AUDIT_CHECKPOINTS_S3_FORCE_PATH_STYLE ?? ''),
-    };
-    const lines = await readCheckpointsFrom(values.checkpoints, tenantId, access);
-    const report = await verifyTrail(query, tenantId, lines, readFileSync(values['public-key'], 'utf8'));
-    process.stdout.write(`${JSON.stringify(report)}\n`);
-    return report.result === 'intact' ? 0 : 1;
+    return await HeldSql.snapshot(client, (sql) => verifyNow((text, params) => sql.query(text, params), { ...values, tenant: values.tenant!, checkpoints: values.checkpoints!, 'public-key': values['public-key']! }));
   } finally {
     await client.end();
   }
+}
+
+interface VerifyArgs {
+  tenant: string;
+  checkpoints: string;
+  'public-key': string;
+  's3-endpoint'?: string | undefined;
+  's3-region'?: string | undefined;
+  's3-force-path-style'?: boolean | undefined;
+}
+
+/** The verification of one tenant's trail, its statements in the command's snapshot: its exit code. */
+async function verifyNow(query: Query, values: VerifyArgs): Promise<number> {
+  const tenantId = await tenantIdOf(query, values.tenant);
+  const access: BucketAccess = {
+    endpoint: values['s3-endpoint'] ?? process.env.STRONGROOM_AUDIT_CHECKPOINTS_S3_ENDPOINT,
+    region: values['s3-region'] ?? process.env.STRONGROOM_AUDIT_CHECKPOINTS_S3_REGION ?? process.env.AWS_REGION ?? 'us-east-1',
+    forcePathStyle: values['s3-force-path-style'] ?? ['true', '1', 'yes', 'on'].includes(process.env.STRONGROOM_AUDIT_CHECKPOINTS_S3_FORCE_PATH_STYLE ?? ''),
+  };
+  const lines = await readCheckpointsFrom(values.checkpoints, tenantId, access);
+  const report = await verifyTrail(query, tenantId, lines, readFileSync(values['public-key'], 'utf8'));
+  process.stdout.write(`${JSON.stringify(report)}\n`);
+  return report.result === 'intact' ? 0 : 1;
 }
 
 if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) {

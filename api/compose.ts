@@ -5,7 +5,6 @@ import pino, { type Logger } from 'pino';
 import { loadConfig, type Config } from './config.js';
 import { Database } from './store/database.js';
 import { KeysDatabase } from './store/keys-database.js';
-import { registerKeysPool } from './store/sql.js';
 import { TokenizerClient } from './tokenizer-client.js';
 import { buildServices, type Services } from './vault/services.js';
 import { createApp } from './http/server.js';
@@ -17,10 +16,10 @@ export async function startApi(env: NodeJS.ProcessEnv = process.env) {
   const log = pino({ level: config.logLevel, base: { component: 'api' } });
   const db = await Database.open({ dataDir: config.dataDir, databaseUrl: config.databaseUrl, poolMax: config.dbPoolMax, log });
   const keysDb = config.keysDatabaseUrl ? await KeysDatabase.open(config.keysDatabaseUrl) : undefined;
-  if (keysDb) registerKeysPool(db.orm.em.getConnection(), keysDb.pool);
+  if (keysDb) db.useKeysDatabase(keysDb.pool);
   const tokenizer = new TokenizerClient(config.tokenizer.target, config.tokenizer.deadlineMs);
-  tokenizer.saltSource = (tenantId) => db.globalStores().tenants.keySalt(tenantId);
-  tokenizer.knowSalts(await db.globalStores().tenants.keySalts());
+  tokenizer.saltSource = (tenantId) => db.global().tenants.keySalt(tenantId);
+  tokenizer.knowSalts(await db.global().tenants.keySalts());
   const services = buildServices(config, log, db, tokenizer);
   registerPoolGauge(await db.poolStats());
   // A tokenizer not up yet is asked again by /readyz and by the first operation; a keyring that does not match is

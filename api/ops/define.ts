@@ -1,6 +1,5 @@
 // What an operation is: a name, who may call it, how it touches data, its input schema and its handler.
 import type { z } from 'zod';
-import type { EntityManager } from '@mikro-orm/postgresql';
 import type { Gate } from './gate.js';
 import type { Services } from '../vault/services.js';
 import type { Principal } from '../vault/credentials.js';
@@ -17,12 +16,11 @@ export interface OpContext {
   services: Services;
   principal: Principal;
   tenantId: number;
-  /** Scoped to the tenant's schema; inside the operation's transaction for writes. */
-  em: EntityManager;
-  /** Every store, on `em` and for this tenant: the way to the database. */
+  /**
+   * Every store of the tenant (and the global ones): the way to the database. In the operation's transaction for
+   * writes, which commit with their audit event (`stores.sql.inTransaction`).
+   */
   stores: Stores;
-  /** True for writes, which run in one transaction with their audit event. */
-  inTransaction: boolean;
   /**
    * The caller's gate (gate.ts): judges each person the operation reaches (users.findRow asks it), the people a list
    * would answer, and any further action on the person; read-only `fields` is what the answer may show.

@@ -1,7 +1,6 @@
 // Runs one operation as a pipeline that reads top to bottom: parse its input, admit the caller (admission.ts), run
 // it in its transaction style, write its audit event, and shape the answer as the caller may see it.
 import type { z } from 'zod';
-import type { EntityManager } from '@mikro-orm/postgresql';
 import type { OpDefinition, OpContext } from './define.js';
 import type { Services } from '../vault/services.js';
 import type { Principal } from '../vault/credentials.js';
@@ -9,7 +8,7 @@ import { draftEvent, type AuditDraft, type AuditNote, type QueuedWrite, type Sea
 import { nowSeconds } from '../vault/durations.js';
 import { UnavailableError, VaultError, badRequest, Messages } from '../errors.js';
 import { fromDatabaseError } from '../store/errors.js';
-import { Stores } from '../store/stores.js';
+import type { Stores } from '../store/stores.js';
 import { admit, admitFromHeader, masked, type Admission } from './admission.js';
 import { Gate } from './gate.js';
 import { MAX_DEPTH, tooDeep } from '../vault/documents.js';
@@ -104,8 +103,8 @@ export async function executePublicOperation(
   await checkKeyring(services, tenantId, op);
   await services.tokenizer.prepare(tenantId);
   const principal: Principal = { credentialId: '', kind: 'public', tenantId, roleId: null, userToken: null, expiresAt: null };
-  const em = services.db.forTenant(tenantId);
-  const ctx: OpContext = { services, principal, tenantId, em, stores: new Stores(em, tenantId), inTransaction: false, audit: {}, now: nowSeconds(), gate: Gate.open(principal, () => em), tenantNamed: tenant.named, clientAddress: tenant.address };
+  const stores = services.db.stores(tenantId);
+  const ctx: OpContext = { services, principal, tenantId, stores, audit: {}, now: nowSeconds(), gate: Gate.open(services, principal, stores), tenantNamed: tenant.named, clientAddress: tenant.address };
   return op.run({ input, ctx });
 }
 
@@ -127,8 +126,7 @@ export async function executeOperation(
   try {
     const admission = await admit(services, op, principal, tenantId, metadataOf(rawBody));
     const { input } = parseInput(op, rawBody);
-    const result = await run({ services, op, principal, tenantId, input, admission, audit: note, now, event: () => audited('ok') });
-    return masked(result, admission.fields);
+    return await run({ services, op, principal, tenantId, input, admission, audit: note, now, event: () => audited('ok') });
   } catch (caught) {
     const err = fromDatabaseError(caught);
     // Failed calls are audited too; a failure to audit them must not hide the original error.
@@ -188,19 +186,19 @@ async function runWrite(call: Call): Promise<Record<string, unknown>> {
   const { services, op, tenantId, input, event } = call;
   let queued: QueuedWrite = [];
   // Tenant operations run as the tenant's database role; admin and main-tenant ones reach global tables.
-  const result = await services.db.writeTransaction(tenantId, op.access === 'tenant', async (tx) => {
-    const ctx = contextOf(call, () => tx, true);
+  const result = await services.db.write(tenantId, op.access === 'tenant', async (tx) => {
+    const ctx = contextOf(call, tx);
     let ahead: SealedAhead | undefined;
     let draft: AuditDraft | undefined;
     ctx.auditFinal = () => {
       draft ??= event();
-      ahead ??= services.audit.sealAhead(tx, tenantId, draft, services.keys.knownIn(ctx));
+      ahead ??= services.audit.sealAhead(tx, draft, services.keys.knownIn(ctx));
     };
     const result = await op.run({ input, ctx });
     ctx.gate.assertJudged();
     // The event is the write's last statement: it travels with COMMIT.
-    queued = await services.audit.writeInTx(tx, tenantId, [draft ?? event()], { known: services.keys.knownIn(ctx), ahead, commit: true });
-    return result;
+    queued = await services.audit.writeInTx(tx, [draft ?? event()], { known: services.keys.knownIn(ctx), ahead, commit: true });
+    return masked(result, ctx.gate.fields);
   });
   // Committed with its event queued; answered once the event is in the chain.
   await services.audit.chained(tenantId, queued);
@@ -209,32 +207,15 @@ async function runWrite(call: Call): Promise<Record<string, unknown>> {
 
 async function runRead(call: Call): Promise<Record<string, unknown>> {
   const { services, op, tenantId, input, event } = call;
-  // Reads fork their manager only if they use it: most go through shared, coalesced statements.
-  let em: EntityManager | undefined;
-  const ctx = contextOf(call, () => (em ??= services.db.forTenant(tenantId)), false);
+  const ctx = contextOf(call, services.db.stores(tenantId));
   const result = await op.run({ input, ctx });
   ctx.gate.assertJudged();
   await services.audit.record(tenantId, event());
-  return result;
+  return masked(result, ctx.gate.fields);
 }
 
 
-function contextOf(call: Call, em: () => EntityManager, inTransaction: boolean): OpContext {
+function contextOf(call: Call, stores: Stores): OpContext {
   const { services, principal, tenantId, admission, audit, now } = call;
-  let stores: Stores | undefined;
-  return {
-    services,
-    principal,
-    tenantId,
-    get em() {
-      return em();
-    },
-    get stores() {
-      return (stores ??= new Stores(em(), tenantId));
-    },
-    inTransaction,
-    gate: new Gate(admission, principal, em),
-    audit,
-    now,
-  };
+  return { services, principal, tenantId, stores, gate: new Gate(admission, stores), audit, now };
 }

@@ -1,13 +1,34 @@
-// The person an operation is about: found by mode and identity, and named in the operation's audit event.
+// The one door to a person: found (vault/users.ts only finds), judged through the operation's gate, and named in
+// the operation's audit event. `grep gate.person api/` lists every place a person is judged.
 import type { OpContext } from './define.js';
 import type { UserRow } from '../store/users.js';
+import type { FoundUser } from '../vault/users.js';
 import type { Mode } from '../vault/identities.js';
+import { notFound, Messages } from '../errors.js';
 
-/** The live user row, or 404; `forUpdate` locks it until the operation's transaction ends. */
+/**
+ * The live user row, judged for the caller, or 404. The gate judges the person found, or that nobody was, before
+ * anything is answered, so a refused caller learns nothing (not even whether they exist). `forUpdate` locks the
+ * row until the operation's transaction ends.
+ */
+export async function judgedRow(ctx: OpContext, ref: { mode: Mode; identity: string }, forUpdate = false): Promise<UserRow> {
+  const row = await ctx.services.users.lookupRow(ctx, ref.mode, ref.identity, forUpdate);
+  await ctx.gate.person(row);
+  if (!row) throw notFound(Messages.userNotFound);
+  return row;
+}
+
+/** As `judgedRow`, with the person's profile opened. */
+export async function judgedUser(ctx: OpContext, ref: { mode: Mode; identity: string }, forUpdate = false): Promise<FoundUser> {
+  const row = await judgedRow(ctx, ref, forUpdate);
+  return { row, profile: await ctx.services.users.open(ctx.tenantId, row) };
+}
+
+/** The person the operation is about: judged, and named in its event (how, and whose record). */
 export async function subjectRow(ctx: OpContext, ref: { mode: Mode; identity: string }, forUpdate = false): Promise<UserRow> {
   ctx.audit.mode = ref.mode;
   ctx.audit.identity = ref.identity;
-  const row = await ctx.services.users.findRow(ctx, ref.mode, ref.identity, forUpdate);
+  const row = await judgedRow(ctx, ref, forUpdate);
   ctx.audit.record = row.token;
   return row;
 }
@@ -25,7 +46,7 @@ export async function changeProfile(
   const users = ctx.services.users;
   ctx.audit.mode = ref.mode;
   ctx.audit.identity = ref.identity;
-  const user = await users.find(ctx, ref.mode, ref.identity, true);
+  const user = await judgedUser(ctx, ref, true);
   ctx.audit.record = user.row.token;
   const next = await change(user.profile);
   ctx.audit.before = user.profile;

@@ -1,7 +1,6 @@
 // SQL for how far a tenant's audit trail is checkpointed (Tenant0011AuditCheckpointed), beside its committed head.
 // What every replica reads to decide whether a checkpoint is due; moved only by the replica that wrote one.
 import { TenantTables } from './tenant-tables.js';
-import { query } from './sql.js';
 
 /** The committed head and the last checkpointed one, read together (one snapshot). */
 export interface CheckpointDistance {
@@ -23,6 +22,6 @@ export class AuditCheckpointedStore extends TenantTables {
 
   /** Records the head just checkpointed. As the vault's own user: the tenant's role may only read the table. */
   async mark(seq: number, link: Buffer, time: number): Promise<void> {
-    await query(this.em, `update ${this.t}.audit_checkpointed set seq = $1, link = $2, "time" = $3 where id = 1`, [seq, link, time]);
+    await this.asVault(`update ${this.t}.audit_checkpointed set seq = $1, link = $2, "time" = $3 where id = 1`, [seq, link, time]);
   }
 }

@@ -2,7 +2,6 @@
 // DEFINER functions of Tenant0009KeyedAudit and Tenant0010AuditQueue), pages of events, one event, a scan, the head.
 import pg from 'pg';
 import { TenantTables } from './tenant-tables.js';
-import { query } from './sql.js';
 
 /** An event as stored; `details` is sealed. */
 export interface AuditEventRow {
@@ -99,23 +98,7 @@ function toRow(r: Record<string, unknown>): AuditEventRow {
   };
 }
 
-/** Runs a statement somewhere else than the store's manager (a connection of a transaction of its own). */
-export type StatementRunner = (text: string, params: readonly unknown[]) => Promise<Record<string, unknown>[]>;
-
 export class AuditStore extends TenantTables {
-  private runner: StatementRunner | undefined;
-
-  /** This store with its statements run by `runner` instead (Database.auditTransaction's connection). */
-  on(runner: StatementRunner): AuditStore {
-    const store = new AuditStore(this.em, this.tenantId);
-    store.runner = runner;
-    return store;
-  }
-
-  protected override sql<T = Record<string, unknown>>(text: string, params: readonly unknown[] = []): Promise<T[]> {
-    return this.runner ? (this.runner(text, params) as Promise<T[]>) : super.sql<T>(text, params);
-  }
-
   /** The statement that locks and reads the head (for a transaction that begins with it). */
   get lockHeadStatement(): string {
     return `select seq, hash, digest from ${this.t}.audit_lock_head()`;
@@ -183,7 +166,7 @@ export class AuditStore extends TenantTables {
    * `commit`, the statement is the transaction's last and COMMIT goes with it.
    */
   async enqueue(rows: (Omit<QueuedEvent, 'mac'> & { mac?: Buffer | null | undefined })[], opts: { commit?: boolean } = {}): Promise<void> {
-    await (opts.commit && !this.runner ? this.sqlThenCommit.bind(this) : this.sql.bind(this))(
+    await (opts.commit ? this.sqlThenCommit.bind(this) : this.sql.bind(this))(
       `select ${this.t}.audit_enqueue($1::uuid[], $2::bigint[], $3::text[], $4::text[], $5::text[], $6::text[], $7::uuid[],
         $8::text[], $9::text[], $10::bytea[], $11::bytea[])`,
       [
@@ -214,8 +197,7 @@ export class AuditStore extends TenantTables {
    * as the vault's own user (the tenant's role may not), in one statement. Answers how many moved.
    */
   async refuse(uuids: readonly string[], now: number): Promise<number> {
-    const moved = await query(
-      this.em,
+    const moved = await this.asVault(
       `with gone as (delete from ${this.t}.audit_queue where uuid = any($1::uuid[]) returning *)
        insert into ${this.t}.audit_refused (uuid, "when", title, status, msg, actor, record, mode, app, details, mac, refused_at)
        select uuid, "when", title, status, msg, actor, record, mode, app, details, mac, $2 from gone returning uuid`,

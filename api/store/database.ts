@@ -1,12 +1,14 @@
-// Opens the database (embedded PGlite or a real PostgreSQL), runs migrations, and hands out tenant-scoped managers.
+// Opens the database (embedded PGlite or a real PostgreSQL), runs migrations, and hands out the stores: a tenant's
+// (`stores`) and the global schema's (`global`) for plain statements, and those of a write transaction (`write`,
+// `writeGlobal`). MikroORM keeps the connection pool and the migrations; every statement goes through `Sql`.
 import { createHash, randomBytes } from 'node:crypto';
 import pg from 'pg';
-import { MikroORM, type EntityManager } from '@mikro-orm/postgresql';
+import { MikroORM } from '@mikro-orm/postgresql';
 import { Migrator } from '@mikro-orm/migrations';
 import type { Logger } from 'pino';
 import { startEmbeddedPostgres, type EmbeddedPostgres } from './embedded.js';
 import { globalMigrations, tenantMigrations } from './migrations/index.js';
-import { registerPool, query, keysPoolOf, OwnTransaction } from './sql.js';
+import { HeldSql, OwnTransaction, PoolSql, type Sql } from './sql.js';
 import { KEYS_SCHEMA } from './keys-database.js';
 
 import { GLOBAL_SCHEMA, MAIN_TENANT_ID, MAIN_TENANT_NAME, tenantSchema } from './schemas.js';
@@ -32,7 +34,17 @@ export class Database {
     readonly embedded: boolean,
     private readonly embeddedServer: EmbeddedPostgres | undefined,
     private readonly databaseUrl: string | undefined,
-  ) {}
+    private readonly mainPool: pg.Pool,
+  ) {
+    this.vaultSql = new PoolSql(() => mainPool);
+  }
+
+  /** Plain statements as the vault's own user, each on a connection of the main pool. */
+  private readonly vaultSql: Sql;
+  /** The key database's pool, when the wrapped keys live apart (STRONGROOM_KEYS_DATABASE_URL). */
+  private keysPool: pg.Pool | undefined;
+  /** Per tenant, its stores for plain statements (made once: they hold no connection). */
+  private readonly tenantStores = new Map<number, Stores>();
 
   static async open(opts: DatabaseOptions): Promise<Database> {
     let server: EmbeddedPostgres | undefined;
@@ -64,12 +76,10 @@ export class Database {
       debug: false,
       allowGlobalContext: true,
     });
-    const db = new Database(orm, Boolean(server), server, opts.databaseUrl);
     const mainPool = (await orm.em.getConnection().getNativeClient()) as pg.Pool;
-    db.mainPool = mainPool;
     reclaimLostConnections(mainPool);
+    const db = new Database(orm, Boolean(server), server, opts.databaseUrl, mainPool);
     if (opts.databaseUrl) await db.setUpIsolation(opts.log);
-    registerPool(orm.em.getConnection(), mainPool, db.roleOf ? (tenantId) => db.tenantPool(tenantId) : undefined);
     try {
       await db.migrate(opts.log);
     } catch (err) {
@@ -79,49 +89,67 @@ export class Database {
     return db;
   }
 
-  /** A fresh manager whose wildcard entities resolve to the tenant's own schema. */
-  forTenant(tenantId: number): EntityManager {
-    return this.orm.em.fork({ schema: tenantSchema(tenantId), clear: true, useContext: false }) as EntityManager;
+  /** The key database's pool from now on (compose.ts, with STRONGROOM_KEYS_DATABASE_URL). */
+  useKeysDatabase(pool: pg.Pool): void {
+    this.keysPool = pool;
+    this.tenantStores.clear();
   }
 
-  /** The manager for the global schema. */
-  global(): EntityManager {
-    return this.orm.em.fork({ clear: true, useContext: false }) as EntityManager;
+  /** The global schema's stores, for plain statements. */
+  global(): GlobalStores {
+    return new GlobalStores(this.vaultSql);
   }
 
-  /** A tenant's stores, outside any transaction. */
+  /** A tenant's stores for plain statements, each run as the tenant's database role where there is one. */
   stores(tenantId: number): Stores {
-    return new Stores(this.statementsOf(tenantId), tenantId);
+    let stores = this.tenantStores.get(tenantId);
+    if (!stores) {
+      stores = new Stores(new PoolSql(() => this.tenantPool(tenantId) ?? this.mainPool), tenantId, { vault: this.vaultSql, keys: this.keysPool });
+      this.tenantStores.set(tenantId, stores);
+    }
+    return stores;
   }
-
-  /** Per tenant, the manager its statements outside any transaction run through (`statementsOf`). */
-  private readonly statementManagers = new Map<number, EntityManager>();
 
   /**
-   * The tenant's manager for statements outside any transaction, made once: the stores only hand it to `query`,
-   * which runs each statement on a pooled connection, and it never holds entities or a transaction. Forking a
-   * manager for each call reconfigured the ORM twice (MikroORM's fork sets `allowGlobalContext` and back), 3% of
-   * the api's CPU per UserGet. A transaction forks its own (`forTenant`, `writeTransaction`).
+   * A write transaction of the tenant on a pooled connection of its own, as the tenant's role (`asTenant`) where
+   * there is one. `work` gets the stores whose statements run in it: BEGIN and the role go with its first statement,
+   * COMMIT with its last (`queryThenCommit`) or after `work`; a failure rolls back.
    */
-  statementsOf(tenantId: number): EntityManager {
-    let em = this.statementManagers.get(tenantId);
-    if (!em) this.statementManagers.set(tenantId, (em = this.forTenant(tenantId)));
-    return em;
+  write<T>(tenantId: number, asTenant: boolean, work: (stores: Stores) => Promise<T>): Promise<T> {
+    const role = asTenant && this.roleOf ? `set local role "${this.roleOf(tenantId)}"; ` : '';
+    return this.transaction(role, (tx) => work(new Stores(tx, tenantId, { vault: tx, keys: this.keysPool })));
   }
 
-  /** The global schema's stores on a fresh manager, outside any transaction. */
-  globalStores(): GlobalStores {
-    return new GlobalStores(this.global());
+  /** A write transaction on the global schema, as the vault's own user. */
+  writeGlobal<T>(work: (stores: GlobalStores) => Promise<T>): Promise<T> {
+    return this.transaction('', (tx) => work(new GlobalStores(tx)));
+  }
+
+  private async transaction<T>(preamble: string, work: (tx: OwnTransaction) => Promise<T>): Promise<T> {
+    const client = await this.mainPool.connect();
+    const tx = new OwnTransaction(client, preamble);
+    let broken: Error | undefined;
+    try {
+      const out = await work(tx);
+      await tx.commit();
+      return out;
+    } catch (err) {
+      await tx.rollback().catch((e: Error) => (broken = e));
+      throw err;
+    } finally {
+      // A connection that could not even roll back is not given back to the pool.
+      client.release(broken);
+    }
   }
 
   /** Connection counts of the pool behind every manager, for the metrics gauge. */
   async poolStats(): Promise<() => { total: number; idle: number; waiting: number }> {
-    const pool = (await this.orm.em.getConnection().getNativeClient()) as pg.Pool;
+    const pool = this.mainPool;
     return () => ({ total: pool.totalCount, idle: pool.idleCount, waiting: pool.waitingCount });
   }
 
   async ping(): Promise<void> {
-    await query(this.global(), 'select 1');
+    await this.vaultSql.query('select 1');
   }
 
   /**
@@ -130,13 +158,13 @@ export class Database {
    */
   async dropTenant(tenantId: number): Promise<void> {
     if (tenantId === MAIN_TENANT_ID) throw new Error('the main tenant cannot be dropped');
-    await keysPoolOf(this.global())?.query(`delete from ${KEYS_SCHEMA}.subject_keys where tenant_id = $1`, [tenantId]);
-    await this.global().transactional(async (tx) => {
-      await query(tx, `drop schema if exists "${tenantSchema(tenantId)}" cascade`);
-      await query(tx, `delete from "${GLOBAL_SCHEMA}".tenants where id = $1`, [tenantId]);
+    await this.keysPool?.query(`delete from ${KEYS_SCHEMA}.subject_keys where tenant_id = $1`, [tenantId]);
+    await this.transaction('', async (tx) => {
+      await tx.query(`drop schema if exists "${tenantSchema(tenantId)}" cascade`);
+      await tx.query(`delete from "${GLOBAL_SCHEMA}".tenants where id = $1`, [tenantId]);
       await this.dropTenantRole(tx, tenantId);
     });
-    this.statementManagers.delete(tenantId);
+    this.tenantStores.delete(tenantId);
   }
 
   /**
@@ -153,7 +181,7 @@ export class Database {
 
   private async migrateTenantNow(tenantId: number): Promise<void> {
     const schema = tenantSchema(tenantId);
-    await query(this.global(), `create schema if not exists "${schema}"`);
+    await this.vaultSql.query(`create schema if not exists "${schema}"`);
     await this.orm.migrator.up({ schema, migrations: tenantMigrations.map((m) => m.name) });
     await this.grantTenantRole(tenantId);
   }
@@ -177,44 +205,40 @@ export class Database {
   }
 
   private async migrateAll(log: Logger): Promise<void> {
-    const em = this.global();
-    await query(em, `create schema if not exists "${GLOBAL_SCHEMA}"`);
+    const sql = this.vaultSql;
+    await sql.query(`create schema if not exists "${GLOBAL_SCHEMA}"`);
     const done = await this.orm.migrator.up({
       schema: GLOBAL_SCHEMA,
       migrations: globalMigrations.map((m) => m.name),
     });
     if (done.length) log.info({ migrations: done.map((m) => m.name) }, 'global schema migrated');
     const now = Math.floor(Date.now() / 1000);
-    await query(
-      em,
+    await sql.query(
       `insert into "${GLOBAL_SCHEMA}".tenants (id, name, org, email, created, key_salt) values ($1, $2, $3, null, $4, $5)
        on conflict (id) do nothing`,
       [MAIN_TENANT_ID, MAIN_TENANT_NAME, 'Main', now, randomBytes(KEY_SALT_BYTES)],
     );
     // serial must move past the explicit id 1, or the next tenant would collide with the main one; and never
     // back: a deleted tenant's id is not given out again.
-    await query(
-      em,
+    await sql.query(
       `select setval(pg_get_serial_sequence('"${GLOBAL_SCHEMA}".tenants', 'id'),
               greatest((select max(id) from "${GLOBAL_SCHEMA}".tenants), 1,
                 (select last_value from pg_sequences where schemaname = $1 and sequencename = 'tenants_id_seq')))`,
       [GLOBAL_SCHEMA],
     );
-    const tenants = await query<{ id: number }>(em, `select id from "${GLOBAL_SCHEMA}".tenants order by id`);
+    const tenants = await sql.query<{ id: number }>(`select id from "${GLOBAL_SCHEMA}".tenants order by id`);
     for (const t of tenants) await this.migrateTenantNow(t.id);
   }
 
   // The second line of tenant isolation (PostgreSQL only): every tenant has a database role that can use only its
   // own schema. Plain statements of a tenant run on a small pool whose connections start as that role; write
   // transactions switch to it with SET LOCAL ROLE. A query that names another tenant's schema fails in PostgreSQL.
-  private mainPool: pg.Pool | undefined;
-  private readonly tenantPools = new Map<number, pg.Pool>();
+    private readonly tenantPools = new Map<number, pg.Pool>();
   /** The tenant's role name; undefined when isolation is off (embedded database, or no right to create roles). */
   roleOf: ((tenantId: number) => string) | undefined;
 
   private async setUpIsolation(log: Logger): Promise<void> {
-    const [me] = await query<{ can: boolean; db: string }>(
-      this.global(),
+    const [me] = await this.vaultSql.query<{ can: boolean; db: string }>(
       'select (rolsuper or rolcreaterole) as can, current_database() as db from pg_roles where rolname = current_user',
     );
     if (!me?.can) {
@@ -236,7 +260,7 @@ export class Database {
         max: 2,
         idleTimeoutMillis: 5_000,
         options: `-c role=${this.roleOf(tenantId)}`,
-        types: (this.mainPool as unknown as { options: { types?: unknown } } | undefined)?.options.types as pg.CustomTypesConfig | undefined,
+        types: (this.mainPool as unknown as { options: { types?: unknown } }).options.types as pg.CustomTypesConfig | undefined,
       });
       pool.on('error', () => undefined);
       reclaimLostConnections(pool);
@@ -253,8 +277,9 @@ export class Database {
    * A head held by someone else longer than AUDIT_LOCK_TIMEOUT fails the batch (retried later), never hangs it.
    */
   async auditTransaction<T>(tenantId: number, queueLimit: number, work: (audit: AuditStore, head: AuditHead, queued: QueuedEvent[]) => Promise<T>): Promise<T> {
-    const client = await this.mainPool!.connect();
-    const store = this.stores(tenantId).audit.on(async (text, params) => (await client.query(text, params as unknown[])).rows as Record<string, unknown>[]);
+    const client = await this.mainPool.connect();
+    const held = new HeldSql(client);
+    const store = new Stores(held, tenantId, { vault: held, keys: this.keysPool }).audit;
     let broken: Error | undefined;
     try {
       // One round trip: BEGIN, the lock timeout, the head's lock, and the queue as it stands once the lock is held.
@@ -278,7 +303,7 @@ export class Database {
    * trip with BEGIN, the lock timeout and COMMIT (`statement` holds its values: no parameters).
    */
   async auditAppendAlone(_tenantId: number, statement: string): Promise<void> {
-    const client = await this.mainPool!.connect();
+    const client = await this.mainPool.connect();
     let broken: Error | undefined;
     try {
       await client.query(`begin; ${AUDIT_LOCK_TIMEOUT}; ${statement}; commit`);
@@ -291,35 +316,12 @@ export class Database {
     }
   }
 
-  /**
-   * A write transaction of the tenant on a pooled connection of its own, as the tenant's role (`asTenant`) where
-   * there is one. `work` gets a manager whose statements run in it: BEGIN and the role go with its first statement,
-   * COMMIT with its last (`queryThenCommit`) or after `work`; a failure rolls back.
-   */
-  async writeTransaction<T>(tenantId: number, asTenant: boolean, work: (em: EntityManager) => Promise<T>): Promise<T> {
-    const client = await this.mainPool!.connect();
-    const role = asTenant && this.roleOf ? `set local role "${this.roleOf(tenantId)}"; ` : '';
-    const tx = new OwnTransaction(this.forTenant(tenantId), client, role);
-    let broken: Error | undefined;
-    try {
-      const out = await work(tx.em);
-      await tx.commit();
-      return out;
-    } catch (err) {
-      await tx.rollback().catch((e: Error) => (broken = e));
-      throw err;
-    } finally {
-      // A connection that could not even roll back is not given back to the pool.
-      client.release(broken);
-    }
-  }
-
   /** The tenant's role, created if needed, with rights on its own schema and on the few global tables it reads. */
   private async grantTenantRole(tenantId: number): Promise<void> {
-    if (this.roleOf) await grantTenantRole(this.global(), { tenantId, role: this.roleOf(tenantId) });
+    if (this.roleOf) await grantTenantRole(this.vaultSql, { tenantId, role: this.roleOf(tenantId) });
   }
 
-  private async dropTenantRole(tx: EntityManager, tenantId: number): Promise<void> {
+  private async dropTenantRole(tx: Sql, tenantId: number): Promise<void> {
     if (!this.roleOf) return;
     await dropTenantRole(tx, this.roleOf(tenantId));
     const pool = this.tenantPools.get(tenantId);

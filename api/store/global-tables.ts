@@ -1,15 +1,14 @@
-// The base of every store of the global schema: the manager it runs on (its transaction, if any).
-import type { EntityManager } from '@mikro-orm/postgresql';
+// The base of every store of the global schema: the handle its statements run on (a transaction, or the pool).
 import { GLOBAL_SCHEMA } from './schemas.js';
-import { query } from './sql.js';
+import type { Row, Sql } from './sql.js';
 
 export abstract class GlobalTables {
   /** The global schema, quoted for statement text. */
   protected readonly g = `"${GLOBAL_SCHEMA}"`;
 
-  constructor(protected readonly em: EntityManager) {}
+  constructor(protected readonly handle: Sql) {}
 
-  protected sql<T = Record<string, unknown>>(text: string, params: readonly unknown[] = []): Promise<T[]> {
-    return query<T>(this.em, text, params);
+  protected sql<T = Row>(text: string, params: readonly unknown[] = []): Promise<T[]> {
+    return this.handle.query<T>(text, params);
   }
 }

@@ -1,4 +1,4 @@
-// Takes back pooled connections whose server went away. kysely 0.29's controlled transactions release their
+// Takes back pooled connections whose server went away. The ORM's controlled transactions (kysely 0.29, under MikroORM) release their
 // connection only after a successful BEGIN, COMMIT or ROLLBACK: when the connection is lost mid-transaction these
 // fail, and the connection is never released. pg-pool, for its part, may keep an idle connection that ended without
 // an error event, and hand it out again. After a database restart the pool was left with its slots taken by dead

@@ -1,6 +1,5 @@
 // SQL for the counts SystemGetSystemStats reports of one tenant.
 import { TenantTables } from './tenant-tables.js';
-import { query } from './sql.js';
 
 export class StatsStore extends TenantTables {
   async counts(now: number): Promise<{ users: number; tokens: number; sessions: number }> {
@@ -17,8 +16,8 @@ export class StatsStore extends TenantTables {
    * it, so not as the tenant's role): the planner's count of people afterwards.
    */
   async analysePeople(): Promise<number> {
-    await query(this.em, `analyze ${this.t}.users, ${this.t}.subject_keys`);
-    const [row] = await query<{ rows: number }>(this.em, `select greatest(reltuples, 0)::float8 as rows from pg_class where oid = $1::regclass`, [`${this.t}.users`]);
+    await this.asVault(`analyze ${this.t}.users, ${this.t}.subject_keys`);
+    const [row] = await this.asVault<{ rows: number }>(`select greatest(reltuples, 0)::float8 as rows from pg_class where oid = $1::regclass`, [`${this.t}.users`]);
     return Number(row?.rows ?? 0);
   }
 

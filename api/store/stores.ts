@@ -1,6 +1,7 @@
-// Every store, bound to one manager (an operation's connection, or its transaction) and, for a tenant's tables, to
-// its tenant: the one way an operation or a vault service reaches the database.
-import type { EntityManager } from '@mikro-orm/postgresql';
+// Every store, bound to one handle (the pool, or a transaction) and, for a tenant's tables, to its tenant: the one
+// way an operation or a vault service reaches the database. Made by the Database (`stores`, `global`, `write`).
+import type { Sql } from './sql.js';
+import type { TenantPlaces } from './tenant-tables.js';
 import { AppStore } from './appdata.js';
 import { AuditStore } from './audit.js';
 import { AuditCheckpointedStore } from './audit-checkpointed.js';
@@ -24,93 +25,101 @@ import { TokenStore } from './tokens.js';
 import { UnlockStore } from './unlocks.js';
 import { UserStore } from './users.js';
 
-/** The stores of the global schema. */
+/** The stores of the global schema, as the vault's own user (or in the transaction they were made for). */
 export class GlobalStores {
-  constructor(readonly em: EntityManager) {}
+  constructor(readonly sql: Sql) {}
 
   get credentials(): CredentialStore {
-    return new CredentialStore(this.em);
+    return new CredentialStore(this.sql);
   }
   get logins(): LoginStore {
-    return new LoginStore(this.em);
+    return new LoginStore(this.sql);
   }
   get rateLimits(): RateLimitClient {
-    return new RateLimitClient(this.em);
+    return new RateLimitClient(this.sql);
   }
   get roles(): RoleStore {
-    return new RoleStore(this.em);
+    return new RoleStore(this.sql);
   }
   get settings(): SettingStore {
-    return new SettingStore(this.em);
+    return new SettingStore(this.sql);
   }
   get sharedIndex(): SharedIndexStore {
-    return new SharedIndexStore(this.em);
+    return new SharedIndexStore(this.sql);
   }
   get tenants(): TenantStore {
-    return new TenantStore(this.em);
+    return new TenantStore(this.sql);
   }
   get unlocks(): UnlockStore {
-    return new UnlockStore(this.em);
+    return new UnlockStore(this.sql);
   }
 }
 
-/** The stores of one tenant, and the global ones on the same connection (a transaction sees its own writes). */
+/**
+ * The stores of one tenant, on the tenant's handle (its transaction, or its pool as the tenant's database role),
+ * and the global ones as the vault's own user outside a transaction (in the same transaction inside one: it sees
+ * its own writes). `sql` is the global handle: in a transaction both are the transaction.
+ */
 export class Stores extends GlobalStores {
   constructor(
-    em: EntityManager,
+    private readonly tenantSql: Sql,
     readonly tenantId: number,
+    private readonly places: TenantPlaces,
   ) {
-    super(em);
+    super(places.vault);
+  }
+
+  /**
+   * Another tenant's stores as the vault's own user, in this transaction if there is one: for main-tenant
+   * operations, which reach every tenant's people (their transactions run as the vault's own user).
+   */
+  inTenant(tenantId: number): Stores {
+    return new Stores(this.places.vault, tenantId, this.places);
   }
 
   get appdata(): AppStore {
-    return new AppStore(this.em, this.tenantId);
+    return new AppStore(this.tenantSql, this.tenantId, this.places);
   }
   get audit(): AuditStore {
-    return new AuditStore(this.em, this.tenantId);
+    return new AuditStore(this.tenantSql, this.tenantId, this.places);
   }
   get auditCheckpointed(): AuditCheckpointedStore {
-    return new AuditCheckpointedStore(this.em, this.tenantId);
+    return new AuditCheckpointedStore(this.tenantSql, this.tenantId, this.places);
   }
   get consent(): ConsentStore {
-    return new ConsentStore(this.em, this.tenantId);
+    return new ConsentStore(this.tenantSql, this.tenantId, this.places);
   }
   get files(): FileStore {
-    return new FileStore(this.em, this.tenantId);
+    return new FileStore(this.tenantSql, this.tenantId, this.places);
   }
   get groups(): GroupStore {
-    return new GroupStore(this.em, this.tenantId);
+    return new GroupStore(this.tenantSql, this.tenantId, this.places);
   }
   get legacy(): LegacyStore {
-    return new LegacyStore(this.em, this.tenantId);
+    return new LegacyStore(this.tenantSql, this.tenantId, this.places);
   }
   get locks(): LockStore {
-    return new LockStore(this.em, this.tenantId);
+    return new LockStore(this.tenantSql, this.tenantId, this.places);
   }
   get requests(): RequestStore {
-    return new RequestStore(this.em, this.tenantId);
+    return new RequestStore(this.tenantSql, this.tenantId, this.places);
   }
   get sessions(): SessionStore {
-    return new SessionStore(this.em, this.tenantId);
+    return new SessionStore(this.tenantSql, this.tenantId, this.places);
   }
   get shared(): SharedStore {
-    return new SharedStore(this.em, this.tenantId);
+    return new SharedStore(this.tenantSql, this.tenantId, this.places);
   }
   get stats(): StatsStore {
-    return new StatsStore(this.em, this.tenantId);
+    return new StatsStore(this.tenantSql, this.tenantId, this.places);
   }
   get subjectKeys(): SubjectKeyStore {
-    return new SubjectKeyStore(this.em, this.tenantId);
+    return new SubjectKeyStore(this.tenantSql, this.tenantId, this.places);
   }
   get tokens(): TokenStore {
-    return new TokenStore(this.em, this.tenantId);
+    return new TokenStore(this.tenantSql, this.tenantId, this.places);
   }
   get users(): UserStore {
-    return new UserStore(this.em, this.tenantId);
+    return new UserStore(this.tenantSql, this.tenantId, this.places);
   }
-}
-
-/** The stores of a scope: the ones it carries, else ones bound to its manager and tenant. */
-export function storesOf(scope: { em: EntityManager; tenantId: number; stores?: Stores | undefined }): Stores {
-  return scope.stores ?? new Stores(scope.em, scope.tenantId);
 }

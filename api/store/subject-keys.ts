@@ -3,7 +3,6 @@
 // ledger without key material (who has a key, who is erased) that the data database's own queries join.
 import type pg from 'pg';
 import { TenantTables } from './tenant-tables.js';
-import { keysPoolOf } from './sql.js';
 import { KEYS_SCHEMA } from './keys-database.js';
 
 /** A wrapped key's master version, from its header (format byte, then the version as u32). */
@@ -11,7 +10,7 @@ const VERSION_OF = (w: string) => `get_byte(${w}, 1) << 24 | get_byte(${w}, 2) <
 
 export class SubjectKeyStore extends TenantTables {
   private get remote(): pg.Pool | undefined {
-    return keysPoolOf(this.em);
+    return this.places.keys;
   }
 
   private async remoteSql<T>(text: string, params: unknown[]): Promise<T[]> {

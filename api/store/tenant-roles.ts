@@ -1,18 +1,17 @@
 // A tenant's own database role: made with the tenant (rights on its own schema, the few global tables it reads,
 // row-level policies on the shared ones, and the audit trail's grants) and dropped with it. Role names are
 // cluster-wide; the Database chooses them (roleOf).
-import type { EntityManager } from '@mikro-orm/postgresql';
 import { GLOBAL_SCHEMA, tenantSchema } from './schemas.js';
-import { query } from './sql.js';
+import type { Sql } from './sql.js';
 import { auditGrants } from './audit.js';
 
 /** The tenant's role `name`, created if needed, with its rights; run as the vault's own user. */
-export async function grantTenantRole(em: EntityManager, { tenantId, role: name }: { tenantId: number; role: string }): Promise<void> {
+export async function grantTenantRole(sql: Sql, { tenantId, role: name }: { tenantId: number; role: string }): Promise<void> {
   const role = `"${name}"`;
   const schema = `"${tenantSchema(tenantId)}"`;
-  await query(em, `do $$ begin if not exists (select from pg_roles where rolname = '${name}') then create role ${role} nologin; end if; end $$`);
-  await query(em, `grant ${role} to current_user`);
-  for (const sql of [
+  await sql.query(`do $$ begin if not exists (select from pg_roles where rolname = '${name}') then create role ${role} nologin; end if; end $$`);
+  await sql.query(`grant ${role} to current_user`);
+  for (const statement of [
     `grant usage on schema ${schema} to ${role}`,
     `grant select, insert, update, delete on all tables in schema ${schema} to ${role}`,
     `grant usage, select on all sequences in schema ${schema} to ${role}`,
@@ -31,12 +30,12 @@ export async function grantTenantRole(em: EntityManager, { tenantId, role: name 
        and policyname = '${name}') then create policy ${role} on "${GLOBAL_SCHEMA}".shared_record_tenants to ${role}
        using (tenant_id = ${Number(tenantId)}) with check (tenant_id = ${Number(tenantId)}); end if; end $$`,
   ]) {
-    await query(em, sql);
+    await sql.query(statement);
   }
 }
 
 /** The tenant's role and everything it owns, gone (the tenant's schema is dropped in the same transaction). */
-export async function dropTenantRole(tx: EntityManager, name: string): Promise<void> {
+export async function dropTenantRole(tx: Sql, name: string): Promise<void> {
   const role = `"${name}"`;
-  await query(tx, `do $$ begin if exists (select from pg_roles where rolname = '${name}') then drop owned by ${role}; drop role ${role}; end if; end $$`);
+  await tx.query(`do $$ begin if exists (select from pg_roles where rolname = '${name}') then drop owned by ${role}; drop role ${role}; end if; end $$`);
 }

@@ -107,7 +107,7 @@ export class UserStore extends TenantTables {
 
   /** Rows as read, with their keys (and without the rows whose key is gone, when keys live apart). */
   private keyed(rows: Record<string, unknown>[]): Promise<UserRow[]> {
-    return new SubjectKeyStore(this.em, this.tenantId).withKeys(rows.map(toRow));
+    return new SubjectKeyStore(this.handle, this.tenantId, this.places).withKeys(rows.map(toRow));
   }
 
   async byIndex(mode: IndexMode, hash: Buffer, now: number, forUpdate = false): Promise<UserRow | null> {
@@ -250,12 +250,12 @@ export class UserStore extends TenantTables {
     if (!tokens.length) return;
     await this.sql(`delete from ${this.t}.user_requests where user_token = any($1::uuid[]) and requesttype <> 'forget-me'`, [tokens]);
     await this.sql(`update ${this.t}.user_requests set change = null where user_token = any($1::uuid[])`, [tokens]);
-    await new SubjectKeyStore(this.em, this.tenantId).erase(tokens, Math.floor(Date.now() / 1000));
+    await new SubjectKeyStore(this.handle, this.tenantId, this.places).erase(tokens, Math.floor(Date.now() / 1000));
   }
 
   /** Every removal of a user ends here: its login xtokens go with it, so no restore brings them back. */
   private removeLogins(tokens: string[]): Promise<void> {
-    return new CredentialStore(this.em).removeLoginsOf(this.tenantId, tokens);
+    return new CredentialStore(this.places.vault).removeLoginsOf(this.tenantId, tokens);
   }
 
   /** Removes expired users with their versions, a bounded number at a time; returns how many went. */
@@ -271,7 +271,7 @@ export class UserStore extends TenantTables {
     // Rows whose key is gone (brought back by a restored backup after their person was erased) read as absent
     // already; here they go for good, with what hangs off them. With keys apart, the ledger learns first which
     // keys the key database no longer has.
-    const keys = new SubjectKeyStore(this.em, this.tenantId);
+    const keys = new SubjectKeyStore(this.handle, this.tenantId, this.places);
     for (let after: string | null = null; ; ) {
       const step = await keys.reconcile(max, after, now);
       if (!step.last) break;

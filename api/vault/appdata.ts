@@ -1,5 +1,4 @@
 // Per-user app data: a JSON object per (user, app), sealed through the tokenizer, with earlier versions kept.
-import { storesOf } from '../store/stores.js';
 import { createHash } from 'node:crypto';
 import mergePatch from 'json-merge-patch';
 import type { Sealer } from './sealed.js';
@@ -33,7 +32,7 @@ export class Appdata {
    * record as the caller already read and locked it (null: it has none), saving a second read.
    */
   async put(scope: Scope, token: string, appname: string, data: AppData, current?: AppRow | null): Promise<void> {
-    const store = storesOf(scope).appdata;
+    const store = scope.stores.appdata;
     const old = current !== undefined ? current : await store.get(token, appname, true);
     const sealed = await this.sealer.sealFor(scope, token, { table: APP_TABLE, rowId: this.rowId(token, appname, old ? old.version + 1 : 1) }, data);
     if (old) await store.replace(token, appname, old, sealed, { now: scope.now, keep: this.keep });
@@ -59,7 +58,7 @@ export class Appdata {
 
   /** The record and its plaintext, or 404 when the user has none for the app. */
   async get(scope: Scope, token: string, appname: string, forUpdate = false): Promise<{ row: AppRow; data: AppData }> {
-    const row = await storesOf(scope).appdata.get(token, appname, forUpdate);
+    const row = await scope.stores.appdata.get(token, appname, forUpdate);
     if (!row) throw notFound(Messages.appNotFound);
     const [plain] = await this.openMany(scope, token, appname, [row]);
     return { row, data: JSON.parse(plain!.toString('utf8')) as AppData };
@@ -68,7 +67,7 @@ export class Appdata {
   async at(scope: Scope, token: string, appname: string, version: number): Promise<AppData> {
     const current = await this.get(scope, token, appname);
     if (version === current.row.version) return current.data;
-    const blob = version > 0 && version < current.row.version ? await storesOf(scope).appdata.version(token, appname, version) : null;
+    const blob = version > 0 && version < current.row.version ? await scope.stores.appdata.version(token, appname, version) : null;
     if (!blob) throw notFound(Messages.versionNotFound);
     const [plain] = await this.openMany(scope, token, appname, [{ data: blob, version }]);
     return JSON.parse(plain!.toString('utf8')) as AppData;
@@ -76,9 +75,9 @@ export class Appdata {
 
   /** Versions with the md5 of each plaintext, oldest first, the current one last. */
   async versions(scope: Scope, token: string, appname: string): Promise<{ version: number; optime: number; md5: string }[]> {
-    const current = await storesOf(scope).appdata.get(token, appname);
+    const current = await scope.stores.appdata.get(token, appname);
     if (!current) throw notFound(Messages.appNotFound);
-    const all = [...(await storesOf(scope).appdata.versions(token, appname)), { version: current.version, data: current.data, optime: current.updated }];
+    const all = [...(await scope.stores.appdata.versions(token, appname)), { version: current.version, data: current.data, optime: current.updated }];
     const opened = await this.openMany(scope, token, appname, all);
     return all.map((v, i) => ({ version: v.version, optime: v.optime, md5: createHash('md5').update(opened[i]!).digest('hex') }));
   }

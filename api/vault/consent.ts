@@ -1,6 +1,5 @@
 // Consent: legal bases (why data is processed), each person's agreements to them, and processing activities.
 // Agreement statuses arrive under many names (OA, OSS, v1); one canonical form is stored and returned.
-import { storesOf } from '../store/stores.js';
 import type { Sealer } from './sealed.js';
 import type { Scope } from './scope.js';
 import type { AgreementRow, LegalBasisRow, LegalBasisFields, ActivityFields } from '../store/consent.js';
@@ -88,14 +87,14 @@ export class Consent {
 
   /** A live legal basis, or 404 (deleted ones are kept only for their agreements). */
   async basis(scope: Scope, brief: string, forUpdate = false): Promise<LegalBasisRow> {
-    const row = await storesOf(scope).consent.basis(brief, forUpdate);
+    const row = await scope.stores.consent.basis(brief, forUpdate);
     if (!row || row.status === 'deleted') throw notFound(Messages.legalBasisNotFound);
     return row;
   }
 
   async createBasis(scope: Scope, brief: string, fields: LegalBasisFields): Promise<void> {
     const requiredflag = fields.requiredflag ?? false;
-    const created = await storesOf(scope).consent.createBasis(
+    const created = await scope.stores.consent.createBasis(
       brief,
       {
         status: fields.status ?? 'active',
@@ -113,7 +112,7 @@ export class Consent {
   }
 
   async updateBasis(scope: Scope, brief: string, fields: LegalBasisFields & { brief?: string | undefined }): Promise<LegalBasisRow> {
-    const store = storesOf(scope).consent;
+    const store = scope.stores.consent;
     const current = await this.basis(scope, brief, true);
     if (fields.brief !== undefined && fields.brief !== brief && (await store.basis(fields.brief))) throw conflict(Messages.duplicateLegalBasis);
     // The message is kept only while consent is mandatory.
@@ -125,7 +124,7 @@ export class Consent {
 
   /** With agreements the basis is marked deleted and they are revoked; without, it goes. */
   async deleteBasis(scope: Scope, brief: string): Promise<'deleted' | 'marked'> {
-    const store = storesOf(scope).consent;
+    const store = scope.stores.consent;
     await this.basis(scope, brief, true);
     if (await store.hasAgreements(brief)) {
       await store.revokeAll(brief, scope.now);
@@ -142,27 +141,27 @@ export class Consent {
     brief: string,
     a: { status: AgreementStatus; starttime: number; endtime: number; details: AgreementDetails },
   ): Promise<void> {
-    const found = await storesOf(scope).consent.basisWithId(brief);
+    const found = await scope.stores.consent.basisWithId(brief);
     if (!found || found.basis.status === 'deleted') throw notFound(Messages.legalBasisNotFound);
     if (found.basis.status !== 'active') throw conflict(Messages.legalBasisInactive);
     const basisId = found.id;
     const details = await this.sealer.sealFor(scope, token, { table: AGREEMENTS_TABLE, rowId: agreementRowId(token, basisId) }, a.details);
-    await storesOf(scope).consent.upsertAgreement({ user_token: token, brief, status: a.status, details, starttime: a.starttime, endtime: a.endtime }, scope.now);
+    await scope.stores.consent.upsertAgreement({ user_token: token, brief, status: a.status, details, starttime: a.starttime, endtime: a.endtime }, scope.now);
   }
 
   async agreement(scope: Scope, token: string, brief: string): Promise<Record<string, unknown>> {
-    const row = await storesOf(scope).consent.agreement(token, brief);
+    const row = await scope.stores.consent.agreement(token, brief);
     if (!row) throw notFound(Messages.agreementNotFound);
     return (await this.present(scope, [row]))[0]!;
   }
 
   async agreementsOf(scope: Scope, token: string): Promise<Record<string, unknown>[]> {
-    return this.present(scope, await storesOf(scope).consent.agreementsOf(token));
+    return this.present(scope, await scope.stores.consent.agreementsOf(token));
   }
 
   /** Withdraws consent: `canceled`, and no end time (OSS). 404 when the person never agreed. */
   async cancel(scope: Scope, token: string, brief: string): Promise<AgreementStatus> {
-    const store = storesOf(scope).consent;
+    const store = scope.stores.consent;
     await this.basis(scope, brief);
     const row = await store.agreement(token, brief, true);
     if (!row) throw notFound(Messages.agreementNotFound);
@@ -197,11 +196,11 @@ export class Consent {
   }
 
   async createActivity(scope: Scope, activity: string, fields: ActivityFields): Promise<void> {
-    if (!(await storesOf(scope).consent.createActivity(activity, fields, scope.now))) throw conflict(Messages.duplicateActivity);
+    if (!(await scope.stores.consent.createActivity(activity, fields, scope.now))) throw conflict(Messages.duplicateActivity);
   }
 
   async activity(scope: Scope, activity: string, forUpdate = false) {
-    const row = await storesOf(scope).consent.activity(activity, forUpdate);
+    const row = await scope.stores.consent.activity(activity, forUpdate);
     if (!row) throw notFound(Messages.activityNotFound);
     return row;
   }
@@ -210,12 +209,12 @@ export class Consent {
   async setLink(scope: Scope, activity: string, brief: string, linked: boolean): Promise<void> {
     await this.activity(scope, activity, true);
     await this.basis(scope, brief);
-    const store = storesOf(scope).consent;
+    const store = scope.stores.consent;
     await (linked ? store.link(activity, brief) : store.unlink(activity, brief));
   }
 
   async updateActivity(scope: Scope, activity: string, fields: ActivityFields & { activity?: string | undefined }): Promise<void> {
-    const store = storesOf(scope).consent;
+    const store = scope.stores.consent;
     await this.activity(scope, activity, true);
     if (fields.activity !== undefined && fields.activity !== activity && (await store.activity(fields.activity))) throw conflict(Messages.duplicateActivity);
     await store.updateActivity(activity, fields, scope.now);

@@ -2,11 +2,9 @@
 import { createHash, randomUUID } from 'node:crypto';
 import { LRUCache } from 'lru-cache';
 import { isUniqueViolation } from '../store/errors.js';
-import { onTransactionEnd } from '../store/sql.js';
-import type { EntityManager } from '@mikro-orm/postgresql';
 import type { Database } from '../store/database.js';
 import { MAIN_TENANT_ID } from '../store/database.js';
-import { GlobalStores } from '../store/stores.js';
+import type { GlobalStores } from '../store/stores.js';
 import type { XTokenListing } from '../store/credentials.js';
 import { AuthenticationError, notFound } from '../errors.js';
 import { nowSeconds } from './durations.js';
@@ -40,9 +38,6 @@ export class Credentials {
 
   constructor(private readonly db: Database) {}
 
-  private stores(em: EntityManager = this.db.global()): GlobalStores {
-    return new GlobalStores(em);
-  }
 
   /** The principal behind an X-Bunker-Token value, or 403 `Access denied`. */
   async authenticate(token: string | undefined): Promise<Principal> {
@@ -51,7 +46,7 @@ export class Credentials {
     const hash = hashToken(token);
     let principal = this.cache.get(hash);
     if (!principal) {
-      const row = await this.stores().credentials.byHash(hash);
+      const row = await this.db.global().credentials.byHash(hash);
       if (!row) throw new AuthenticationError('unknown or revoked token');
       principal = {
         credentialId: row.id,
@@ -72,9 +67,9 @@ export class Credentials {
     kind: CredentialKind,
     tenantId: number,
     extra: { roleId?: number; userToken?: string; expiresAt?: number } = {},
-    em: EntityManager = this.db.global(),
+    stores: GlobalStores = this.db.global(),
   ): Promise<string> {
-    return (await this.issueWithId(kind, tenantId, extra, em)).token;
+    return (await this.issueWithId(kind, tenantId, extra, stores)).token;
   }
 
   /** As `issue`, with the credential's id: what XTokenRevoke and the xtoken lists name it by. */
@@ -82,11 +77,11 @@ export class Credentials {
     kind: CredentialKind,
     tenantId: number,
     extra: { roleId?: number; userToken?: string; expiresAt?: number } = {},
-    em: EntityManager = this.db.global(),
+    stores: GlobalStores = this.db.global(),
   ): Promise<{ token: string; id: string }> {
     const token = randomUUID();
     const id = randomUUID();
-    await this.stores(em).credentials.insert(
+    await stores.credentials.insert(
       { id, hash: hashToken(token), kind, tenantId, roleId: extra.roleId ?? null, userToken: extra.userToken ?? null, expiresAt: extra.expiresAt ?? null },
       nowSeconds(),
     );
@@ -98,29 +93,29 @@ export class Credentials {
    * else 404, the same as for an id that never was. This process forgets it once the transaction commits; other
    * replicas within PRINCIPAL_CACHE_MS.
    */
-  async revokeXToken(em: EntityManager, id: string, tenantId: number | null): Promise<{ kind: string; tenantId: number; userToken: string | null }> {
-    const gone = await this.stores(em).credentials.removeXToken(id, tenantId);
+  async revokeXToken(stores: GlobalStores, id: string, tenantId: number | null): Promise<{ kind: string; tenantId: number; userToken: string | null }> {
+    const gone = await stores.credentials.removeXToken(id, tenantId);
     if (!gone) throw notFound(XTOKEN_NOT_FOUND);
-    afterCommit(em, () => this.forget((p) => p.credentialId === id));
+    afterCommit(stores, () => this.forget((p) => p.credentialId === id));
     return { kind: gone.kind, tenantId: gone.tenantId, userToken: gone.userToken };
   }
 
   /** The tenant's live xtokens of a role: ids, kinds and times, never a secret or its hash. */
-  xtokensOfRole(em: EntityManager, tenantId: number, roleId: number, now: number): Promise<XTokenListing[]> {
-    return this.stores(em).credentials.xtokensOfRole(tenantId, roleId, now);
+  xtokensOfRole(stores: GlobalStores, tenantId: number, roleId: number, now: number): Promise<XTokenListing[]> {
+    return stores.credentials.xtokensOfRole(tenantId, roleId, now);
   }
 
   /** The tenant's live login xtokens of a person: ids, kinds and times, never a secret or its hash. */
-  xtokensOfUser(em: EntityManager, tenantId: number, userToken: string, now: number): Promise<XTokenListing[]> {
-    return this.stores(em).credentials.xtokensOfUser(tenantId, userToken, now);
+  xtokensOfUser(stores: GlobalStores, tenantId: number, userToken: string, now: number): Promise<XTokenListing[]> {
+    return stores.credentials.xtokensOfUser(tenantId, userToken, now);
   }
 
   /**
-   * A person was removed in `em`'s transaction, their login xtokens with them (UserStore): once it commits, this
+   * A person was removed in the stores' transaction, their login xtokens with them (UserStore): once it commits, this
    * process forgets their cached principals at once; other replicas let them lapse within PRINCIPAL_CACHE_MS.
    */
-  forgetUserAfterCommit(em: EntityManager, tenantId: number, userToken: string): void {
-    afterCommit(em, () => this.forget((p) => p.kind === 'login' && p.tenantId === tenantId && p.userToken === userToken));
+  forgetUserAfterCommit(stores: GlobalStores, tenantId: number, userToken: string): void {
+    afterCommit(stores, () => this.forget((p) => p.kind === 'login' && p.tenantId === tenantId && p.userToken === userToken));
   }
 
   private forget(which: (principal: Principal) => boolean): void {
@@ -132,7 +127,7 @@ export class Credentials {
    * outlive the new one's creation, and a failure keeps them. Cached principals of the old ones are forgotten.
    */
   async rotateTenantAdmins(tenantId: number): Promise<{ xtoken: string; revoked: number }> {
-    const rotated = await this.db.global().transactional(async (tx) => {
+    const rotated = await this.db.writeGlobal(async (tx) => {
       const revoked = await this.revokeTenantAdmins(tenantId, tx);
       return { revoked, xtoken: await this.issue('tenant-admin', tenantId, {}, tx) };
     });
@@ -141,8 +136,8 @@ export class Credentials {
   }
 
   /** Removes every admin token of the tenant (a new one is issued beside it by the caller). */
-  async revokeTenantAdmins(tenantId: number, em: EntityManager = this.db.global()): Promise<number> {
-    const removed = await this.stores(em).credentials.removeTenantAdmins(tenantId);
+  async revokeTenantAdmins(tenantId: number, stores: GlobalStores = this.db.global()): Promise<number> {
+    const removed = await stores.credentials.removeTenantAdmins(tenantId);
     this.forgetTenant(tenantId);
     return removed;
   }
@@ -162,7 +157,7 @@ export class Credentials {
    * returns it so the caller can show it once; later starts return undefined.
    */
   async ensureRoot(configured: string | undefined): Promise<string | undefined> {
-    const { credentials } = this.stores();
+    const { credentials } = this.db.global();
     const now = nowSeconds();
     const root = (hash: string) => ({ id: randomUUID(), hash, kind: 'root', tenantId: MAIN_TENANT_ID, roleId: null, userToken: null, expiresAt: null });
     if (configured) {
@@ -185,9 +180,9 @@ export class Credentials {
 }
 
 /**
- * Runs `fn` once `em`'s transaction commits (at once outside one). Before the commit the credential is still there,
+ * Runs `fn` once the stores' transaction commits (at once outside one). Before the commit the credential is still there,
  * and a principal dropped earlier could be read and cached again.
  */
-function afterCommit(em: EntityManager, fn: () => void): void {
-  if (!onTransactionEnd(em, 'commit', fn)) fn();
+function afterCommit(stores: GlobalStores, fn: () => void): void {
+  if (!stores.sql.onEnd('commit', fn)) fn();
 }

@@ -2,10 +2,7 @@
 // names neither user nor file, metadata (size, type, tags, keyed hashes) in the tenant's schema. An object is
 // deleted only after the removal of its row has committed, so no acknowledged file is ever lost; and nothing
 // but sealed bytes ever reaches the store, so an object left behind by a crash holds no plaintext.
-import { storesOf } from '../store/stores.js';
-import { isInTransaction, onTransactionEnd } from '../store/sql.js';
 import { createHash, randomUUID } from 'node:crypto';
-import type { EntityManager } from '@mikro-orm/postgresql';
 import type { Logger } from 'pino';
 import type { TokenizerClient } from '../tokenizer-client.js';
 import type { Database } from '../store/database.js';
@@ -64,8 +61,6 @@ function unavailable(): UnavailableError {
 export class Files {
   /** Per-tenant drains running now, and whether another round was asked for meanwhile. */
   private readonly draining = new Map<number, { again: boolean; done: Promise<void> }>();
-  /** Transactions that already drain a tenant's trash once they commit. */
-  private readonly pending = new WeakMap<EntityManager, Set<number>>();
   private lastOrphanScan = 0;
 
   private readonly tokenizer: TokenizerClient;
@@ -95,7 +90,7 @@ export class Files {
       seal: [{ table: NAME_TABLE, rowId: rowId(token, fileuuid), plaintext: Buffer.from(file.filename, 'utf8'), key }],
     });
     const [contentHash, nameHash] = small.hash as [Buffer, Buffer];
-    const store = storesOf(scope).files;
+    const store = scope.stores.files;
     const existing = await store.byContent(token, contentHash);
     if (existing && isLive(existing, scope.now)) return { fileuuid: existing.fileuuid, duplicate: true, tags: existing.tags };
     if (existing) {
@@ -107,7 +102,7 @@ export class Files {
     const [sealed] = (await this.tokenizer.run(scope.tenantId, { seal: [{ table: CONTENT_TABLE, rowId: rowId(token, fileuuid), plaintext: file.content, key }] }))
       .sealed as [Buffer];
     const objectKey = newObjectKey(scope.tenantId);
-    onTransactionEnd(scope.em, 'rollback', () => {
+    scope.stores.sql.onEnd('rollback', () => {
       this.blobs.delete(objectKey).catch((err: unknown) => this.logStoreError(err, 'deleting the object of a failed upload failed'));
     });
     await this.blobs.put(objectKey, sealed).catch((err: unknown) => {
@@ -142,7 +137,7 @@ export class Files {
 
   /** The user's live file by uuid, else the newest with the name; 404 when there is none. */
   async find(scope: Scope, token: string, by: { fileuuid?: string | undefined; filename?: string | undefined }): Promise<FileRow> {
-    const store = storesOf(scope).files;
+    const store = scope.stores.files;
     let row: FileRow | null;
     if (by.fileuuid !== undefined) row = await store.byUuid(token, by.fileuuid.toLowerCase(), scope.now);
     else {
@@ -172,7 +167,7 @@ export class Files {
     if (row.slidingtime) {
       const next = expiresAt(row.finaltime, row.slidingtime, scope.now);
       // Moved only by a minute or more, as users are, to spare writes on busy files.
-      if (next !== null && (row.expiresAt === null || next - row.expiresAt >= 60)) await storesOf(scope).files.touch(row.fileuuid, next);
+      if (next !== null && (row.expiresAt === null || next - row.expiresAt >= 60)) await scope.stores.files.touch(row.fileuuid, next);
     }
     return { filename: opened[0]!.toString('utf8'), content: opened[1]! };
   }
@@ -204,29 +199,22 @@ export class Files {
 
   /** Removes the user's file; its object is deleted once the transaction commits. 404 when there is none. */
   async remove(scope: Scope, token: string, fileuuid: string): Promise<void> {
-    if (!(await storesOf(scope).files.remove(token, fileuuid.toLowerCase(), scope.now))) throw notFound(FILE_NOT_FOUND);
+    if (!(await scope.stores.files.remove(token, fileuuid.toLowerCase(), scope.now))) throw notFound(FILE_NOT_FOUND);
     this.reapAfterCommit(scope);
   }
 
   async replaceTags(scope: Scope, token: string, fileuuid: string, tags: string[]): Promise<void> {
-    if (!(await storesOf(scope).files.setTags(token, fileuuid.toLowerCase(), tags, scope.now))) throw notFound(FILE_NOT_FOUND);
+    if (!(await scope.stores.files.setTags(token, fileuuid.toLowerCase(), tags, scope.now))) throw notFound(FILE_NOT_FOUND);
   }
 
   /**
-   * Rows of files were (or may have been) removed in this manager's transaction, by a file operation or with
-   * their user: once it commits, the trashed objects are deleted. Nothing happens on rollback: the rows stay.
+   * Rows of files were (or may have been) removed in the scope's transaction, by a file operation or with their
+   * user: once it commits, the trashed objects are deleted (at once outside a transaction; drains asked for
+   * together coalesce). Nothing happens on rollback: the rows stay.
    */
-  reapAfterCommit(scope: { em: EntityManager; tenantId: number }): void {
-    const { em, tenantId } = scope;
-    if (!isInTransaction(em)) {
-      this.drainSoon(tenantId);
-      return;
-    }
-    let tenants = this.pending.get(em);
-    if (!tenants) this.pending.set(em, (tenants = new Set()));
-    if (tenants.has(tenantId)) return;
-    tenants.add(tenantId);
-    onTransactionEnd(em, 'commit', () => this.drainSoon(tenantId));
+  reapAfterCommit(scope: Pick<Scope, 'stores' | 'tenantId'>): void {
+    const { stores, tenantId } = scope;
+    if (!stores.sql.onEnd('commit', () => this.drainSoon(tenantId))) this.drainSoon(tenantId);
   }
 
   /** Starts a drain of the tenant's trash in the background (after the current one, if one runs). */
@@ -322,7 +310,7 @@ export class Files {
       byTenant.set(t, [...(byTenant.get(t) ?? []), k]);
     }
     const ids = [...byTenant.keys()];
-    const live = await this.db.globalStores().tenants.existing(ids);
+    const live = await this.db.global().tenants.existing(ids);
     let removed = 0;
     for (const [tenantId, tenantKeys] of byTenant) {
       // A removed tenant's schema is gone with every row: none of its objects is named any more.

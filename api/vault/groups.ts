@@ -1,7 +1,6 @@
 // Groups of a tenant: named sets of users, each membership with an optional role.
-import { storesOf } from '../store/stores.js';
 import { z } from 'zod';
-import type { EntityManager } from '@mikro-orm/postgresql';
+import type { Stores } from '../store/stores.js';
 import type { GroupRow } from '../store/groups.js';
 import { forbidden, notFound, Messages } from '../errors.js';
 import type { Principal } from './credentials.js';
@@ -17,7 +16,7 @@ export const GroupRef = {
 };
 
 export interface GroupScope {
-  em: EntityManager;
+  stores: Stores;
   tenantId: number;
 }
 
@@ -27,17 +26,17 @@ export class Groups {
 
 
   async create(scope: GroupScope, name: string, desc: string, type: string, now: number): Promise<number> {
-    return await conflictOnUnique(Messages.duplicateGroup, () => storesOf(scope).groups.create(name, desc, type, now));
+    return await conflictOnUnique(Messages.duplicateGroup, () => scope.stores.groups.create(name, desc, type, now));
   }
 
   async find(scope: GroupScope, by: { groupid?: number | undefined; groupname?: string | undefined }): Promise<GroupRow> {
-    const g = await storesOf(scope).groups.find({ id: by.groupid, name: by.groupname });
+    const g = await scope.stores.groups.find({ id: by.groupid, name: by.groupname });
     if (!g) throw notFound(Messages.groupNotFound);
     return g;
   }
 
   async update(scope: GroupScope, id: number, set: { name?: string | undefined; desc?: string | undefined; type?: string | undefined }): Promise<void> {
-    await conflictOnUnique(Messages.duplicateGroup, () => storesOf(scope).groups.update(id, set));
+    await conflictOnUnique(Messages.duplicateGroup, () => scope.stores.groups.update(id, set));
   }
 
   /**
@@ -58,7 +57,7 @@ export class Groups {
     }
     if (hasRole && scope.principal.kind !== 'root' && scope.principal.kind !== 'tenant-admin') throw forbidden();
     const group = await this.find(scope, ref);
-    const role = hasRole ? await this.roles.role(scope.em, { id: ref.roleid, name: ref.rolename }) : null;
+    const role = hasRole ? await this.roles.role(scope.stores, { id: ref.roleid, name: ref.rolename }) : null;
     return { groupId: group.groupid, roleId: role?.roleid ?? null };
   }
 }

@@ -49,7 +49,7 @@ export class KeyringCheck {
 
   private async run(): Promise<KeyringState> {
     const info = await this.tokenizer.keyringInfo(2_000);
-    const settings = this.db.globalStores().settings;
+    const settings = this.db.global().settings;
     let sealed = await settings.get(SENTINEL_KEY);
     // A database from before sentinels that holds legacy data: the keyring must open that data before the sentinel is
     // sealed with it, or a wrong keyring given first would be taken for the database's own for good.
@@ -72,7 +72,7 @@ export class KeyringCheck {
       if (!(err instanceof TokenizerRejectedError)) throw err;
       state = 'mismatch';
     }
-    const tenants = (await this.db.globalStores().tenants.all()).map((t) => t.id);
+    const tenants = (await this.db.global().tenants.all()).map((t) => t.id);
     if (state === 'ok') {
       for (const id of tenants) if (await this.db.stores(id).legacy.pending()) this.migrating.add(id);
       this.lookedAt = Date.now();
@@ -128,7 +128,7 @@ export class KeyringCheck {
 
   /** True unless some tenant's legacy data fails to open under this keyring (a value of each tenant is tried). */
   private async opensLegacyData(): Promise<boolean> {
-    for (const { id } of await this.db.globalStores().tenants.all()) {
+    for (const { id } of await this.db.global().tenants.all()) {
       const sample = await this.db.stores(id).legacy.sample();
       if (!sample) continue;
       await this.tokenizer.prepare(id);

@@ -63,7 +63,7 @@ export class Limits {
     db: Database,
     readonly settings: LimitSettings,
   ) {
-    const storeClient = { query: (q: { text: string; values?: unknown[] }) => db.globalStores().rateLimits.query(q) };
+    const storeClient = { query: (q: { text: string; values?: unknown[] }) => db.global().rateLimits.query(q) };
     const common = { storeClient, storeType: 'client', schemaName: RATE_LIMIT_SCHEMA, tableName: RATE_LIMIT_TABLE, tableCreated: true, clearExpiredByTimeout: false };
     const shared = (keyPrefix: string, points: number) => new RateLimiterPostgres({ ...common, keyPrefix, points: Math.max(1, points), duration: WINDOW_SECONDS });
     this.publicByAddress = shared('public-address', settings.publicPerAddress);

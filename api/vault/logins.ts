@@ -16,7 +16,6 @@ import type { Credentials } from './credentials.js';
 import type { Notifier } from './notifier.js';
 import type { Users } from './users.js';
 import { nowSeconds } from './durations.js';
-import { GlobalStores } from '../store/stores.js';
 import type { LoginStore } from '../store/logins.js';
 import { loginFailures, loginLockouts } from '../metrics.js';
 
@@ -104,14 +103,14 @@ export class Logins {
     const made = await createChallenge({ hmacKey, maxnumber: this.settings.challengeMaxNumber, expires: new Date((now + CHALLENGE_SECONDS) * 1000) });
     const challenge: Challenge = { algorithm: made.algorithm, challenge: made.challenge, maxnumber: made.maxnumber ?? this.settings.challengeMaxNumber, salt: made.salt, signature: made.signature };
     const id = randomUUID();
-    await this.db.globalStores().logins.addChallenge(id, JSON.stringify({ ...challenge, hmacKey }), now + CHALLENGE_SECONDS, now);
+    await this.db.global().logins.addChallenge(id, JSON.stringify({ ...challenge, hmacKey }), now + CHALLENGE_SECONDS, now);
     return { captchacode: id, challenge };
   }
 
   /** True once for a right solution within its lifetime; the challenge is spent either way. */
   private async solve(captchacode: string, answer: string): Promise<boolean> {
     if (!UUID.test(captchacode) || !/^\d{1,10}$/.test(answer.trim())) return false;
-    const row = await this.db.globalStores().logins.spendChallenge(captchacode.toLowerCase());
+    const row = await this.db.global().logins.spendChallenge(captchacode.toLowerCase());
     if (!row || row.expiresAt <= nowSeconds()) return false;
     const { hmacKey, ...c } = JSON.parse(row.challenge) as Challenge & { hmacKey: string };
     const number = Number(answer.trim());
@@ -133,7 +132,7 @@ export class Logins {
     const code = String(randomInt(0, 10 ** CODE_DIGITS)).padStart(CODE_DIGITS, '0');
     // An unknown identity or a locked-out person gets a decoy: a row bound to nobody, so the work is the same.
     const token = user && locked === null ? user.token : randomUUID();
-    await this.db.globalStores().logins.putCode({ id: loginid, tenantId, userToken: token, codeHash: sha256(`${loginid}:${code}`), expiresAt: now + CODE_SECONDS }, now);
+    await this.db.global().logins.putCode({ id: loginid, tenantId, userToken: token, codeHash: sha256(`${loginid}:${code}`), expiresAt: now + CODE_SECONDS }, now);
     if (!user) this.log.info({ tenantId, mode }, 'login code asked for an unknown identity');
     else if (locked !== null) this.log.warn({ tenantId, mode }, 'login code refused: the person is locked out');
     else this.deliverLater(tenantId, user.token, mode, code);
@@ -157,7 +156,7 @@ export class Logins {
     const user = await this.findUser(tenantId, mode, identity, now);
     // An unknown identity is tried as a person nobody is: the same statements run.
     const attempt = { tenantId, token: user?.token ?? randomUUID(), code: code.trim(), loginid: loginid?.toLowerCase(), address: bound.address ?? '', now, known: user !== null };
-    const verdict = await this.db.global().transactional((tx) => this.judge(new GlobalStores(tx).logins, attempt));
+    const verdict = await this.db.writeGlobal((tx) => this.judge(tx.logins, attempt));
     if (verdict === 'locked-now') {
       fail('wrong-code');
       loginLockouts.inc();
@@ -212,11 +211,11 @@ export class Logins {
   /** Whether `loginid` names a prelogin whose code is live with attempts left: a login under way. */
   async isUnderWay(tenantId: number, loginid: string): Promise<boolean> {
     if (!UUID.test(loginid)) return false;
-    return this.db.globalStores().logins.isLive(tenantId, loginid.toLowerCase(), nowSeconds(), ATTEMPTS_PER_CODE);
+    return this.db.global().logins.isLive(tenantId, loginid.toLowerCase(), nowSeconds(), ATTEMPTS_PER_CODE);
   }
 
   /** When a locked-out person may try again, or null when they are not locked out. */
-  private async lockedUntil(tenantId: number, token: string, now: number, logins = this.db.globalStores().logins, limit = this.settings.maxFailures): Promise<number | null> {
+  private async lockedUntil(tenantId: number, token: string, now: number, logins = this.db.global().logins, limit = this.settings.maxFailures): Promise<number | null> {
     const { count, oldest } = await logins.failures(tenantId, token, now - this.settings.windowSeconds);
     return count >= limit ? (oldest ?? now) + this.settings.windowSeconds : null;
   }
@@ -225,7 +224,7 @@ export class Logins {
   private deliverLater(tenantId: number, token: string, mode: 'email' | 'phone', code: string): void {
     const delivery = (async () => {
       const now = nowSeconds();
-      const { profile } = await this.users.find({ em: this.db.forTenant(tenantId), tenantId, now, inTransaction: false }, 'token', token);
+      const { profile } = await this.users.find({ stores: this.db.stores(tenantId), tenantId, now }, 'token', token);
       const to = profile[mode];
       if (typeof to !== 'string' || !to.trim()) {
         this.log.warn({ tenantId, mode }, 'login code not sent: the profile holds no such contact');
@@ -245,7 +244,7 @@ export class Logins {
 
   private async findUser(tenantId: number, mode: 'email' | 'phone', identity: string, now: number) {
     try {
-      return await this.users.findRow({ em: this.db.forTenant(tenantId), tenantId, now, inTransaction: false }, mode, identity);
+      return await this.users.findRow({ stores: this.db.stores(tenantId), tenantId, now }, mode, identity);
     } catch (err) {
       if (err instanceof VaultError && err.status === 404) return null;
       throw err;
@@ -254,6 +253,6 @@ export class Logins {
 
   /** Forgets old wrong codes, spent challenges and codes past their time (the sweeper). */
   async sweep(now: number): Promise<void> {
-    await this.db.globalStores().logins.sweep(now, this.settings.windowSeconds);
+    await this.db.global().logins.sweep(now, this.settings.windowSeconds);
   }
 }

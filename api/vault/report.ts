@@ -1,6 +1,5 @@
 // The data-subject access report: everything the vault holds about one person, as JSON and as a readable,
 // self-contained HTML page. Every value in the page is escaped; the page loads nothing and runs nothing.
-import { storesOf } from '../store/stores.js';
 import type { Services } from './services.js';
 import type { Scope } from './scope.js';
 import type { UserRow } from '../store/users.js';
@@ -16,14 +15,14 @@ export async function userReport(services: Services, scope: Scope, row: UserRow)
   const token = row.token;
   const [profile, appnames, agreements, sessions, shared, requests, groups, files, audit] = await Promise.all([
     services.users.open(scope.tenantId, row),
-    storesOf(scope).appdata.userAppNames(token),
+    scope.stores.appdata.userAppNames(token),
     services.consent.agreementsOf(scope, token),
     services.sessions.ofUser(scope, token),
-    storesOf(scope).shared.ofUser(token, scope.now),
-    storesOf(scope).requests.ofUser(token, 0, REPORT_REQUESTS),
-    storesOf(scope).groups.groupsOf(token),
-    storesOf(scope).files.ofUser(token, undefined, scope.now).then((rows) => services.files.present(scope, rows)),
-    services.auditReader.listForRecord(scope.em, scope.tenantId, token, 0, AUDIT_EVENTS),
+    scope.stores.shared.ofUser(token, scope.now),
+    scope.stores.requests.ofUser(token, 0, REPORT_REQUESTS),
+    scope.stores.groups.groupsOf(token),
+    scope.stores.files.ofUser(token, undefined, scope.now).then((rows) => services.files.present(scope, rows)),
+    services.auditReader.listForRecord(scope.stores, token, 0, AUDIT_EVENTS),
   ]);
   const appdata = await Promise.all(
     appnames.map(async (appname) => {

@@ -1,11 +1,10 @@
 // The approval workflow (CONTRACT §4.7): a person (or a service for them) asks for a change; an admin approves
 // it, which carries the stored change out, or either side cancels it. Proposed changes are sealed.
-import { storesOf } from '../store/stores.js';
 import { randomUUID } from 'node:crypto';
 import mergePatch from 'json-merge-patch';
 import type { Sealer } from './sealed.js';
-import type { Users } from './users.js';
-import type { Scope } from './scope.js';
+import type { FoundUser, Users } from './users.js';
+import type { Asked, Scope } from './scope.js';
 import type { Appdata } from './appdata.js';
 import type { Consent } from './consent.js';
 import type { RequestRow } from '../store/requests.js';
@@ -71,7 +70,7 @@ export class UserRequests {
     const bytes = Buffer.byteLength(text, 'utf8');
     if (change !== null && bytes > MAX_CHANGE_BYTES) throw badRequest(`Invalid API request parameter: ${Object.keys(change)[0]}: the change is larger than ${MAX_CHANGE_BYTES / 1024} KB`);
     const fingerprint = await this.sealer.fingerprint(scope.tenantId, `request\0${token}\0${type}\0${appname ?? ''}\0${brief ?? ''}\0${text}`);
-    const store = storesOf(scope).requests;
+    const store = scope.stores.requests;
     const same = await store.openWith(token, fingerprint);
     if (same) return { requestuuid: same, existed: true, hash: fingerprint, bytes };
     // Only requests that carry a change count: asking to be forgotten or to withdraw consent is never held back
@@ -84,8 +83,8 @@ export class UserRequests {
   }
 
   /** The request, or 404; a login xtoken sees only its own person's requests. */
-  async get(scope: Scope, uuid: string, forUpdate = false): Promise<RequestRow> {
-    const row = await storesOf(scope).requests.get(uuid.toLowerCase(), forUpdate);
+  async get(scope: Asked, uuid: string, forUpdate = false): Promise<RequestRow> {
+    const row = await scope.stores.requests.get(uuid.toLowerCase(), forUpdate);
     if (!row) throw notFound(Messages.requestNotFound);
     if (scope.principal?.kind === 'login' && row.user_token !== scope.principal.userToken) throw forbidden();
     return row;
@@ -95,8 +94,11 @@ export class UserRequests {
     return row.change ? this.sealer.openFor<Change>(scope, row.user_token, REQUESTS_TABLE, requestRowId(row.requestuuid, row.requesttype), row.change) : null;
   }
 
-  /** Carries out the stored change in the caller's transaction, then closes the request as approved. */
-  async approve(scope: Scope, uuid: string, reason: string): Promise<RequestRow> {
+  /**
+   * Carries out the stored change in the caller's transaction, then closes the request as approved. A profile
+   * change reaches its person through `person` (the operation's door: ops/subject.ts, which judges them).
+   */
+  async approve(scope: Asked, uuid: string, reason: string, person: (token: string) => Promise<FoundUser>): Promise<RequestRow> {
     const row = await this.get(scope, uuid, true);
     if (row.status !== 'open') throw conflict(Messages.requestClosed);
     const change = await this.change(scope, row);
@@ -107,7 +109,7 @@ export class UserRequests {
         await this.users.remove(scope, row.user_token);
         break;
       case 'change-profile': {
-        const user = await this.users.find(scope, 'token', row.user_token, true);
+        const user = await person(row.user_token);
         const next =
           change && 'patch' in change
             ? applyProfilePatch(user.profile, change.patch, this.users.maxBytes)
@@ -122,14 +124,14 @@ export class UserRequests {
         await this.consent.cancel(scope, row.user_token, row.brief!);
         break;
     }
-    await storesOf(scope).requests.close(row.requestuuid, 'approved', reason, scope.now);
+    await scope.stores.requests.close(row.requestuuid, 'approved', reason, scope.now);
     return { ...row, status: 'approved', reason };
   }
 
-  async cancel(scope: Scope, uuid: string, reason: string): Promise<RequestRow> {
+  async cancel(scope: Asked, uuid: string, reason: string): Promise<RequestRow> {
     const row = await this.get(scope, uuid, true);
     if (row.status !== 'open') throw conflict(Messages.requestClosed);
-    await storesOf(scope).requests.close(row.requestuuid, 'canceled', reason, scope.now);
+    await scope.stores.requests.close(row.requestuuid, 'canceled', reason, scope.now);
     return { ...row, status: 'canceled', reason };
   }
 }

@@ -1,9 +1,8 @@
 // Roles and policies: the main tenant defines them; role xtokens of any tenant are judged by them.
-import { GlobalStores } from '../store/stores.js';
+import type { GlobalStores } from '../store/stores.js';
 import { LRUCache } from 'lru-cache';
-import type { EntityManager } from '@mikro-orm/postgresql';
 import type { Database } from '../store/database.js';
-import { RoleStore, type PolicyRow, type RoleRow } from '../store/roles.js';
+import type { PolicyRow, RoleRow } from '../store/roles.js';
 import { badRequest, conflict, notFound, Messages } from '../errors.js';
 import { parsePolicy, type PolicyStatement, type PolicyVocabulary } from './policy.js';
 import { conflictOnUnique } from '../store/errors.js';
@@ -44,17 +43,14 @@ export class Roles {
 
   constructor(private readonly db: Database) {}
 
-  private store(em: EntityManager = this.db.global()): RoleStore {
-    return new GlobalStores(em).roles;
-  }
 
   /** `managedby` is the owner mark; an empty one is no mark. */
-  async createRole(em: EntityManager, name: string, desc: string, managedby: string | undefined, now: number): Promise<number> {
-    return await conflictOnUnique(Messages.duplicateRole, () => this.store(em).createRole(name, desc, managedby || null, now));
+  async createRole(stores: GlobalStores, name: string, desc: string, managedby: string | undefined, now: number): Promise<number> {
+    return await conflictOnUnique(Messages.duplicateRole, () => stores.roles.createRole(name, desc, managedby || null, now));
   }
 
-  async role(em: EntityManager, by: { id?: number | undefined; name?: string | undefined }): Promise<RoleRow> {
-    const r = await this.store(em).role(by);
+  async role(stores: GlobalStores, by: { id?: number | undefined; name?: string | undefined }): Promise<RoleRow> {
+    const r = await stores.roles.role(by);
     if (!r) throw notFound(Messages.roleNotFound);
     return r;
   }
@@ -63,20 +59,20 @@ export class Roles {
    * Absent fields stay; `managedby: ''` removes the owner mark. A rename is refused (409) while a policy's Principal
    * names the role exactly: its statements, Denies included, would silently stop applying to the role.
    */
-  async updateRole(em: EntityManager, id: number, set: { name?: string | undefined; desc?: string | undefined; managedby?: string | undefined }): Promise<void> {
-    if (set.name !== undefined) await this.checkNotPrincipal(em, id, set.name);
-    await conflictOnUnique(Messages.duplicateRole, () => this.store(em).updateRole(id, set));
+  async updateRole(stores: GlobalStores, id: number, set: { name?: string | undefined; desc?: string | undefined; managedby?: string | undefined }): Promise<void> {
+    if (set.name !== undefined) await this.checkNotPrincipal(stores, id, set.name);
+    await conflictOnUnique(Messages.duplicateRole, () => stores.roles.updateRole(id, set));
     this.statements.clear();
   }
 
-  async createPolicy(em: EntityManager, p: NewPolicy): Promise<number> {
-    await this.checkPrincipals(em, checkedPolicy(p.document, p));
-    return await conflictOnUnique(Messages.duplicatePolicy, () => this.store(em).createPolicy(p.name, p.desc, p.document, p.managedby || null, p.now));
+  async createPolicy(stores: GlobalStores, p: NewPolicy): Promise<number> {
+    await this.checkPrincipals(stores, checkedPolicy(p.document, p));
+    return await conflictOnUnique(Messages.duplicatePolicy, () => stores.roles.createPolicy(p.name, p.desc, p.document, p.managedby || null, p.now));
   }
 
   /** 409 when the role (unless keeping its name) is named exactly by a policy's Principal. */
-  private async checkNotPrincipal(em: EntityManager, roleId: number, newName: string): Promise<void> {
-    const store = this.store(em);
+  private async checkNotPrincipal(stores: GlobalStores, roleId: number, newName: string): Promise<void> {
+    const store = stores.roles;
     const role = await store.role({ id: roleId });
     if (!role || role.rolename === newName) return;
     for (const row of await store.policies()) {
@@ -92,49 +88,49 @@ export class Roles {
    * not there. `*` and `prefix*` patterns, like every name, are matched at each call against the caller's role name
    * (a named role is not renamed while named, see updateRole; one deleted later is matched by nobody).
    */
-  private async checkPrincipals(em: EntityManager, statements: readonly PolicyStatement[]): Promise<void> {
+  private async checkPrincipals(stores: GlobalStores, statements: readonly PolicyStatement[]): Promise<void> {
     for (const [i, s] of statements.entries()) {
       for (const name of principalNames(s)) {
-        if (!(await this.store(em).role({ name }))) throw badRequest(`Invalid API request parameter: policy: ${i}.Principal.Role: no role named ${name}`);
+        if (!(await stores.roles.role({ name }))) throw badRequest(`Invalid API request parameter: policy: ${i}.Principal.Role: no role named ${name}`);
       }
     }
   }
 
-  async policy(em: EntityManager, by: { id?: number | undefined; name?: string | undefined }): Promise<PolicyRow> {
-    const p = await this.store(em).policy(by);
+  async policy(stores: GlobalStores, by: { id?: number | undefined; name?: string | undefined }): Promise<PolicyRow> {
+    const p = await stores.roles.policy(by);
     if (!p) throw notFound(Messages.policyNotFound);
     return p;
   }
 
   async updatePolicy(
-    em: EntityManager,
+    stores: GlobalStores,
     id: number,
     set: { name?: string | undefined; desc?: string | undefined; document?: unknown; managedby?: string | undefined },
     vocabulary: PolicyVocabulary,
   ): Promise<void> {
-    if (set.document !== undefined) await this.checkPrincipals(em, checkedPolicy(set.document, vocabulary));
-    await conflictOnUnique(Messages.duplicatePolicy, () => this.store(em).updatePolicy(id, set));
+    if (set.document !== undefined) await this.checkPrincipals(stores, checkedPolicy(set.document, vocabulary));
+    await conflictOnUnique(Messages.duplicatePolicy, () => stores.roles.updatePolicy(id, set));
     this.statements.clear();
   }
 
-  async link(em: EntityManager, roleId: number, policyId: number): Promise<void> {
-    await this.store(em).link(roleId, policyId);
+  async link(stores: GlobalStores, roleId: number, policyId: number): Promise<void> {
+    await stores.roles.link(roleId, policyId);
     this.statements.clear();
   }
 
-  async unlink(em: EntityManager, roleId: number, policyId: number): Promise<void> {
-    await this.store(em).unlink(roleId, policyId);
+  async unlink(stores: GlobalStores, roleId: number, policyId: number): Promise<void> {
+    await stores.roles.unlink(roleId, policyId);
     this.statements.clear();
   }
 
   /** The role goes with its links and xtokens; group memberships that named it keep no role. */
-  async deleteRole(em: EntityManager, roleId: number): Promise<void> {
-    await this.store(em).deleteRole(roleId);
+  async deleteRole(stores: GlobalStores, roleId: number): Promise<void> {
+    await stores.roles.deleteRole(roleId);
     this.statements.clear();
   }
 
-  async deletePolicy(em: EntityManager, policyId: number): Promise<void> {
-    await this.store(em).deletePolicy(policyId);
+  async deletePolicy(stores: GlobalStores, policyId: number): Promise<void> {
+    await stores.roles.deletePolicy(policyId);
     this.statements.clear();
   }
 
@@ -143,7 +139,7 @@ export class Roles {
   async statementsOf(roleId: number): Promise<RoleStatements | null> {
     const hit = this.statements.get(roleId);
     if (hit) return hit;
-    const found = await this.store().documentsOf(roleId);
+    const found = await this.db.global().roles.documentsOf(roleId);
     if (!found) return null;
     const parsed = found.documents.map((d) => {
       const p = parsePolicy(d.document);

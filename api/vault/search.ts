@@ -1,8 +1,7 @@
 // Finding users by an identity without a mode (UserSearch), and across tenants (the System operations).
-import type { EntityManager } from '@mikro-orm/postgresql';
 import type { Services } from './services.js';
 import type { UserRow } from '../store/users.js';
-import { GlobalStores, storesOf } from '../store/stores.js';
+import type { GlobalStores, Stores } from '../store/stores.js';
 import type { IndexMode } from './identities.js';
 
 /** An address searches email; anything else searches login, phone and custom (exact matches of hashed indexes). */
@@ -19,22 +18,22 @@ export interface TenantRef {
 export async function tenantsNamed(
   services: Services,
   ref: { tenantid?: number | undefined; tenantname?: string | undefined },
-  em: EntityManager = services.db.global(),
+  stores: GlobalStores = services.db.global(),
 ): Promise<TenantRef[]> {
-  const rows = (await new GlobalStores(em).tenants.all()).map((t): TenantRef => ({ tenantid: t.id, tenantname: t.name }));
+  const rows = (await stores.tenants.all()).map((t): TenantRef => ({ tenantid: t.id, tenantname: t.name }));
   return rows.filter((t) => (ref.tenantid === undefined || t.tenantid === ref.tenantid) && (ref.tenantname === undefined || t.tenantname === ref.tenantname));
 }
 
 /**
  * The live users of one tenant whose index of one of `modes` equals `identity`, each once. A write passes its
- * transaction's manager (on the embedded database a second connection would wait for the first forever).
+ * transaction's stores (on the embedded database a second connection would wait for the first forever).
  */
 export async function findInTenant(
   services: Services,
   tenantId: number,
   { modes, identity }: { modes: IndexMode[]; identity: string },
   now: number,
-  em: EntityManager = services.db.forTenant(tenantId),
+  stores: Stores = services.db.stores(tenantId),
 ): Promise<UserRow[]> {
   const { users } = services;
   const hashes = await users.lookupHashes(tenantId, modes.map((mode) => ({ mode, identity })));
@@ -42,5 +41,5 @@ export async function findInTenant(
   modes.forEach((m, i) => {
     if (hashes[i]) (wanted[m] ??= []).push(hashes[i]!);
   });
-  return storesOf({ em, tenantId }).users.byAnyIndex(wanted, now);
+  return stores.users.byAnyIndex(wanted, now);
 }

@@ -80,7 +80,7 @@ export function buildServices(config: Config, log: Logger, db: Database, tokeniz
   // their objects are deleted and this process forgets their cached principals.
   events.on('personRemoved', ({ scope, token }) => {
     files.reapAfterCommit(scope);
-    credentials.forgetUserAfterCommit(scope.em, scope.tenantId, token);
+    credentials.forgetUserAfterCommit(scope.stores, scope.tenantId, token);
   });
   const statistics = new BulkStatistics(db, log);
   events.on('peopleLoaded', ({ scope, count }) => statistics.loaded(scope, count));

@@ -1,6 +1,5 @@
 // Sessions: a client-chosen uuid holding sealed JSON, linked to the person it names, with sliding and final
 // expiry capped by the configured maximum lifetime (CONTRACT §4.13).
-import { storesOf } from '../store/stores.js';
 import type { Sealer } from './sealed.js';
 import type { Scope } from './scope.js';
 import type { SessionRow } from '../store/sessions.js';
@@ -32,13 +31,13 @@ export class Sessions {
     const sealed = userToken
       ? await this.sealer.sealFor(scope, userToken, { table: SESSIONS_TABLE, rowId: uuid }, data)
       : await this.sealer.seal(scope.tenantId, { table: SESSIONS_TABLE, rowId: uuid }, data, await this.sealer.keys.tenantKey(scope.tenantId));
-    await storesOf(scope).sessions.upsert({ sessionuuid: uuid, user_token: userToken, data: sealed, finaltime, slidingtime, expires }, scope.now);
+    await scope.stores.sessions.upsert({ sessionuuid: uuid, user_token: userToken, data: sealed, finaltime, slidingtime, expires }, scope.now);
     return expires;
   }
 
   /** The live session, or 404; a read restarts a sliding session's window. */
   async get(scope: Scope, uuid: string): Promise<{ row: SessionRow; data: SessionData }> {
-    const store = storesOf(scope).sessions;
+    const store = scope.stores.sessions;
     const row = await store.get(uuid, scope.now);
     if (!row) throw notFound(Messages.sessionNotFound);
     if (row.slidingtime !== null) {
@@ -56,7 +55,7 @@ export class Sessions {
   }
 
   async ofUser(scope: Scope, token: string): Promise<{ row: SessionRow; data: SessionData }[]> {
-    const rows = await storesOf(scope).sessions.ofUser(token, scope.now);
+    const rows = await scope.stores.sessions.ofUser(token, scope.now);
     if (!rows.length) return [];
     const key = await this.sealer.keys.key(scope, token);
     const data = await this.sealer.openMany<SessionData>(scope.tenantId, SESSIONS_TABLE, rows.map((r) => ({ rowId: r.sessionuuid, blob: r.data })), key);

@@ -1,6 +1,5 @@
 // Shared records (CONTRACT §4.6): a uuid a partner can read without a token until it expires, showing only
 // the chosen fields (dotted paths reach inside objects) of a person's profile or of one of their app records.
-import { storesOf } from '../store/stores.js';
 import { randomUUID } from 'node:crypto';
 import type { Users } from './users.js';
 import type { Scope } from './scope.js';
@@ -25,25 +24,25 @@ export class SharedRecords {
     if (share.appname !== null) await this.appdata.get(scope, token, share.appname);
     const expires = Math.min(share.finaltime ?? Infinity, scope.now + this.maxSeconds);
     const row: SharedRow = { recorduuid: randomUUID(), user_token: token, fields: share.fields, appname: share.appname, partner: share.partner, created: scope.now, expires };
-    await storesOf(scope).shared.insert(row);
+    await scope.stores.shared.insert(row);
     return row;
   }
 
   /** The tenant a shared record belongs to (the global index), or null. */
   async tenantOf(uuid: string): Promise<number | null> {
-    return this.db.globalStores().sharedIndex.tenantOf(uuid);
+    return this.db.global().sharedIndex.tenantOf(uuid);
   }
 
   /** The shared view, or 404 when the record, its person or its app record no longer exists. */
   async read(scope: Scope, uuid: string): Promise<{ row: SharedRow; data: Record<string, unknown> }> {
-    const row = await storesOf(scope).shared.get(uuid, scope.now);
+    const row = await scope.stores.shared.get(uuid, scope.now);
     if (!row) throw notFound(Messages.sharedRecordNotFound);
     let source: Record<string, unknown>;
     if (row.appname !== null) {
       source = (await this.appdata.get(scope, row.user_token, row.appname)).data;
     } else {
-      const user = await this.users.find(scope, 'token', row.user_token);
-      source = user.profile;
+      // The record's own uuid is the reader's right to it (SharedRecordGet is public): nobody else is judged.
+      source = (await this.users.find(scope, 'token', row.user_token)).profile;
     }
     return { row, data: project(source, row.fields, row.user_token) };
   }

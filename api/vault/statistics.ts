@@ -7,7 +7,6 @@
 // the last time: ANALYZE_AFTER, or a fifth of what the table held then, whichever is more.
 import type { Logger } from 'pino';
 import type { Database } from '../store/database.js';
-import { onTransactionEnd } from '../store/sql.js';
 import type { Scope } from './scope.js';
 
 /** Rows a tenant's bulk loads add before its tables are analysed again (at least). */
@@ -35,10 +34,10 @@ export class BulkStatistics {
   ) {}
 
   /** `count` rows were loaded in `scope`'s transaction: counted once it commits (nothing counted if it rolls back). */
-  loaded(scope: Pick<Scope, 'em' | 'tenantId'>, count: number): void {
+  loaded(scope: Pick<Scope, 'stores' | 'tenantId'>, count: number): void {
     if (count <= 0) return;
     const add = () => this.add(scope.tenantId, count);
-    if (!onTransactionEnd(scope.em, 'commit', add)) add();
+    if (!scope.stores.sql.onEnd('commit', add)) add();
   }
 
   private add(tenantId: number, count: number): void {

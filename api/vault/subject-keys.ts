@@ -1,6 +1,5 @@
 // Persons' data keys as the api holds them: wrapped, read from the key table once per request and per person.
 // A person without a live key reads as erased everywhere: that is what erasure means (ARCHITECTURE, "Keys").
-import { storesOf } from '../store/stores.js';
 import type { Database } from '../store/database.js';
 import type { PersonKey, TokenizerClient } from '../tokenizer-client.js';
 import { notFound, Messages } from '../errors.js';
@@ -102,7 +101,7 @@ export class SubjectKeys {
     const cache = this.cache(scope);
     const missing = [...new Set(tokens.filter((t) => !cache.has(t)))];
     if (missing.length) {
-      const found = await storesOf(scope).subjectKeys.get(missing);
+      const found = await scope.stores.subjectKeys.get(missing);
       for (const t of missing) if (found.has(t)) cache.set(t, found.get(t)!);
     }
     const out = new Map<string, Buffer | null>();
@@ -119,7 +118,7 @@ export class SubjectKeys {
 
   /** Stores new persons' wrapped keys (in the caller's transaction, before their rows). */
   async insert(scope: Scope, rows: { token: string; wrapped: Buffer }[]): Promise<void> {
-    await storesOf(scope).subjectKeys.insertMany(rows, scope.now);
+    await scope.stores.subjectKeys.insertMany(rows, scope.now);
     for (const r of rows) this.remember(scope, r.token, r.wrapped);
   }
 }

@@ -43,7 +43,7 @@ export class Tenants {
   ) {}
 
   private get store() {
-    return this.db.globalStores().tenants;
+    return this.db.global().tenants;
   }
 
   /** Whether `name` may be given to a tenant: reserved names and the tenant domain's own labels may not. */

@@ -1,6 +1,5 @@
 // Format-preserving tokens: a record becomes a pair (tokenuuid, tokenbase). The tokenizer makes the tokenbase
 // with FF1; the api stores the record sealed together with its tokenbase and indexes only HMACs of them.
-import { storesOf } from '../store/stores.js';
 import { createHmac, randomBytes, randomUUID } from 'node:crypto';
 import { LRUCache } from 'lru-cache';
 import type { TokenizerClient, TokenFormat } from '../tokenizer-client.js';
@@ -114,7 +113,7 @@ export class Tokens {
    * sealed records. Only a tokenbase collision (rare) costs another call, for the items that collided.
    */
   async issue(scope: Scope, items: Item[], opts: { unique: boolean; expiry: Expiry }): Promise<IssuedToken[]> {
-    const store = storesOf(scope).tokens;
+    const store = scope.stores.tokens;
     const out = new Array<IssuedToken | undefined>(items.length);
     const expires = expiresAt(opts.expiry.finaltime, opts.expiry.slidingtime, scope.now);
     const recordHashes = new Array<Buffer>(items.length);
@@ -260,10 +259,10 @@ export class Tokens {
     const uuids = [...new Set(names.filter(isUuid).map((n) => n.toLowerCase()))];
     const bases = [...new Set(names.filter((n) => !isUuid(n)))];
     const baseHashes = await this.baseHashesOf(scope.tenantId, bases);
-    const shared = !forUpdate && !(scope.inTransaction ?? scope.em.isInTransaction()) && uuids.length + bases.length === 1;
+    const shared = !forUpdate && !scope.stores.sql.inTransaction && uuids.length + bases.length === 1;
     const rows = shared
       ? ((await this.lookups.add(`${scope.tenantId}|${scope.now}`, uuids[0] ?? baseHashes[0]!)) ?? [])
-      : await storesOf(scope).tokens.find(uuids, baseHashes, scope.now, forUpdate);
+      : await scope.stores.tokens.find(uuids, baseHashes, scope.now, forUpdate);
     const byUuid = new Map(rows.map((r) => [r.tokenuuid, r]));
     const byBase = new Map(rows.map((r) => [r.baseHash.toString('base64'), r]));
     const hashOf = new Map(bases.map((b, k) => [b, baseHashes[k]!.toString('base64')]));
@@ -293,7 +292,7 @@ export class Tokens {
   async touch(scope: Scope, row: TokenRow): Promise<void> {
     if (!row.slidingtime) return;
     const next = expiresAt(row.finaltime, row.slidingtime, scope.now);
-    if (next !== null && (row.expiresAt === null || next - row.expiresAt >= 60)) await storesOf(scope).tokens.touch(row.tokenuuid, next);
+    if (next !== null && (row.expiresAt === null || next - row.expiresAt >= 60)) await scope.stores.tokens.touch(row.tokenuuid, next);
   }
 
   private async baseHashesOf(tenantId: number, bases: string[]): Promise<Buffer[]> {

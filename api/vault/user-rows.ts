@@ -1,6 +1,5 @@
 // Finding a person's row: by token, or by the lookup hash of a login, email, phone or custom value. It only finds:
 // judging whether the caller may reach the person is the caller's (users.ts, and the operation's gate).
-import { storesOf } from '../store/stores.js';
 import type { Database } from '../store/database.js';
 import { type UserRow, INDEX_COLUMN } from '../store/users.js';
 import { badRequest, Messages } from '../errors.js';
@@ -31,16 +30,16 @@ export class UserRows {
   async lookup(scope: Scope, by: { mode: Mode; identity: string; forUpdate: boolean }): Promise<UserRow | null> {
     const { mode, identity, forUpdate } = by;
     // Inside a transaction (or to lock) the read must use that transaction's connection: no sharing.
-    const shared = !forUpdate && !(scope.inTransaction ?? scope.em.isInTransaction());
+    const shared = !forUpdate && !scope.stores.sql.inTransaction;
     if (mode === 'token') {
       if (!isUuid(identity)) throw badRequest(Messages.badUuid);
       const token = identity.toLowerCase();
-      return shared ? this.lookups.add(`${scope.tenantId}|token|${scope.now}`, token) : storesOf(scope).users.byToken(token, scope.now, forUpdate);
+      return shared ? this.lookups.add(`${scope.tenantId}|token|${scope.now}`, token) : scope.stores.users.byToken(token, scope.now, forUpdate);
     }
     const [hash] = await this.hashes.of(scope.tenantId, [{ mode, identity }]);
     if (!hash) return null;
     if (shared) return this.lookups.add(`${scope.tenantId}|${mode}|${scope.now}`, hash);
-    return storesOf(scope).users.byIndex(mode, hash, scope.now, forUpdate);
+    return scope.stores.users.byIndex(mode, hash, scope.now, forUpdate);
   }
 
   private async lookupMany(group: string, keys: (string | Buffer)[]): Promise<(UserRow | null)[]> {

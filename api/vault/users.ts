@@ -1,5 +1,4 @@
 // User profiles: find by any mode, create, change and erase them, sealing every profile through the tokenizer.
-import { storesOf } from '../store/stores.js';
 import { createHash, randomUUID } from 'node:crypto';
 import type { TokenizerClient } from '../tokenizer-client.js';
 import type { Database } from '../store/database.js';
@@ -61,7 +60,7 @@ export class Users {
 
   /** A scope for reads of another tenant's people outside any transaction (PolicyExplain of a role elsewhere). */
   readScope(tenantId: number, now: number): Scope {
-    return { em: this.db.forTenant(tenantId), tenantId, now, inTransaction: false };
+    return { stores: this.db.stores(tenantId), tenantId, now };
   }
 
   /** The largest profile, as JSON (STRONGROOM_PROFILE_MAX_BYTES): what a patch may grow one to. */
@@ -70,15 +69,19 @@ export class Users {
   }
 
   /**
-   * The live user named by (mode, identity), or 404. With `forUpdate` the row stays locked until commit. The
-   * caller's gate judges the person found (or that nobody was) before the answer, so a refused caller learns nothing.
+   * The live user named by (mode, identity), or null. With `forUpdate` the row stays locked until commit. It only
+   * finds: an operation judges the person through its gate (ops/subject.ts) before it answers anything about them.
    */
-  async findRow(scope: Scope, mode: Mode, identity: string, forUpdate = false): Promise<UserRow> {
+  async lookupRow(scope: Scope, mode: Mode, identity: string, forUpdate = false): Promise<UserRow | null> {
     const row = await this.rows.lookup(scope, { mode, identity, forUpdate });
-    // The caller's gate judges the person now that it knows who (or that nobody) it is.
-    if (scope.gate) await scope.gate.person(row, scope.em);
+    if (row) this.keys.remember(scope, row.token, row.wrappedKey);
+    return row;
+  }
+
+  /** As `lookupRow`, or 404. */
+  async findRow(scope: Scope, mode: Mode, identity: string, forUpdate = false): Promise<UserRow> {
+    const row = await this.lookupRow(scope, mode, identity, forUpdate);
     if (!row) throw notFound(Messages.userNotFound);
-    this.keys.remember(scope, row.token, row.wrappedKey);
     return row;
   }
 
@@ -181,7 +184,7 @@ export class Users {
       { sealed: Buffer; indexes: Indexes; wrapped: Buffer },
     ];
     await this.keys.insert(scope, [{ token, wrapped }]);
-    await storesOf(scope).users.insert(firstRow(scope.now, { token, profile: sealed, indexes, wrappedKey: wrapped }, expiry));
+    await scope.stores.users.insert(firstRow(scope.now, { token, profile: sealed, indexes, wrappedKey: wrapped }, expiry));
     return token;
   }
 
@@ -200,7 +203,7 @@ export class Users {
     );
     // Nothing may be left unobserved if an early chunk fails and the loop stops.
     for (const p of sealing) p.catch(() => undefined);
-    const store = storesOf(scope).users;
+    const store = scope.stores.users;
     const taken = new TakenIndexes();
     const errors: BulkOutcome['errors'] = [];
     const created: BulkOutcome['created'] = [];
@@ -223,7 +226,7 @@ export class Users {
       // Keys first: a row is visible only with its key. A key whose row loses a race below is erased again.
       await this.keys.insert(scope, rows.map((r) => ({ token: r.token, wrapped: r.wrappedKey })));
       const inserted = await store.insertMany(rows);
-      await storesOf(scope).subjectKeys.erase(rows.filter((r) => !inserted.has(r.token)).map((r) => r.token), scope.now);
+      await scope.stores.subjectKeys.erase(rows.filter((r) => !inserted.has(r.token)).map((r) => r.token), scope.now);
       for (const row of rows) {
         // A row skipped by ON CONFLICT lost a race with a concurrent writer of the same index.
         if (inserted.has(row.token)) created.push({ token: row.token, profile: rowProfile.get(row.token)! });
@@ -248,7 +251,7 @@ export class Users {
     const [{ sealed, indexes }] = (await this.seal(scope.tenantId, [{ key: keyOfRow(row), version: row.version + 1, profile }])) as [
       { sealed: Buffer; indexes: Indexes; wrapped: null },
     ];
-    const store = storesOf(scope).users;
+    const store = scope.stores.users;
     const set = { profile: sealed, ...indexes, version: row.version + 1, updated: scope.now };
     // The old profile becomes a version in the same statement (STRONGROOM_MAX_VERSIONS is 1 or more).
     if (this.opts.versioning) await store.updateKeepingVersion(row.token, { version: row.version, keep: this.opts.maxVersions }, set);
@@ -257,7 +260,7 @@ export class Users {
 
   /** Brings a removed user back from its newest kept version, under the same token, as a new version. */
   async restore(scope: Scope, token: string): Promise<Profile> {
-    const store = storesOf(scope).users;
+    const store = scope.stores.users;
     if (await store.byToken(token, 0)) throw conflict(Messages.userExists);
     const versions = await store.versions(token);
     const latest = versions.at(-1);
@@ -273,7 +276,7 @@ export class Users {
 
   /** Removes the live user but keeps its current profile as a version, for SystemRestoreUserProfile. */
   async removeKeepingVersions(scope: Scope, row: UserRow): Promise<void> {
-    const store = storesOf(scope).users;
+    const store = scope.stores.users;
     await store.keepVersion(row.token, row.version, row.profile, scope.now, Number.MAX_SAFE_INTEGER);
     await store.removeKeepingVersions(row.token);
     this.events.emit('personRemoved', { scope, token: row.token });
@@ -281,7 +284,7 @@ export class Users {
 
   /** Erases the person: their row, versions and data key, in the caller's transaction. */
   async remove(scope: Scope, token: string): Promise<void> {
-    await storesOf(scope).users.remove(token);
+    await scope.stores.users.remove(token);
     this.keys.forget(scope, token);
     this.events.emit('personRemoved', { scope, token });
   }
@@ -291,14 +294,14 @@ export class Users {
     if (!row.slidingtime) return;
     const next = expiresAt(row.finaltime, row.slidingtime, scope.now);
     if (next !== null && (row.expiresAt === null || next - row.expiresAt >= 60)) {
-      await storesOf(scope).users.touch(row.token, next);
+      await scope.stores.users.touch(row.token, next);
       row.expiresAt = next;
     }
   }
 
   async profileAt(scope: Scope, row: UserRow, version: number): Promise<Profile> {
     if (version === row.version) return this.open(scope.tenantId, row);
-    const v = version > 0 && version < row.version ? await storesOf(scope).users.version(row.token, version) : null;
+    const v = version > 0 && version < row.version ? await scope.stores.users.version(row.token, version) : null;
     if (!v) throw notFound(Messages.versionNotFound);
     return this.openVersion(scope.tenantId, keyOfRow(row), version, v.profile);
   }
@@ -309,7 +312,7 @@ export class Users {
    * the caller may not see would let a guess of them be checked offline); without `view`, of each as stored.
    */
   async versions(scope: Scope, row: UserRow, view?: (profile: Profile) => Profile): Promise<{ version: number; optime: number; md5: string }[]> {
-    const old = await storesOf(scope).users.versions(row.token);
+    const old = await scope.stores.users.versions(row.token);
     const all = [...old, { version: row.version, profile: row.profile, optime: row.updated }];
     const key = keyOfRow(row);
     const { opened } = await this.tokenizer.run(scope.tenantId, {

@@ -93,8 +93,7 @@ test.beforeAll(async ({ vault }) => {
     root: { 'x-bunker-token': vault.rootToken },
   } satisfies Record<Who, Record<string, string>>);
   // Its life over, as if the second had passed: the expiry moves back; the token was never used, so never cached.
-  await vault.api.services.db
-    .global()
+  await vault.api.services.db.orm.em
     .getConnection()
     .execute('update strongroom.credentials set expires_at = expires_at - 3600 where hash = ?', [createHash('sha256').update(expiring.xtoken).digest('hex')]);
 });

@@ -163,14 +163,13 @@ describe('role xtokens', () => {
     expect(short.body.expires - asked).toBeGreaterThanOrEqual(1);
     expect(short.body.expires - Math.floor(Date.now() / 1000)).toBeLessThanOrEqual(1);
     // As if the second had passed (the token was never used, so nothing has it cached).
-    await vault.api.services.db
-      .global()
+    await vault.api.services.db.orm.em
       .getConnection()
       .execute('update strongroom.credentials set expires_at = expires_at - 3600 where hash = ?', [createHash('sha256').update(short.body.xtoken).digest('hex')]);
     const late = await vault.call('UserGet', { mode: 'login', identity: 'x' }, as(short.body.xtoken));
     expect(late.body).toEqual({ status: 'error', message: 'Access denied' });
     // Stored as hashes only.
-    const rows = await vault.api.services.db.global().getConnection().execute('select hash from strongroom.credentials');
+    const rows = await vault.api.services.db.orm.em.getConnection().execute('select hash from strongroom.credentials');
     expect(JSON.stringify(rows)).not.toContain(plain.body.xtoken);
   });
 });

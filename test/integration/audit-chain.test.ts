@@ -12,7 +12,7 @@ import pg from 'pg';
 import { describe, expect, vi } from 'vitest';
 import { vaultTest, buildProfile, type TestVault } from '../fixtures/vault.js';
 import { usingPostgres } from '../fixtures/database.js';
-import { query } from '../../api/store/sql.js';
+
 import { canonical } from '../../api/vault/audit/trail.js';
 import { auditDigest, checkpointKey, checkpointSigned, parseCheckpoint } from '../../proto/audit-checkpoint.js';
 import { readCheckpoints, verifyTrail, type Query } from '../../api/audit-verify.js';
@@ -42,7 +42,7 @@ interface Trail {
   checkpoint: number;
 }
 
-const sql = (vault: TestVault, text: string, params: unknown[] = []) => query(vault.api.services.db.global(), text, params);
+const sql = (vault: TestVault, text: string, params: unknown[] = []) => vault.api.services.db.global().sql.query(text, params);
 
 /** A tenant with `before` events, a signed checkpoint of its head, then `after` more events. */
 async function trail(vault: TestVault, before = 12, after = 3): Promise<Trail> {

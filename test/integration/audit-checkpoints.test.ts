@@ -15,7 +15,7 @@ import { GetObjectCommand, PutObjectCommand, S3Client } from '@aws-sdk/client-s3
 import { afterAll, describe, expect, vi } from 'vitest';
 import { vaultTest, buildProfile, type TestVault } from '../fixtures/vault.js';
 import { usingPostgres } from '../fixtures/database.js';
-import { query } from '../../api/store/sql.js';
+
 import { checkpointLock } from '../../api/store/locks.js';
 import { registry } from '../../api/metrics.js';
 import { CheckpointUnwrittenError } from '../../api/vault/audit/checkpoints.js';
@@ -83,7 +83,7 @@ const blocked = vaultTest({
   env: { STRONGROOM_AUDIT_CHECKPOINT_DIR: join(blocker, 'checkpoints'), STRONGROOM_AUDIT_CHECKPOINT_SECONDS: '1', STRONGROOM_AUDIT_CHECKPOINT_EVENTS: '0', STRONGROOM_AUDIT_VERIFY_SECONDS: '0' },
 });
 
-const sql = (vault: TestVault, text: string, params: unknown[] = []) => query<Record<string, any>>(vault.api.services.db.global(), text, params);
+const sql = (vault: TestVault, text: string, params: unknown[] = []) => vault.api.services.db.global().sql.query<Record<string, any>>(text, params);
 
 /** A tenant with a few events in its trail, and its admin's headers. */
 async function tenant(vault: TestVault, events = 4) {

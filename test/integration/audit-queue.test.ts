@@ -5,13 +5,13 @@ import { randomUUID } from 'node:crypto';
 import fc from 'fast-check';
 import { describe, expect } from 'vitest';
 import { vaultTest, buildProfile, type TestVault } from '../fixtures/vault.js';
-import { query } from '../../api/store/sql.js';
+
 import { AuditTrail, type AuditDraft } from '../../api/vault/audit/trail.js';
 import { SEALED } from '../../api/store/migrations/Tenant0013SealedStorage.js';
 
 const it = vaultTest({ env: { STRONGROOM_AUDIT_CHECKPOINT_SECONDS: '0', STRONGROOM_AUDIT_CHECKPOINT_EVENTS: '0', STRONGROOM_AUDIT_VERIFY_SECONDS: '0', STRONGROOM_SWEEP_SECONDS: '0' } });
 
-const sql = (vault: TestVault, text: string, params: unknown[] = []) => query(vault.api.services.db.global(), text, params);
+const sql = (vault: TestVault, text: string, params: unknown[] = []) => vault.api.services.db.global().sql.query(text, params);
 
 async function tenant(vault: TestVault) {
   const created = await vault.call('TenantCreate', { tenantname: `queue${randomUUID().slice(0, 8)}`, tenantorg: 'Queue' });
@@ -78,7 +78,7 @@ describe('the queue of writes\' audit events', () => {
       uuid, when: Math.floor(Date.now() / 1000), title: 'UserUpdate', status: 'ok', msg: null, actor: 'root:x', record: null, mode: null, app: null, details: null,
     });
     const orphans = [randomUUID(), randomUUID()];
-    await db.writeTransaction(t.id, true, (tx) => audit.writeInTx(tx, t.id, orphans.map(orphan)));
+    await db.write(t.id, true, (tx) => audit.writeInTx(tx, orphans.map(orphan)));
     expect(await count(vault, t.id, 'audit_queue')).toBe(2);
     expect(await vault.api.services.audit.drainIfQueued(t.id)).toBe(2);
     await expect.poll(() => count(vault, t.id, 'audit_queue')).toBe(0);

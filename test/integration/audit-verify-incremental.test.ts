@@ -5,14 +5,14 @@ import { randomUUID } from 'node:crypto';
 import pg from 'pg';
 import { describe, expect } from 'vitest';
 import { vaultTest, buildProfile, type TestVault } from '../fixtures/vault.js';
-import { query } from '../../api/store/sql.js';
+
 import { canonical } from '../../api/vault/audit/trail.js';
 import { auditDigest } from '../../proto/audit-checkpoint.js';
 import type { AuditEventRow } from '../../api/store/audit.js';
 
 const it = vaultTest({ env: { STRONGROOM_AUDIT_CHECKPOINT_SECONDS: '0', STRONGROOM_AUDIT_CHECKPOINT_EVENTS: '0', STRONGROOM_AUDIT_VERIFY_SECONDS: '0', STRONGROOM_SWEEP_SECONDS: '0' } });
 
-const sql = (vault: TestVault, text: string, params: unknown[] = []) => query(vault.api.services.db.global(), text, params);
+const sql = (vault: TestVault, text: string, params: unknown[] = []) => vault.api.services.db.global().sql.query(text, params);
 
 async function tenant(vault: TestVault) {
   const created = await vault.call('TenantCreate', { tenantname: `inc${randomUUID().slice(0, 8)}`, tenantorg: 'Incremental' });

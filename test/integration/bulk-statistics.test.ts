@@ -3,14 +3,14 @@
 // import anywhere).
 import { describe, expect } from 'vitest';
 import { it, buildProfile } from '../fixtures/vault.js';
-import { query } from '../../api/store/sql.js';
+
 import { MAIN_TENANT_ID } from '../../api/store/schemas.js';
 import { ANALYZE_AFTER } from '../../api/vault/statistics.js';
 import type { TestVault } from '../fixtures/vault.js';
 
 /** The planner's count of the tenant's people: -1 (PostgreSQL 14 and later) until the table was first analysed. */
 async function plannerRows(vault: TestVault): Promise<number> {
-  const [row] = await query<{ n: number }>(vault.api.services.db.forTenant(MAIN_TENANT_ID), `select reltuples::float8 as n from pg_class where oid = 'tenant_${MAIN_TENANT_ID}.users'::regclass`);
+  const [row] = await vault.api.services.db.stores(MAIN_TENANT_ID).sql.query<{ n: number }>(`select reltuples::float8 as n from pg_class where oid = 'tenant_${MAIN_TENANT_ID}.users'::regclass`);
   return Number(row!.n);
 }
 

@@ -171,7 +171,7 @@ describe('agreements', () => {
     const ref = { mode: 'token', identity: u.token };
     const brief = await basis(vault);
     await vault.call('AgreementAccept', { ...ref, brief, finaltime: '1d' });
-    const db = vault.api.services.db.global().getConnection();
+    const db = vault.api.services.db.orm.em.getConnection();
     // The day passes: the stored end moves back instead of the test sleeping.
     await db.execute('update tenant_1.agreements set endtime = ? where user_token = ? and brief = ?', [nowSeconds() - 5, u.token, brief]);
     expect((await vault.call('AgreementGet', { ...ref, brief })).body.agreement.status).toBe('expired');
@@ -182,7 +182,7 @@ describe('agreements', () => {
   });
 
   it('begin at a start that lay ahead, while a pending given without one stays pending', async ({ vault }) => {
-    const db = vault.api.services.db.global().getConnection();
+    const db = vault.api.services.db.orm.em.getConnection();
     const scheduled = await user(vault);
     const held = await user(vault);
     const brief = await basis(vault);
@@ -211,7 +211,7 @@ describe('agreements', () => {
     expect((await vault.call('AgreementGet', { mode: 'token', identity: a.token, brief })).body.agreement.status).toBe('revoked');
     expect((await vault.call('AgreementRevokeAll', { brief: 'no-such-basis' })).status).toBe(404);
     await vault.call('UserDelete', { mode: 'token', identity: a.token });
-    const [count] = await vault.api.services.db.global().getConnection().execute('select count(*)::int as n from tenant_1.agreements where user_token = ?', [a.token]);
+    const [count] = await vault.api.services.db.orm.em.getConnection().execute('select count(*)::int as n from tenant_1.agreements where user_token = ?', [a.token]);
     expect(count!.n).toBe(0);
   });
 
@@ -219,7 +219,7 @@ describe('agreements', () => {
     const u = await user(vault);
     const brief = await basis(vault);
     await vault.call('AgreementAccept', { mode: 'token', identity: u.token, brief, referencecode: 'VISIBLE-REFERENCE-42' });
-    const [row] = await vault.api.services.db.global().getConnection().execute('select details from tenant_1.agreements where user_token = ?', [u.token]);
+    const [row] = await vault.api.services.db.orm.em.getConnection().execute('select details from tenant_1.agreements where user_token = ?', [u.token]);
     expect(Buffer.from(row!.details).toString('latin1')).not.toContain('VISIBLE-REFERENCE-42');
   });
 

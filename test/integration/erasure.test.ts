@@ -5,7 +5,6 @@ import { randomUUID } from 'node:crypto';
 import { describe, expect } from 'vitest';
 import { it, buildProfile, type TestVault } from '../fixtures/vault.js';
 import { nowSeconds } from '../../api/vault/durations.js';
-import { query } from '../../api/store/sql.js';
 
 /** A person with something in every kind of personal record. */
 async function person(vault: TestVault, create: Record<string, unknown> = {}) {
@@ -196,9 +195,7 @@ describe('a data backup restored after an erasure', () => {
       for (const row of backup[t]!) {
         const columns = Object.keys(row).filter((c) => !(t === 'users' && c === 'seq'));
         const values = columns.map((c) => row[c]);
-        await query(
-          vault.api.services.db.global(),
-          `insert into tenant_1.${t} (${columns.map((c) => `"${c}"`).join(', ')}) values (${columns.map((_, i) => `$${i + 1}`).join(', ')})`,
+        await vault.api.services.db.global().sql.query(`insert into tenant_1.${t} (${columns.map((c) => `"${c}"`).join(', ')}) values (${columns.map((_, i) => `$${i + 1}`).join(', ')})`,
           values,
         );
       }

@@ -83,7 +83,7 @@ async function user(vault: TestVault) {
 }
 
 async function keyOf(vault: TestVault, fileuuid: string): Promise<string> {
-  const [row] = await vault.api.services.db.global().getConnection().execute('select object_key from tenant_1.files where fileuuid = ?', [fileuuid]);
+  const [row] = await vault.api.services.db.orm.em.getConnection().execute('select object_key from tenant_1.files where fileuuid = ?', [fileuuid]);
   return row!.object_key as string;
 }
 

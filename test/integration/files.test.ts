@@ -16,7 +16,7 @@ const PNG = Buffer.concat([
   randomBytes(200),
 ]);
 const b64 = (b: Buffer) => b.toString('base64');
-const sql = (vault: TestVault, text: string, params: unknown[] = []) => vault.api.services.db.global().getConnection().execute(text, params);
+const sql = (vault: TestVault, text: string, params: unknown[] = []) => vault.api.services.db.orm.em.getConnection().execute(text, params);
 
 async function user(vault: TestVault): Promise<{ token: string; ref: { mode: string; identity: string } }> {
   const token = (await vault.call('UserCreate', { profile: buildProfile() })).body.token as string;
@@ -426,8 +426,8 @@ describe('expiry and removal', () => {
     const services = vault.api.services;
     const before = new Set(storedKeys(vault));
     await expect(
-      services.db.forTenant(1).transactional(async (tx) => {
-        const scope = { em: tx, tenantId: 1, now: nowSeconds() };
+      services.db.write(1, true, async (tx) => {
+        const scope = { stores: tx, tenantId: 1, now: nowSeconds() };
         await services.files.create(scope, token, { filename: 'doomed', content: randomBytes(64), mimetype: 'application/octet-stream', tags: [], expiry: { finaltime: null, slidingtime: null } });
         // The object is there while the transaction runs...
         expect(storedKeys(vault).filter((k) => !before.has(k))).toHaveLength(1);

@@ -7,7 +7,6 @@ import { describe, expect, it } from 'vitest';
 import pg from 'pg';
 import { startVault, buildProfile, type TestVault } from '../fixtures/vault.js';
 import { randomBytes } from 'node:crypto';
-import { query } from '../../api/store/sql.js';
 
 const keysServer = process.env.KEYS_TEST_DATABASE_URL ?? process.env.DATABASE_URL;
 
@@ -52,7 +51,7 @@ describe.skipIf(!keysServer)('a key database of its own', () => {
       expect((await vault.call('UserGet', p.ref)).body.profile).toEqual(p.profile);
       const data = vault.api.services.db.global();
       // The data database's ledger has no key; the key database has them all.
-      expect(await query(data, 'select count(*)::int as n from tenant_1.subject_keys where wrapped is not null')).toEqual([{ n: 0 }]);
+      expect(await data.sql.query('select count(*)::int as n from tenant_1.subject_keys where wrapped is not null')).toEqual([{ n: 0 }]);
       const held = await keys.query('select count(*)::int as n from strongroom_keys.subject_keys where tenant_id = 1 and wrapped is not null');
       expect(held.rows[0].n).toBeGreaterThanOrEqual(2);
 
@@ -61,20 +60,18 @@ describe.skipIf(!keysServer)('a key database of its own', () => {
       const backup: Record<string, Record<string, unknown>[]> = {};
       for (const t of tables) {
         const column = ['users', 'user_versions', 'subject_keys'].includes(t) ? 'token' : 'user_token';
-        backup[t] = await query(data, `select * from tenant_1.${t} where ${column} = $1`, [p.token]);
+        backup[t] = await data.sql.query(`select * from tenant_1.${t} where ${column} = $1`, [p.token]);
       }
       expect((await vault.call('UserDelete', p.ref)).status).toBe(200);
       const gone = await keys.query('select wrapped, erased from strongroom_keys.subject_keys where tenant_id = 1 and token = $1', [p.token]);
       expect(gone.rows[0].wrapped).toBeNull();
       expect(gone.rows[0].erased).not.toBeNull();
 
-      await query(data, 'delete from tenant_1.subject_keys where token = $1', [p.token]);
+      await data.sql.query('delete from tenant_1.subject_keys where token = $1', [p.token]);
       for (const t of tables) {
         for (const row of backup[t]!) {
           const columns = Object.keys(row).filter((c) => !(t === 'users' && c === 'seq'));
-          await query(
-            data,
-            `insert into tenant_1.${t} (${columns.map((c) => `"${c}"`).join(', ')}) values (${columns.map((_, i) => `$${i + 1}`).join(', ')})`,
+          await data.sql.query(`insert into tenant_1.${t} (${columns.map((c) => `"${c}"`).join(', ')}) values (${columns.map((_, i) => `$${i + 1}`).join(', ')})`,
             columns.map((c) => row[c]),
           );
         }
@@ -89,8 +86,8 @@ describe.skipIf(!keysServer)('a key database of its own', () => {
       expect((await vault.call('AuditGetEvent', { auditeventuuid: other.createEvent })).body.details.after).toEqual(other.profile);
 
       await vault.api.services.sweeper.sweepOnce();
-      expect(await query(data, 'select 1 from tenant_1.users where token = $1', [p.token])).toEqual([]);
-      expect(await query(data, 'select erased is not null as erased from tenant_1.subject_keys where token = $1', [p.token])).toEqual([{ erased: true }]);
+      expect(await data.sql.query('select 1 from tenant_1.users where token = $1', [p.token])).toEqual([]);
+      expect(await data.sql.query('select erased is not null as erased from tenant_1.subject_keys where token = $1', [p.token])).toEqual([{ erased: true }]);
       expect((await vault.call('UserGet', other.ref)).status).toBe(200);
 
       // Rotation works on the keys where they live.

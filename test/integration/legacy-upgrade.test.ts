@@ -20,7 +20,7 @@ async function upgraded(vault: LegacyVault): Promise<void> {
 }
 
 async function sql<T = Record<string, unknown>>(vault: LegacyVault, text: string): Promise<T[]> {
-  return (await vault.api.services.db.global().getConnection().execute(text)) as T[];
+  return (await vault.api.services.db.orm.em.getConnection().execute(text)) as T[];
 }
 
 /** Every sealed column of every tenant: how many values are still in the legacy format (0x01). */

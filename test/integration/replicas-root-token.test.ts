@@ -7,7 +7,6 @@ import pino from 'pino';
 import { createTestDatabase, usingPostgres, type TestDatabase } from '../fixtures/database.js';
 import { Database } from '../../api/store/database.js';
 import { Credentials, hashToken } from '../../api/vault/credentials.js';
-import { query } from '../../api/store/sql.js';
 
 describe.skipIf(!usingPostgres())('replicas starting with one root token', () => {
   let testDb: TestDatabase;
@@ -24,7 +23,7 @@ describe.skipIf(!usingPostgres())('replicas starting with one root token', () =>
     await testDb?.drop();
   });
 
-  const roots = async () => (await query<{ hash: string }>(replicas[0]!.global(), `select hash from strongroom.credentials where kind = 'root'`)).map((r) => r.hash);
+  const roots = async () => (await replicas[0]!.global().sql.query<{ hash: string }>(`select hash from strongroom.credentials where kind = 'root'`)).map((r) => r.hash);
 
   it('leave exactly the configured root token once the replicas have started one after another', async () => {
     const token = randomUUID();

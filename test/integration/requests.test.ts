@@ -152,7 +152,7 @@ describe('user requests', () => {
   it('keep the proposed change sealed in the database', async ({ vault }) => {
     const u = await user(vault);
     const res = await vault.call('UserUpdateRequest', { ...u.ref, profile: { secret: 'VISIBLE-PROPOSED-VALUE' } });
-    const [row] = await vault.api.services.db.global().getConnection().execute('select change from tenant_1.user_requests where requestuuid = ?', [res.body.requestuuid]);
+    const [row] = await vault.api.services.db.orm.em.getConnection().execute('select change from tenant_1.user_requests where requestuuid = ?', [res.body.requestuuid]);
     expect(Buffer.from(row!.change).toString('latin1')).not.toContain('VISIBLE-PROPOSED-VALUE');
   });
 });

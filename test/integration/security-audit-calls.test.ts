@@ -5,13 +5,13 @@ import { randomUUID } from 'node:crypto';
 import fc from 'fast-check';
 import { describe, expect } from 'vitest';
 import { vaultTest, type TestVault } from '../fixtures/vault.js';
-import { query } from '../../api/store/sql.js';
+
 import { registry } from '../../api/metrics.js';
 
 const it = vaultTest({ env: { STRONGROOM_AUDIT_CHECKPOINT_SECONDS: '0', STRONGROOM_AUDIT_CHECKPOINT_EVENTS: '0', STRONGROOM_AUDIT_VERIFY_SECONDS: '0' } });
 
 const events = async (vault: TestVault, id: number) =>
-  (await query(vault.api.services.db.global(), `select title, status, msg, actor from tenant_${id}.audit_events order by seq`, [])) as { title: string; status: string; msg: string | null; actor: string }[];
+  (await vault.api.services.db.global().sql.query(`select title, status, msg, actor from tenant_${id}.audit_events order by seq`, [])) as { title: string; status: string; msg: string | null; actor: string }[];
 
 async function send(vault: TestVault, op: string, body: string, headers: Record<string, string>) {
   const res = await fetch(`${vault.url}/v2/${op}`, { method: 'POST', headers: { 'content-type': 'application/json', ...headers }, body });

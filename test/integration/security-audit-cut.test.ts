@@ -8,14 +8,13 @@ import { vaultTest, apiTestEnv, buildProfile } from '../fixtures/vault.js';
 import { spawnTokenizer, shortTempDir, type SpawnedTokenizer } from '../fixtures/tokenizer.js';
 import { createTestDatabase } from '../fixtures/database.js';
 import { startApi } from '../../api/compose.js';
-import { query } from '../../api/store/sql.js';
 
 const quiet = { STRONGROOM_AUDIT_CHECKPOINT_SECONDS: '0', STRONGROOM_AUDIT_CHECKPOINT_EVENTS: '0', STRONGROOM_AUDIT_VERIFY_SECONDS: '0', STRONGROOM_SWEEP_SECONDS: '0' };
 const it = vaultTest({ env: quiet });
 
 type Api = Awaited<ReturnType<typeof startApi>>;
 
-const sql = (api: Api, text: string, params: unknown[] = []) => query(api.services.db.global(), text, params);
+const sql = (api: Api, text: string, params: unknown[] = []) => api.services.db.global().sql.query(text, params);
 
 async function call(api: Api, rootToken: string, op: string, body: unknown, token = rootToken) {
   const res = await fetch(`http://127.0.0.1:${api.port}/v2/${op}`, {

@@ -5,11 +5,10 @@ import { randomUUID } from 'node:crypto';
 import pg from 'pg';
 import { describe, expect } from 'vitest';
 import { vaultTest, type TestVault } from '../fixtures/vault.js';
-import { query } from '../../api/store/sql.js';
 
 const it = vaultTest({ env: { STRONGROOM_AUDIT_CHECKPOINT_SECONDS: '0', STRONGROOM_AUDIT_VERIFY_SECONDS: '0', STRONGROOM_SWEEP_SECONDS: '0' } });
 
-const sql = (vault: TestVault, text: string, params: unknown[] = []) => query(vault.api.services.db.global(), text, params);
+const sql = (vault: TestVault, text: string, params: unknown[] = []) => vault.api.services.db.global().sql.query(text, params);
 
 async function tenant(vault: TestVault): Promise<number> {
   const created = await vault.call('TenantCreate', { tenantname: `sp${randomUUID().slice(0, 8)}`, tenantorg: 'SearchPath' });

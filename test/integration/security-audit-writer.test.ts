@@ -7,14 +7,14 @@ import fc from 'fast-check';
 import pg from 'pg';
 import { describe, expect } from 'vitest';
 import { vaultTest, buildProfile, type TestVault } from '../fixtures/vault.js';
-import { query } from '../../api/store/sql.js';
+
 import { canonical, type AuditDraft } from '../../api/vault/audit/trail.js';
 import { auditDigest, type CheckpointLine } from '../../proto/audit-checkpoint.js';
 import { verifyTrail, type Query } from '../../api/audit-verify.js';
 
 const it = vaultTest({ env: { STRONGROOM_AUDIT_CHECKPOINT_SECONDS: '0', STRONGROOM_AUDIT_CHECKPOINT_EVENTS: '0', STRONGROOM_AUDIT_VERIFY_SECONDS: '0', STRONGROOM_SWEEP_SECONDS: '0' } });
 
-const sql = (vault: TestVault, text: string, params: unknown[] = []) => query(vault.api.services.db.global(), text, params);
+const sql = (vault: TestVault, text: string, params: unknown[] = []) => vault.api.services.db.global().sql.query(text, params);
 const now = () => Math.floor(Date.now() / 1000);
 const url = (vault: TestVault) => (vault.api.services.db as unknown as { databaseUrl?: string }).databaseUrl;
 
@@ -135,7 +135,7 @@ describe('a database writer against the trail (H1, H2, M6, M7)', () => {
     const t = await tenant(vault);
     const { db, audit } = vault.api.services;
     const draft: AuditDraft = { uuid: randomUUID(), when: now(), title: 'UserUpdate', status: 'ok', msg: null, actor: 'root:test', record: null, mode: null, app: null, details: { n: 1 } };
-    await db.writeTransaction(t.id, true, (tx) => audit.writeInTx(tx, t.id, [draft]));
+    await db.write(t.id, true, (tx) => audit.writeInTx(tx, [draft]));
     const [row] = await sql(vault, `select * from tenant_${t.id}.audit_queue where uuid = $1`, [draft.uuid]);
     await drain(vault, t.id);
     await sql(vault, `insert into tenant_${t.id}.audit_queue (uuid, "when", title, status, msg, actor, record, mode, app, details, mac) values ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11)`, [

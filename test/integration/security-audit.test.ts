@@ -6,14 +6,14 @@ import fc from 'fast-check';
 import pg from 'pg';
 import { describe, expect } from 'vitest';
 import { vaultTest, buildProfile, type TestVault } from '../fixtures/vault.js';
-import { query } from '../../api/store/sql.js';
+
 import { canonicalHead, type AuditDraft } from '../../api/vault/audit/trail.js';
 import { TokenizerRejectedError } from '../../api/tokenizer-client.js';
 import { QUEUE_AHEAD_SECONDS, QUEUE_SKEW_SECONDS } from '../../tokenizer/audit-queue.js';
 
 const it = vaultTest({ env: { STRONGROOM_AUDIT_CHECKPOINT_SECONDS: '0', STRONGROOM_AUDIT_CHECKPOINT_EVENTS: '0', STRONGROOM_AUDIT_VERIFY_SECONDS: '0', STRONGROOM_SWEEP_SECONDS: '0' } });
 
-const sql = (vault: TestVault, text: string, params: unknown[] = []) => query(vault.api.services.db.global(), text, params);
+const sql = (vault: TestVault, text: string, params: unknown[] = []) => vault.api.services.db.global().sql.query(text, params);
 const now = () => Math.floor(Date.now() / 1000);
 
 async function tenant(vault: TestVault) {
@@ -53,7 +53,7 @@ async function verdict(vault: TestVault, id: number) {
 async function queuedGenuine(vault: TestVault, id: number): Promise<{ uuid: string; mac: Buffer }> {
   const { db, audit } = vault.api.services;
   const draft: AuditDraft = { uuid: randomUUID(), when: now(), title: 'UserUpdate', status: 'ok', msg: null, actor: 'root:test', record: null, mode: null, app: null, details: { n: 1 } };
-  await db.writeTransaction(id, true, (tx) => audit.writeInTx(tx, id, [draft]));
+  await db.write(id, true, (tx) => audit.writeInTx(tx, [draft]));
   const [row] = await sql(vault, `select mac from tenant_${id}.audit_queue where uuid = $1`, [draft.uuid]);
   return { uuid: draft.uuid, mac: row!.mac as Buffer };
 }

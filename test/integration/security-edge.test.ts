@@ -6,7 +6,6 @@ import { randomUUID } from 'node:crypto';
 import fc from 'fast-check';
 import { describe, expect } from 'vitest';
 import { vaultTest, buildProfile, type TestVault } from '../fixtures/vault.js';
-import { query } from '../../api/store/sql.js';
 
 const BUDGET = 5;
 const it = vaultTest({
@@ -97,7 +96,7 @@ describe('N3: the client address is the configured number of hops from the right
 });
 const octet = () => Math.floor(Math.random() * 250) + 1;
 
-const sql = (vault: TestVault, text: string, params: unknown[] = []) => query(vault.api.services.db.global(), text, params);
+const sql = (vault: TestVault, text: string, params: unknown[] = []) => vault.api.services.db.global().sql.query(text, params);
 const mainEvents = async (vault: TestVault) =>
   Number((await sql(vault, 'select (select count(*) from tenant_1.audit_events) + (select count(*) from tenant_1.audit_queue) as n'))[0]!.n);
 const sharedGet = (vault: TestVault, recorduuid: string, from: string) =>

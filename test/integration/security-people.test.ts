@@ -5,7 +5,7 @@ import { describe, expect } from 'vitest';
 import fc from 'fast-check';
 import { vaultTest, buildProfile, type TestVault } from '../fixtures/vault.js';
 import { MAIN_TENANT_ID } from '../../api/store/database.js';
-import { query } from '../../api/store/sql.js';
+
 import { MAX_CHANGE_BYTES, MAX_OPEN_REQUESTS } from '../../api/vault/requests.js';
 import { REPORT_REQUESTS } from '../../api/vault/report.js';
 import { LOOKAHEAD } from '../../api/ops/bulk/BulkListAllUsers.js';
@@ -27,7 +27,7 @@ async function someone(vault: TestVault) {
 
 /** The wrong codes the vault holds against the person now. */
 async function counted(vault: TestVault, token: string): Promise<number> {
-  const { logins } = vault.api.services.db.globalStores();
+  const { logins } = vault.api.services.db.global();
   return (await logins.failures(MAIN_TENANT_ID, token, 0)).count;
 }
 
@@ -83,7 +83,6 @@ describe('N12: logins and lockouts on the trail', () => {
     expect(rows.map((e) => e.title)).not.toContain('UserLockout');
   });
 
-
   it('a successful login and a lockout are events of the person; failures are counted in /metrics', async ({ vault }) => {
     const sent = inbox(vault);
     const p = await someone(vault);
@@ -138,9 +137,7 @@ describe('N7: what people may store in requests', () => {
       const got = await vault.call('UserRequestGet', { requestuuid: opened.body.requestuuid });
       expect(got.body.request).toMatchObject({ status: 'canceled', change: null });
     }
-    const held = await query(
-      vault.api.services.db.global(),
-      `select count(*)::int as n, coalesce(sum(octet_length(change)), 0)::int as bytes from tenant_${MAIN_TENANT_ID}.user_requests where user_token = $1`,
+    const held = await vault.api.services.db.global().sql.query(`select count(*)::int as n, coalesce(sum(octet_length(change)), 0)::int as bytes from tenant_${MAIN_TENANT_ID}.user_requests where user_token = $1`,
       [p.token],
     );
     expect(held[0]).toEqual({ n: 3, bytes: 0 });

@@ -7,7 +7,6 @@ import fc from 'fast-check';
 import { it, buildProfile, type TestVault } from '../fixtures/vault.js';
 import { person, roleWith } from '../fixtures/roles.js';
 import { policyArb, profileArb, reference, statementsOf } from '../fixtures/mask-reference.js';
-import { GlobalStores } from '../../api/store/stores.js';
 
 const addresses = [
   { city: 'Oulu', zip: '90100' },
@@ -108,7 +107,7 @@ describe('N6: over HTTP, against the reference', () => {
     expect((await vault.call('UserGet', p.ref, xtoken)).status).toBe(200);
     // Written before the rule existed: a Deny with a wildcard inside its path, stored as it was then.
     const policyname = `${rolename}-old`;
-    const stores = new GlobalStores(vault.api.services.db.global()).roles;
+    const stores = vault.api.services.db.global().roles;
     await stores.createPolicy(policyname, '', { Effect: 'Deny', Action: '*', Resource: 'users.profile.ssn*' }, null, Math.floor(Date.now() / 1000));
     expect((await vault.call('RoleLinkPolicy', { rolename, policyname })).status).toBe(200);
     await expect.poll(async () => (await vault.call('UserGet', p.ref, xtoken)).status).toBe(403);
@@ -217,7 +216,7 @@ describe('H2: unknown statement keys', () => {
     expect((await vault.call('UserGet', p.ref, xtoken)).status).toBe(200);
     // Written before the rule existed: an Allow with NotAction, stored as it was then.
     const policyname = `${rolename}-old`;
-    const stores = new GlobalStores(vault.api.services.db.global()).roles;
+    const stores = vault.api.services.db.global().roles;
     await stores.createPolicy(policyname, '', { Effect: 'Allow', Action: '*', NotAction: ['UserGet'] }, null, Math.floor(Date.now() / 1000));
     expect((await vault.call('RoleLinkPolicy', { rolename, policyname })).status).toBe(200);
     await expect.poll(async () => (await vault.call('UserGet', p.ref, xtoken)).status).toBe(403);

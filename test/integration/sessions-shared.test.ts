@@ -13,7 +13,7 @@ async function user(vault: TestVault, extra: Record<string, unknown> = {}) {
   return { token: res.body.token as string, profile };
 }
 
-const db = (vault: TestVault) => vault.api.services.db.global().getConnection();
+const db = (vault: TestVault) => vault.api.services.db.orm.em.getConnection();
 
 describe('sessions', () => {
   it('are upserted, read, linked to the person their data names, listed and deleted', async ({ vault }) => {

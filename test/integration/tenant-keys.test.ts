@@ -30,7 +30,7 @@ describe('tenant keys', () => {
       const made = await call(first.port, 'TenantCreate', { tenantname: 'salty', tenantorg: 'Org' });
       expect(made.status, JSON.stringify(made.body)).toBe(200);
       const id = made.body.tenantid as number;
-      const conn = first.services.db.global().getConnection();
+      const conn = first.services.db.orm.em.getConnection();
       const salts = (await conn.execute('select id, key_salt from strongroom.tenants order by id')) as { id: number; key_salt: Buffer }[];
       expect(salts.map((s) => s.key_salt.length)).toEqual(salts.map(() => 16));
       expect(new Set(salts.map((s) => s.key_salt.toString('hex'))).size).toBe(salts.length);

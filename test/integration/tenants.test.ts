@@ -6,7 +6,6 @@ import { vaultTest, buildProfile, type TestVault } from '../fixtures/vault.js';
 // Subdomains of vault.example select tenants (STRONGROOM_TENANT_DOMAIN).
 const it = vaultTest({ env: { STRONGROOM_TENANT_DOMAIN: 'vault.example' } });
 import { tenantSchema } from '../../api/store/database.js';
-import { query, queryThenCommit } from '../../api/store/sql.js';
 
 /** A unique tenant name for this run. */
 const nameOf = (base: string) => `${base}${Math.random().toString(36).slice(2, 8)}`;
@@ -36,7 +35,7 @@ function postWithHost(vault: TestVault, host: string, op: string, body: unknown,
 }
 
 async function schemaExists(vault: TestVault, id: number): Promise<boolean> {
-  const rows = await vault.api.services.db.global().getConnection().execute('select 1 from information_schema.schemata where schema_name = ?', [tenantSchema(id)]);
+  const rows = await vault.api.services.db.orm.em.getConnection().execute('select 1 from information_schema.schemata where schema_name = ?', [tenantSchema(id)]);
   return rows.length > 0;
 }
 
@@ -260,12 +259,12 @@ describe('the second line of isolation (PostgreSQL)', () => {
     const token = '00000000-0000-4000-8000-000000000000';
     // Each round again: the second time a connection runs a statement, it runs its kept (prepared) plan.
     for (let round = 0; round < 3; round++) {
-      await expect(db.writeTransaction(b.id, true, (tx) => query(tx, other, [token]))).rejects.toThrow(/permission denied/);
-      await expect(db.writeTransaction(b.id, true, async (tx) => query(tx, other, [await query(tx, own).then(() => token)]))).rejects.toThrow(/permission denied/);
-      await expect(db.writeTransaction(b.id, true, async (tx) => (await query(tx, own), queryThenCommit(tx, other, [token])))).rejects.toThrow(/permission denied/);
-      await expect(db.writeTransaction(b.id, true, async (tx) => queryThenCommit(tx, own))).resolves.toBeDefined();
+      await expect(db.write(b.id, true, (tx) => tx.sql.query(other, [token]))).rejects.toThrow(/permission denied/);
+      await expect(db.write(b.id, true, async (tx) => tx.sql.query(other, [await tx.sql.query(own).then(() => token)]))).rejects.toThrow(/permission denied/);
+      await expect(db.write(b.id, true, async (tx) => (await tx.sql.query(own), tx.sql.queryThenCommit(other, [token])))).rejects.toThrow(/permission denied/);
+      await expect(db.write(b.id, true, async (tx) => tx.sql.queryThenCommit(own))).resolves.toBeDefined();
       // The same statement prepared by the vault's own role runs as the tenant's role in the tenant's transactions.
-      await expect(db.writeTransaction(a.id, true, (tx) => query(tx, other, [token]))).resolves.toBeDefined();
+      await expect(db.write(a.id, true, (tx) => tx.sql.query(other, [token]))).resolves.toBeDefined();
     }
   });
 });

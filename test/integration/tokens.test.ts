@@ -75,8 +75,7 @@ describe('TokenCreate and TokenGet', () => {
     const { tokens } = await vault.api.services.tokenizer.run(1, { tokenize: [{ format: 'CREDITCARD', value: card, attempt: 0 }] });
     const first = tokens[0]!;
     // Another pair already holds the tokenbase this card gets at attempt 0.
-    const em = vault.api.services.db.forTenant(1);
-    await em.getConnection().execute(
+    await vault.api.services.db.orm.em.getConnection().execute(
       `insert into tenant_1.tokens (tokenuuid, tokenbase, base_hash, tokentype, sealed, created) values (?, ?, decode(?, 'hex'), 'creditcard', '\\x00', 0)`,
       ['0f0f0f0f-0000-4000-8000-000000000001', first.token, first.index.toString('hex')],
     );
@@ -98,7 +97,7 @@ describe('TokenCreate and TokenGet', () => {
     const short = await vault.call('TokenCreate', { tokentype: 'creditcard', record: '4012888888881881', finaltime: '1h' });
     expect(short.status).toBe(200);
     expect((await vault.call('TokenGet', { token: short.body.tokenuuid })).status).toBe(200);
-    await vault.api.services.db.global().getConnection().execute('update tenant_1.tokens set expires_at = expires_at - 7200 where tokenuuid = ?', [short.body.tokenuuid]);
+    await vault.api.services.db.orm.em.getConnection().execute('update tenant_1.tokens set expires_at = expires_at - 7200 where tokenuuid = ?', [short.body.tokenuuid]);
     expect((await vault.call('TokenGet', { token: short.body.tokenuuid })).status).toBe(404);
     expect((await vault.call('TokenGet', { token: short.body.tokenbase })).status).toBe(404);
 
@@ -214,7 +213,7 @@ describe('TokenCreateBulk, BulkListTokens and BulkDeleteTokens', () => {
     expect((await vault.call('BulkDeleteTokens', { unlockuuid: '00000000-0000-4000-8000-000000000000', tokens: [card!.tokenbase] })).status).toBe(403);
     const stale = await unlock(vault);
     // Its window over, as if a minute had passed (the window is whole seconds, so a short one would be flaky).
-    await vault.api.services.db.global().getConnection().execute('update strongroom.unlocks set expires_at = expires_at - 3600 where uuid = ?', [stale]);
+    await vault.api.services.db.orm.em.getConnection().execute('update strongroom.unlocks set expires_at = expires_at - 3600 where uuid = ?', [stale]);
     const expired = await vault.call('BulkDeleteTokens', { unlockuuid: stale, tokens: [card!.tokenbase] });
     expect(expired.status).toBe(403);
 
@@ -245,7 +244,7 @@ describe('audit', () => {
   it('records an event per token call, with the token as the record', async ({ vault }) => {
     const made = await vault.call('TokenCreate', { tokentype: 'creditcard', record: '4000056655665556' });
     await vault.call('TokenGet', { token: made.body.tokenbase });
-    const events = await vault.api.services.auditReader.listForRecord(vault.api.services.db.forTenant(1), 1, made.body.tokenuuid, 0, 10);
+    const events = await vault.api.services.auditReader.listForRecord(vault.api.services.db.stores(1), made.body.tokenuuid, 0, 10);
     expect(events.rows.map((e: { title: string }) => e.title).sort()).toEqual(['TokenCreate', 'TokenGet']);
     // Neither the card nor its token appears in clear in the trail.
     expect(JSON.stringify(events)).not.toMatch(/4000056655665556|4000 0566/);

@@ -5,7 +5,6 @@ import { randomUUID } from 'node:crypto';
 import fc from 'fast-check';
 import { describe, expect } from 'vitest';
 import { it, buildProfile } from '../fixtures/vault.js';
-import { query } from '../../api/store/sql.js';
 
 describe('looking up many users in one statement', () => {
   it('answers exactly the live people named, by token and by index, for any number of keys', async ({ vault }) => {
@@ -15,13 +14,13 @@ describe('looking up many users in one statement', () => {
       expect(created.status).toBe(200);
       people.push({ token: created.body.token as string, emailIdx: Buffer.alloc(0) });
     }
-    const rows = await query<{ token: string; email_idx: Buffer }>(vault.api.services.db.global(), `select token, email_idx from tenant_1.users where token = any($1::uuid[])`, [people.map((p) => p.token)]);
+    const rows = await vault.api.services.db.global().sql.query<{ token: string; email_idx: Buffer }>(`select token, email_idx from tenant_1.users where token = any($1::uuid[])`, [people.map((p) => p.token)]);
     for (const r of rows) people.find((p) => p.token === r.token)!.emailIdx = r.email_idx;
     // Two who are no longer there: one erased, one expired.
     const erased = people[0]!.token;
     expect((await vault.call('UserDelete', { mode: 'token', identity: erased })).status).toBe(200);
     const expired = people[1]!.token;
-    await query(vault.api.services.db.global(), `update tenant_1.users set expires_at = 1 where token = $1`, [expired]);
+    await vault.api.services.db.global().sql.query(`update tenant_1.users set expires_at = 1 where token = $1`, [expired]);
     const live = new Set(people.slice(2).map((p) => p.token));
     const store = vault.api.services.db.stores(1).users;
     const now = Math.floor(Date.now() / 1000);

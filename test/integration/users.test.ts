@@ -96,7 +96,7 @@ describe('UserCreate and UserGet', () => {
     const created = await vault.call('UserCreate', { profile: buildProfile(), finaltime: 1 });
     expect(created.status).toBe(200);
     // As if its second had passed.
-    await vault.api.services.db.global().getConnection().execute('update tenant_1.users set expires_at = expires_at - 3600 where token = ?', [created.body.token]);
+    await vault.api.services.db.orm.em.getConnection().execute('update tenant_1.users set expires_at = expires_at - 3600 where token = ?', [created.body.token]);
     const got = await vault.call('UserGet', { mode: 'token', identity: created.body.token });
     expect(got.status).toBe(404);
   });
@@ -235,8 +235,7 @@ describe('UserDeleteBulk and the sweeper', () => {
     await vault.call('AppdataCreate', { mode: 'token', identity: token, appname: 'swept', appdata: { a: 1 } });
     const removed = await vault.api.services.sweeper.sweepOnce(Math.floor(Date.now() / 1000) + 7_200);
     expect(removed).toBeGreaterThanOrEqual(1);
-    const left = await vault.api.services.db
-      .global()
+    const left = await vault.api.services.db.orm.em
       .getConnection()
       .execute('select (select count(*) from tenant_1.users where token = ?) as u, (select count(*) from tenant_1.user_versions where token = ?) as v, (select count(*) from tenant_1.app_records where user_token = ?) as a', [token, token, token]);
     expect(left[0]).toEqual({ u: '0', v: '0', a: '0' });

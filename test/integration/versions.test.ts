@@ -4,7 +4,6 @@
 import fc from 'fast-check';
 import { describe, expect } from 'vitest';
 import { vaultTest, buildProfile } from '../fixtures/vault.js';
-import { query } from '../../api/store/sql.js';
 
 const KEEP = 3;
 const it = vaultTest({ env: { STRONGROOM_MAX_VERSIONS: String(KEEP) } });
@@ -50,8 +49,8 @@ describe('kept versions', () => {
     for (const visits of [1, 2, 3, 4]) expect((await vault.call('UserUpdate', { mode: 'token', identity: token, profile: { visits } })).status).toBe(200);
     const db = vault.api.services.db;
     const state = async () => ({
-      row: (await query(db.global(), `select version, profile from tenant_1.users where token = $1`, [token]))[0],
-      kept: await query(db.global(), `select version, profile, optime from tenant_1.user_versions where token = $1 order by version`, [token]),
+      row: (await db.global().sql.query(`select version, profile from tenant_1.users where token = $1`, [token]))[0],
+      kept: await db.global().sql.query(`select version, profile, optime from tenant_1.user_versions where token = $1 order by version`, [token]),
     });
     const before = await state();
     expect(before.row!.version).toBe(5);
@@ -67,8 +66,8 @@ describe('kept versions', () => {
     expect((await vault.call('AppdataCreate', { mode: 'token', identity: token, appname: 'shop', appdata: { n: 0 } })).status).toBe(200);
     expect((await vault.call('AppdataUpdate', { mode: 'token', identity: token, appname: 'shop', appdata: { n: 1 } })).status).toBe(200);
     const appState = async () => ({
-      row: (await query(db.global(), `select version, data from tenant_1.app_records where user_token = $1`, [token]))[0],
-      kept: await query(db.global(), `select version, data from tenant_1.app_versions where user_token = $1 order by version`, [token]),
+      row: (await db.global().sql.query(`select version, data from tenant_1.app_records where user_token = $1`, [token]))[0],
+      kept: await db.global().sql.query(`select version, data from tenant_1.app_versions where user_token = $1 order by version`, [token]),
     });
     const appBefore = await appState();
     expect(appBefore.row!.version).toBe(2);

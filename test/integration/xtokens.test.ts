@@ -48,7 +48,7 @@ async function expectDead(vault: TestVault, xtoken: string) {
 
 /** How many credentials of the person are stored, whatever the tenant. */
 async function storedLogins(vault: TestVault, userToken: string): Promise<number> {
-  const rows = await vault.api.services.db.global().getConnection().execute('select count(*)::int as n from strongroom.credentials where user_token = ?', [userToken]);
+  const rows = await vault.api.services.db.orm.em.getConnection().execute('select count(*)::int as n from strongroom.credentials where user_token = ?', [userToken]);
   return Number(rows[0]?.n);
 }
 
@@ -292,7 +292,7 @@ describe('XTokenRevoke and the xtoken lists', () => {
 
   it('never revokes a root or tenant admin token: their ids answer 404 and they keep working', async ({ vault }) => {
     const t = await tenant(vault);
-    const conn = vault.api.services.db.global().getConnection();
+    const conn = vault.api.services.db.orm.em.getConnection();
     const idOf = async (token: string) => ((await conn.execute('select id from strongroom.credentials where hash = ?', [sha256(token)]))[0] as { id: string }).id;
     const adminId = await idOf(t.adminToken);
     const rootId = await idOf(vault.rootToken);

@@ -153,4 +153,24 @@ describe('layers', () => {
     expect(wrong).toEqual([]);
     expect(reach.test('await ctx.services.tokenizer.rotate()')).toBe(true);
   });
+
+  // One data handle (store/sql.ts's `Sql`: the pool, our own transaction, a held connection) and one transaction
+  // style: the Database makes every store (`stores`, `global`, `write`, `writeGlobal`), and nothing chooses a
+  // connection by looking an object up in a registry.
+  it('reaches the database only through the stores the Database makes', () => {
+    const read = (f: string) => readFileSync(join(root, f), 'utf8');
+    const elsewhere = /\bEntityManager\b|\.transactional\(|\bnew (Global)?Stores\(|\bstoresOf\b|from 'kysely'|\bctx\.em\b/;
+    const outside = files.filter((f) => f.startsWith('api/') && !f.startsWith('api/store/'));
+    expect(outside.filter((f) => elsewhere.test(read(f)))).toEqual([]);
+    const registry = /^(const|let) \w+ = new WeakMap|\.transactional\(|from 'kysely'/m;
+    expect(files.filter((f) => f.startsWith('api/store/') && registry.test(read(f)))).toEqual([]);
+    expect(elsewhere.test('const s = new Stores(em, 1);')).toBe(true);
+    expect(registry.test('const owned = new WeakMap<object, number>();')).toBe(true);
+  });
+
+  // Unwrapped data keys live in the cache the tokenizer's service owns and zeroes on close (data-key-cache.ts).
+  it('keeps no module-level key cache in the tokenizer', () => {
+    const moduleCache = /^(const|let) \w+ = new LRUCache/m;
+    expect(files.filter((f) => f.startsWith('tokenizer/') && moduleCache.test(readFileSync(join(root, f), 'utf8')))).toEqual([]);
+  });
 });

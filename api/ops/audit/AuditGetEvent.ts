@@ -12,7 +12,7 @@ export const AuditGetEvent = defineOp({
   transaction: 'read',
   input: z.object({ auditeventuuid: Uuid }),
   async run({ input, ctx }) {
-    const event = await ctx.services.auditReader.get(ctx.em, ctx.tenantId, input.auditeventuuid.toLowerCase());
+    const event = await ctx.services.auditReader.get(ctx.stores, input.auditeventuuid.toLowerCase());
     if (!event) throw notFound(Messages.auditNotFound);
     const { status, ...rest } = event;
     return { ...rest, eventstatus: status };

@@ -15,6 +15,6 @@ export const AuditListUserEvents = defineOp({
   async run({ input, ctx }) {
     const row = await subjectRow(ctx, input);
     const { offset, limit } = pageOf(input, ctx.services.config.limitCap);
-    return ctx.services.auditReader.listForRecord(ctx.em, ctx.tenantId, row.token, offset, limit);
+    return ctx.services.auditReader.listForRecord(ctx.stores, row.token, offset, limit);
   },
 });

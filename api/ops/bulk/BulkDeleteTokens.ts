@@ -16,7 +16,7 @@ export const BulkDeleteTokens = defineOp({
       .max(10_000, { error: 'Invalid API request parameter: tokens: at most 10000 entries' }),
   }),
   async run({ input, ctx }) {
-    await ctx.services.unlocks.check(input.unlockuuid, ctx.principal, ctx.tenantId, ctx.now, ctx.em);
+    await ctx.services.unlocks.check(input.unlockuuid, ctx.principal, ctx.tenantId, ctx.now, ctx.stores);
     const tokens = ctx.services.tokens;
     const found = await tokens.resolve(ctx, input.tokens, true);
     const deleted = await ctx.stores.tokens.remove([...new Set([...found.values()].map((r) => r.tokenuuid))]);

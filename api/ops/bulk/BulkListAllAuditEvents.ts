@@ -12,6 +12,6 @@ export const BulkListAllAuditEvents = defineOp({
   async run({ input, ctx }) {
     await ctx.services.unlocks.check(input.unlockuuid, ctx.principal, ctx.tenantId, ctx.now);
     const { offset, limit } = pageOf(input, ctx.services.config.limitCap);
-    return ctx.services.auditReader.listAll(ctx.em, ctx.tenantId, offset, limit);
+    return ctx.services.auditReader.listAll(ctx.stores, offset, limit);
   },
 });

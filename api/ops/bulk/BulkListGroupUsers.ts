@@ -26,7 +26,7 @@ export const BulkListGroupUsers = defineOp({
     const profiles = await users.openMany(ctx.tenantId, ordered);
     const roleNames = new Map<number, string>();
     for (const id of new Set(page.rows.map((r) => r.roleid).filter((id): id is number => id !== null))) {
-      roleNames.set(id, (await roles.role(ctx.em, { id })).rolename);
+      roleNames.set(id, (await roles.role(ctx.stores, { id })).rolename);
     }
     const roleOf = new Map(page.rows.map((r) => [r.token, r.roleid]));
     return {

@@ -16,7 +16,7 @@ export const UserLogout = defineOp({
   async run({ ctx }) {
     const { principal } = ctx;
     if (principal.kind !== 'login' || !principal.userToken) throw badRequest('Invalid API request: UserLogout ends a login xtoken, and this caller is not one');
-    await ctx.services.credentials.revokeXToken(ctx.em, principal.credentialId, ctx.tenantId);
+    await ctx.services.credentials.revokeXToken(ctx.stores, principal.credentialId, ctx.tenantId);
     ctx.audit.record = principal.userToken;
     ctx.audit.after = { xtokenid: principal.credentialId };
     return {};

@@ -2,6 +2,7 @@
 import { z } from 'zod';
 import { defineOp } from '../define.js';
 import { Uuid } from '../schemas.js';
+import { judgedUser } from '../subject.js';
 
 export const UserRequestApprove = defineOp({
   name: 'UserRequestApprove',
@@ -10,7 +11,8 @@ export const UserRequestApprove = defineOp({
   transaction: 'write',
   input: z.object({ requestuuid: Uuid, reason: z.string().max(1024).optional() }),
   async run({ input, ctx }) {
-    const row = await ctx.services.requests.approve(ctx, input.requestuuid, input.reason ?? 'approved');
+    const person = (token: string) => judgedUser(ctx, { mode: 'token', identity: token }, true);
+    const row = await ctx.services.requests.approve(ctx, input.requestuuid, input.reason ?? 'approved', person);
     ctx.audit.record = row.user_token;
     ctx.audit.after = { requestuuid: row.requestuuid, requesttype: row.requesttype, status: row.status };
     return {};

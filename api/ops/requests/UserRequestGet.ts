@@ -7,6 +7,7 @@ import { maskProfile, readsWhole } from '../../vault/policy-mask.js';
 import type { FieldGrant } from '../../vault/policy.js';
 import { UserGet } from '../users/UserGet.js';
 import { fieldOfPointer } from '../profile-reads.js';
+import { judgedUser } from '../subject.js';
 
 export const UserRequestGet = defineOp({
   name: 'UserRequestGet',
@@ -26,7 +27,7 @@ export const UserRequestGet = defineOp({
     const request: Record<string, unknown> = { ...presentRequest(row), change };
     // The data the change would replace, as it is now: what an approver compares the proposal with.
     if (row.status === 'open' && row.requesttype === 'change-profile') {
-      request.original = maskProfile((await ctx.services.users.find(ctx, 'token', row.user_token)).profile, grant);
+      request.original = maskProfile((await judgedUser(ctx, { mode: 'token', identity: row.user_token })).profile, grant);
     } else if (row.status === 'open' && row.requesttype === 'change-app-data') {
       request.original = await ctx.services.appdata.get(ctx, row.user_token, row.appname!).then(
         (a) => a.data,

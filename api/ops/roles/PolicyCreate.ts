@@ -11,7 +11,7 @@ export const PolicyCreate = defineOp({
   transaction: 'write',
   input: z.object({ policyname: Name, policydesc: Description.optional(), policy: PolicyDocument, managedby: ManagedBy.optional() }),
   async run({ input, ctx }) {
-    const policyid = await ctx.services.roles.createPolicy(ctx.em, {
+    const policyid = await ctx.services.roles.createPolicy(ctx.stores, {
       name: input.policyname,
       desc: input.policydesc ?? '',
       document: input.policy,

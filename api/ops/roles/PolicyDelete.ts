@@ -14,8 +14,8 @@ export const PolicyDelete = defineOp({
   async run({ input, ctx }) {
     const roles = ctx.services.roles;
     if (input.policyid === undefined && input.policyname === undefined) throw badRequest(`${Messages.missing}policyid`);
-    const policy = await roles.policy(ctx.em, { id: input.policyid, name: input.policyname });
-    await roles.deletePolicy(ctx.em, policy.policyid);
+    const policy = await roles.policy(ctx.stores, { id: input.policyid, name: input.policyname });
+    await roles.deletePolicy(ctx.stores, policy.policyid);
     ctx.audit.before = { policyid: policy.policyid, policyname: policy.policyname };
     return { policyid: policy.policyid };
   },

@@ -42,7 +42,7 @@ export const PolicyExplain = defineOp({
       tenantId = credential.tenantId;
     } else if (roleId === undefined) {
       if (input.rolename === undefined) throw badRequest(`${Messages.missing}roleid`);
-      roleId = (await ctx.services.roles.role(ctx.em, { name: input.rolename })).roleid;
+      roleId = (await ctx.services.roles.role(ctx.stores, { name: input.rolename })).roleid;
     }
     const role = roleId === undefined ? null : await ctx.services.roles.statementsOf(roleId);
     if (!role) throw notFound(Messages.roleNotFound);
@@ -52,7 +52,7 @@ export const PolicyExplain = defineOp({
     if (input.mode !== undefined && input.identity !== undefined) {
       const scope = ctx.services.users.readScope(tenantId, ctx.now);
       const row = await ctx.services.users.findRow(scope, input.mode, String(input.identity));
-      subject = await subjectFacts(ctx.services, tenantId, scope.em, row, needs);
+      subject = await subjectFacts(ctx.services, tenantId, scope.stores, row, needs);
       ctx.audit.record = row.token;
     }
     const facts: RequestFacts = { action: op.name, kinds: op.kinds, role: role.rolename, requestMetadata: input.request_metadata ?? {}, ...(subject ? { subject } : {}) };

@@ -12,7 +12,7 @@ export const PolicyGet = defineOp({
   input: z.object(PolicyRef),
   async run({ input, ctx }) {
     if (input.policyid === undefined && input.policyname === undefined) throw badRequest(`${Messages.missing}policyid`);
-    const p = await ctx.services.roles.policy(ctx.em, { id: input.policyid, name: input.policyname });
+    const p = await ctx.services.roles.policy(ctx.stores, { id: input.policyid, name: input.policyname });
     return { policyid: p.policyid, policyname: p.policyname, policydesc: p.policydesc, policy: p.policy, ...(p.managedby !== null && { managedby: p.managedby }) };
   },
 });

@@ -20,8 +20,8 @@ export const PolicyUpdate = defineOp({
   async run({ input, ctx }) {
     const roles = ctx.services.roles;
     if (input.policyid === undefined && input.policyname === undefined) throw badRequest(`${Messages.missing}policyid`);
-    const policy = await roles.policy(ctx.em, { id: input.policyid, name: input.policyname });
-    await roles.updatePolicy(ctx.em, policy.policyid, {
+    const policy = await roles.policy(ctx.stores, { id: input.policyid, name: input.policyname });
+    await roles.updatePolicy(ctx.stores, policy.policyid, {
       name: input.policyid !== undefined ? input.policyname : undefined,
       desc: input.policydesc,
       document: input.policy,

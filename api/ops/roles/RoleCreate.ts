@@ -10,7 +10,7 @@ export const RoleCreate = defineOp({
   transaction: 'write',
   input: z.object({ rolename: Name, roledesc: Description.optional(), managedby: ManagedBy.optional() }),
   async run({ input, ctx }) {
-    const roleid = await ctx.services.roles.createRole(ctx.em, input.rolename, input.roledesc ?? '', input.managedby, ctx.now);
+    const roleid = await ctx.services.roles.createRole(ctx.stores, input.rolename, input.roledesc ?? '', input.managedby, ctx.now);
     ctx.audit.after = { roleid, rolename: input.rolename };
     return { roleid };
   },

@@ -13,7 +13,7 @@ export const RoleDelete = defineOp({
   async run({ input, ctx }) {
     const roles = ctx.services.roles;
     const role = await namedRole(ctx, input);
-    await roles.deleteRole(ctx.em, role.roleid);
+    await roles.deleteRole(ctx.stores, role.roleid);
     // This process stops honouring the role's xtokens now; other replicas within their cache's few seconds.
     ctx.services.credentials.forgetRole(role.roleid);
     ctx.audit.before = { roleid: role.roleid, rolename: role.rolename };

@@ -11,7 +11,7 @@ export const RoleLinkPolicy = defineOp({
   input: z.object({ ...RoleRef, ...PolicyRef }),
   async run({ input, ctx }) {
     const { role, policy } = await roleAndPolicy(ctx, input);
-    await ctx.services.roles.link(ctx.em, role.roleid, policy.policyid);
+    await ctx.services.roles.link(ctx.stores, role.roleid, policy.policyid);
     ctx.audit.after = { roleid: role.roleid, policyid: policy.policyid };
     return { roleid: role.roleid };
   },

@@ -12,7 +12,7 @@ export const RoleUnlinkPolicy = defineOp({
   input: z.object({ ...RoleRef, ...PolicyRef }),
   async run({ input, ctx }) {
     const { role, policy } = await roleAndPolicy(ctx, input);
-    await ctx.services.roles.unlink(ctx.em, role.roleid, policy.policyid);
+    await ctx.services.roles.unlink(ctx.stores, role.roleid, policy.policyid);
     ctx.audit.after = { roleid: role.roleid, unlinked: policy.policyid };
     return { roleid: role.roleid };
   },

@@ -13,7 +13,7 @@ export const RoleUpdate = defineOp({
     const roles = ctx.services.roles;
     // With an id, `rolename` is the new name; without one, the SDKs use it to name the role.
     const role = await namedRole(ctx, input);
-    await roles.updateRole(ctx.em, role.roleid, { name: input.roleid !== undefined ? input.rolename : undefined, desc: input.roledesc, managedby: input.managedby });
+    await roles.updateRole(ctx.stores, role.roleid, { name: input.roleid !== undefined ? input.rolename : undefined, desc: input.roledesc, managedby: input.managedby });
     ctx.audit.after = { roleid: role.roleid };
     return {};
   },

@@ -18,7 +18,7 @@ export const XTokenCreateForRole = defineOp({
     if (input.managedby !== undefined) await ctx.services.tenants.owned(ctx.tenantId, input.managedby, ctx.stores.tenants);
     const role = await namedRole(ctx, input);
     const expiresAt = xtokenExpiry(input, ctx.now, ctx.services.config.xtokenMaxSeconds);
-    const { token: xtoken, id: xtokenid } = await ctx.services.credentials.issueWithId('role', ctx.tenantId, { roleId: role.roleid, expiresAt }, ctx.em);
+    const { token: xtoken, id: xtokenid } = await ctx.services.credentials.issueWithId('role', ctx.tenantId, { roleId: role.roleid, expiresAt }, ctx.stores);
     ctx.audit.after = { roleid: role.roleid, xtokenid, expires: expiresAt };
     // Beyond the contract: `xtokenid` names it for XTokenRevoke and the xtoken lists.
     return { xtoken, xtokenid, expires: expiresAt };

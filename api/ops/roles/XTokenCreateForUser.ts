@@ -16,7 +16,7 @@ export const XTokenCreateForUser = defineOp({
     // Locked until commit: a removal of the person waits for this xtoken, and then takes it along.
     const row = await subjectRow(ctx, input, true);
     const expiresAt = xtokenExpiry(input, ctx.now, ctx.services.config.xtokenMaxSeconds);
-    const { token: xtoken, id: xtokenid } = await ctx.services.credentials.issueWithId('login', ctx.tenantId, { userToken: row.token, expiresAt }, ctx.em);
+    const { token: xtoken, id: xtokenid } = await ctx.services.credentials.issueWithId('login', ctx.tenantId, { userToken: row.token, expiresAt }, ctx.stores);
     ctx.audit.after = { xtokenid, expires: expiresAt };
     // Beyond the contract: `xtokenid` names it for XTokenRevoke and XTokenListForUser.
     return { xtoken, xtokenid, token: row.token, expires: expiresAt };

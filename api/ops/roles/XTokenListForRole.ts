@@ -11,7 +11,7 @@ export const XTokenListForRole = defineOp({
   input: z.object(RoleRef),
   async run({ input, ctx }) {
     const role = await namedRole(ctx, input);
-    const rows = await ctx.services.credentials.xtokensOfRole(ctx.em, ctx.tenantId, role.roleid, ctx.now);
+    const rows = await ctx.services.credentials.xtokensOfRole(ctx.stores, ctx.tenantId, role.roleid, ctx.now);
     return { roleid: role.roleid, total: rows.length, rows };
   },
 });

@@ -13,7 +13,7 @@ export const XTokenListForUser = defineOp({
   input: z.object(UserRef),
   async run({ input, ctx }) {
     const row = await subjectRow(ctx, input);
-    const rows = await ctx.services.credentials.xtokensOfUser(ctx.em, ctx.tenantId, row.token, ctx.now);
+    const rows = await ctx.services.credentials.xtokensOfUser(ctx.stores, ctx.tenantId, row.token, ctx.now);
     return { token: row.token, total: rows.length, rows };
   },
 });

@@ -12,7 +12,7 @@ export const XTokenRevoke = defineOp({
   input: z.object({ xtokenid: XTokenId }),
   async run({ input, ctx }) {
     const scope = ctx.principal.kind === 'root' ? null : ctx.tenantId;
-    const { kind, tenantId, userToken } = await ctx.services.credentials.revokeXToken(ctx.em, input.xtokenid, scope);
+    const { kind, tenantId, userToken } = await ctx.services.credentials.revokeXToken(ctx.stores, input.xtokenid, scope);
     // A login xtoken's revocation is part of its person's trail (when it is written in their tenant).
     if (userToken !== null && tenantId === ctx.tenantId) ctx.audit.record = userToken;
     ctx.audit.after = { xtokenid: input.xtokenid, kind, tenantid: tenantId };

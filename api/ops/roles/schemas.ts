@@ -22,7 +22,7 @@ export const PolicyRef = { policyid: Id.optional(), policyname: Name.optional() 
 /** The role an operation names by `roleid` or `rolename`: 400 when it names none, 404 when it is unknown. */
 export async function namedRole(ctx: OpContext, input: { roleid?: number | undefined; rolename?: string | undefined }) {
   if (input.roleid === undefined && input.rolename === undefined) throw badRequest(`${Messages.missing}roleid`);
-  return ctx.services.roles.role(ctx.em, { id: input.roleid, name: input.rolename });
+  return ctx.services.roles.role(ctx.stores, { id: input.roleid, name: input.rolename });
 }
 
 /** The role and the policy a link operation names, each by id or name: 400 when one is not named, 404 when unknown. */
@@ -33,8 +33,8 @@ export async function roleAndPolicy(
   const roles = ctx.services.roles;
   if (input.roleid === undefined && input.rolename === undefined) throw badRequest(`${Messages.missing}roleid`);
   if (input.policyid === undefined && input.policyname === undefined) throw badRequest(`${Messages.missing}policyid`);
-  const role = await roles.role(ctx.em, { id: input.roleid, name: input.rolename });
-  const policy = await roles.policy(ctx.em, { id: input.policyid, name: input.policyname });
+  const role = await roles.role(ctx.stores, { id: input.roleid, name: input.rolename });
+  const policy = await roles.policy(ctx.stores, { id: input.policyid, name: input.policyname });
   return { role, policy };
 }
 

@@ -6,7 +6,6 @@ import { Identity, Mode, RecordId } from '../schemas.js';
 import { badRequest, notFound, Messages } from '../../errors.js';
 import { isUuid } from '../../vault/identities.js';
 import { findInTenant, tenantsNamed } from '../../vault/search.js';
-import { Stores } from '../../store/stores.js';
 
 export const SystemDeleteUserProfiles = defineOp({
   name: 'SystemDeleteUserProfiles',
@@ -15,22 +14,22 @@ export const SystemDeleteUserProfiles = defineOp({
   transaction: 'write',
   input: z.object({ unlockuuid: z.string(), mode: Mode, identity: Identity, tenantid: RecordId.optional(), tenantname: z.string().optional() }),
   async run({ input, ctx }) {
-    await ctx.services.unlocks.check(input.unlockuuid, ctx.principal, ctx.tenantId, ctx.now, ctx.em);
+    await ctx.services.unlocks.check(input.unlockuuid, ctx.principal, ctx.tenantId, ctx.now, ctx.stores);
     if (input.mode === 'token' && input.tenantid === undefined && input.tenantname === undefined) {
       throw badRequest('Invalid API request parameter: tenantid: the token mode needs tenantid or tenantname');
     }
     ctx.audit.mode = input.mode;
     ctx.audit.identity = input.identity;
     const removed: { token: string; tenantid: number; tenantname: string }[] = [];
-    for (const t of await tenantsNamed(ctx.services, input, ctx.em)) {
+    for (const t of await tenantsNamed(ctx.services, input, ctx.stores)) {
       // The operation's own transaction reaches every tenant's schema: all go, or none.
-      const scope = { em: ctx.em, tenantId: t.tenantid, now: ctx.now, inTransaction: true };
+      const scope = { stores: ctx.stores.inTenant(t.tenantid), tenantId: t.tenantid, now: ctx.now };
       const rows =
         input.mode === 'token'
           ? isUuid(input.identity)
-            ? [await new Stores(ctx.em, t.tenantid).users.byToken(input.identity.toLowerCase(), ctx.now, true)].filter((r) => r !== null)
+            ? [await scope.stores.users.byToken(input.identity.toLowerCase(), ctx.now, true)].filter((r) => r !== null)
             : []
-          : await findInTenant(ctx.services, t.tenantid, { modes: [input.mode], identity: input.identity }, ctx.now, ctx.em);
+          : await findInTenant(ctx.services, t.tenantid, { modes: [input.mode], identity: input.identity }, ctx.now, scope.stores);
       for (const row of rows) {
         await ctx.services.users.removeKeepingVersions(scope, row);
         removed.push({ token: row.token, tenantid: t.tenantid, tenantname: t.tenantname });

@@ -2,7 +2,6 @@
 import { z } from 'zod';
 import { defineOp } from '../define.js';
 import { MAIN_TENANT_ID } from '../../store/database.js';
-import { Stores } from '../../store/stores.js';
 
 export const SystemGetSystemStats = defineOp({
   name: 'SystemGetSystemStats',
@@ -11,15 +10,14 @@ export const SystemGetSystemStats = defineOp({
   transaction: 'read',
   input: z.object({}),
   async run({ ctx }) {
-    const { db } = ctx.services;
     const everyone = ctx.tenantId === MAIN_TENANT_ID && ctx.principal.tenantId === MAIN_TENANT_ID;
-    const tenants = everyone ? (await db.globalStores().tenants.all()).map((t) => t.id) : [ctx.tenantId];
+    const tenants = everyone ? (await ctx.stores.tenants.all()).map((t) => t.id) : [ctx.tenantId];
     let numusers = 0;
     let numtokens = 0;
     let numsessions = 0;
     for (const id of tenants) {
-      // Counted on the global manager's pool: the main tenant's admins read every tenant's counts.
-      const c = await new Stores(db.global(), id).stats.counts(ctx.now);
+      // Counted as the vault's own user: the main tenant's admins read every tenant's counts.
+      const c = await ctx.stores.inTenant(id).stats.counts(ctx.now);
       numusers += c.users;
       numtokens += c.tokens;
       numsessions += c.sessions;

@@ -12,13 +12,13 @@ export const SystemRestoreUserProfile = defineOp({
   transaction: 'write',
   input: z.object({ unlockuuid: z.string(), token: Uuid, tenantid: RecordId.optional(), tenantname: z.string().optional() }),
   async run({ input, ctx }) {
-    await ctx.services.unlocks.check(input.unlockuuid, ctx.principal, ctx.tenantId, ctx.now, ctx.em);
+    await ctx.services.unlocks.check(input.unlockuuid, ctx.principal, ctx.tenantId, ctx.now, ctx.stores);
     if (input.tenantid === undefined && input.tenantname === undefined) throw badRequest(`${Messages.missing}tenantid`);
-    const [tenant] = await tenantsNamed(ctx.services, input, ctx.em);
+    const [tenant] = await tenantsNamed(ctx.services, input, ctx.stores);
     if (!tenant) throw notFound(Messages.tenantNotFound);
     const token = input.token.toLowerCase();
     ctx.audit.record = token;
-    const profile = await ctx.services.users.restore({ em: ctx.em, tenantId: tenant.tenantid, now: ctx.now, inTransaction: true }, token);
+    const profile = await ctx.services.users.restore({ stores: ctx.stores.inTenant(tenant.tenantid), tenantId: tenant.tenantid, now: ctx.now }, token);
     return { result: 'restored', token, profile };
   },
 });

@@ -3,6 +3,7 @@ import { z } from 'zod';
 import { defineOp } from '../define.js';
 import { UserRef } from '../schemas.js';
 import { VaultError } from '../../errors.js';
+import { judgedRow } from '../subject.js';
 
 export const UserDeleteBulk = defineOp({
   name: 'UserDeleteBulk',
@@ -21,7 +22,7 @@ export const UserDeleteBulk = defineOp({
     for (const u of input.users) {
       let token: string;
       try {
-        token = (await users.findRow(ctx, u.mode, u.identity, true)).token;
+        token = (await judgedRow(ctx, u, true)).token;
       } catch (err) {
         // A missing user is skipped; anything else (a malformed token) fails the whole call.
         if (err instanceof VaultError && err.status === 404) continue;

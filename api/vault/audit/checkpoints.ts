@@ -97,7 +97,7 @@ export class AuditCheckpoints {
 
   /** A checkpoint of every tenant whose head moved since its last checkpoint (failures are logged and counted). */
   async checkpointAll(): Promise<void> {
-    for (const { id } of await this.db.globalStores().tenants.all()) await this.checkpoint(id).catch(() => undefined);
+    for (const { id } of await this.db.global().tenants.all()) await this.checkpoint(id).catch(() => undefined);
   }
 
   /**

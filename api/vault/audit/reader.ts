@@ -1,13 +1,12 @@
 // Reads of the audit trail: pages of events, and one event with its sealed details opened.
-import type { EntityManager } from '@mikro-orm/postgresql';
-import { Stores } from '../../store/stores.js';
+import type { Stores } from '../../store/stores.js';
 import { TokenizerRejectedError, type TokenizerClient } from '../../tokenizer-client.js';
 import type { SubjectKeys } from '../subject-keys.js';
 import { AUDIT_TABLE, presentEvent } from './note.js';
 
 /**
  * Reads of the trail: a user's events newest first, and one event with its sealed details opened. Plain SQL
- * through the tenant's manager, so the reads run as the tenant's database role where there is one.
+ * through the tenant's stores, so the reads run as the tenant's database role where there is one.
  */
 export class AuditReader {
   constructor(
@@ -15,26 +14,26 @@ export class AuditReader {
     private readonly keys: SubjectKeys,
   ) {}
 
-  private async page(em: EntityManager, tenantId: number, record: string | null, offset: number, limit: number) {
-    const { total, rows } = await new Stores(em, tenantId).audit.page(record, offset, limit);
+  private async page(stores: Stores, record: string | null, offset: number, limit: number) {
+    const { total, rows } = await stores.audit.page(record, offset, limit);
     return { total, rows: rows.map(presentEvent) };
   }
 
   /** Every event of the tenant, newest first. */
-  listAll(em: EntityManager, tenantId: number, offset: number, limit: number) {
-    return this.page(em, tenantId, null, offset, limit);
+  listAll(stores: Stores, offset: number, limit: number) {
+    return this.page(stores, null, offset, limit);
   }
 
-  listForRecord(em: EntityManager, tenantId: number, record: string, offset: number, limit: number) {
-    return this.page(em, tenantId, record, offset, limit);
+  listForRecord(stores: Stores, record: string, offset: number, limit: number) {
+    return this.page(stores, record, offset, limit);
   }
 
   /**
    * The event with its details. Those of an erased person answer as erased: the event's non-personal facts
    * (operation, time, actor, status, the person's token) stay, and `details` is `{ erased: true }`.
    */
-  async get(em: EntityManager, tenantId: number, uuid: string) {
-    const stores = new Stores(em, tenantId);
+  async get(stores: Stores, uuid: string) {
+    const { tenantId } = stores;
     const e = await stores.audit.byUuid(uuid);
     if (!e) return null;
     const erasedEvent = { ...presentEvent(e), more: false, details: { erased: true } };

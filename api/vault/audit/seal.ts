@@ -1,16 +1,14 @@
 // An audit event's details sealed by the tokenizer (under its person's key, or the tenant's own), and for a write's
 // events the MAC the tokenizer makes of each in the same call (tokenizer/audit-queue.ts): the chainer's link call
 // checks it before linking a queued event.
-import type { EntityManager } from '@mikro-orm/postgresql';
-import { Stores } from '../../store/stores.js';
+import type { Stores } from '../../store/stores.js';
 import type { TokenizerClient } from '../../tokenizer-client.js';
 import type { SubjectKeys } from '../subject-keys.js';
 import { AUDIT_TABLE, canonicalHead, type AuditDraft, type AuditEventToChain } from './note.js';
 
 export interface SealOptions {
   /** Where persons' keys are read (the write's transaction, or the tenant's statements). */
-  em: EntityManager;
-  tenantId: number;
+  stores: Stores;
   drafts: AuditDraft[];
   /** Keys the operation already read, by person. */
   known?: ReadonlyMap<string, Buffer | null> | undefined;
@@ -19,12 +17,12 @@ export interface SealOptions {
 }
 
 /**
- * The drafts with their details sealed (read keys through `em`). With `mac` (a write's events, to be queued), the
+ * The drafts with their details sealed (read keys through `stores`). With `mac` (a write's events, to be queued), the
  * same tokenizer call also answers each event's MAC, which the chainer's link call checks.
  */
 export async function sealEvents(tokenizer: TokenizerClient, subjectKeys: SubjectKeys, opts: SealOptions): Promise<AuditEventToChain[]> {
-  const { em, tenantId, drafts, known, mac = false } = opts;
-  const stores = new Stores(em, tenantId);
+  const { stores, drafts, known, mac = false } = opts;
+  const { tenantId } = stores;
   // Details of an event about a person are theirs: sealed under their key, they stop opening once the person is
   // erased. Those of a person erased by this very call are dropped (the key is already gone). Keys the operation
   // already read (`known`) are not read again.

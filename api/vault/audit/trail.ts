@@ -1,8 +1,7 @@
 // The audit trail: one event per call, chained per tenant with links the tokenizer keys, details sealed by it too.
-import type { EntityManager } from '@mikro-orm/postgresql';
 import type { Logger } from 'pino';
 import type { Database } from '../../store/database.js';
-import { Stores } from '../../store/stores.js';
+import type { Stores } from '../../store/stores.js';
 import type { AuditHead } from '../../store/audit.js';
 import type { TokenizerClient } from '../../tokenizer-client.js';
 import type { SubjectKeys } from '../subject-keys.js';
@@ -69,16 +68,15 @@ export class AuditTrail {
    * once the transaction has committed.
    */
   async writeInTx(
-    em: EntityManager,
-    tenantId: number,
+    stores: Stores,
     drafts: AuditDraft[],
     opts: { known?: ReadonlyMap<string, Buffer | null> | undefined; ahead?: SealedAhead | undefined; commit?: boolean } = {},
   ): Promise<QueuedWrite> {
     const { known, ahead } = opts;
     if (drafts.length === 0) return [];
     const early = ahead && drafts.length === 1 && drafts[0] === ahead.draft && known?.get(ahead.draft.record!) ? await ahead.sealed : undefined;
-    const rows = early ? [early] : await sealEvents(this.tokenizer, this.keys, { em, tenantId, drafts, known, mac: true });
-    await new Stores(em, tenantId).audit.enqueue(rows, opts);
+    const rows = early ? [early] : await sealEvents(this.tokenizer, this.keys, { stores, drafts, known, mac: true });
+    await stores.audit.enqueue(rows, opts);
     return rows;
   }
 
@@ -123,9 +121,9 @@ export class AuditTrail {
    * the key not at hand): `writeInTx` seals it then. The event is used only if the write succeeds and the person
    * still has a key at the end (a write that erased them drops the details, as ever).
    */
-  sealAhead(em: EntityManager, tenantId: number, draft: AuditDraft, known: ReadonlyMap<string, Buffer | null>): SealedAhead | undefined {
+  sealAhead(stores: Stores, draft: AuditDraft, known: ReadonlyMap<string, Buffer | null>): SealedAhead | undefined {
     if (!draft.details || !draft.record || !known.get(draft.record)) return undefined;
-    const sealed = sealEvents(this.tokenizer, this.keys, { em, tenantId, drafts: [draft], known, mac: true }).then((rows) => rows[0]!);
+    const sealed = sealEvents(this.tokenizer, this.keys, { stores, drafts: [draft], known, mac: true }).then((rows) => rows[0]!);
     // Awaited only if the write gets that far; a failed write leaves it unused, not unhandled.
     sealed.catch(() => undefined);
     return { draft, sealed };
@@ -146,7 +144,7 @@ export class AuditTrail {
     // The tenant's salt is learnt and the details sealed before anything waits: on the embedded database a lookup
     // on another connection from inside a transaction would wait forever, and sealing needs no lock.
     await this.tokenizer.prepare(tenantId);
-    const rows = drafts.length ? await sealEvents(this.tokenizer, this.keys, { em: this.db.statementsOf(tenantId), tenantId, drafts }) : [];
+    const rows = drafts.length ? await sealEvents(this.tokenizer, this.keys, { stores: this.db.stores(tenantId), drafts }) : [];
     // Two turns per tenant, taken in batch order: linking (the tokenizer call) and appending (the database). A batch
     // links from the head the previous one will leave as soon as that one has its links, while it appends.
     const link = takeTurn(this.linking, tenantId);
@@ -314,7 +312,7 @@ export class AuditTrail {
     const queued = new Set(drafts.flatMap((d, i) => (d.status === 'error' || QUEUED_WHEN_UNLINKED.has(d.title) ? [i] : [])));
     if (queued.size) {
       const events = [...queued].map((i) => drafts[i]!);
-      await this.db.writeTransaction(tenantId, false, (tx) => this.writeInTx(tx, tenantId, events, { commit: true })).catch(() => queued.clear());
+      await this.db.write(tenantId, false, (tx) => this.writeInTx(tx, events, { commit: true })).catch(() => queued.clear());
     }
     const kept = new Set(drafts.flatMap((d, i) => (d.status === 'error' && d.details && !queued.has(i) ? [i] : [])));
     if (kept.size) {

@@ -163,7 +163,7 @@ export class AuditVerifier {
   async verifyAll(): Promise<Map<number, Verdict> | undefined> {
     return this.db.tryExclusive('strongroom:audit-verify', async () => {
       const out = new Map<number, Verdict>();
-      for (const { id } of await this.db.globalStores().tenants.all()) if (!this.opts.migration?.isMigrating(id)) out.set(id, await this.verify(id));
+      for (const { id } of await this.db.global().tenants.all()) if (!this.opts.migration?.isMigrating(id)) out.set(id, await this.verify(id));
       return out;
     });
   }

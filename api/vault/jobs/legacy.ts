@@ -12,9 +12,8 @@
 // its calls answer 503 with Retry-After (api/ops/execute.ts): never the legacy bytes as if they were today's.
 import { randomUUID } from 'node:crypto';
 import type { Logger } from 'pino';
-import type { EntityManager } from '@mikro-orm/postgresql';
 import type { Database } from '../../store/database.js';
-import { Stores } from '../../store/stores.js';
+import type { Stores } from '../../store/stores.js';
 import type { LegacyPersonRows } from '../../store/legacy.js';
 import { newObjectKey, type BlobStore } from '../../store/blobs/index.js';
 import type { PersonKey, TokenizerClient } from '../../tokenizer-client.js';
@@ -81,7 +80,7 @@ export class LegacyMigrator extends Job {
   /** The tenants still holding legacy data, by this process's last look. */
   async pendingTenants(): Promise<number[]> {
     const out: number[] = [];
-    for (const { id } of await this.db.globalStores().tenants.all()) if (await this.db.stores(id).legacy.pending()) out.push(id);
+    for (const { id } of await this.db.global().tenants.all()) if (await this.db.stores(id).legacy.pending()) out.push(id);
     return out;
   }
 
@@ -91,7 +90,7 @@ export class LegacyMigrator extends Job {
     for (const id of await this.pendingTenants()) if (!this.progress.has(id)) this.progress.set(id, { tenant: id, phase: 'persons', persons: { done: 0, total: 0 } });
     for (const p of this.progress.values()) {
       const left = await this.db.stores(p.tenant).legacy.peopleLeftCount();
-      const kept = await this.db.globalStores().settings.get(VERDICT_KEY(p.tenant));
+      const kept = await this.db.global().settings.get(VERDICT_KEY(p.tenant));
       if (kept) p.legacyaudit = JSON.parse(kept) as LegacyChainVerdict;
       const total = p.legacyaudit?.persons ?? left;
       p.persons = { done: total - left, total };
@@ -149,7 +148,7 @@ export class LegacyMigrator extends Job {
       await this.pause();
     }
     p.phase = 'audit';
-    const done = await this.locked(id, (stores, tx) => this.rechain(id, stores, tx, verdict));
+    const done = await this.locked(id, (stores) => this.rechain(id, stores, verdict));
     // The re-chain's own event was queued in its transaction: linked now, after the commit.
     if (done !== null) this.audit.drain(id);
     return done !== null;
@@ -160,11 +159,10 @@ export class LegacyMigrator extends Job {
   }
 
   /** `work` in a transaction holding the tenant's migration lock; null when another replica holds it. */
-  private async locked<T>(id: number, work: (stores: Stores, tx: EntityManager) => Promise<T>): Promise<T | null> {
-    return this.db.forTenant(id).transactional(async (tx): Promise<T | null> => {
-      const stores = new Stores(tx as EntityManager, id);
+  private async locked<T>(id: number, work: (stores: Stores) => Promise<T>): Promise<T | null> {
+    return this.db.write(id, false, async (stores): Promise<T | null> => {
       if (!(await stores.legacy.tryLock())) return null;
-      return work(stores, tx as EntityManager);
+      return work(stores);
     });
   }
 
@@ -173,7 +171,7 @@ export class LegacyMigrator extends Job {
    * a restart does not verify a trail that later steps changed. False when another replica holds the tenant.
    */
   private async verdict(id: number): Promise<LegacyChainVerdict | null> {
-    const settings = this.db.globalStores().settings;
+    const settings = this.db.global().settings;
     const kept = await settings.get(VERDICT_KEY(id));
     if (kept) return JSON.parse(kept) as LegacyChainVerdict;
     const verdict = await this.locked(id, async (stores) => {
@@ -271,7 +269,7 @@ export class LegacyMigrator extends Job {
    * Step 3: every event linked again under the tenant's keyed chain (and its public digest), the head moved, and an
    * event appended saying which events were re-chained, from which legacy head, and what the legacy chain was found.
    */
-  private async rechain(id: number, stores: Stores, tx: EntityManager, verdict: LegacyChainVerdict): Promise<true> {
+  private async rechain(id: number, stores: Stores, verdict: LegacyChainVerdict): Promise<true> {
     const head = await stores.audit.lockHead();
     let prev: Buffer = Buffer.alloc(0);
     let digest: Buffer = Buffer.alloc(0);
@@ -294,7 +292,7 @@ export class LegacyMigrator extends Job {
       verdict.result === 'intact'
         ? 'the legacy chain verified intact'
         : `the legacy chain was found BROKEN at event ${verdict.broken!.seq} (${verdict.broken!.why}) and is not vouched for before it`;
-    await this.audit.writeInTx(tx, id, [
+    await this.audit.writeInTx(stores, [
       {
         uuid: randomUUID(),
         when: Math.floor(Date.now() / 1000),

@@ -3,9 +3,7 @@
 // itself (each key names its version), so the work resumes after any restart; per tenant an advisory lock lets one
 // replica do it at a time; a pause between batches keeps it from crowding out the requests it runs beside.
 import type { Logger } from 'pino';
-import type { EntityManager } from '@mikro-orm/postgresql';
 import type { Database } from '../../store/database.js';
-import { Stores } from '../../store/stores.js';
 import type { TokenizerClient } from '../../tokenizer-client.js';
 import type { SubjectKeys } from '../subject-keys.js';
 import { Job } from './job.js';
@@ -44,12 +42,11 @@ export class Rewrapper extends Job {
     let moved = 0;
     let batches = 0;
     let complete = true;
-    for (const { id } of await this.db.globalStores().tenants.all()) {
+    for (const { id } of await this.db.global().tenants.all()) {
       await this.tokenizer.prepare(id);
       for (;;) {
         if (this.stopping || batches >= maxBatches) return moved;
-        const n = await this.db.forTenant(id).transactional(async (tx): Promise<number | null> => {
-          const stores = new Stores(tx as EntityManager, id);
+        const n = await this.db.write(id, false, async (stores): Promise<number | null> => {
           if (!(await stores.locks.tryRewrap())) return null;
           const keys = await stores.subjectKeys.wrappedUnder(active, this.opts.batch);
           if (!keys.length) return 0;
@@ -68,7 +65,7 @@ export class Rewrapper extends Job {
     if (moved) {
       // Cached tenant keys take their new wrapping before the old version can go (read here, outside any
       // transaction: a request must never have to read one from inside its own).
-      await this.keys.ensureTenantKeys((await this.db.globalStores().tenants.all()).map((t) => t.id), Math.floor(Date.now() / 1000));
+      await this.keys.ensureTenantKeys((await this.db.global().tenants.all()).map((t) => t.id), Math.floor(Date.now() / 1000));
       this.log.info({ moved, active }, 'person keys rewrapped under the active master key');
     } else if (complete) {
       await this.retireUnused(active, versions);
@@ -96,7 +93,7 @@ export class Rewrapper extends Job {
   async progress(): Promise<RewrapProgress> {
     const { active } = await this.tokenizer.keyringInfo();
     const byVersion: Record<string, number> = {};
-    for (const { id } of await this.db.globalStores().tenants.all()) {
+    for (const { id } of await this.db.global().tenants.all()) {
       for (const [v, n] of await this.db.stores(id).subjectKeys.countsByVersion()) byVersion[v] = (byVersion[v] ?? 0) + n;
     }
     const total = Object.values(byVersion).reduce((a, b) => a + b, 0);

@@ -2,8 +2,7 @@
 // expiry final. Every replica runs the timer, but per tenant only the one holding the advisory lock sweeps.
 import type { Logger } from 'pino';
 import type { Database } from '../../store/database.js';
-import { Stores } from '../../store/stores.js';
-import type { EntityManager } from '@mikro-orm/postgresql';
+import type { Stores } from '../../store/stores.js';
 import type { Files } from '../files.js';
 import type { Logins } from '../logins.js';
 import type { AuditTrail } from '../audit/trail.js';
@@ -51,12 +50,11 @@ export class Sweeper extends Job {
 
   /** One pass over every tenant; returns how many records went. */
   async sweepOnce(now = nowSeconds()): Promise<number> {
-    const tenants = await this.db.globalStores().tenants.all();
+    const tenants = await this.db.global().tenants.all();
     let removed = 0;
     for (const { id } of tenants) {
       for (;;) {
-        const counts = await this.db.forTenant(id).transactional(async (tx): Promise<number[]> => {
-          const stores = new Stores(tx as EntityManager, id);
+        const counts = await this.db.write(id, false, async (stores): Promise<number[]> => {
           if (!(await stores.locks.trySweep())) return [];
           const counts: number[] = [];
           for (const step of SWEEPS) counts.push(await step(stores, now));
@@ -72,7 +70,7 @@ export class Sweeper extends Job {
     await this.files?.sweepOrphans(now);
     // Login state and rate-limit counters past their time (idempotent: any replica may do it).
     await this.logins?.sweep(now);
-    await this.db.globalStores().rateLimits.sweep(Date.now());
+    await this.db.global().rateLimits.sweep(Date.now());
     if (removed) this.log.info({ removed }, 'expired records removed');
     return removed;
   }
