@@ -1,4 +1,3 @@
-/// <reference lib="dom" />
 // The console as a new administrator meets it (issue 28): addresses for every section and record, lists and
 // pickers in place of typed names, the inbox naming the person, a form to create one, dialogs before what cannot
 // be undone, copy buttons, verdict colours and an audit table that reads at 1366 px.
@@ -230,9 +229,9 @@ describe('what cannot be undone', { timeout: 180_000 }, () => {
     const dialog = page.getByRole('dialog', { name: 'Approve erasure of Lise Meitner?' });
     await poll(() => shown(dialog)).toBe('shown');
     // The safe choice has the focus; the destructive one is red, not the blue primary.
-    expect(await page.evaluate(() => document.activeElement?.textContent)).toBe('Keep it');
+    expect(await page.evaluate<string>('document.activeElement?.textContent')).toBe('Keep it');
     const erase = dialog.getByRole('button', { name: 'Erase Lise Meitner for good' });
-    expect(await erase.evaluate((b) => getComputedStyle(b).backgroundColor)).toBe('rgb(179, 38, 30)');
+    expect(await page.evaluate<string>("getComputedStyle(document.querySelector('dialog.confirm-dialog button.danger.primary')).backgroundColor")).toBe('rgb(179, 38, 30)');
     await expectAccessible(page, 'console erasure dialog');
     await screenshot(page, 'console-erasure-dialog');
     await page.keyboard.press('Escape');
@@ -273,7 +272,7 @@ describe('copy buttons and verdicts', { timeout: 180_000 }, () => {
     await vault.call('RoleLinkPolicy', { rolename, policyname: `${rolename}-names` });
     const { page, problems } = await newPage();
     await page.context().grantPermissions(['clipboard-read', 'clipboard-write'], { origin: vault.url });
-    const clipboard = () => page.evaluate(() => navigator.clipboard.readText());
+    const clipboard = () => page.evaluate<string>('navigator.clipboard.readText()');
     await signIn(page, `access/roles/${rolename}`);
     await poll(() => shown(page.getByRole('heading', { name: `Role ${rolename}` }))).toBe('shown');
     await page.getByRole('button', { name: 'Create xtoken' }).click();
@@ -296,7 +295,7 @@ describe('copy buttons and verdicts', { timeout: 180_000 }, () => {
     const verdict = page.getByRole('status').filter({ hasText: /^Verdict:/ }).locator('.tag');
     await poll(() => verdict.textContent()).toBe('partial');
     expect(await verdict.getAttribute('class')).toContain('verdict-warn');
-    const [r, g, b] = (await verdict.evaluate((el) => getComputedStyle(el).backgroundColor)).match(/\d+/g)!.map(Number);
+    const [r, g, b] = (await page.evaluate<string>("getComputedStyle(document.querySelector('[role=status] .tag')).backgroundColor")).match(/\d+/g)!.map(Number);
     expect(g! > r! + 20 && g! > b! + 20, 'not green').toBe(false);
     await page.getByLabel('Operation', { exact: true }).selectOption('UserDelete');
     await page.getByRole('button', { name: 'Explain' }).click();
@@ -314,14 +313,17 @@ describe('copy buttons and verdicts', { timeout: 180_000 }, () => {
   });
 });
 
-/** Words of the table's cells that the browser broke across lines (a word drawn on more than one line). */
+/**
+ * Words of the table's cells that the browser broke across lines (a word drawn on more than one line). Run in the
+ * page as a string: the tests are type-checked without the DOM's types.
+ */
 function brokenWords(page: Page, selector: string): Promise<string[]> {
-  return page.evaluate((table) => {
-    const broken: string[] = [];
-    for (const cell of document.querySelectorAll(`${table} td, ${table} th`)) {
+  return page.evaluate<string[]>(`(() => {
+    const broken = [];
+    for (const cell of document.querySelectorAll(${JSON.stringify(`${selector} td, ${selector} th`)})) {
       const walker = document.createTreeWalker(cell, NodeFilter.SHOW_TEXT);
       for (let node = walker.nextNode(); node; node = walker.nextNode()) {
-        for (const match of (node.textContent ?? '').matchAll(/\S+/g)) {
+        for (const match of (node.textContent ?? '').matchAll(/\\S+/g)) {
           const range = document.createRange();
           range.setStart(node, match.index);
           range.setEnd(node, match.index + match[0].length);
@@ -331,7 +333,7 @@ function brokenWords(page: Page, selector: string): Promise<string[]> {
       }
     }
     return broken;
-  }, selector);
+  })()`);
 }
 
 describe('the audit table', { timeout: 180_000 }, () => {
