@@ -350,13 +350,13 @@ describe('every section', { timeout: 180_000 }, () => {
     await screenshot(page, 'console-files');
 
     await tab('Shared records');
-    await page.getByLabel('Fields (comma-separated)').fill('name');
+    await page.getByRole('group', { name: 'Fields to share' }).getByRole('checkbox', { name: 'name', exact: true }).check();
     await page.getByRole('button', { name: 'Create shared record' }).click();
     const shared = page.getByText(/^Shared record [0-9a-f-]{36} expires/);
     await poll(() => shown(shared)).toBe('shown');
     await page.getByLabel('Record UUID').fill((await shared.locator('code').textContent())!);
     await page.getByRole('button', { name: 'Look up' }).click();
-    await poll(() => shown(page.getByText('"name": "Rosalind Franklin"'))).toBe('shown');
+    await poll(() => shown(page.getByRole('definition').filter({ hasText: /^Rosalind Franklin$/ }))).toBe('shown');
 
     await tab('Report');
     const [report] = await Promise.all([page.waitForEvent('download'), page.getByRole('button', { name: 'Download JSON report' }).click()]);

@@ -2,8 +2,8 @@
 import { useState } from 'react';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { objectOf, rowsOf, text } from '../api/client';
-import { ConfirmButton, CopyButton, Empty, ErrorMessage, Notice, QueryState, Table, TextField, fieldLabel } from '../shared/ui';
-import { sharedLink } from './Shared';
+import { ConfirmButton, CopyButton, Empty, ErrorMessage, Notice, QueryState, Table, TextField } from '../shared/ui';
+import { FieldChoices, fieldPaths, pathLabel, sharedLink } from '../shared/share';
 import { download, formatTime } from '../shared/session';
 import { useMe } from './session';
 import { exportHtml, gatherExport } from './export';
@@ -103,15 +103,6 @@ export function MyRequests() {
   );
 }
 
-/** The paths a share may name: every field of the profile, nested ones as `address.city`. */
-export function fieldPaths(value: Record<string, unknown>, prefix = ''): string[] {
-  return Object.entries(value).flatMap(([k, v]) => {
-    if (!/^[A-Za-z0-9_$@-]+$/.test(k)) return [];
-    const path = `${prefix}${k}`;
-    return typeof v === 'object' && v !== null && !Array.isArray(v) && Object.keys(v).length ? fieldPaths(v as Record<string, unknown>, `${path}.`) : [path];
-  });
-}
-
 export function MyShares() {
   const { call, me } = useMe();
   const profile = useQuery({ queryKey: ['me'], queryFn: () => call('UserGet', me) });
@@ -129,7 +120,6 @@ export function MyShares() {
     mutationFn: (recorduuid: string) => call('SharedRecordDelete', { ...me, recorduuid }),
     onSuccess: () => client.invalidateQueries({ queryKey: ['myshares'] }),
   });
-  const toggle = (path: string, on: boolean) => setChosen(on ? [...chosen, path] : chosen.filter((p) => p !== path));
   const made = share.data ? sharedLink(text(share.data.recorduuid), share.data.expirationtime) : '';
   return (
     <>
@@ -142,15 +132,8 @@ export function MyShares() {
         }}
       >
         <p>Make a link that lets someone read only the details you choose, until it expires.</p>
-        <fieldset className="choices">
-          <legend>Details to share</legend>
-          <QueryState loading={profile.isLoading} error={profile.error} what="your details" />
-          {paths.map((path) => (
-            <label key={path} className="choice">
-              <input type="checkbox" checked={chosen.includes(path)} onChange={(e) => toggle(path, e.target.checked)} /> {path.split('.').map(fieldLabel).join(' › ')}
-            </label>
-          ))}
-        </fieldset>
+        <QueryState loading={profile.isLoading} error={profile.error} what="your details" />
+        <FieldChoices legend="Details to share" paths={paths} chosen={chosen} onChange={setChosen} />
         <TextField label="Who it is for (optional)" value={partner} onChange={setPartner} />
         <TextField label="Expires after" value={finaltime} onChange={setFinaltime} hint="for example 12h, 7d or 3600s" />
         <button type="submit" className="primary" disabled={share.isPending || !chosen.length}>
@@ -172,7 +155,7 @@ export function MyShares() {
           rows={rowsOf(links.data)}
           columns={[
             { key: 'recorduuid', label: 'Link', render: (r) => <a href={sharedLink(text(r.recorduuid), r.expirationtime)}>{text(r.recorduuid)}</a> },
-            { key: 'fields', label: 'Shows', render: (r) => (Array.isArray(r.fields) ? r.fields.map((f) => text(f).split('.').map(fieldLabel).join(' › ')).join(', ') : 'everything') },
+            { key: 'fields', label: 'Shows', render: (r) => (Array.isArray(r.fields) ? r.fields.map((f) => pathLabel(text(f))).join(', ') : 'everything') },
             { key: 'partner', label: 'For', render: (r) => text(r.partner) || '—' },
             { key: 'expirationtime', label: 'Until', render: (r) => formatTime(r.expirationtime) },
             {

@@ -7,12 +7,6 @@ import { ApiError, call, objectOf } from '../api/client';
 import { ErrorMessage, Fields, Loading } from '../shared/ui';
 import { formatTime } from '../shared/session';
 
-/** The address a person gives the recipient of a share. */
-export function sharedLink(recorduuid: string, expires: unknown): string {
-  const until = typeof expires === 'number' && expires > 0 ? `?expires=${expires}` : '';
-  return `${window.location.origin}/portal/shared/${encodeURIComponent(recorduuid)}${until}`;
-}
-
 export function SharedView({ recorduuid }: { recorduuid: string }) {
   const [params] = useSearchParams();
   const expires = Number(params.get('expires'));

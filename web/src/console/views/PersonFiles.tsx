@@ -2,8 +2,9 @@
 import { useRef, useState } from 'react';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useVault } from '../session';
-import { rowsOf, text } from '../../api/client';
-import { ConfirmButton, CopyButton, ErrorMessage, JsonBlock, Notice, QueryState, Table, TextField } from '../../shared/ui';
+import { objectOf, rowsOf, text } from '../../api/client';
+import { ConfirmButton, CopyButton, ErrorMessage, Fields, Notice, QueryState, Table, TextField } from '../../shared/ui';
+import { FieldChoices, fieldPaths, sharedLink } from '../../shared/share';
 import { download, formatTime } from '../../shared/session';
 
 /** The file's bytes as base64, the way FileCreate takes them. */
@@ -78,14 +79,14 @@ export function FilesTab({ token }: { token: string }) {
   );
 }
 
-export function SharedTab({ token }: { token: string }) {
+export function SharedTab({ token, profile }: { token: string; profile: Record<string, unknown> }) {
   const vault = useVault();
-  const [fields, setFields] = useState('name,email');
+  const [fields, setFields] = useState<string[]>([]);
   const [partner, setPartner] = useState('');
   const [finaltime, setFinaltime] = useState('1d');
   const [lookup, setLookup] = useState('');
   const create = useMutation({
-    mutationFn: () => vault.call('SharedRecordCreate', { mode: 'token', identity: token, fields: fields.split(',').map((f) => f.trim()).filter(Boolean), ...(partner ? { partner } : {}), finaltime }),
+    mutationFn: () => vault.call('SharedRecordCreate', { mode: 'token', identity: token, fields, ...(partner ? { partner } : {}), finaltime }),
   });
   const get = useMutation({ mutationFn: () => vault.call('SharedRecordGet', { recorduuid: lookup.trim() }) });
   return (
@@ -99,17 +100,18 @@ export function SharedTab({ token }: { token: string }) {
         }}
       >
         <h3>Share some fields</h3>
+        <FieldChoices legend="Fields to share" paths={fieldPaths(profile)} chosen={fields} onChange={setFields} />
         <div className="row">
-          <TextField label="Fields (comma-separated)" value={fields} onChange={setFields} />
           <TextField label="Partner" value={partner} onChange={setPartner} />
           <TextField label="Expires after" value={finaltime} onChange={setFinaltime} hint="e.g. 12h, 7d, 3600s" />
         </div>
-        <button type="submit" className="primary" disabled={create.isPending}>
+        <button type="submit" className="primary" disabled={create.isPending || !fields.length}>
           Create shared record
         </button>
         {create.data ? (
           <Notice>
-            Shared record <code>{text(create.data.recorduuid)}</code> expires {formatTime(create.data.expirationtime)}. <CopyButton value={text(create.data.recorduuid)} what="record UUID" />
+            Shared record <code>{text(create.data.recorduuid)}</code> expires {formatTime(create.data.expirationtime)}. <CopyButton value={text(create.data.recorduuid)} what="record UUID" />{' '}
+            <CopyButton value={sharedLink(text(create.data.recorduuid), create.data.expirationtime)} what="link for the recipient" />
           </Notice>
         ) : null}
         <ErrorMessage error={create.error} />
@@ -126,7 +128,7 @@ export function SharedTab({ token }: { token: string }) {
           <TextField label="Record UUID" value={lookup} onChange={setLookup} />
           <button type="submit">Look up</button>
         </div>
-        {get.data ? <JsonBlock value={get.data.data} label="Shared data" /> : null}
+        {get.data ? <Fields value={objectOf(get.data.data)} label="Shared data" /> : null}
         <ErrorMessage error={get.error} />
       </form>
     </section>

@@ -76,7 +76,7 @@ function Panel({ tab, token, profile, onDeleted }: { tab: Tab; token: string; pr
     case 'Files':
       return <FilesTab token={token} />;
     case 'Shared records':
-      return <SharedTab token={token} />;
+      return <SharedTab token={token} profile={profile} />;
     case 'Requests':
       return <RequestsTab token={token} />;
     case 'Xtokens':
