@@ -5,6 +5,7 @@ import type { Services } from '../vault/services.js';
 import type { Principal } from '../vault/credentials.js';
 import type { AuditNote } from '../vault/audit/trail.js';
 import type { Stores } from '../store/stores.js';
+import type { Scope } from '../vault/scope.js';
 
 /**
  * public: no token; tenant: any credential of the resolved tenant (role xtokens as their policies allow);
@@ -33,11 +34,12 @@ export interface OpContext {
   /** What the operation tells its audit event: whose record, how it was named, before and after. */
   audit: AuditNote;
   /**
-   * A write says its note is final (set no more of it after): the event's details are sealed from now on, in the
-   * same tokenizer round trip as whatever the operation seals next (calls of one turn travel together). Optional:
-   * an event not sealed ahead is sealed at the end.
+   * The call's event. A write says its note is final (`ctx.event.final(ctx)`: set no more of it after): the
+   * event's details are sealed from now on, in the same tokenizer round trip as whatever the operation seals next
+   * (calls of one turn travel together). Optional: an event not sealed ahead is sealed at the end; a read's is
+   * drafted at the end whatever it says.
    */
-  auditFinal?: () => void;
+  event: { final(scope: Scope): void };
   now: number;
 }
 
