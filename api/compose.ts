@@ -17,8 +17,7 @@ export async function startApi(env: NodeJS.ProcessEnv = process.env) {
   const db = await Database.open({ dataDir: config.dataDir, databaseUrl: config.databaseUrl, poolMax: config.dbPoolMax, log });
   const keysDb = config.keysDatabaseUrl ? await KeysDatabase.open(config.keysDatabaseUrl) : undefined;
   if (keysDb) db.useKeysDatabase(keysDb.pool);
-  const tokenizer = new TokenizerClient(config.tokenizer.target, config.tokenizer.deadlineMs);
-  tokenizer.saltSource = (tenantId) => db.global().tenants.keySalt(tenantId);
+  const tokenizer = new TokenizerClient(config.tokenizer.target, config.tokenizer.deadlineMs, (tenantId) => db.global().tenants.keySalt(tenantId));
   tokenizer.knowSalts(await db.global().tenants.keySalts());
   const services = buildServices(config, log, db, tokenizer);
   registerPoolGauge(await db.poolStats());

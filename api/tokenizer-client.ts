@@ -50,6 +50,12 @@ export class TokenizerClient {
   constructor(
     target: string,
     private readonly deadlineMs: number,
+    /**
+     * Where a tenant's key salt comes from (the composition root reads it from the tenants table): null for a
+     * tenant made before salts, undefined for no such tenant. A tenant's salt never changes and ids are never
+     * reused, so an existing tenant's answer is kept for the life of the process.
+     */
+    private readonly saltSource?: (tenantId: number) => Promise<Buffer | null | undefined>,
   ) {
     const { Tokenizer } = loadTokenizerPackage();
     // No retry policy: grpc-js buffers every message of a retryable call, which doubles the round trip
@@ -118,12 +124,6 @@ export class TokenizerClient {
     );
   }
 
-  /**
-   * Where a tenant's key salt comes from (the composition root reads it from the tenants table): null for a tenant
-   * made before salts, undefined for no such tenant. A tenant's salt never changes and ids are never reused, so
-   * an existing tenant's answer is kept for the life of the process.
-   */
-  saltSource: ((tenantId: number) => Promise<Buffer | null | undefined>) | undefined;
   private readonly salts = new Map<number, Buffer>();
 
   /** Salts read in bulk (at start): calls for these tenants never need a lookup. */

@@ -5,6 +5,7 @@ import type { Services } from '../vault/services.js';
 import type { Principal } from '../vault/credentials.js';
 import type { AuditNote } from '../vault/audit/trail.js';
 import type { Stores } from '../store/stores.js';
+import type { Scope } from '../vault/scope.js';
 
 /**
  * public: no token; tenant: any credential of the resolved tenant (role xtokens as their policies allow);
@@ -33,11 +34,12 @@ export interface OpContext {
   /** What the operation tells its audit event: whose record, how it was named, before and after. */
   audit: AuditNote;
   /**
-   * A write says its note is final (set no more of it after): the event's details are sealed from now on, in the
-   * same tokenizer round trip as whatever the operation seals next (calls of one turn travel together). Optional:
-   * an event not sealed ahead is sealed at the end.
+   * The call's event. A write says its note is final (`ctx.event.final(ctx)`: set no more of it after): the
+   * event's details are sealed from now on, in the same tokenizer round trip as whatever the operation seals next
+   * (calls of one turn travel together). Optional: an event not sealed ahead is sealed at the end; a read's is
+   * drafted at the end whatever it says.
    */
-  auditFinal?: () => void;
+  event: { final(scope: Scope): void };
   now: number;
 }
 
@@ -67,9 +69,10 @@ export interface OpDefinition<S extends z.ZodType = z.ZodType> {
    */
   readsProfile?: true;
   /**
-   * `person`: every person it reaches is found through the users service, where the role's conditions about the
-   * person are judged. `list`: it lists people, and passes every one it would answer through `ctx.gate.list`. A role whose policies ask about the person is refused every other operation that carries
-   * personal data: judged on the data or not at all, never on a guess.
+   * `person`: every person it reaches is found through ops/subject.ts, where the role's conditions about the person
+   * are judged. `list`: it lists people, and passes every one it would answer through `ctx.gate.list`. A role whose
+   * policies ask about the person is refused every other operation that carries personal data: judged on the data
+   * or not at all, never on a guess.
    */
   judges?: 'person' | 'list';
   /**
@@ -103,4 +106,28 @@ export interface OpDefinition<S extends z.ZodType = z.ZodType> {
 
 export function defineOp<S extends z.ZodType>(def: OpDefinition<S>): OpDefinition<S> {
   return def;
+}
+
+type Transaction = OpDefinition['transaction'];
+type Facts = Pick<OpDefinition, 'access' | 'login' | 'kinds' | 'judges' | 'transaction'>;
+
+// The facts most operations share, named for what the operation is; a definition spreads one and states the rest
+// (masks, readsProfile, largeBody…) beside it.
+
+/** The tenant's own configuration (legal bases, activities, tokens, groups…), for its admins and allowed roles. */
+export function tenantOp(transaction: Transaction, kinds: readonly Kind[] = []): Facts {
+  return { access: 'tenant', kinds, transaction };
+}
+
+/** The vault's own administration (tenants, roles, policies, System operations): main-tenant admins only. */
+export function mainTenantOp(transaction: Transaction, kinds: readonly Kind[] = []): Facts {
+  return { access: 'mainTenant', kinds, transaction };
+}
+
+/**
+ * One person's data, the person found and judged through ops/subject.ts. `own`: the person's own login xtoken may
+ * call it too (and reach others only as its group roles' policies allow).
+ */
+export function personOp(transaction: Transaction, kinds: readonly Kind[], own?: 'own'): Facts {
+  return { access: 'tenant', ...(own ? { login: own } : {}), kinds, judges: 'person', transaction };
 }

@@ -9,6 +9,7 @@ import { nowSeconds } from '../vault/durations.js';
 import { UnavailableError, VaultError, badRequest, Messages } from '../errors.js';
 import { fromDatabaseError } from '../store/errors.js';
 import type { Stores } from '../store/stores.js';
+import type { Scope } from '../vault/scope.js';
 import { admit, admitFromHeader, masked, type Admission } from './admission.js';
 import { Gate } from './gate.js';
 import { MAX_DEPTH, tooDeep } from '../vault/documents.js';
@@ -104,7 +105,7 @@ export async function executePublicOperation(
   await services.tokenizer.prepare(tenantId);
   const principal: Principal = { credentialId: '', kind: 'public', tenantId, roleId: null, userToken: null, expiresAt: null };
   const stores = services.db.stores(tenantId);
-  const ctx: OpContext = { services, principal, tenantId, stores, audit: {}, now: nowSeconds(), gate: Gate.open(services, principal, stores), tenantNamed: tenant.named, clientAddress: tenant.address };
+  const ctx: OpContext = { services, principal, tenantId, stores, audit: {}, now: nowSeconds(), gate: Gate.open(services, principal, stores), event: READ_EVENT, tenantNamed: tenant.named, clientAddress: tenant.address };
   return op.run({ input, ctx });
 }
 
@@ -183,21 +184,16 @@ async function run(call: Call): Promise<Record<string, unknown>> {
 }
 
 async function runWrite(call: Call): Promise<Record<string, unknown>> {
-  const { services, op, tenantId, input, event } = call;
+  const { services, op, tenantId, input } = call;
   let queued: QueuedWrite = [];
   // Tenant operations run as the tenant's database role; admin and main-tenant ones reach global tables.
   const result = await services.db.write(tenantId, op.access === 'tenant', async (tx) => {
-    const ctx = contextOf(call, tx);
-    let ahead: SealedAhead | undefined;
-    let draft: AuditDraft | undefined;
-    ctx.auditFinal = () => {
-      draft ??= event();
-      ahead ??= services.audit.sealAhead(tx, draft, services.keys.knownIn(ctx));
-    };
+    const event = new WriteEvent(services, tx, call.event);
+    const ctx = contextOf(call, tx, event);
     const result = await op.run({ input, ctx });
     ctx.gate.assertJudged();
     // The event is the write's last statement: it travels with COMMIT.
-    queued = await services.audit.writeInTx(tx, [draft ?? event()], { known: services.keys.knownIn(ctx), ahead, commit: true });
+    queued = await event.queue(ctx);
     return masked(result, ctx.gate.fields);
   });
   // Committed with its event queued; answered once the event is in the chain.
@@ -207,15 +203,42 @@ async function runWrite(call: Call): Promise<Record<string, unknown>> {
 
 async function runRead(call: Call): Promise<Record<string, unknown>> {
   const { services, op, tenantId, input, event } = call;
-  const ctx = contextOf(call, services.db.stores(tenantId));
+  const ctx = contextOf(call, services.db.stores(tenantId), READ_EVENT);
   const result = await op.run({ input, ctx });
   ctx.gate.assertJudged();
   await services.audit.record(tenantId, event());
   return masked(result, ctx.gate.fields);
 }
 
+/** A read's event is drafted once the read is done, whatever the operation says of its note. */
+const READ_EVENT = { final: () => undefined };
 
-function contextOf(call: Call, stores: Stores): OpContext {
+/**
+ * A write's event: queued in its transaction as its last statement, and sealed ahead once the operation says its
+ * note is final (its details then ride with the operation's own tokenizer calls).
+ */
+class WriteEvent {
+  private draft: AuditDraft | undefined;
+  private ahead: SealedAhead | undefined;
+
+  constructor(
+    private readonly services: Services,
+    private readonly stores: Stores,
+    private readonly drafted: () => AuditDraft,
+  ) {}
+
+  final(scope: Scope): void {
+    this.draft ??= this.drafted();
+    this.ahead ??= this.services.audit.sealAhead(this.stores, this.draft, this.services.keys.knownIn(scope));
+  }
+
+  queue(scope: Scope): Promise<QueuedWrite> {
+    const known = this.services.keys.knownIn(scope);
+    return this.services.audit.writeInTx(this.stores, [this.draft ?? this.drafted()], { known, ahead: this.ahead, commit: true });
+  }
+}
+
+function contextOf(call: Call, stores: Stores, event: OpContext['event']): OpContext {
   const { services, principal, tenantId, admission, audit, now } = call;
-  return { services, principal, tenantId, stores, gate: new Gate(admission, stores), audit, now };
+  return { services, principal, tenantId, stores, gate: new Gate(admission, stores), audit, event, now };
 }

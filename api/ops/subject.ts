@@ -51,6 +51,6 @@ export async function changeProfile(
   const next = await change(user.profile);
   ctx.audit.before = user.profile;
   ctx.audit.after = next;
-  ctx.auditFinal?.();
+  ctx.event.final(ctx);
   await users.replace(ctx, user, next);
 }

@@ -69,21 +69,13 @@ export class CredentialStore extends GlobalTables {
     return r ? { kind: r.kind as string, tenantId: Number(r.tenant_id), roleId: num(r.role_id), userToken: (r.user_token as string | null) ?? null } : null;
   }
 
-  /** The tenant's live xtokens of a role, oldest first: ids and times only, never a hash. */
-  async xtokensOfRole(tenantId: number, roleId: number, now: number): Promise<XTokenListing[]> {
+  /** The tenant's live xtokens of a role, or login xtokens of a person, oldest first: ids and times, never a hash. */
+  async xtokensOf(tenantId: number, of: { roleId: number } | { userToken: string }, now: number): Promise<XTokenListing[]> {
+    const [kind, column, value] = 'roleId' in of ? ['role', 'role_id', of.roleId] : ['login', 'user_token', of.userToken];
     return (await this.sql(
       `select id, kind, expires_at, created from ${this.g}.credentials
-       where tenant_id = $1 and kind = 'role' and role_id = $2 and (expires_at is null or expires_at > $3) order by created, id`,
-      [tenantId, roleId, now],
-    )).map(toListing);
-  }
-
-  /** The tenant's live login xtokens of a person, oldest first: ids and times only, never a hash. */
-  async xtokensOfUser(tenantId: number, userToken: string, now: number): Promise<XTokenListing[]> {
-    return (await this.sql(
-      `select id, kind, expires_at, created from ${this.g}.credentials
-       where tenant_id = $1 and kind = 'login' and user_token = $2 and (expires_at is null or expires_at > $3) order by created, id`,
-      [tenantId, userToken, now],
+       where tenant_id = $1 and kind = '${kind}' and ${column} = $2 and (expires_at is null or expires_at > $3) order by created, id`,
+      [tenantId, value, now],
     )).map(toListing);
   }
 

@@ -102,12 +102,12 @@ export class Credentials {
 
   /** The tenant's live xtokens of a role: ids, kinds and times, never a secret or its hash. */
   xtokensOfRole(stores: GlobalStores, tenantId: number, roleId: number, now: number): Promise<XTokenListing[]> {
-    return stores.credentials.xtokensOfRole(tenantId, roleId, now);
+    return stores.credentials.xtokensOf(tenantId, { roleId }, now);
   }
 
   /** The tenant's live login xtokens of a person: ids, kinds and times, never a secret or its hash. */
   xtokensOfUser(stores: GlobalStores, tenantId: number, userToken: string, now: number): Promise<XTokenListing[]> {
-    return stores.credentials.xtokensOfUser(tenantId, userToken, now);
+    return stores.credentials.xtokensOf(tenantId, { userToken }, now);
   }
 
   /**

@@ -127,11 +127,14 @@ describe('layers', () => {
 
   // Services are wired at construction (vault/events.ts for what one announces and others act on): a callback
   // assigned to a built service is wiring nobody finds where they look.
-  it('assigns no callback to a service after it is built', () => {
-    const assigned = /^\s*[\w.]+\.(on[A-Z]\w*|skip)\s*=(?!=)/m;
+  it('assigns no callback to a service or a context after it is built', () => {
+    const assigned = /^\s*[\w.]+\.(on[A-Z]\w*|skip)\s*=(?!=)|^\s*(?!this\.)[A-Za-z_][\w.]*\.\w+\s*=\s*(async\s*)?(\([^()]*\)|\w+)\s*=>/m;
     const api = files.filter((f) => f.startsWith('api/'));
     expect(api.filter((f) => assigned.test(readFileSync(join(root, f), 'utf8')))).toEqual([]);
     expect(assigned.test('  users.onRemove = (scope) => undefined;')).toBe(true);
+    expect(assigned.test('  tokenizer.saltSource = (tenantId) => salts(tenantId);')).toBe(true);
+    expect(assigned.test('    ctx.auditFinal = () => {')).toBe(true);
+    expect(assigned.test('    state.done = (async () => {')).toBe(false);
   });
 
   // A file that grows past this holds more than one idea: split it by what each part owns.

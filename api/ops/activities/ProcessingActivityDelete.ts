@@ -1,14 +1,12 @@
 // POST /v2/ProcessingActivityDelete: removes an activity and its links to legal bases.
 import { z } from 'zod';
-import { defineOp } from '../define.js';
+import { defineOp, tenantOp } from '../define.js';
 import { Activity } from './schemas.js';
 import { notFound, Messages } from '../../errors.js';
 
 export const ProcessingActivityDelete = defineOp({
   name: 'ProcessingActivityDelete',
-  access: 'tenant',
-  kinds: [],
-  transaction: 'write',
+  ...tenantOp('write'),
   input: z.object({ activity: Activity }),
   async run({ input, ctx }) {
     if (!(await ctx.stores.consent.deleteActivity(input.activity))) throw notFound(Messages.activityNotFound);

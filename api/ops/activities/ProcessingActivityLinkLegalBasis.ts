@@ -1,14 +1,12 @@
 // POST /v2/ProcessingActivityLinkLegalBasis: names a legal basis the activity relies on; linking again is a no-op.
 import { z } from 'zod';
-import { defineOp } from '../define.js';
+import { defineOp, tenantOp } from '../define.js';
 import { Activity } from './schemas.js';
 import { Brief } from '../consent/schemas.js';
 
 export const ProcessingActivityLinkLegalBasis = defineOp({
   name: 'ProcessingActivityLinkLegalBasis',
-  access: 'tenant',
-  kinds: [],
-  transaction: 'write',
+  ...tenantOp('write'),
   input: z.object({ activity: Activity, brief: Brief }),
   async run({ input, ctx }) {
     await ctx.services.consent.setLink(ctx, input.activity, input.brief, true);

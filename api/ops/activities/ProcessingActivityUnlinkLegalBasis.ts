@@ -1,14 +1,12 @@
 // POST /v2/ProcessingActivityUnlinkLegalBasis: the activity no longer relies on the legal basis.
 import { z } from 'zod';
-import { defineOp } from '../define.js';
+import { defineOp, tenantOp } from '../define.js';
 import { Activity } from './schemas.js';
 import { Brief } from '../consent/schemas.js';
 
 export const ProcessingActivityUnlinkLegalBasis = defineOp({
   name: 'ProcessingActivityUnlinkLegalBasis',
-  access: 'tenant',
-  kinds: [],
-  transaction: 'write',
+  ...tenantOp('write'),
   input: z.object({ activity: Activity, brief: Brief }),
   async run({ input, ctx }) {
     await ctx.services.consent.setLink(ctx, input.activity, input.brief, false);

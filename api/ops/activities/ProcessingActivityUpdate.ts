@@ -1,13 +1,11 @@
 // POST /v2/ProcessingActivityUpdate: changes the fields sent; `newactivity` renames.
 import { z } from 'zod';
-import { defineOp } from '../define.js';
+import { defineOp, tenantOp } from '../define.js';
 import { Activity, ActivityFields } from './schemas.js';
 
 export const ProcessingActivityUpdate = defineOp({
   name: 'ProcessingActivityUpdate',
-  access: 'tenant',
-  kinds: [],
-  transaction: 'write',
+  ...tenantOp('write'),
   input: z.object({ activity: Activity, newactivity: Activity.optional(), ...ActivityFields }),
   async run({ input, ctx }) {
     const { activity, newactivity, ...fields } = input;

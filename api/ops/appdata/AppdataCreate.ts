@@ -1,16 +1,13 @@
 // POST /v2/AppdataCreate: stores the user's record for an app (replacing one that exists, which becomes a version).
 import { z } from 'zod';
-import { defineOp } from '../define.js';
+import { defineOp, personOp } from '../define.js';
 import { UserRef } from '../schemas.js';
 import { AppName, AppDataInput } from './schemas.js';
 import { subjectRow } from '../subject.js';
 
 export const AppdataCreate = defineOp({
   name: 'AppdataCreate',
-  access: 'tenant',
-  kinds: ['appdata'],
-  judges: 'person',
-  transaction: 'write',
+  ...personOp('write', ['appdata']),
   input: z.object({ ...UserRef, appname: AppName, appdata: AppDataInput }),
   async run({ input, ctx }) {
     ctx.audit.app = input.appname;

@@ -1,6 +1,6 @@
 // POST /v2/AppdataDelete: removes the user's record for an app with its versions.
 import { z } from 'zod';
-import { defineOp } from '../define.js';
+import { defineOp, personOp } from '../define.js';
 import { UserRef } from '../schemas.js';
 import { notFound, Messages } from '../../errors.js';
 import { AppName } from './schemas.js';
@@ -8,10 +8,7 @@ import { subjectRow } from '../subject.js';
 
 export const AppdataDelete = defineOp({
   name: 'AppdataDelete',
-  access: 'tenant',
-  kinds: ['appdata'],
-  judges: 'person',
-  transaction: 'write',
+  ...personOp('write', ['appdata']),
   input: z.object({ ...UserRef, appname: AppName }),
   async run({ input, ctx }) {
     ctx.audit.app = input.appname;

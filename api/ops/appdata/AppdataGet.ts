@@ -1,17 +1,13 @@
 // POST /v2/AppdataGet: the user's record for an app, or an earlier version of it.
 import { z } from 'zod';
-import { defineOp } from '../define.js';
+import { defineOp, personOp } from '../define.js';
 import { UserRef } from '../schemas.js';
 import { AppName } from './schemas.js';
 import { subjectRow } from '../subject.js';
 
 export const AppdataGet = defineOp({
   name: 'AppdataGet',
-  access: 'tenant',
-  login: 'own',
-  kinds: ['appdata'],
-  judges: 'person',
-  transaction: 'read',
+  ...personOp('read', ['appdata'], 'own'),
   input: z.object({ ...UserRef, appname: AppName, version: z.coerce.number().int().min(0).max(2_147_483_647).optional() }),
   async run({ input, ctx }) {
     ctx.audit.app = input.appname;

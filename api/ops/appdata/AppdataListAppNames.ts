@@ -1,12 +1,10 @@
 // POST /v2/AppdataListAppNames: every app name with records in the tenant.
 import { z } from 'zod';
-import { defineOp } from '../define.js';
+import { defineOp, tenantOp } from '../define.js';
 
 export const AppdataListAppNames = defineOp({
   name: 'AppdataListAppNames',
-  access: 'tenant',
-  kinds: [],
-  transaction: 'read',
+  ...tenantOp('read'),
   input: z.object({}),
   async run({ ctx }) {
     return { apps: await ctx.stores.appdata.appNames() };

@@ -1,16 +1,12 @@
 // POST /v2/AppdataListUserAppNames: the apps one user has records for.
 import { z } from 'zod';
-import { defineOp } from '../define.js';
+import { defineOp, personOp } from '../define.js';
 import { UserRef } from '../schemas.js';
 import { subjectRow } from '../subject.js';
 
 export const AppdataListUserAppNames = defineOp({
   name: 'AppdataListUserAppNames',
-  access: 'tenant',
-  login: 'own',
-  kinds: ['appdata'],
-  judges: 'person',
-  transaction: 'read',
+  ...personOp('read', ['appdata'], 'own'),
   input: z.object(UserRef),
   async run({ input, ctx }) {
     const row = await subjectRow(ctx, input);

@@ -1,17 +1,13 @@
 // POST /v2/AppdataListVersions: the versions of a user's record for an app, with the md5 of each.
 import { z } from 'zod';
-import { defineOp } from '../define.js';
+import { defineOp, personOp } from '../define.js';
 import { UserRef } from '../schemas.js';
 import { AppName } from './schemas.js';
 import { subjectRow } from '../subject.js';
 
 export const AppdataListVersions = defineOp({
   name: 'AppdataListVersions',
-  access: 'tenant',
-  login: 'own',
-  kinds: ['appdata'],
-  judges: 'person',
-  transaction: 'read',
+  ...personOp('read', ['appdata'], 'own'),
   input: z.object({ ...UserRef, appname: AppName }),
   async run({ input, ctx }) {
     ctx.audit.app = input.appname;

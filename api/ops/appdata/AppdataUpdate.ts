@@ -1,16 +1,13 @@
 // POST /v2/AppdataUpdate: RFC 7396 merge into the user's record for an app; null deletes a field.
 import { z } from 'zod';
-import { defineOp } from '../define.js';
+import { defineOp, personOp } from '../define.js';
 import { UserRef } from '../schemas.js';
 import { AppName, AppDataInput } from './schemas.js';
 import { subjectRow } from '../subject.js';
 
 export const AppdataUpdate = defineOp({
   name: 'AppdataUpdate',
-  access: 'tenant',
-  kinds: ['appdata'],
-  judges: 'person',
-  transaction: 'write',
+  ...personOp('write', ['appdata']),
   input: z.object({ ...UserRef, appname: AppName, appdata: AppDataInput }),
   async run({ input, ctx }) {
     ctx.audit.app = input.appname;

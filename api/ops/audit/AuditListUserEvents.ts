@@ -1,16 +1,12 @@
 // POST /v2/AuditListUserEvents: a user's audit events, newest first, paginated.
 import { z } from 'zod';
-import { defineOp } from '../define.js';
+import { defineOp, personOp } from '../define.js';
 import { Limit, Offset, UserRef, pageOf } from '../schemas.js';
 import { subjectRow } from '../subject.js';
 
 export const AuditListUserEvents = defineOp({
   name: 'AuditListUserEvents',
-  access: 'tenant',
-  login: 'own',
-  kinds: ['audit'],
-  judges: 'person',
-  transaction: 'read',
+  ...personOp('read', ['audit'], 'own'),
   input: z.object({ ...UserRef, offset: Offset, limit: Limit }),
   async run({ input, ctx }) {
     const row = await subjectRow(ctx, input);

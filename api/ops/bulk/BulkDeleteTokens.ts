@@ -1,20 +1,11 @@
 // POST /v2/BulkDeleteTokens: removes the pairs named by tokenuuids or tokenbases, behind the unlock UUID.
-import { z } from 'zod';
-import { defineOp } from '../define.js';
-import { TokenName } from '../tokens/schemas.js';
+import { defineOp, tenantOp } from '../define.js';
+import { BulkTokensInput } from '../tokens/schemas.js';
 
 export const BulkDeleteTokens = defineOp({
   name: 'BulkDeleteTokens',
-  access: 'tenant',
-  kinds: [],
-  transaction: 'write',
-  input: z.object({
-    unlockuuid: z.string(),
-    tokens: z
-      .array(TokenName)
-      .min(1, { error: 'Invalid API request parameter: tokens: must not be empty' })
-      .max(10_000, { error: 'Invalid API request parameter: tokens: at most 10000 entries' }),
-  }),
+  ...tenantOp('write'),
+  input: BulkTokensInput,
   async run({ input, ctx }) {
     await ctx.services.unlocks.check(input.unlockuuid, ctx.principal, ctx.tenantId, ctx.now, ctx.stores);
     const tokens = ctx.services.tokens;

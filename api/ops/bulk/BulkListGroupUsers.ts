@@ -1,6 +1,6 @@
 // POST /v2/BulkListGroupUsers: a page of a group's members with their profiles and roles, behind the unlock UUID.
 import { z } from 'zod';
-import { defineOp } from '../define.js';
+import { defineOp, tenantOp } from '../define.js';
 import { Offset, Limit, pageOf } from '../schemas.js';
 import { badRequest, Messages } from '../../errors.js';
 import { presentUser } from '../../vault/users.js';
@@ -8,10 +8,8 @@ import { GroupPick } from '../groups/schemas.js';
 
 export const BulkListGroupUsers = defineOp({
   name: 'BulkListGroupUsers',
-  access: 'tenant',
-  kinds: ['profile', 'group'],
+  ...tenantOp('read', ['profile', 'group']),
   masks: true,
-  transaction: 'read',
   input: z.object({ unlockuuid: z.string(), ...GroupPick, offset: Offset, limit: Limit }),
   async run({ input, ctx }) {
     if (input.groupid === undefined && input.groupname === undefined) throw badRequest(`${Messages.missing}groupid`);

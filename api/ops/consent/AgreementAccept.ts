@@ -1,6 +1,6 @@
 // POST /v2/AgreementAccept: records (or replaces) a person's agreement to a legal basis.
 import { z } from 'zod';
-import { defineOp, type OpContext } from '../define.js';
+import { defineOp, type OpContext, personOp } from '../define.js';
 import { UserRef, TimeInput } from '../schemas.js';
 import { Brief } from './schemas.js';
 import { subjectRow } from '../subject.js';
@@ -12,11 +12,7 @@ const Text = z.union([z.string().max(1024), z.number().transform(String)]);
 
 export const AgreementAccept = defineOp({
   name: 'AgreementAccept',
-  access: 'tenant',
-  login: 'own',
-  kinds: ['agreement'],
-  judges: 'person',
-  transaction: 'write',
+  ...personOp('write', ['agreement'], 'own'),
   input: z.object({
     ...UserRef,
     brief: Brief,

@@ -1,16 +1,13 @@
 // POST /v2/AgreementCancel: withdraws a person's consent to a legal basis.
 import { z } from 'zod';
-import { defineOp } from '../define.js';
+import { defineOp, personOp } from '../define.js';
 import { UserRef } from '../schemas.js';
 import { Brief } from './schemas.js';
 import { subjectRow } from '../subject.js';
 
 export const AgreementCancel = defineOp({
   name: 'AgreementCancel',
-  access: 'tenant',
-  kinds: ['agreement'],
-  judges: 'person',
-  transaction: 'write',
+  ...personOp('write', ['agreement']),
   input: z.object({ ...UserRef, brief: Brief }),
   async run({ input, ctx }) {
     const row = await subjectRow(ctx, input, true);

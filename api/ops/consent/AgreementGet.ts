@@ -1,17 +1,13 @@
 // POST /v2/AgreementGet: one person's agreement to one legal basis.
 import { z } from 'zod';
-import { defineOp } from '../define.js';
+import { defineOp, personOp } from '../define.js';
 import { UserRef } from '../schemas.js';
 import { Brief } from './schemas.js';
 import { subjectRow } from '../subject.js';
 
 export const AgreementGet = defineOp({
   name: 'AgreementGet',
-  access: 'tenant',
-  login: 'own',
-  kinds: ['agreement'],
-  judges: 'person',
-  transaction: 'read',
+  ...personOp('read', ['agreement'], 'own'),
   input: z.object({ ...UserRef, brief: Brief }),
   async run({ input, ctx }) {
     const row = await subjectRow(ctx, input);

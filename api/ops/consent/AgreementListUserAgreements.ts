@@ -1,16 +1,12 @@
 // POST /v2/AgreementListUserAgreements: every agreement of one person.
 import { z } from 'zod';
-import { defineOp } from '../define.js';
+import { defineOp, personOp } from '../define.js';
 import { UserRef } from '../schemas.js';
 import { subjectRow } from '../subject.js';
 
 export const AgreementListUserAgreements = defineOp({
   name: 'AgreementListUserAgreements',
-  access: 'tenant',
-  login: 'own',
-  kinds: ['agreement'],
-  judges: 'person',
-  transaction: 'read',
+  ...personOp('read', ['agreement'], 'own'),
   input: z.object(UserRef),
   async run({ input, ctx }) {
     const row = await subjectRow(ctx, input);

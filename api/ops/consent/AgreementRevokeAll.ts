@@ -1,13 +1,11 @@
 // POST /v2/AgreementRevokeAll: revokes every agreement in force (or pending) to a legal basis, for everyone.
 import { z } from 'zod';
-import { defineOp } from '../define.js';
+import { defineOp, tenantOp } from '../define.js';
 import { Brief } from './schemas.js';
 
 export const AgreementRevokeAll = defineOp({
   name: 'AgreementRevokeAll',
-  access: 'tenant',
-  kinds: ['agreement'],
-  transaction: 'write',
+  ...tenantOp('write', ['agreement']),
   input: z.object({ brief: Brief }),
   async run({ input, ctx }) {
     await ctx.services.consent.basis(ctx, input.brief, true);

@@ -1,13 +1,11 @@
 // POST /v2/LegalBasisCreate: a legal basis people can agree to; a brief already in use is a 409.
 import { z } from 'zod';
-import { defineOp } from '../define.js';
+import { defineOp, tenantOp } from '../define.js';
 import { Brief, BasisFields } from './schemas.js';
 
 export const LegalBasisCreate = defineOp({
   name: 'LegalBasisCreate',
-  access: 'tenant',
-  kinds: [],
-  transaction: 'write',
+  ...tenantOp('write'),
   input: z.object({ brief: Brief, ...BasisFields }),
   async run({ input, ctx }) {
     const { brief, ...fields } = input;

@@ -1,13 +1,11 @@
 // POST /v2/LegalBasisDelete: removes a basis; one with agreements is marked deleted and its agreements revoked.
 import { z } from 'zod';
-import { defineOp } from '../define.js';
+import { defineOp, tenantOp } from '../define.js';
 import { Brief } from './schemas.js';
 
 export const LegalBasisDelete = defineOp({
   name: 'LegalBasisDelete',
-  access: 'tenant',
-  kinds: [],
-  transaction: 'write',
+  ...tenantOp('write'),
   input: z.object({ brief: Brief }),
   async run({ input, ctx }) {
     const result = await ctx.services.consent.deleteBasis(ctx, input.brief);

@@ -1,13 +1,11 @@
 // POST /v2/LegalBasisUpdate: changes the fields sent; `newbrief` renames (agreements and links follow).
 import { z } from 'zod';
-import { defineOp } from '../define.js';
+import { defineOp, tenantOp } from '../define.js';
 import { Brief, BasisFields } from './schemas.js';
 
 export const LegalBasisUpdate = defineOp({
   name: 'LegalBasisUpdate',
-  access: 'tenant',
-  kinds: [],
-  transaction: 'write',
+  ...tenantOp('write'),
   input: z.object({ brief: Brief, newbrief: Brief.optional(), ...BasisFields }),
   async run({ input, ctx }) {
     const { brief, newbrief, ...fields } = input;

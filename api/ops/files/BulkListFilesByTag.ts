@@ -1,14 +1,12 @@
 // POST /v2/BulkListFilesByTag: every live file of the tenant with a tag, with its owner's token, paginated.
 import { z } from 'zod';
-import { defineOp } from '../define.js';
+import { defineOp, tenantOp } from '../define.js';
 import { Limit, Offset, pageOf } from '../schemas.js';
 import { Tag } from './schemas.js';
 
 export const BulkListFilesByTag = defineOp({
   name: 'BulkListFilesByTag',
-  access: 'tenant',
-  kinds: ['file'],
-  transaction: 'read',
+  ...tenantOp('read', ['file']),
   input: z.object({ unlockuuid: z.string(), tag: Tag, offset: Offset, limit: Limit }),
   async run({ input, ctx }) {
     await ctx.services.unlocks.check(input.unlockuuid, ctx.principal, ctx.tenantId, ctx.now);

@@ -1,6 +1,6 @@
 // POST /v2/FileCreate: stores a file for a user, sealed; the same content again answers the existing file.
 import { z } from 'zod';
-import { defineOp } from '../define.js';
+import { defineOp, personOp } from '../define.js';
 import { TimeInput, UserRef } from '../schemas.js';
 import { subjectRow } from '../subject.js';
 import { badRequest, PayloadTooLargeError } from '../../errors.js';
@@ -10,11 +10,8 @@ import { BAD_BASE64, FileData, FileName, Mimetype, Tags } from './schemas.js';
 
 export const FileCreate = defineOp({
   name: 'FileCreate',
+  ...personOp('write', ['file']),
   largeBody: true,
-  access: 'tenant',
-  kinds: ['file'],
-  judges: 'person',
-  transaction: 'write',
   input: z.object({
     ...UserRef,
     filename: FileName,

@@ -1,16 +1,13 @@
 // POST /v2/FileDelete: removes a user's file: its metadata now, its stored object as soon as that commits.
 import { z } from 'zod';
-import { defineOp } from '../define.js';
+import { defineOp, personOp } from '../define.js';
 import { UserRef } from '../schemas.js';
 import { subjectRow } from '../subject.js';
 import { FileUuid } from './schemas.js';
 
 export const FileDelete = defineOp({
   name: 'FileDelete',
-  access: 'tenant',
-  kinds: ['file'],
-  judges: 'person',
-  transaction: 'write',
+  ...personOp('write', ['file']),
   input: z.object({ ...UserRef, fileuuid: FileUuid }),
   async run({ input, ctx }) {
     const row = await subjectRow(ctx, input, true);

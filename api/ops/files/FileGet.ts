@@ -1,6 +1,6 @@
 // POST /v2/FileGet: a user's file by uuid (or the newest with a name), as base64 in JSON or, with `raw`, as bytes.
 import { z } from 'zod';
-import { defineOp } from '../define.js';
+import { defineOp, personOp } from '../define.js';
 import { UserRef } from '../schemas.js';
 import { subjectRow } from '../subject.js';
 import { badRequest, Messages } from '../../errors.js';
@@ -9,11 +9,7 @@ import { FileName, FileUuid, Raw } from './schemas.js';
 
 export const FileGet = defineOp({
   name: 'FileGet',
-  access: 'tenant',
-  login: 'own',
-  kinds: ['file'],
-  judges: 'person',
-  transaction: 'read',
+  ...personOp('read', ['file'], 'own'),
   input: z.object({ ...UserRef, fileuuid: FileUuid.optional(), filename: FileName.optional(), raw: Raw.optional() }),
   async run({ input, ctx }) {
     if (input.fileuuid === undefined && input.filename === undefined) throw badRequest(`${Messages.missing}fileuuid or filename`);

@@ -1,17 +1,13 @@
 // POST /v2/FileListUserFiles: the metadata of a user's files, all of them or those with one tag; no content.
 import { z } from 'zod';
-import { defineOp } from '../define.js';
+import { defineOp, personOp } from '../define.js';
 import { UserRef } from '../schemas.js';
 import { subjectRow } from '../subject.js';
 import { Tag } from './schemas.js';
 
 export const FileListUserFiles = defineOp({
   name: 'FileListUserFiles',
-  access: 'tenant',
-  login: 'own',
-  kinds: ['file'],
-  judges: 'person',
-  transaction: 'read',
+  ...personOp('read', ['file'], 'own'),
   input: z.object({ ...UserRef, tag: Tag.optional() }),
   async run({ input, ctx }) {
     const row = await subjectRow(ctx, input);

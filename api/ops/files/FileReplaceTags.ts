@@ -1,16 +1,13 @@
 // POST /v2/FileReplaceTags: replaces the whole tag set of a user's file with the normalised new one.
 import { z } from 'zod';
-import { defineOp } from '../define.js';
+import { defineOp, personOp } from '../define.js';
 import { UserRef } from '../schemas.js';
 import { subjectRow } from '../subject.js';
 import { FileUuid, Tags } from './schemas.js';
 
 export const FileReplaceTags = defineOp({
   name: 'FileReplaceTags',
-  access: 'tenant',
-  kinds: ['file'],
-  judges: 'person',
-  transaction: 'write',
+  ...personOp('write', ['file']),
   input: z.object({ ...UserRef, fileuuid: FileUuid, tags: Tags }),
   async run({ input, ctx }) {
     const row = await subjectRow(ctx, input, true);

@@ -1,6 +1,6 @@
 // POST /v2/GroupAddUser: adds a user to a group with an optional role, or changes the role.
 import { z } from 'zod';
-import { defineOp } from '../define.js';
+import { defineOp, personOp } from '../define.js';
 import { UserRef } from '../schemas.js';
 import { badRequest, Messages } from '../../errors.js';
 import { GroupRef } from '../../vault/groups.js';
@@ -8,10 +8,7 @@ import { subjectRow } from '../subject.js';
 
 export const GroupAddUser = defineOp({
   name: 'GroupAddUser',
-  access: 'tenant',
-  kinds: ['group'],
-  judges: 'person',
-  transaction: 'write',
+  ...personOp('write', ['group']),
   input: z.object({ ...UserRef, ...GroupRef }),
   async run({ input, ctx }) {
     if (input.groupid === undefined && input.groupname === undefined) throw badRequest(`${Messages.missing}groupid`);

@@ -1,13 +1,11 @@
 // POST /v2/GroupCreate: a named group of users in this tenant.
 import { z } from 'zod';
-import { defineOp } from '../define.js';
+import { defineOp, tenantOp } from '../define.js';
 import { GroupName, GroupDesc, GroupType } from './schemas.js';
 
 export const GroupCreate = defineOp({
   name: 'GroupCreate',
-  access: 'tenant',
-  kinds: [],
-  transaction: 'write',
+  ...tenantOp('write'),
   input: z.object({ groupname: GroupName, groupdesc: GroupDesc.optional(), grouptype: GroupType.optional() }),
   async run({ input, ctx }) {
     const groupid = await ctx.services.groups.create(ctx, input.groupname, input.groupdesc ?? '', input.grouptype ?? 'users', ctx.now);

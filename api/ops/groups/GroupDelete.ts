@@ -1,14 +1,12 @@
 // POST /v2/GroupDelete: removes a group and its memberships (never its users).
 import { z } from 'zod';
-import { defineOp } from '../define.js';
+import { defineOp, tenantOp } from '../define.js';
 import { badRequest, Messages } from '../../errors.js';
 import { GroupPick } from './schemas.js';
 
 export const GroupDelete = defineOp({
   name: 'GroupDelete',
-  access: 'tenant',
-  kinds: [],
-  transaction: 'write',
+  ...tenantOp('write'),
   input: z.object(GroupPick),
   async run({ input, ctx }) {
     if (input.groupid === undefined && input.groupname === undefined) throw badRequest(`${Messages.missing}groupid`);

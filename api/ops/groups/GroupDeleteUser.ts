@@ -1,6 +1,6 @@
 // POST /v2/GroupDeleteUser: removes a user from a group.
 import { z } from 'zod';
-import { defineOp } from '../define.js';
+import { defineOp, personOp } from '../define.js';
 import { UserRef } from '../schemas.js';
 import { badRequest, notFound, Messages } from '../../errors.js';
 import { GroupPick } from './schemas.js';
@@ -8,10 +8,7 @@ import { subjectRow } from '../subject.js';
 
 export const GroupDeleteUser = defineOp({
   name: 'GroupDeleteUser',
-  access: 'tenant',
-  kinds: ['group'],
-  judges: 'person',
-  transaction: 'write',
+  ...personOp('write', ['group']),
   input: z.object({ ...UserRef, ...GroupPick }),
   async run({ input, ctx }) {
     if (input.groupid === undefined && input.groupname === undefined) throw badRequest(`${Messages.missing}groupid`);

@@ -1,12 +1,10 @@
 // POST /v2/GroupListAllGroups: every group of the tenant.
 import { z } from 'zod';
-import { defineOp } from '../define.js';
+import { defineOp, tenantOp } from '../define.js';
 
 export const GroupListAllGroups = defineOp({
   name: 'GroupListAllGroups',
-  access: 'tenant',
-  kinds: [],
-  transaction: 'read',
+  ...tenantOp('read'),
   input: z.object({}),
   async run({ ctx }) {
     const rows = await ctx.stores.groups.all();

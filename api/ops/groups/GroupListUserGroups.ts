@@ -1,15 +1,12 @@
 // POST /v2/GroupListUserGroups: the groups one user belongs to.
 import { z } from 'zod';
-import { defineOp } from '../define.js';
+import { defineOp, personOp } from '../define.js';
 import { UserRef } from '../schemas.js';
 import { subjectRow } from '../subject.js';
 
 export const GroupListUserGroups = defineOp({
   name: 'GroupListUserGroups',
-  access: 'tenant',
-  kinds: ['group'],
-  judges: 'person',
-  transaction: 'read',
+  ...personOp('read', ['group']),
   input: z.object(UserRef),
   async run({ input, ctx }) {
     const row = await subjectRow(ctx, input);

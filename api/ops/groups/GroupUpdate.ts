@@ -1,13 +1,11 @@
 // POST /v2/GroupUpdate: renames a group or changes its description or type.
 import { z } from 'zod';
-import { defineOp } from '../define.js';
+import { defineOp, tenantOp } from '../define.js';
 import { GroupId, GroupName, GroupDesc, GroupType } from './schemas.js';
 
 export const GroupUpdate = defineOp({
   name: 'GroupUpdate',
-  access: 'tenant',
-  kinds: [],
-  transaction: 'write',
+  ...tenantOp('write'),
   input: z.object({ groupid: GroupId, groupname: GroupName.optional(), groupdesc: GroupDesc.optional(), grouptype: GroupType.optional() }),
   async run({ input, ctx }) {
     const groups = ctx.services.groups;

@@ -1,6 +1,6 @@
 // POST /v2/AgreementCancelRequest: asks for consent to a legal basis to be withdrawn (`agreement-withdraw`).
 import { z } from 'zod';
-import { defineOp } from '../define.js';
+import { defineOp, personOp } from '../define.js';
 import { UserRef } from '../schemas.js';
 import { Brief } from '../consent/schemas.js';
 import { subjectRow } from '../subject.js';
@@ -8,11 +8,7 @@ import { notFound, Messages } from '../../errors.js';
 
 export const AgreementCancelRequest = defineOp({
   name: 'AgreementCancelRequest',
-  access: 'tenant',
-  login: 'own',
-  kinds: ['request', 'agreement'],
-  judges: 'person',
-  transaction: 'write',
+  ...personOp('write', ['request', 'agreement'], 'own'),
   input: z.object({ ...UserRef, brief: Brief }),
   async run({ input, ctx }) {
     const row = await subjectRow(ctx, input, true);

@@ -1,17 +1,13 @@
 // POST /v2/AppdataUpdateRequest: proposes a merge into one of the person's app records (`change-app-data`).
 import { z } from 'zod';
-import { defineOp } from '../define.js';
+import { defineOp, personOp } from '../define.js';
 import { UserRef } from '../schemas.js';
 import { AppName, AppDataInput } from '../appdata/schemas.js';
 import { subjectRow } from '../subject.js';
 
 export const AppdataUpdateRequest = defineOp({
   name: 'AppdataUpdateRequest',
-  access: 'tenant',
-  login: 'own',
-  kinds: ['request', 'appdata'],
-  judges: 'person',
-  transaction: 'write',
+  ...personOp('write', ['request', 'appdata'], 'own'),
   input: z.object({ ...UserRef, appname: AppName, appdata: AppDataInput }),
   async run({ input, ctx }) {
     ctx.audit.app = input.appname;

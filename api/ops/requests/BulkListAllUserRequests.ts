@@ -1,15 +1,13 @@
 // POST /v2/BulkListAllUserRequests: the tenant's requests (open ones unless `status` says otherwise), behind
 // the unlock UUID, newest first, paginated.
 import { z } from 'zod';
-import { defineOp } from '../define.js';
+import { defineOp, tenantOp } from '../define.js';
 import { Offset, Limit, pageOf } from '../schemas.js';
 import { presentRequest } from '../../vault/requests.js';
 
 export const BulkListAllUserRequests = defineOp({
   name: 'BulkListAllUserRequests',
-  access: 'tenant',
-  kinds: ['request'],
-  transaction: 'read',
+  ...tenantOp('read', ['request']),
   input: z.object({
     unlockuuid: z.string(),
     offset: Offset,

@@ -1,16 +1,12 @@
 // POST /v2/UserDeleteRequest: asks for the person's record to be erased (`forget-me`), pending approval.
 import { z } from 'zod';
-import { defineOp } from '../define.js';
+import { defineOp, personOp } from '../define.js';
 import { UserRef } from '../schemas.js';
 import { subjectRow } from '../subject.js';
 
 export const UserDeleteRequest = defineOp({
   name: 'UserDeleteRequest',
-  access: 'tenant',
-  login: 'own',
-  kinds: ['request', 'profile'],
-  judges: 'person',
-  transaction: 'write',
+  ...personOp('write', ['request', 'profile'], 'own'),
   input: z.object(UserRef),
   async run({ input, ctx }) {
     const row = await subjectRow(ctx, input, true);

@@ -1,6 +1,6 @@
 // POST /v2/UserPatchRequest: proposes a JSON Patch of the profile (`change-profile`), pending approval.
 import { z } from 'zod';
-import { defineOp } from '../define.js';
+import { defineOp, personOp } from '../define.js';
 import { UserRef } from '../schemas.js';
 import { PatchOperation } from '../users/UserPatch.js';
 import { applyProfilePatch, type PatchOperation as ProfilePatchOperation } from '../../vault/profile-patch.js';
@@ -9,12 +9,8 @@ import { mayRead, patchReads } from '../profile-reads.js';
 
 export const UserPatchRequest = defineOp({
   name: 'UserPatchRequest',
-  access: 'tenant',
-  login: 'own',
-  kinds: ['request', 'profile'],
-  judges: 'person',
+  ...personOp('write', ['request', 'profile'], 'own'),
   readsProfile: true,
-  transaction: 'write',
   input: z.object({ ...UserRef, patch: z.array(PatchOperation).min(1) }),
   async run({ input, ctx }) {
     const row = await subjectRow(ctx, input, true);

@@ -1,14 +1,12 @@
 // POST /v2/UserRequestApprove: carries out the requested change and closes the request as approved.
 import { z } from 'zod';
-import { defineOp } from '../define.js';
+import { defineOp, tenantOp } from '../define.js';
 import { Uuid } from '../schemas.js';
 import { judgedUser } from '../subject.js';
 
 export const UserRequestApprove = defineOp({
   name: 'UserRequestApprove',
-  access: 'tenant',
-  kinds: ['request', 'profile', 'appdata', 'agreement'],
-  transaction: 'write',
+  ...tenantOp('write', ['request', 'profile', 'appdata', 'agreement']),
   input: z.object({ requestuuid: Uuid, reason: z.string().max(1024).optional() }),
   async run({ input, ctx }) {
     const person = (token: string) => judgedUser(ctx, { mode: 'token', identity: token }, true);

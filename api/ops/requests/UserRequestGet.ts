@@ -1,6 +1,6 @@
 // POST /v2/UserRequestGet: one request with its proposed change and, while open, what it would change.
 import { z } from 'zod';
-import { defineOp } from '../define.js';
+import { defineOp, personOp } from '../define.js';
 import { Uuid } from '../schemas.js';
 import { presentRequest, type Change } from '../../vault/requests.js';
 import { maskProfile, readsWhole } from '../../vault/policy-mask.js';
@@ -11,11 +11,7 @@ import { judgedUser } from '../subject.js';
 
 export const UserRequestGet = defineOp({
   name: 'UserRequestGet',
-  access: 'tenant',
-  login: 'own',
-  kinds: ['request', 'profile'],
-  judges: 'person',
-  transaction: 'read',
+  ...personOp('read', ['request', 'profile'], 'own'),
   input: z.object({ requestuuid: Uuid }),
   async run({ input, ctx }) {
     const requests = ctx.services.requests;

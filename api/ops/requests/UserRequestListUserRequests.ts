@@ -1,17 +1,13 @@
 // POST /v2/UserRequestListUserRequests: one person's requests, newest first, paginated.
 import { z } from 'zod';
-import { defineOp } from '../define.js';
+import { defineOp, personOp } from '../define.js';
 import { UserRef, Offset, Limit, pageOf } from '../schemas.js';
 import { subjectRow } from '../subject.js';
 import { presentRequest } from '../../vault/requests.js';
 
 export const UserRequestListUserRequests = defineOp({
   name: 'UserRequestListUserRequests',
-  access: 'tenant',
-  login: 'own',
-  kinds: ['request'],
-  judges: 'person',
-  transaction: 'read',
+  ...personOp('read', ['request'], 'own'),
   input: z.object({ ...UserRef, offset: Offset, limit: Limit }),
   async run({ input, ctx }) {
     const row = await subjectRow(ctx, input);

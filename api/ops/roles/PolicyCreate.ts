@@ -1,14 +1,12 @@
 // POST /v2/PolicyCreate: an IAM-like policy document (CONTRACT §4.9), optionally with an owner mark (`managedby`);
 // main tenant only.
 import { z } from 'zod';
-import { defineOp } from '../define.js';
+import { defineOp, mainTenantOp } from '../define.js';
 import { Name, Description, PolicyDocument, ManagedBy, policyVocabulary } from './schemas.js';
 
 export const PolicyCreate = defineOp({
   name: 'PolicyCreate',
-  access: 'mainTenant',
-  kinds: [],
-  transaction: 'write',
+  ...mainTenantOp('write'),
   input: z.object({ policyname: Name, policydesc: Description.optional(), policy: PolicyDocument, managedby: ManagedBy.optional() }),
   async run({ input, ctx }) {
     const policyid = await ctx.services.roles.createPolicy(ctx.stores, {

@@ -1,15 +1,13 @@
 // POST /v2/PolicyDelete: removes a policy and its links to roles; main tenant only. Beyond the DatabunkerPro
 // contract, like RoleDelete and RoleUnlinkPolicy.
 import { z } from 'zod';
-import { defineOp } from '../define.js';
+import { defineOp, mainTenantOp } from '../define.js';
 import { badRequest, Messages } from '../../errors.js';
 import { PolicyRef } from './schemas.js';
 
 export const PolicyDelete = defineOp({
   name: 'PolicyDelete',
-  access: 'mainTenant',
-  kinds: [],
-  transaction: 'write',
+  ...mainTenantOp('write'),
   input: z.object(PolicyRef),
   async run({ input, ctx }) {
     const roles = ctx.services.roles;

@@ -2,7 +2,7 @@
 // partly allowed an operation, optionally on one person: the deciding statements, the fields it would see and the
 // ones masked, each condition with what it saw. The same engine and gate decisions as enforcement; no person's data.
 import { z } from 'zod';
-import { defineOp, type OpDefinition } from '../define.js';
+import { defineOp, type OpDefinition, mainTenantOp } from '../define.js';
 import { Identity, Mode } from '../schemas.js';
 import { Name, Id } from './schemas.js';
 import { badRequest, notFound, Messages } from '../../errors.js';
@@ -14,9 +14,7 @@ import { isUuid } from '../../vault/identities.js';
 
 export const PolicyExplain = defineOp({
   name: 'PolicyExplain',
-  access: 'mainTenant',
-  kinds: [],
-  transaction: 'read',
+  ...mainTenantOp('read'),
   input: z.object({
     roleid: Id.optional(),
     rolename: Name.optional(),

@@ -1,14 +1,12 @@
 // POST /v2/PolicyGet: one policy by id or name, with its owner mark (`managedby`) when it has one.
 import { z } from 'zod';
-import { defineOp } from '../define.js';
+import { defineOp, mainTenantOp } from '../define.js';
 import { badRequest, Messages } from '../../errors.js';
 import { PolicyRef } from './schemas.js';
 
 export const PolicyGet = defineOp({
   name: 'PolicyGet',
-  access: 'mainTenant',
-  kinds: [],
-  transaction: 'read',
+  ...mainTenantOp('read'),
   input: z.object(PolicyRef),
   async run({ input, ctx }) {
     if (input.policyid === undefined && input.policyname === undefined) throw badRequest(`${Messages.missing}policyid`);

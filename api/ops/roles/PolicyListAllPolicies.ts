@@ -1,12 +1,10 @@
 // POST /v2/PolicyListAllPolicies: every policy, without documents.
 import { z } from 'zod';
-import { defineOp } from '../define.js';
+import { defineOp, mainTenantOp } from '../define.js';
 
 export const PolicyListAllPolicies = defineOp({
   name: 'PolicyListAllPolicies',
-  access: 'mainTenant',
-  kinds: [],
-  transaction: 'read',
+  ...mainTenantOp('read'),
   input: z.object({}),
   async run({ ctx }) {
     const rows = await ctx.stores.roles.policies();

@@ -1,15 +1,13 @@
 // POST /v2/PolicyUpdate: changes a policy's name, description, document or owner mark (kept unless given); main
 // tenant only.
 import { z } from 'zod';
-import { defineOp } from '../define.js';
+import { defineOp, mainTenantOp } from '../define.js';
 import { badRequest, Messages } from '../../errors.js';
 import { Id, Name, Description, PolicyDocument, ManagedBy, policyVocabulary } from './schemas.js';
 
 export const PolicyUpdate = defineOp({
   name: 'PolicyUpdate',
-  access: 'mainTenant',
-  kinds: [],
-  transaction: 'write',
+  ...mainTenantOp('write'),
   input: z.object({
     policyid: Id.optional(),
     policyname: Name.optional(),

@@ -1,13 +1,11 @@
 // POST /v2/RoleCreate: a role that xtokens can carry, optionally with an owner mark (`managedby`); main tenant only.
 import { z } from 'zod';
-import { defineOp } from '../define.js';
+import { defineOp, mainTenantOp } from '../define.js';
 import { Name, Description, ManagedBy } from './schemas.js';
 
 export const RoleCreate = defineOp({
   name: 'RoleCreate',
-  access: 'mainTenant',
-  kinds: [],
-  transaction: 'write',
+  ...mainTenantOp('write'),
   input: z.object({ rolename: Name, roledesc: Description.optional(), managedby: ManagedBy.optional() }),
   async run({ input, ctx }) {
     const roleid = await ctx.services.roles.createRole(ctx.stores, input.rolename, input.roledesc ?? '', input.managedby, ctx.now);

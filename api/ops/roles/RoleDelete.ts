@@ -1,14 +1,12 @@
 // POST /v2/RoleDelete: removes a role with its policy links and every xtoken issued for it; main tenant only.
 // Beyond the DatabunkerPro contract: without it a role could only be disarmed, never removed.
 import { z } from 'zod';
-import { defineOp } from '../define.js';
+import { defineOp, mainTenantOp } from '../define.js';
 import { RoleRef, namedRole } from './schemas.js';
 
 export const RoleDelete = defineOp({
   name: 'RoleDelete',
-  access: 'mainTenant',
-  kinds: [],
-  transaction: 'write',
+  ...mainTenantOp('write'),
   input: z.object(RoleRef),
   async run({ input, ctx }) {
     const roles = ctx.services.roles;

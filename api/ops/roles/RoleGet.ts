@@ -2,14 +2,12 @@
 // linked to it; main tenant only. Beyond the DatabunkerPro contract: the operator reads it to tell a role it made
 // from one of the same name that someone else made.
 import { z } from 'zod';
-import { defineOp } from '../define.js';
+import { defineOp, mainTenantOp } from '../define.js';
 import { RoleRef, namedRole } from './schemas.js';
 
 export const RoleGet = defineOp({
   name: 'RoleGet',
-  access: 'mainTenant',
-  kinds: [],
-  transaction: 'read',
+  ...mainTenantOp('read'),
   input: z.object(RoleRef),
   async run({ input, ctx }) {
     const role = await namedRole(ctx, input);

@@ -1,13 +1,11 @@
 // POST /v2/RoleLinkPolicy: links a policy to a role (idempotent); main tenant only.
 import { z } from 'zod';
-import { defineOp } from '../define.js';
+import { defineOp, mainTenantOp } from '../define.js';
 import { RoleRef, PolicyRef, roleAndPolicy } from './schemas.js';
 
 export const RoleLinkPolicy = defineOp({
   name: 'RoleLinkPolicy',
-  access: 'mainTenant',
-  kinds: [],
-  transaction: 'write',
+  ...mainTenantOp('write'),
   input: z.object({ ...RoleRef, ...PolicyRef }),
   async run({ input, ctx }) {
     const { role, policy } = await roleAndPolicy(ctx, input);

@@ -1,14 +1,12 @@
 // POST /v2/RoleUnlinkPolicy: the role no longer holds the policy (unlinking one it does not hold is no error);
 // main tenant only. The counterpart of RoleLinkPolicy, beyond the DatabunkerPro contract.
 import { z } from 'zod';
-import { defineOp } from '../define.js';
+import { defineOp, mainTenantOp } from '../define.js';
 import { RoleRef, PolicyRef, roleAndPolicy } from './schemas.js';
 
 export const RoleUnlinkPolicy = defineOp({
   name: 'RoleUnlinkPolicy',
-  access: 'mainTenant',
-  kinds: [],
-  transaction: 'write',
+  ...mainTenantOp('write'),
   input: z.object({ ...RoleRef, ...PolicyRef }),
   async run({ input, ctx }) {
     const { role, policy } = await roleAndPolicy(ctx, input);

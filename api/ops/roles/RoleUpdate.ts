@@ -1,13 +1,11 @@
 // POST /v2/RoleUpdate: renames a role or changes its description or owner mark (kept unless given); main tenant only.
 import { z } from 'zod';
-import { defineOp } from '../define.js';
+import { defineOp, mainTenantOp } from '../define.js';
 import { Id, Name, Description, ManagedBy, namedRole } from './schemas.js';
 
 export const RoleUpdate = defineOp({
   name: 'RoleUpdate',
-  access: 'mainTenant',
-  kinds: [],
-  transaction: 'write',
+  ...mainTenantOp('write'),
   input: z.object({ roleid: Id.optional(), rolename: Name.optional(), roledesc: Description.optional(), managedby: ManagedBy.optional() }),
   async run({ input, ctx }) {
     const roles = ctx.services.roles;

@@ -1,13 +1,11 @@
 // POST /v2/SessionGet: a live session's data.
 import { z } from 'zod';
-import { defineOp } from '../define.js';
+import { defineOp, tenantOp } from '../define.js';
 import { Uuid } from '../schemas.js';
 
 export const SessionGet = defineOp({
   name: 'SessionGet',
-  access: 'tenant',
-  kinds: ['session'],
-  transaction: 'read',
+  ...tenantOp('read', ['session']),
   input: z.object({ sessionuuid: Uuid }),
   async run({ input, ctx }) {
     const { row, data } = await ctx.services.sessions.get(ctx, input.sessionuuid.toLowerCase());

@@ -1,16 +1,12 @@
 // POST /v2/SessionListUserSessions: a person's live sessions.
 import { z } from 'zod';
-import { defineOp } from '../define.js';
+import { defineOp, personOp } from '../define.js';
 import { UserRef } from '../schemas.js';
 import { subjectRow } from '../subject.js';
 
 export const SessionListUserSessions = defineOp({
   name: 'SessionListUserSessions',
-  access: 'tenant',
-  login: 'own',
-  kinds: ['session'],
-  judges: 'person',
-  transaction: 'read',
+  ...personOp('read', ['session'], 'own'),
   input: z.object(UserRef),
   async run({ input, ctx }) {
     const row = await subjectRow(ctx, input);

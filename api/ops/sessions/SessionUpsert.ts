@@ -1,7 +1,7 @@
 // POST /v2/SessionUpsert: creates or replaces a session; data naming a person (token, login, email, phone or
 // custom, or an explicit mode and identity) links it to them, and an unknown person is a 404.
 import { z } from 'zod';
-import { defineOp } from '../define.js';
+import { defineOp, tenantOp } from '../define.js';
 import { Mode, Identity, Profile, TimeInput, Uuid } from '../schemas.js';
 import { subjectRow } from '../subject.js';
 import { SESSION_LINK_FIELDS } from '../../vault/sessions.js';
@@ -10,9 +10,7 @@ import type { Mode as ModeName } from '../../vault/identities.js';
 
 export const SessionUpsert = defineOp({
   name: 'SessionUpsert',
-  access: 'tenant',
-  kinds: ['session'],
-  transaction: 'write',
+  ...tenantOp('write', ['session']),
   input: z.object({
     sessionuuid: Uuid,
     sessiondata: Profile,

@@ -1,6 +1,6 @@
 // POST /v2/SharedRecordCreate: a uuid a partner can read without a token, showing only the chosen fields.
 import { z } from 'zod';
-import { defineOp } from '../define.js';
+import { defineOp, personOp } from '../define.js';
 import { UserRef, TimeInput } from '../schemas.js';
 import { AppName } from '../appdata/schemas.js';
 import { subjectRow } from '../subject.js';
@@ -20,12 +20,8 @@ const Fields = z.union([z.string(), z.array(z.string())]).transform((v, ctx) => 
 
 export const SharedRecordCreate = defineOp({
   name: 'SharedRecordCreate',
-  access: 'tenant',
-  login: 'own',
-  kinds: ['profile', 'appdata'],
-  judges: 'person',
+  ...personOp('write', ['profile', 'appdata'], 'own'),
   readsProfile: true,
-  transaction: 'write',
   input: z.object({
     ...UserRef,
     fields: Fields.optional(),

@@ -2,18 +2,14 @@
 // its link stops working at once. The person names it by their identity and its uuid, so a login xtoken can
 // revoke its own links and nobody else's.
 import { z } from 'zod';
-import { defineOp } from '../define.js';
+import { defineOp, personOp } from '../define.js';
 import { UserRef, Uuid } from '../schemas.js';
 import { subjectRow } from '../subject.js';
 import { notFound, Messages } from '../../errors.js';
 
 export const SharedRecordDelete = defineOp({
   name: 'SharedRecordDelete',
-  access: 'tenant',
-  login: 'own',
-  kinds: ['profile', 'appdata'],
-  judges: 'person',
-  transaction: 'write',
+  ...personOp('write', ['profile', 'appdata'], 'own'),
   input: z.object({ ...UserRef, recorduuid: Uuid }),
   async run({ input, ctx }) {
     const row = await subjectRow(ctx, input);

@@ -1,17 +1,13 @@
 // POST /v2/SharedRecordListUserRecords (beyond the contract): a person's live shared records, what each shows and
 // to whom, until when; so they can be reviewed and revoked (SharedRecordDelete).
 import { z } from 'zod';
-import { defineOp } from '../define.js';
+import { defineOp, personOp } from '../define.js';
 import { UserRef } from '../schemas.js';
 import { subjectRow } from '../subject.js';
 
 export const SharedRecordListUserRecords = defineOp({
   name: 'SharedRecordListUserRecords',
-  access: 'tenant',
-  login: 'own',
-  kinds: ['profile', 'appdata'],
-  judges: 'person',
-  transaction: 'read',
+  ...personOp('read', ['profile', 'appdata'], 'own'),
   input: z.object({ ...UserRef }),
   async run({ input, ctx }) {
     const row = await subjectRow(ctx, input);

@@ -1,7 +1,7 @@
 // POST /v2/SystemDeleteUserProfiles: removes a person's records in every tenant (or one), keeping their versions
 // so SystemRestoreUserProfile can bring them back; main tenant only, behind the unlock UUID.
 import { z } from 'zod';
-import { defineOp } from '../define.js';
+import { defineOp, mainTenantOp } from '../define.js';
 import { Identity, Mode, RecordId } from '../schemas.js';
 import { badRequest, notFound, Messages } from '../../errors.js';
 import { isUuid } from '../../vault/identities.js';
@@ -9,9 +9,7 @@ import { findInTenant, tenantsNamed } from '../../vault/search.js';
 
 export const SystemDeleteUserProfiles = defineOp({
   name: 'SystemDeleteUserProfiles',
-  access: 'mainTenant',
-  kinds: ['profile'],
-  transaction: 'write',
+  ...mainTenantOp('write', ['profile']),
   input: z.object({ unlockuuid: z.string(), mode: Mode, identity: Identity, tenantid: RecordId.optional(), tenantname: z.string().optional() }),
   async run({ input, ctx }) {
     await ctx.services.unlocks.check(input.unlockuuid, ctx.principal, ctx.tenantId, ctx.now, ctx.stores);

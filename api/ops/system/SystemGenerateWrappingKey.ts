@@ -1,6 +1,6 @@
 // POST /v2/SystemGenerateWrappingKey: three recovery shares for a new wrapping key, shown once; main tenant only.
 import { z } from 'zod';
-import { defineOp } from '../define.js';
+import { defineOp, mainTenantOp } from '../define.js';
 import { forbidden, Messages } from '../../errors.js';
 import { TokenizerRejectedError } from '../../tokenizer-client.js';
 
@@ -9,9 +9,7 @@ const Share = (field: string) =>
 
 export const SystemGenerateWrappingKey = defineOp({
   name: 'SystemGenerateWrappingKey',
-  access: 'mainTenant',
-  kinds: [],
-  transaction: 'own',
+  ...mainTenantOp('own'),
   input: z.object({ key1: Share('key1'), key2: Share('key2'), key3: Share('key3') }),
   async run({ input, ctx }) {
     if (ctx.principal.kind !== 'root') throw forbidden(Messages.wrappingKeyRootOnly);

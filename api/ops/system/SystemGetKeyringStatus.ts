@@ -3,13 +3,11 @@
 // progress of an upgrade from a legacy database.
 // Main tenant only.
 import { z } from 'zod';
-import { defineOp } from '../define.js';
+import { defineOp, mainTenantOp } from '../define.js';
 
 export const SystemGetKeyringStatus = defineOp({
   name: 'SystemGetKeyringStatus',
-  access: 'mainTenant',
-  kinds: [],
-  transaction: 'own',
+  ...mainTenantOp('own'),
   servedDuringUpgrade: true,
   input: z.object({}),
   async run({ ctx }) {

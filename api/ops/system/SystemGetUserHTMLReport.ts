@@ -1,16 +1,13 @@
 // POST /v2/SystemGetUserHTMLReport: the same report as a readable, self-contained HTML page, every value escaped.
 import { z } from 'zod';
-import { defineOp } from '../define.js';
+import { defineOp, personOp } from '../define.js';
 import { UserRef } from '../schemas.js';
 import { subjectRow } from '../subject.js';
 import { reportHtml, userReport } from '../../vault/report.js';
 
 export const SystemGetUserHTMLReport = defineOp({
   name: 'SystemGetUserHTMLReport',
-  access: 'tenant',
-  kinds: ['profile', 'appdata', 'agreement', 'group', 'session', 'file', 'request', 'audit'],
-  judges: 'person',
-  transaction: 'read',
+  ...personOp('read', ['profile', 'appdata', 'agreement', 'group', 'session', 'file', 'request', 'audit']),
   input: z.object(UserRef),
   async run({ input, ctx }) {
     const row = await subjectRow(ctx, input);

@@ -1,15 +1,13 @@
 // POST /v2/SystemGetUserProfiles: one person's records in every tenant; main tenant only, behind the unlock UUID.
 import { z } from 'zod';
-import { defineOp } from '../define.js';
+import { defineOp, mainTenantOp } from '../define.js';
 import { Identity } from '../schemas.js';
 import { Messages } from '../../errors.js';
 import { profilesEverywhere } from './crossTenant.js';
 
 export const SystemGetUserProfiles = defineOp({
   name: 'SystemGetUserProfiles',
-  access: 'mainTenant',
-  kinds: ['profile'],
-  transaction: 'read',
+  ...mainTenantOp('read', ['profile']),
   input: z.object({
     unlockuuid: z.string(),
     mode: z.enum(['login', 'email', 'phone', 'custom'], { error: (iss) => (iss.input === undefined ? undefined : Messages.badMode) }),

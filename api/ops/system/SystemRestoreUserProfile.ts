@@ -1,15 +1,13 @@
 // POST /v2/SystemRestoreUserProfile: brings back a removed record from its newest kept version; main tenant only.
 import { z } from 'zod';
-import { defineOp } from '../define.js';
+import { defineOp, mainTenantOp } from '../define.js';
 import { Uuid, RecordId } from '../schemas.js';
 import { badRequest, notFound, Messages } from '../../errors.js';
 import { tenantsNamed } from '../../vault/search.js';
 
 export const SystemRestoreUserProfile = defineOp({
   name: 'SystemRestoreUserProfile',
-  access: 'mainTenant',
-  kinds: ['profile'],
-  transaction: 'write',
+  ...mainTenantOp('write', ['profile']),
   input: z.object({ unlockuuid: z.string(), token: Uuid, tenantid: RecordId.optional(), tenantname: z.string().optional() }),
   async run({ input, ctx }) {
     await ctx.services.unlocks.check(input.unlockuuid, ctx.principal, ctx.tenantId, ctx.now, ctx.stores);

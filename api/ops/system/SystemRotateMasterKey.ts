@@ -1,13 +1,11 @@
 // POST /v2/SystemRotateMasterKey: a new master key version, active for new writes at once; persons' keys are
 // wrapped again under it in the background (SystemGetKeyringStatus shows how far). Main tenant only.
 import { z } from 'zod';
-import { defineOp } from '../define.js';
+import { defineOp, mainTenantOp } from '../define.js';
 
 export const SystemRotateMasterKey = defineOp({
   name: 'SystemRotateMasterKey',
-  access: 'mainTenant',
-  kinds: [],
-  transaction: 'own',
+  ...mainTenantOp('own'),
   input: z.object({}),
   async run({ ctx }) {
     const active = await ctx.services.custody.rotate();

@@ -1,15 +1,13 @@
 // POST /v2/SystemSearchUserProfiles: UserSearch across every tenant; main tenant only, behind the unlock UUID.
 import { z } from 'zod';
-import { defineOp } from '../define.js';
+import { defineOp, mainTenantOp } from '../define.js';
 import { Identity } from '../schemas.js';
 import { searchModes } from '../../vault/search.js';
 import { profilesEverywhere } from './crossTenant.js';
 
 export const SystemSearchUserProfiles = defineOp({
   name: 'SystemSearchUserProfiles',
-  access: 'mainTenant',
-  kinds: ['profile'],
-  transaction: 'read',
+  ...mainTenantOp('read', ['profile']),
   input: z.object({ unlockuuid: z.string(), identity: Identity, mode: z.string().optional() }),
   async run({ input, ctx }) {
     await ctx.services.unlocks.check(input.unlockuuid, ctx.principal, ctx.tenantId, ctx.now);

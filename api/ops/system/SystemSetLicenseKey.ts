@@ -1,12 +1,10 @@
 // POST /v2/SystemSetLicenseKey: accepted and recorded for compatibility; Strongroom has no licence limits.
 import { z } from 'zod';
-import { defineOp } from '../define.js';
+import { defineOp, mainTenantOp } from '../define.js';
 
 export const SystemSetLicenseKey = defineOp({
   name: 'SystemSetLicenseKey',
-  access: 'mainTenant',
-  kinds: [],
-  transaction: 'write',
+  ...mainTenantOp('write'),
   input: z.object({ licensekey: z.string().min(1).max(8192) }),
   async run({ input, ctx }) {
     await ctx.stores.settings.set('licensekey', input.licensekey);

@@ -1,14 +1,12 @@
 // POST /v2/TenantCreate: a new tenant with its own schema, and its admin token, shown once; optionally with an owner
 // mark (`managedby`, beyond the contract: the operator's Tenant resource uid).
 import { z } from 'zod';
-import { defineOp } from '../define.js';
+import { defineOp, mainTenantOp } from '../define.js';
 import { TenantName, TenantOrg, TenantEmail, TenantManagedBy } from './schemas.js';
 
 export const TenantCreate = defineOp({
   name: 'TenantCreate',
-  access: 'mainTenant',
-  kinds: [],
-  transaction: 'own',
+  ...mainTenantOp('own'),
   input: z.object({ tenantname: TenantName, tenantorg: TenantOrg, email: TenantEmail.optional(), managedby: TenantManagedBy.optional() }),
   async run({ input, ctx }) {
     const tenant = await ctx.services.tenants.create(input.tenantname, input.tenantorg, input.email ?? null, input.managedby ?? null);

@@ -1,16 +1,14 @@
 // POST /v2/TenantDelete: removes a tenant, all its data and every credential of it; main tenant only. With `managedby`
 // it removes only a tenant carrying that owner mark.
 import { z } from 'zod';
-import { defineOp } from '../define.js';
+import { defineOp, mainTenantOp } from '../define.js';
 import { MAIN_TENANT_ID } from '../../store/database.js';
 import { badRequest } from '../../errors.js';
 import { TenantId, TenantManagedBy } from './schemas.js';
 
 export const TenantDelete = defineOp({
   name: 'TenantDelete',
-  access: 'mainTenant',
-  kinds: [],
-  transaction: 'own',
+  ...mainTenantOp('own'),
   input: z.object({ tenantid: TenantId, managedby: TenantManagedBy.optional() }),
   async run({ input, ctx }) {
     if (input.tenantid === MAIN_TENANT_ID) throw badRequest('Invalid API request parameter: tenantid: the main tenant cannot be deleted');

@@ -1,15 +1,13 @@
 // POST /v2/TenantGet: a tenant's name, organisation and email, and its owner mark (`managedby`) when it has one. The
 // tenant is named by `tenantid`, or (beyond the contract) by `tenantname`; neither: the caller's own.
 import { z } from 'zod';
-import { defineOp } from '../define.js';
+import { defineOp, tenantOp } from '../define.js';
 import { badRequest, notFound, Messages } from '../../errors.js';
 import { TenantId, TenantName, checkTenantAccess } from './schemas.js';
 
 export const TenantGet = defineOp({
   name: 'TenantGet',
-  access: 'tenant',
-  kinds: [],
-  transaction: 'read',
+  ...tenantOp('read'),
   input: z.object({ tenantid: TenantId.optional(), tenantname: TenantName.optional() }),
   async run({ input, ctx }) {
     if (input.tenantid !== undefined && input.tenantname !== undefined) throw badRequest('Invalid API request parameter: tenantname: give tenantid or tenantname, not both');

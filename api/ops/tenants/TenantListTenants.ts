@@ -2,15 +2,13 @@
 // the tenants carrying that owner mark (how the operator finds what it made, under whatever name), and a row shows
 // its tenant's mark when it has one.
 import { z } from 'zod';
-import { defineOp } from '../define.js';
+import { defineOp, mainTenantOp } from '../define.js';
 import { Offset, Limit, pageOf } from '../schemas.js';
 import { TenantManagedBy } from './schemas.js';
 
 export const TenantListTenants = defineOp({
   name: 'TenantListTenants',
-  access: 'mainTenant',
-  kinds: [],
-  transaction: 'read',
+  ...mainTenantOp('read'),
   input: z.object({ offset: Offset, limit: Limit, managedby: TenantManagedBy.optional() }),
   async run({ input, ctx }) {
     const { offset, limit } = pageOf(input, ctx.services.config.limitCap);

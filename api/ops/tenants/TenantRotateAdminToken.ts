@@ -3,14 +3,12 @@
 // token would otherwise leave the tenant without an administrator. With `managedby` (what the operator sends) it acts
 // only on a tenant carrying that owner mark: never on the main tenant or a tenant some other tool or person made.
 import { z } from 'zod';
-import { defineOp } from '../define.js';
+import { defineOp, mainTenantOp } from '../define.js';
 import { TenantId, TenantManagedBy } from './schemas.js';
 
 export const TenantRotateAdminToken = defineOp({
   name: 'TenantRotateAdminToken',
-  access: 'mainTenant',
-  kinds: [],
-  transaction: 'own',
+  ...mainTenantOp('own'),
   input: z.object({ tenantid: TenantId, managedby: TenantManagedBy.optional() }),
   async run({ input, ctx }) {
     const tenant = await ctx.services.tenants.owned(input.tenantid, input.managedby);

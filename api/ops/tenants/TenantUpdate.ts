@@ -1,14 +1,12 @@
 // POST /v2/TenantUpdate: renames a tenant or changes its organisation or email; `tenantid` defaults to the caller's.
 // `managedby` (main-tenant root and admins only) sets the owner mark of a tenant that has none, or `""` removes it.
 import { z } from 'zod';
-import { defineOp } from '../define.js';
+import { defineOp, tenantOp } from '../define.js';
 import { TenantId, TenantName, TenantOrg, TenantEmail, TenantManagedBy, checkMainAdmin, checkTenantAccess } from './schemas.js';
 
 export const TenantUpdate = defineOp({
   name: 'TenantUpdate',
-  access: 'tenant',
-  kinds: [],
-  transaction: 'own',
+  ...tenantOp('own'),
   input: z.object({
     tenantid: TenantId.optional(),
     tenantname: TenantName.optional(),

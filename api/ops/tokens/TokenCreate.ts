@@ -1,15 +1,13 @@
 // POST /v2/TokenCreate: one record becomes a (tokenuuid, tokenbase) pair; `unique` returns the record's existing pair.
 import { z } from 'zod';
-import { defineOp } from '../define.js';
+import { defineOp, tenantOp } from '../define.js';
 import { TimeInput } from '../schemas.js';
 import { expiryFrom } from '../../vault/durations.js';
 import { TokenTypeInput, RecordInput, checkedRecord } from './schemas.js';
 
 export const TokenCreate = defineOp({
   name: 'TokenCreate',
-  access: 'tenant',
-  kinds: [],
-  transaction: 'write',
+  ...tenantOp('write'),
   input: z.object({
     tokentype: TokenTypeInput,
     record: RecordInput,

@@ -1,6 +1,6 @@
 // POST /v2/TokenCreateBulk: many records in one transaction and one tokenizer call per step.
 import { z } from 'zod';
-import { defineOp } from '../define.js';
+import { defineOp, tenantOp } from '../define.js';
 import { TimeInput } from '../schemas.js';
 import { expiryFrom } from '../../vault/durations.js';
 import { badRequest } from '../../errors.js';
@@ -8,10 +8,8 @@ import { TokenTypeInput, RecordInput, checkedRecord } from './schemas.js';
 
 export const TokenCreateBulk = defineOp({
   name: 'TokenCreateBulk',
+  ...tenantOp('write'),
   largeBody: true,
-  access: 'tenant',
-  kinds: [],
-  transaction: 'write',
   input: z.object({
     records: z.array(z.object({ tokentype: TokenTypeInput, record: RecordInput })).min(1, {
       error: 'Invalid API request parameter: records: must not be empty',

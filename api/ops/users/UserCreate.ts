@@ -1,15 +1,13 @@
 // POST /v2/UserCreate: stores a new profile and returns its token.
 import { z } from 'zod';
-import { defineOp } from '../define.js';
+import { defineOp, tenantOp } from '../define.js';
 import { Profile, TimeInput } from '../schemas.js';
 import { expiryFrom } from '../../vault/durations.js';
 import { GroupRef } from '../../vault/groups.js';
 
 export const UserCreate = defineOp({
   name: 'UserCreate',
-  access: 'tenant',
-  kinds: ['profile'],
-  transaction: 'write',
+  ...tenantOp('write', ['profile']),
   input: z.object({ profile: Profile, ...GroupRef, finaltime: TimeInput.optional(), slidingtime: TimeInput.optional() }),
   async run({ input, ctx }) {
     const expiry = expiryFrom(input, ctx.now);

@@ -1,6 +1,6 @@
 // POST /v2/UserCreateBulk: many profiles in one transaction; duplicates go to `errors`, never fail the batch.
 import { z } from 'zod';
-import { defineOp } from '../define.js';
+import { defineOp, tenantOp } from '../define.js';
 import { Profile, TimeInput } from '../schemas.js';
 import { expiryFrom } from '../../vault/durations.js';
 import { GroupRef } from '../../vault/groups.js';
@@ -8,10 +8,8 @@ import { badRequest } from '../../errors.js';
 
 export const UserCreateBulk = defineOp({
   name: 'UserCreateBulk',
+  ...tenantOp('write', ['profile']),
   largeBody: true,
-  access: 'tenant',
-  kinds: ['profile'],
-  transaction: 'write',
   input: z.object({
     records: z.array(z.object({ profile: Profile, ...GroupRef })).min(1),
     finaltime: TimeInput.optional(),

@@ -1,15 +1,12 @@
 // POST /v2/UserDelete: erases the profile, its indexes and its versions. The audit trail keeps no copy.
 import { z } from 'zod';
-import { defineOp } from '../define.js';
+import { defineOp, personOp } from '../define.js';
 import { UserRef } from '../schemas.js';
 import { subjectRow } from '../subject.js';
 
 export const UserDelete = defineOp({
   name: 'UserDelete',
-  access: 'tenant',
-  kinds: ['profile'],
-  judges: 'person',
-  transaction: 'write',
+  ...personOp('write', ['profile']),
   input: z.object(UserRef),
   async run({ input, ctx }) {
     const row = await subjectRow(ctx, input, true);

@@ -1,15 +1,13 @@
 // POST /v2/UserDeleteBulk: erases many users at once (as UserDelete each); unknown ones are skipped.
 import { z } from 'zod';
-import { defineOp } from '../define.js';
+import { defineOp, tenantOp } from '../define.js';
 import { UserRef } from '../schemas.js';
 import { VaultError } from '../../errors.js';
 import { judgedRow } from '../subject.js';
 
 export const UserDeleteBulk = defineOp({
   name: 'UserDeleteBulk',
-  access: 'tenant',
-  kinds: ['profile'],
-  transaction: 'write',
+  ...tenantOp('write', ['profile']),
   input: z.object({
     users: z
       .array(z.object(UserRef))

@@ -1,18 +1,14 @@
 // POST /v2/UserGet: one user's profile as stored, or a historic version of it.
 import { z } from 'zod';
-import { defineOp } from '../define.js';
+import { defineOp, personOp } from '../define.js';
 import { UserRef } from '../schemas.js';
 import { presentUser } from '../../vault/users.js';
 import { subjectRow } from '../subject.js';
 
 export const UserGet = defineOp({
   name: 'UserGet',
-  access: 'tenant',
-  login: 'own',
-  kinds: ['profile'],
+  ...personOp('read', ['profile'], 'own'),
   masks: true,
-  judges: 'person',
-  transaction: 'read',
   input: z.object({ ...UserRef, version: z.coerce.number().int().min(0).max(2_147_483_647).optional() }),
   async run({ input, ctx }) {
     const users = ctx.services.users;

@@ -1,6 +1,6 @@
 // POST /v2/UserListVersions: the kept versions of a profile with their time and MD5.
 import { z } from 'zod';
-import { defineOp } from '../define.js';
+import { defineOp, personOp } from '../define.js';
 import { UserRef } from '../schemas.js';
 import { subjectRow } from '../subject.js';
 import { UserGet } from './UserGet.js';
@@ -8,11 +8,7 @@ import { maskProfile } from '../../vault/policy-mask.js';
 
 export const UserListVersions = defineOp({
   name: 'UserListVersions',
-  access: 'tenant',
-  login: 'own',
-  kinds: ['profile'],
-  judges: 'person',
-  transaction: 'read',
+  ...personOp('read', ['profile'], 'own'),
   input: z.object(UserRef),
   async run({ input, ctx }) {
     const row = await subjectRow(ctx, input);

@@ -1,6 +1,6 @@
 // POST /v2/UserPatch: RFC 6902 JSON Patch applied to the profile.
 import { z } from 'zod';
-import { defineOp } from '../define.js';
+import { defineOp, personOp } from '../define.js';
 import { UserRef } from '../schemas.js';
 import { changeProfile } from '../subject.js';
 import { applyProfilePatch, type PatchOperation as ProfilePatchOperation } from '../../vault/profile-patch.js';
@@ -15,11 +15,8 @@ export const PatchOperation = z.object({
 
 export const UserPatch = defineOp({
   name: 'UserPatch',
-  access: 'tenant',
-  kinds: ['profile'],
-  judges: 'person',
+  ...personOp('write', ['profile']),
   readsProfile: true,
-  transaction: 'write',
   input: z.object({ ...UserRef, patch: z.array(PatchOperation).min(1) }),
   async run({ input, ctx }) {
     await changeProfile(ctx, input, async (profile) => {

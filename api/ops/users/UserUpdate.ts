@@ -1,16 +1,13 @@
 // POST /v2/UserUpdate: RFC 7396 merge of the sent fields into the profile; null deletes a field.
 import { z } from 'zod';
 import mergePatch from 'json-merge-patch';
-import { defineOp } from '../define.js';
+import { defineOp, personOp } from '../define.js';
 import { Profile, UserRef } from '../schemas.js';
 import { changeProfile } from '../subject.js';
 
 export const UserUpdate = defineOp({
   name: 'UserUpdate',
-  access: 'tenant',
-  kinds: ['profile'],
-  judges: 'person',
-  transaction: 'write',
+  ...personOp('write', ['profile']),
   input: z.object({ ...UserRef, profile: Profile }),
   async run({ input, ctx }) {
     await changeProfile(ctx, input, (profile) => mergePatch.apply(structuredClone(profile), input.profile) as Record<string, unknown>);

@@ -1,7 +1,7 @@
 // The operation behind POST /v1/consent/{mode}/{identity}/{brief}: AgreementAccept, with the legal basis created on
 // first use (v1 briefs were free-form). Judged, run and audited as every v2 operation.
 import { z } from 'zod';
-import { defineOp } from '../define.js';
+import { defineOp, personOp } from '../define.js';
 import { subjectRow } from '../subject.js';
 import { recordAgreement } from '../consent/AgreementAccept.js';
 import { LegalBasisCreate } from '../consent/LegalBasisCreate.js';
@@ -25,11 +25,7 @@ export const V1Consent = z.object({
 /** v1 consent: an AgreementAccept whose legal basis is created on first use, as v1 briefs were free-form. */
 export const V1ConsentAccept = defineOp({
   name: 'AgreementAccept',
-  access: 'tenant',
-  login: 'own',
-  kinds: ['agreement'],
-  judges: 'person',
-  transaction: 'write',
+  ...personOp('write', ['agreement'], 'own'),
   input: V1Consent.extend({ mode: z.enum(MODES), identity: z.string(), brief: z.string() }),
   async run({ input, ctx }) {
     const row = await subjectRow(ctx, input, true);

@@ -1,13 +1,11 @@
 // The operation behind GET /v1/session/session/{session}: a session's data in v1's shape.
 import { z } from 'zod';
-import { defineOp } from '../define.js';
+import { defineOp, tenantOp } from '../define.js';
 
 /** v1 session: SessionGet answering `session`, `when` and `data`. */
 export const V1SessionGet = defineOp({
   name: 'SessionGet',
-  access: 'tenant',
-  kinds: ['session'],
-  transaction: 'read',
+  ...tenantOp('read', ['session']),
   input: z.object({ sessionuuid: z.string() }),
   async run({ input, ctx }) {
     const { row, data } = await ctx.services.sessions.get(ctx, input.sessionuuid);
