@@ -35,6 +35,7 @@ import { PolicyListAllPolicies } from './roles/PolicyListAllPolicies.js';
 import { PolicyUpdate } from './roles/PolicyUpdate.js';
 import { RoleCreate } from './roles/RoleCreate.js';
 import { RoleGet } from './roles/RoleGet.js';
+import { RoleListAllRoles } from './roles/RoleListAllRoles.js';
 import { RoleLinkPolicy } from './roles/RoleLinkPolicy.js';
 import { RoleUpdate } from './roles/RoleUpdate.js';
 import { XTokenCreateForRole } from './roles/XTokenCreateForRole.js';
@@ -179,6 +180,7 @@ export const operations: readonly OpDefinition[] = [
   RoleDelete,
   RoleGet,
   RoleLinkPolicy,
+  RoleListAllRoles,
   RoleUnlinkPolicy,
   RoleUpdate,
   SessionDelete,

@@ -76,6 +76,19 @@ export class RoleStore extends GlobalTables {
     );
   }
 
+  /** A page of the roles, by id, each with its owner mark and linked policies; and how many there are. */
+  async roles(offset: number, limit: number): Promise<{ total: number; rows: (RoleRow & { policies: { policyid: number; policyname: string }[] })[] }> {
+    const rows = await this.sql<RoleRow & { policies: { policyid: number; policyname: string }[]; total: string }>(
+      `select r.id as roleid, r.name as rolename, r.description as roledesc, r.managedby, count(*) over () as total,
+              coalesce((select json_agg(json_build_object('policyid', p.id, 'policyname', p.name) order by p.id)
+                        from ${this.g}.role_policies rp join ${this.g}.policies p on p.id = rp.policy_id where rp.role_id = r.id), '[]') as policies
+       from ${this.g}.roles r order by r.id offset $1 limit $2`,
+      [offset, limit],
+    );
+    const total = rows.length ? Number(rows[0]!.total) : offset === 0 ? 0 : Number((await this.sql<{ n: string }>(`select count(*) as n from ${this.g}.roles`))[0]!.n);
+    return { total, rows: rows.map(({ total: _total, ...r }) => r) };
+  }
+
   async policies(): Promise<Omit<PolicyRow, 'policy'>[]> {
     return this.sql(`select id as policyid, name as policyname, description as policydesc from ${this.g}.policies order by id`);
   }

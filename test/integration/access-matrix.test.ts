@@ -44,7 +44,7 @@ const LOGIN_OPS = new Set([
  */
 const MAIN_TENANT_OPS = new Set([
   'PolicyCreate', 'PolicyDelete', 'PolicyExplain', 'PolicyGet', 'PolicyListAllPolicies', 'PolicyUpdate',
-  'RoleCreate', 'RoleDelete', 'RoleGet', 'RoleLinkPolicy', 'RoleUnlinkPolicy', 'RoleUpdate',
+  'RoleCreate', 'RoleDelete', 'RoleGet', 'RoleLinkPolicy', 'RoleListAllRoles', 'RoleUnlinkPolicy', 'RoleUpdate',
   'SystemDeleteUserProfiles', 'SystemGenerateWrappingKey', 'SystemGetKeyringStatus', 'SystemGetUserProfiles', 'SystemResplitRecoveryKey', 'SystemRestoreUserProfile',
   'SystemRotateMasterKey', 'SystemSearchUserProfiles', 'SystemSetLicenseKey',
   'TenantCreate', 'TenantDelete', 'TenantListTenants', 'TenantRotateAdminToken',
