@@ -6,7 +6,7 @@ import type { Scope } from './scope.js';
 import type { Appdata } from './appdata.js';
 import type { SharedRow } from '../store/shared.js';
 import type { Database } from '../store/database.js';
-import { notFound, Messages } from '../errors.js';
+import { badRequest, notFound, Messages } from '../errors.js';
 import { valueAtPath } from './dotted-path.js';
 
 export class SharedRecords {
@@ -20,8 +20,13 @@ export class SharedRecords {
 
 
   async create(scope: Scope, token: string, share: { fields: string[] | null; appname: string | null; partner: string | null; finaltime: number | null }) {
-    // The app record must exist now (OSS); it is read again, as it then is, at every retrieval.
-    if (share.appname !== null) await this.appdata.get(scope, token, share.appname);
+    // The app record must exist now (OSS); it is read again, as it then is, at every retrieval. Each field named
+    // must be there now: a share of nothing is a mistake to say, not a link to hand out.
+    if (share.appname !== null || share.fields !== null) {
+      const source = await this.source(scope, token, share.appname);
+      const missing = share.fields?.find((f) => f !== 'token' && valueAtPath(source, f) === undefined);
+      if (missing !== undefined) throw badRequest(`Invalid API request parameter: fields: ${JSON.stringify(missing)} is not in the ${share.appname === null ? 'profile' : 'app record'}`);
+    }
     const expires = Math.min(share.finaltime ?? Infinity, scope.now + this.maxSeconds);
     const row: SharedRow = { recorduuid: randomUUID(), user_token: token, fields: share.fields, appname: share.appname, partner: share.partner, created: scope.now, expires };
     await scope.stores.shared.insert(row);
@@ -37,14 +42,17 @@ export class SharedRecords {
   async read(scope: Scope, uuid: string): Promise<{ row: SharedRow; data: Record<string, unknown> }> {
     const row = await scope.stores.shared.get(uuid, scope.now);
     if (!row) throw notFound(Messages.sharedRecordNotFound);
-    let source: Record<string, unknown>;
-    if (row.appname !== null) {
-      source = (await this.appdata.get(scope, row.user_token, row.appname)).data;
-    } else {
-      // The record's own uuid is the reader's right to it (SharedRecordGet is public): nobody else is judged.
-      source = (await this.users.find(scope, 'token', row.user_token)).profile;
-    }
-    return { row, data: project(source, row.fields, row.user_token) };
+    return { row, data: project(await this.source(scope, row.user_token, row.appname), row.fields, row.user_token) };
+  }
+
+  /**
+   * What a share shows fields of: the person's app record, or their profile. For a retrieval the record's own uuid
+   * is the reader's right to it (SharedRecordGet is public): nobody else is judged; a creation has judged its
+   * caller already (ops/subject.ts).
+   */
+  private async source(scope: Scope, token: string, appname: string | null): Promise<Record<string, unknown>> {
+    if (appname !== null) return (await this.appdata.get(scope, token, appname)).data;
+    return (await this.users.find(scope, 'token', token)).profile;
   }
 }
 

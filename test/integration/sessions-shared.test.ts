@@ -94,13 +94,17 @@ describe('sessions', () => {
 describe('shared records', () => {
   it('show a partner only the chosen fields of the profile, dotted paths and the token included, without a token', async ({ vault }) => {
     const u = await user(vault, { address: { city: 'Tallinn', street: 'Secret 1' } });
-    const created = await vault.call('SharedRecordCreate', { mode: 'token', identity: u.token, fields: 'name, address.city,token,missing.path', partner: 'acme' });
+    // A field the person has not got is refused, naming it: a share of nothing is a mistake, not a link.
+    const missing = await vault.call('SharedRecordCreate', { mode: 'token', identity: u.token, fields: 'name, address.city,token,missing.path', partner: 'acme' });
+    expect(missing.status).toBe(400);
+    expect(missing.body.message).toBe('Invalid API request parameter: fields: "missing.path" is not in the profile');
+    const created = await vault.call('SharedRecordCreate', { mode: 'token', identity: u.token, fields: 'name, address.city,token', partner: 'acme' });
     expect(created.status, JSON.stringify(created.body)).toBe(200);
     const { recorduuid } = created.body;
     const got = await fetch(`${vault.url}/v2/SharedRecordGet`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ recorduuid }) });
     expect(got.status).toBe(200);
     const body = await got.json();
-    expect(body).toEqual({ status: 'ok', data: { name: u.profile.name, address: { city: 'Tallinn' }, token: u.token } });
+    expect(body).toEqual({ status: 'ok', data: { name: u.profile.name, address: { city: 'Tallinn' }, token: u.token }, expirationtime: created.body.expirationtime });
     // Every retrieval is audited on the person's trail.
     const events = await vault.call('AuditListUserEvents', { mode: 'token', identity: u.token });
     expect(events.body.rows.map((r: { title: string }) => r.title)).toEqual(expect.arrayContaining(['SharedRecordCreate', 'SharedRecordGet']));

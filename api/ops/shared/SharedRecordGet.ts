@@ -23,7 +23,7 @@ export const SharedRecordGet = defineOp({
       if (row.appname) ctx.audit.app = row.appname;
       ctx.audit.after = { recorduuid: uuid, partner: row.partner, fields: row.fields };
       await ctx.services.audit.record(ctx.tenantId, draftEvent('SharedRecordGet', ctx.principal, ctx.audit, { status: 'ok' }, { now: ctx.now }));
-      return { data };
+      return { data, expirationtime: row.expires };
     } catch (err) {
       // A uuid no tenant holds reached nobody's data: it is not audited, but counted as a refusal of the caller's
       // address (api/http/v2.ts), so a flood of guesses is throttled rather than written to a trail.
