@@ -28,7 +28,7 @@ export async function tenantsNamed(
     (t) =>
       (ref.tenantid === undefined || t.tenantid === ref.tenantid) &&
       (ref.tenantname === undefined || t.tenantname === ref.tenantname) &&
-      (named || !services.tenantKeks.isRevoked(t.tenantid)),
+      (named || !services.tenantKeks.failsClosed(t.tenantid)),
   );
 }
 

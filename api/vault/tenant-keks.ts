@@ -30,6 +30,8 @@ const refOf = (k: TenantKek): TenantKekRef => ({ label: k.label, wrapped: k.wrap
 
 export class TenantKeks {
   private readonly schedule: Periodic;
+  /** Tenants whose KEK object the HSM no longer holds (removed by hand, not revoked here), as last probed. */
+  private gone = new Set<number>();
 
   constructor(
     private readonly db: Database,
@@ -49,10 +51,17 @@ export class TenantKeks {
     return this.schedule.stop();
   }
 
-  /** Every tenant's KEK read into the tokenizer client (outside any transaction). */
+  /**
+   * Every tenant's KEK read into the tokenizer client (outside any transaction), and each live one probed in the HSM:
+   * a tenant whose object was removed fails closed in every call, not only in those that open a record.
+   */
   async refresh(): Promise<void> {
     const keks = await this.db.global().tenants.keks();
     this.tokenizer.knowKeks(new Map([...keks].map(([id, k]) => [id, refOf(k)])));
+    const live = [...keks].filter(([, k]) => k.revoked === null);
+    const states = await this.tokenizer.tenantKekStatus(live.map(([, k]) => k.label)).catch(() => undefined);
+    // The HSM not answering at all is the keyring custody's outage (served from memory for the key-cache TTL).
+    if (states) this.gone = new Set(live.filter((_, i) => states[i] === 'missing').map(([id]) => id));
   }
 
   /** What TenantGet shows of the tenant's KEK: its label, and whether it was revoked. */
@@ -66,9 +75,9 @@ export class TenantKeks {
     this.tokenizer.setKek(tenantId, undefined);
   }
 
-  /** Whether the tenant's KEK was revoked (as this replica last read it): all its calls fail closed. */
-  isRevoked(tenantId: number): boolean {
-    return this.tokenizer.kekOf(tenantId)?.revoked ?? false;
+  /** Whether the tenant's KEK was revoked or its object removed (as this replica last saw): all its calls fail closed. */
+  failsClosed(tenantId: number): boolean {
+    return (this.tokenizer.kekOf(tenantId)?.revoked ?? false) || this.gone.has(tenantId);
   }
 
   /**
@@ -78,6 +87,8 @@ export class TenantKeks {
    */
   async assign(tenantId: number, label: string): Promise<void> {
     const store = this.db.global().tenants;
+    // Its salt known to the tokenizer client now (a tenant just made): outside any transaction.
+    await this.tokenizer.prepare(tenantId);
     const current = await store.kek(tenantId);
     if (current === undefined) throw notFound(Messages.tenantNotFound);
     if (current?.revoked) throw conflict(REVOKED);
@@ -92,6 +103,7 @@ export class TenantKeks {
     }
     await conflictOnUnique(TAKEN, () => store.setKek(tenantId, label, wrapped));
     this.tokenizer.setKek(tenantId, { label, wrapped, revoked: false });
+    this.gone.delete(tenantId);
     if (!current) this.migrate();
   }
 

@@ -15,7 +15,6 @@ export const TenantCreate = defineOp({
   async run({ input, ctx }) {
     const tenant = await ctx.services.tenants.create(input.tenantname, input.tenantorg, input.email ?? null, input.managedby ?? null);
     if (input.kek !== undefined) {
-      await ctx.services.tokenizer.prepare(tenant.tenantid);
       await ctx.services.tenantKeks.assign(tenant.tenantid, input.kek).catch(async (err: unknown) => {
         await ctx.services.tenants.remove(tenant.tenantid);
         throw err;
