@@ -21,6 +21,8 @@ export async function startApi(env: NodeJS.ProcessEnv = process.env) {
   tokenizer.knowSalts(await db.global().tenants.keySalts());
   const services = buildServices(config, log, db, tokenizer);
   registerPoolGauge(await db.poolStats());
+  // Tenants' own KEKs ride with every batch of theirs; a revoked one's calls fail closed from the first request.
+  await services.tenantKeks.refresh();
   // A tokenizer not up yet is asked again by /readyz and by the first operation; a keyring that does not match is
   // logged and refused. The check also gives every tenant its own data key.
   await services.keyringCheck.check().catch(() => undefined);
@@ -79,6 +81,7 @@ function tellReady(env: NodeJS.ProcessEnv, host: string, port: number): void {
 
 function startJobs(services: Services): void {
   services.sweeper.start();
+  services.tenantKeks.start();
   // Signed checkpoints of every tenant's audit head, and the periodic verification of whole chains.
   services.auditCheckpoints.start();
   services.auditVerifier.start();
@@ -113,6 +116,7 @@ function closer({ server, metricsServer, services, tokenizer, db, keysDb, log }:
       });
       metricsServer?.close();
       await services.sweeper.stop();
+      await services.tenantKeks.stop();
       await services.auditVerifier.stop();
       await services.auditCheckpoints.stop();
       await services.rewrapper.stop();

@@ -46,6 +46,17 @@ export class UnavailableError extends VaultError {
   readonly status = 503;
 }
 
+/**
+ * The tenant's own key-encryption key is revoked, removed from the HSM or out of reach: every read of the tenant
+ * fails closed (never a 500, never ciphertext) while other tenants serve. Retryable: an HSM that was away comes back.
+ */
+export class TenantKeyUnavailableError extends UnavailableError {
+  readonly retryAfter = 30;
+  constructor() {
+    super(Messages.tenantKeyUnavailable);
+  }
+}
+
 export const badRequest = (message: string) => new BadRequestError(message);
 export const forbidden = (message = 'Access denied') => new ForbiddenError(message);
 export const notFound = (message: string) => new NotFoundError(message);
@@ -80,6 +91,7 @@ export const Messages = {
   apiDenied: 'API access denied',
   masterKeyMismatch: 'Master key mismatch',
   keyringMismatch: 'The keyring does not match this database',
+  tenantKeyUnavailable: 'The tenant\'s key is unavailable',
   legacyMigrating: 'This tenant\'s data is being upgraded to per-person keys: try again shortly',
   wrappingKeyRootOnly: 'Only the main tenant admin can generate wrapping keys',
   groupNotFound: 'The group record was not found',

@@ -13,7 +13,7 @@ import type {
   TokenFormat,
   TokenizeItem__Output,
 } from '../proto/loader.js';
-import { UnavailableError } from './errors.js';
+import { TenantKeyUnavailableError, UnavailableError } from './errors.js';
 
 /**
  * A person's data key as the api holds it: only wrapped. `wrapped` null means "the key this batch makes for the
@@ -57,6 +57,13 @@ export interface AuditRun {
 
 export type TokenizerResult = BatchResult__Output;
 
+/** A tenant's own key-encryption key as batches carry it: the HSM object's label and the tenant key it wraps. */
+export interface TenantKekRef {
+  label: string;
+  wrapped: Buffer;
+  revoked: boolean;
+}
+
 export function sizeOf(batch: TokenizerBatch): { items: number; bytes: number } {
   let bytes = 0;
   for (const s of batch.seal ?? []) bytes += s.plaintext.length;
@@ -96,6 +103,8 @@ export class TokenizerRejectedError extends Error {
  * use) as such; anything else (gone, overloaded, past the deadline, an answer without a result) as unavailable.
  */
 export function failure(method: string, code: grpc.status, details: string): Error {
+  // The tenant's own KEK is revoked, removed or away (see Batch.kek_label in the proto): only this tenant fails.
+  if (code === grpc.status.PERMISSION_DENIED) return new TenantKeyUnavailableError();
   if (code === grpc.status.INVALID_ARGUMENT || code === grpc.status.FAILED_PRECONDITION) {
     return new TokenizerRejectedError(method, details, code === grpc.status.INVALID_ARGUMENT ? 'invalid' : 'refused');
   }
@@ -103,10 +112,12 @@ export function failure(method: string, code: grpc.status, details: string): Err
 }
 
 /** The proto's Batch for a TokenizerBatch of `tenantId`, whose key salt is `tenantSalt`. */
-export function toBatch(tenantId: number, tenantSalt: Buffer, batch: TokenizerBatch): Batch {
+export function toBatch(tenantId: number, tenantSalt: Buffer, batch: TokenizerBatch, kek?: TenantKekRef): Batch {
   return {
     tenant_id: tenantId,
     tenant_salt: tenantSalt,
+    kek_label: kek?.label ?? '',
+    kek_wrapped: kek?.wrapped ?? Buffer.alloc(0),
     hash: batch.hash ?? [],
     seal: (batch.seal ?? []).map((s) => ({ table: s.table, row_id: s.rowId, plaintext: s.plaintext, ...keyFields(s.key) })),
     open: (batch.open ?? []).map((o) => ({ table: o.table, row_id: o.rowId, ciphertext: o.ciphertext, ...keyFields(o.key) })),

@@ -21,14 +21,18 @@ import {
 import { tokenizerDuration } from './metrics.js';
 import { Coalescer } from './coalesce.js';
 import { RunStreamChannel } from './tokenizer-stream.js';
-import { failure, sizeOf, toBatch, TokenizerRejectedError, type AuditRun, type PersonKey, type TokenizerBatch, type TokenizerResult } from './tokenizer-batch.js';
+import { failure, sizeOf, toBatch, TokenizerRejectedError, type AuditRun, type PersonKey, type TenantKekRef, type TokenizerBatch, type TokenizerResult } from './tokenizer-batch.js';
+import { TenantKeyUnavailableError } from './errors.js';
+import type { MakeTenantKeyResponse__Output, RevokeTenantKekResponse__Output, TenantKekStatusResponse__Output } from '../proto/loader.js';
 
-export { TokenizerRejectedError, type AuditRun, type PersonKey, type TokenizerBatch, type TokenizerResult } from './tokenizer-batch.js';
+export { TokenizerRejectedError, type AuditRun, type PersonKey, type TenantKekRef, type TokenizerBatch, type TokenizerResult } from './tokenizer-batch.js';
 
 export type { IndexKind, TokenFormat } from '../proto/loader.js';
 
 
-type Method = 'Run' | 'KeyringInfo' | 'Rewrap' | 'Resplit' | 'Rotate' | 'Retire' | 'ChainAudit' | 'SignCheckpoint' | 'ResealLegacy' | 'AuditHighWater';
+type Method =
+  | 'Run' | 'KeyringInfo' | 'Rewrap' | 'Resplit' | 'Rotate' | 'Retire' | 'ChainAudit' | 'SignCheckpoint' | 'ResealLegacy' | 'AuditHighWater'
+  | 'MakeTenantKey' | 'RevokeTenantKek' | 'TenantKekStatus';
 /** One call on the generated client, given the metadata, options and callback `call` adds. */
 type Send<Res> = (meta: grpc.Metadata, options: grpc.CallOptions, callback: grpc.requestCallback<Res>) => void;
 
@@ -150,7 +154,51 @@ export class TokenizerClient {
   }
 
   private async request(tenantId: number, batch: TokenizerBatch): Promise<Batch> {
-    return toBatch(tenantId, await this.saltOf(tenantId), batch);
+    const kek = this.keks.get(tenantId);
+    // Revoked: nothing of the tenant is sent to be opened (the tokenizer would refuse too: the object is destroyed).
+    if (kek?.revoked) throw new TenantKeyUnavailableError();
+    return toBatch(tenantId, await this.saltOf(tenantId), batch, kek);
+  }
+
+  /**
+   * Tenants' own KEKs as batches carry them. Set by the composition root from the tenants table (at start and every
+   * few seconds, outside any transaction), and at once by the operations of this replica that change one.
+   */
+  private readonly keks = new Map<number, TenantKekRef>();
+
+  knowKeks(keks: Map<number, TenantKekRef>): void {
+    this.keks.clear();
+    for (const [id, kek] of keks) this.keks.set(id, kek);
+  }
+
+  setKek(tenantId: number, kek: TenantKekRef | undefined): void {
+    if (kek) this.keks.set(tenantId, kek);
+    else this.keks.delete(tenantId);
+  }
+
+  kekOf(tenantId: number): TenantKekRef | undefined {
+    return this.keks.get(tenantId);
+  }
+
+  /** A tenant key wrapped by the KEK object `label` (new, or the tenant's current one moved to it when `from` is given). */
+  async makeTenantKey(tenantId: number, label: string, from?: TenantKekRef): Promise<Buffer> {
+    const req = { tenant_id: tenantId, tenant_salt: await this.saltOf(tenantId), kek_label: label, from_label: from?.label ?? '', from_wrapped: from?.wrapped ?? Buffer.alloc(0) };
+    const res = await this.call<MakeTenantKeyResponse__Output>('MakeTenantKey', (meta, options, callback) => this.client.MakeTenantKey(req, meta, options, callback));
+    return res.kek_wrapped;
+  }
+
+  /** Destroys the tenant's KEK object in the HSM; false when it was gone already. */
+  async revokeTenantKek(tenantId: number, kek: TenantKekRef): Promise<boolean> {
+    const req = { tenant_id: tenantId, tenant_salt: await this.saltOf(tenantId), kek_label: kek.label, kek_wrapped: kek.wrapped };
+    const res = await this.call<RevokeTenantKekResponse__Output>('RevokeTenantKek', (meta, options, callback) => this.client.RevokeTenantKek(req, meta, options, callback));
+    return res.destroyed;
+  }
+
+  /** "up", "missing" or "unavailable" for each KEK object. */
+  async tenantKekStatus(labels: string[]): Promise<string[]> {
+    if (!labels.length) return [];
+    const res = await this.call<TenantKekStatusResponse__Output>('TenantKekStatus', (meta, options, callback) => this.client.TenantKekStatus({ labels }, meta, options, callback));
+    return res.states;
   }
 
   /** A large batch: a Run call of its own, which its deadline or a closing api cancels. */

@@ -34,6 +34,8 @@ export interface TenantInfo {
   email: string | null;
   /** The owner mark: the uid of the Tenant resource that made it; absent when nobody claimed it. */
   managedby?: string;
+  /** The label of the tenant's own key-encryption key; absent when it has none. */
+  kek?: string;
 }
 
 /** A tenant as TenantListTenants shows it. */
@@ -97,7 +99,7 @@ export class VaultClient {
   }
 
   /** A tenant carrying the owner mark `managedby`, and its admin token (shown only now). */
-  tenantCreate(input: { tenantname: string; tenantorg: string; email?: string; managedby: string }) {
+  tenantCreate(input: { tenantname: string; tenantorg: string; email?: string; managedby: string; kek?: string }) {
     return this.call<{ tenantid: number; xtoken: string }>('TenantCreate', input);
   }
 
@@ -107,7 +109,7 @@ export class VaultClient {
   }
 
   /** Changes only a tenant carrying the owner mark `managedby` (the vault answers 409 otherwise). */
-  tenantUpdate(input: { tenantid: number; tenantname?: string; tenantorg?: string; email?: string; managedby: string }) {
+  tenantUpdate(input: { tenantid: number; tenantname?: string; tenantorg?: string; email?: string; managedby: string; kek?: string }) {
     return this.call('TenantUpdate', input);
   }
 

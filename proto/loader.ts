@@ -28,6 +28,9 @@ export type { AuditHighWaterResponse__Output } from './generated/strongroom/toke
 export type { RetireResponse__Output } from './generated/strongroom/tokenizer/v1/RetireResponse.js';
 export type { ResealLegacyRequest, ResealLegacyRequest__Output } from './generated/strongroom/tokenizer/v1/ResealLegacyRequest.js';
 export type { ResealLegacyResponse__Output } from './generated/strongroom/tokenizer/v1/ResealLegacyResponse.js';
+export type { MakeTenantKeyResponse__Output } from './generated/strongroom/tokenizer/v1/MakeTenantKeyResponse.js';
+export type { RevokeTenantKekResponse__Output } from './generated/strongroom/tokenizer/v1/RevokeTenantKekResponse.js';
+export type { TenantKekStatusResponse__Output } from './generated/strongroom/tokenizer/v1/TenantKekStatusResponse.js';
 export type { TokenizerClient as TokenizerGrpcClient, TokenizerHandlers } from './generated/strongroom/tokenizer/v1/Tokenizer.js';
 export type { HealthCheckRequest__Output } from './generated/grpc/health/v1/HealthCheckRequest.js';
 export type { HealthCheckResponse, HealthCheckResponse__Output } from './generated/grpc/health/v1/HealthCheckResponse.js';

@@ -6,7 +6,9 @@ import type { DataKeyCache } from './data-key-cache.js';
 import { seal, open, SealError } from './aead.js';
 import { BadItemError, StoppedError } from './batch-errors.js';
 import { validateBatch, type PreparedTokens } from './batch-validate.js';
-import { newDataKey, openPersonal, rewrapDataKey, sealPersonal, unwrapDataKey } from './envelope.js';
+import { openPersonal, sealPersonal } from './envelope.js';
+import { newWrappedKey, rewrapAny, unwrapAny, TenantKeyUnavailableError, type KeyWrap } from './tenant-wrap.js';
+import type { TenantKekRef } from './tenant-keys.js';
 import { blindIndex, type IndexKind } from './blind-index.js';
 import { tokenizeAll, detokenizeAll } from './formats.js';
 import { tokenIndexValue } from '../proto/token-values.js';
@@ -79,19 +81,18 @@ class DataKeys {
   private readonly unwrappedHere: Buffer[] = [];
 
   constructor(
-    private readonly keys: Subkeys,
-    private readonly tenant: number,
+    private readonly wrap: KeyWrap,
     private readonly salt: string,
     private readonly cache: DataKeyCache | undefined,
   ) {}
 
   of(list: string, i: number, subject: string, wrapped: Buffer): Buffer {
     if (!wrapped.length) return this.made.get(subject)!;
-    const id = `${this.tenant}\0${this.salt}\0${subject}\0${wrapped.toString('base64')}`;
+    const id = `${this.wrap.tenantId}\0${this.salt}\0${subject}\0${wrapped.toString('base64')}`;
     let key = this.cache?.get(id);
     if (!key) {
       try {
-        key = unwrapDataKey(this.keys, this.tenant, subject, wrapped);
+        key = unwrapAny(this.wrap, subject, wrapped);
       } catch (err) {
         if (err instanceof SealError) throw new BadItemError(`${list}[${i}]: the wrapped key does not unwrap`);
         throw err;
@@ -120,6 +121,23 @@ export interface BatchHooks {
   dataKeyCache?: DataKeyCache;
   chain?: ChainFn;
   queueMac?: QueueMacFn;
+  /** The tenant key of a tenant with its own KEK (tokenizer/tenant-keys.ts); TenantKeyUnavailableError when it cannot be had. */
+  tenantKey?: (ref: TenantKekRef) => Buffer;
+}
+
+/** Whether a batch needs a data key of the tenant: every read or write of its records does; hashes and links do not. */
+function needsDataKeys(req: Batch__Output): boolean {
+  return (
+    req.new_key_subjects.length > 0 || req.rewrap_keys.length > 0 || req.tokenize.length > 0 || req.detokenize.length > 0 ||
+    req.seal.some((s) => s.subject) || req.open.some((o) => o.subject)
+  );
+}
+
+/** The tenant key when the batch names the tenant's KEK and needs a data key: the whole batch fails without it. */
+function tenantKeyOf(req: Batch__Output, hooks: BatchHooks): Buffer | undefined {
+  if (!req.kek_label || !needsDataKeys(req)) return undefined;
+  if (!hooks.tenantKey) throw new TenantKeyUnavailableError('this tokenizer holds no tenant keys');
+  return hooks.tenantKey({ tenantId: req.tenant_id, salt: req.tenant_salt, label: req.kek_label, wrapped: req.kek_wrapped });
 }
 
 /** The table audit events' details are sealed for (api/vault/audit/note.ts). */
@@ -140,7 +158,8 @@ export async function runBatch(
   pacer.stopIfOver();
   const tenant = req.tenant_id;
   keys = keys.withSalt(req.tenant_salt);
-  const dataKeys = new DataKeys(keys, tenant, req.tenant_salt.toString('hex'), hooks.dataKeyCache);
+  const wrap: KeyWrap = { keys, version: activeVersion, tenantId: tenant, tenantKey: tenantKeyOf(req, hooks) };
+  const dataKeys = new DataKeys(wrap, req.tenant_salt.toString('hex'), hooks.dataKeyCache);
   try {
     const chain = hooks.chain;
     const chained = req.chain.map((item, i) => {
@@ -155,7 +174,7 @@ export async function runBatch(
       return chain(tenant, req.tenant_salt, item);
     });
     if (req.queue_mac.length && !hooks.queueMac) throw new BadItemError('this tokenizer makes no queue MACs');
-    const done = await runValidated(keys, activeVersion, req, prepared, { pacer, dataKeys, countSeals: hooks.countSeals ?? (() => {}) });
+    const done = await runValidated(wrap, req, prepared, { pacer, dataKeys, countSeals: hooks.countSeals ?? (() => {}) });
     const sealedFor = new Map(req.seal.flatMap((s, i) => (s.table === AUDIT_TABLE ? [[s.row_id, done.sealed[i]!] as const] : [])));
     const queue_macs = req.queue_mac.length ? hooks.queueMac!(tenant, req.tenant_salt, req.queue_mac, sealedFor) : [];
     return { ...done, chained, queue_macs };
@@ -167,6 +186,7 @@ export async function runBatch(
 /** What every step of one batch works with. */
 interface Step {
   keys: Subkeys;
+  wrap: KeyWrap;
   activeVersion: number;
   tenant: number;
   pacer: Pacer;
@@ -174,13 +194,13 @@ interface Step {
 }
 
 async function runValidated(
-  keys: Subkeys,
-  activeVersion: number,
+  wrap: KeyWrap,
   req: Batch__Output,
   prepared: PreparedTokens,
   run: { pacer: Pacer; dataKeys: DataKeys; countSeals: SealCount },
 ): Promise<Omit<BatchResult__Output, 'chained' | 'queue_macs'>> {
-  const step: Step = { keys, activeVersion, tenant: req.tenant_id, pacer: run.pacer, dataKeys: run.dataKeys };
+  const { keys, version: activeVersion } = wrap;
+  const step: Step = { keys, wrap, activeVersion, tenant: req.tenant_id, pacer: run.pacer, dataKeys: run.dataKeys };
   // In this order: a seal may use a data key made above it, and each step yields to the loop as it goes.
   const wrapped_keys = makeDataKeys(step, req.new_key_subjects);
   const rewrapped_keys = await rewrapKeys(step, req.rewrap_keys);
@@ -193,26 +213,29 @@ async function runValidated(
   // Master-version seals (items without a subject, and key wraps) count toward automatic rotation. Items with a
   // subject (a person, or the tenant's own data key under the nil UUID) need no count: each 0x03 seal uses a
   // one-time key derived from a random salt (envelope.ts), so no key ever meets the 2^32 random-nonce bound.
-  const tenantSeals = req.seal.filter((s) => !s.subject).length + req.new_key_subjects.length + req.rewrap_keys.length;
+  // Keys wrapped under a tenant key (0x04) use one-time derived keys too.
+  const wraps = wrap.tenantKey ? 0 : req.new_key_subjects.length + req.rewrap_keys.length;
+  const tenantSeals = req.seal.filter((s) => !s.subject).length + wraps;
   if (tenantSeals) run.countSeals(activeVersion, tenantSeals);
   return { hash, sealed, opened, tokens, detokenized, wrapped_keys, rewrapped_keys };
 }
 
 /** A data key per new subject, kept for this batch's seals; the wrapped copies go back to the caller. */
-function makeDataKeys({ keys, activeVersion, tenant, dataKeys }: Step, subjects: string[]): Buffer[] {
+function makeDataKeys({ wrap, dataKeys }: Step, subjects: string[]): Buffer[] {
   return subjects.map((subject) => {
-    const made = newDataKey(keys, activeVersion, tenant, subject);
+    const made = newWrappedKey(wrap, subject);
     dataKeys.made.set(subject, made.key);
     return made.wrapped;
   });
 }
 
-async function rewrapKeys({ keys, activeVersion, tenant, pacer }: Step, items: Batch__Output['rewrap_keys']): Promise<Buffer[]> {
+/** Under the active master version, or under the tenant key when the tenant has a KEK (its migration). */
+async function rewrapKeys({ wrap, pacer }: Step, items: Batch__Output['rewrap_keys']): Promise<Buffer[]> {
   const out = new Array<Buffer>(items.length);
   for (let i = 0; i < items.length; i++) {
     const item = items[i]!;
     try {
-      out[i] = rewrapDataKey(keys, activeVersion, tenant, item.subject, item.wrapped_key);
+      out[i] = rewrapAny(wrap, item.subject, item.wrapped_key);
     } catch (err) {
       if (err instanceof SealError) throw new BadItemError(`rewrap_keys[${i}]: the wrapped key does not unwrap`);
       throw err;

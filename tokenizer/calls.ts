@@ -6,6 +6,7 @@ import { BadItemError, StoppedError } from './batch.js';
 import { AuditCutError } from './audit-heads.js';
 import { QueueRefusedError } from './audit-queue.js';
 import { CustodyUnavailableError } from './custody.js';
+import { TenantKeyUnavailableError } from './tenant-wrap.js';
 
 /** A request the tokenizer understood and refuses (wrong recovery shares): FAILED_PRECONDITION. */
 export class RefusedError extends Error {
@@ -25,6 +26,9 @@ export function deadlineOf(call: Pick<grpc.ServerUnaryCall<unknown, unknown>, 'g
 export function codeOf(err: unknown): grpc.status {
   if (err instanceof BadItemError) return grpc.status.INVALID_ARGUMENT;
   if (err instanceof RefusedError || err instanceof AuditCutError || err instanceof QueueRefusedError) return grpc.status.FAILED_PRECONDITION;
+  // The tenant's own KEK is revoked, removed or away: the api answers 503 `The tenant's key is unavailable`, and only
+  // that tenant's calls fail.
+  if (err instanceof TenantKeyUnavailableError) return grpc.status.PERMISSION_DENIED;
   // The api answers 503 with Retry-After: the HSM may well be back.
   if (err instanceof CustodyUnavailableError) return grpc.status.UNAVAILABLE;
   if (err instanceof StoppedError) return err.why === 'cancelled' ? grpc.status.CANCELLED : grpc.status.DEADLINE_EXCEEDED;

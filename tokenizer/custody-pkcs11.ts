@@ -111,6 +111,17 @@ export class Pkcs11Custody implements Custody {
     if (!back.equals(sample)) throw new CustodyUnavailableError(`the HSM key ${JSON.stringify(label)} fails a round trip`, 'CKR_GENERAL_ERROR');
   }
 
+  destroy(label: string): boolean {
+    try {
+      this.call('destroy', label, (session, key) => this.lib.C_DestroyObject(session, key));
+    } catch (err) {
+      if (err instanceof CustodyUnavailableError && err.rv === 'CKR_KEY_NOT_FOUND') return false;
+      throw err;
+    }
+    this.handles.delete(label);
+    return true;
+  }
+
   /**
    * Makes the AES-256 key object `label` unless the token has one: on the token, private, sensitive and not
    * extractable, for encrypt and decrypt only. Answers whether it was made now.

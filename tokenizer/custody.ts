@@ -8,8 +8,8 @@ export type CustodyKind = 'static' | 'pkcs11';
  * A key holder that seals small secrets (the keyring's keys, its recovery key) bound to an AAD. The layout of what
  * `wrap` returns is the same for every custody: nonce (12) ‖ ciphertext ‖ GCM tag (16), AES-256-GCM.
  *
- * `label` names another key of the same holder: today only the keyring's own key is used (label undefined); a
- * tenant's key-encryption key would be a second HSM object, wrapped and unwrapped by its label.
+ * `label` names another key of the same holder: the keyring's own key when undefined; a tenant's key-encryption key
+ * (tokenizer/tenant-keys.ts) is a second HSM object, named by its label.
  */
 export interface Custody {
   readonly kind: CustodyKind;
@@ -20,6 +20,8 @@ export interface Custody {
   unwrap(sealed: Buffer, aad: Buffer, label?: string): Buffer;
   /** Proves the key is there and works now (a sealed round trip); throws CustodyUnavailableError. */
   probe(label?: string): void;
+  /** Destroys the key object `label` (a tenant's KEK, revoked): true when destroyed now, false when there was none. */
+  destroy(label: string): boolean;
   close(): void;
 }
 
@@ -87,6 +89,11 @@ export class StaticCustody implements Custody {
 
   probe(label?: string): void {
     this.only(label);
+  }
+
+  destroy(label: string): boolean {
+    this.only(label);
+    return false;
   }
 
   close(): void {

@@ -23,6 +23,12 @@ export class DataKeyCache {
     return this.keys.size;
   }
 
+  /** Forgets the keys of one tenant (its KEK was revoked or removed), zeroing each. */
+  forgetTenant(tenantId: number): void {
+    const prefix = `${tenantId}\0`;
+    for (const id of [...this.keys.keys()]) if (id.startsWith(prefix)) this.keys.delete(id);
+  }
+
   /** Forgets every key, zeroing each. */
   clear(): void {
     this.keys.clear();

@@ -149,7 +149,7 @@ async function serveInHsmCustody(
         return;
       }
       custody = unsealed.custody;
-      const service = new TokenizerService({ ...serviceOptions, keyring: unsealed.keyring, admit: () => watch?.admit() });
+      const service = new TokenizerService({ ...serviceOptions, keyring: unsealed.keyring, admit: () => watch?.admit(), custody: unsealed.custody });
       watch = new CustodyWatch(unsealed.custody, log, ttlMs, (serving) => {
         if (!serving) service.sealed();
         running.health.set('', serving ? 'SERVING' : 'NOT_SERVING');

@@ -19,6 +19,9 @@ import { KeyringWatch } from './keyring-watch.js';
 import { DataKeyCache } from './data-key-cache.js';
 import { RunStreams } from './run-stream.js';
 import { checkTenant, codeOf, deadlineOf, RefusedError, unary } from './calls.js';
+import { TenantKeys, type TenantKekRef } from './tenant-keys.js';
+import type { Custody } from './custody.js';
+import { probeEveryMs } from './custody-watch.js';
 import { batchDuration, batchesInFlight, batchItems, keyringActiveVersion } from './metrics.js';
 
 /** How often each tokenizer writes its seal counts (if they changed) and reads the other tokenizers'. */
@@ -36,6 +39,8 @@ export interface ServiceOptions {
   keyCacheMs?: number | undefined;
   /** Asked before every call that uses a key: throws CustodyUnavailableError while the key custody is away. */
   admit?: (() => void) | undefined;
+  /** The HSM custody, which holds tenants' own KEK objects too; undefined under static custody (no tenant KEKs). */
+  custody?: Custody | undefined;
 }
 
 type Request<M extends keyof TokenizerHandlers> = Parameters<TokenizerHandlers[M]>[0] extends { request: infer R } ? R : never;
@@ -46,6 +51,7 @@ export class TokenizerService {
   private readonly watch: KeyringWatch;
   private readonly keys: Subkeys;
   private readonly dataKeys: DataKeyCache;
+  private readonly tenantKeys: TenantKeys;
   private readonly admit: () => void;
   private readonly audit: AuditKeys;
   private readonly heads: AuditHeads;
@@ -61,6 +67,9 @@ export class TokenizerService {
     this.log = log;
     this.dataKeys = new DataKeyCache(opts.keyCacheMs ? { ttlMs: opts.keyCacheMs } : {});
     this.admit = opts.admit ?? (() => {});
+    const ttlMs = opts.keyCacheMs ?? 10 * 60_000;
+    this.tenantKeys = new TenantKeys(opts.custody, { ttlMs, log, keyringLabel: opts.custody?.describe.key, forgetDataKeys: (t) => this.dataKeys.forgetTenant(t) });
+    this.tenantKeys.start(probeEveryMs(ttlMs));
     this.readRecipients(opts.recoveryRecipients);
     this.watch = new KeyringWatch(keyring, log, opts.keyringCheckSeconds);
     this.keys = new Subkeys({
@@ -112,6 +121,9 @@ export class TokenizerService {
       Retire: u(log, 'Retire', async (call) => this.retire(call.request.version)),
       Rewrap: u(log, 'Rewrap', async (call) => this.rewrap(call.request.shares)),
       Resplit: u(log, 'Resplit', async (call) => this.resplit(call.request.shares)),
+      MakeTenantKey: u(log, 'MakeTenantKey', async (call) => this.makeTenantKey(call.request)),
+      RevokeTenantKek: u(log, 'RevokeTenantKek', async (call) => ({ destroyed: this.tenantKeys.revoke(kekRef(call.request)) })),
+      TenantKekStatus: u(log, 'TenantKekStatus', async (call) => ({ states: this.tenantKeys.states(call.request.labels) })),
     };
   }
 
@@ -127,6 +139,7 @@ export class TokenizerService {
         chain: (tenantId, salt, item) => linkChainItem(this.audit, this.heads, tenantId, salt, item),
         queueMac: (tenantId, salt, items, sealed) => macQueued(this.audit.queueKey(tenantId, salt), tenantId, items, sealed, Math.floor(Date.now() / 1000)),
         dataKeyCache: this.dataKeys,
+        tenantKey: (ref) => this.tenantKeys.keyOf(ref),
       });
       for (const kind of ['hash', 'seal', 'open', 'tokenize', 'detokenize'] as const) batchItems.inc({ kind }, req[kind].length);
       return result;
@@ -189,6 +202,16 @@ export class TokenizerService {
     return result;
   }
 
+  /** A tenant key wrapped by the tenant's KEK object: new, or (from_label given) the tenant's own moved to it. */
+  makeTenantKey(req: Request<'MakeTenantKey'>) {
+    checkTenant(req.tenant_id, req.tenant_salt);
+    if (!req.kek_label || req.kek_label.length > 128) throw new BadItemError('kek: a key object label of 1 to 128 characters is needed');
+    const from = req.from_label ? { tenantId: req.tenant_id, salt: req.tenant_salt, label: req.from_label, wrapped: req.from_wrapped } : undefined;
+    const wrapped = this.tenantKeys.make(req.tenant_id, req.tenant_salt, req.kek_label, from);
+    this.log.info({ tenant: req.tenant_id, kek: req.kek_label, moved: Boolean(from) }, 'tenant key wrapped by the tenant\'s own key-encryption key');
+    return { kek_wrapped: wrapped };
+  }
+
   rotate(): number {
     const active = this.keyring.rotate();
     this.log.warn({ active, keyring: this.keyring.id }, 'master key rotated: new writes use the new version');
@@ -240,6 +263,7 @@ export class TokenizerService {
   /** The key custody is away past its TTL: the unwrapped data keys go now, not at their TTL. */
   sealed(): void {
     this.dataKeys.clear();
+    this.tenantKeys.close();
   }
 
   /** Ends the streams once answered, stops the timers, saves the counts and heads, and zeroes the cached data keys. */
@@ -254,6 +278,7 @@ export class TokenizerService {
       this.log.error({ err: { type: (err as Error).name } }, 'seal counts not saved');
     }
     this.dataKeys.clear();
+    this.tenantKeys.close();
   }
 
   /**
@@ -284,4 +309,10 @@ export class TokenizerService {
       this.log.error({ err: { type: (err as Error).name } }, 'seal counts not synced');
     }
   }
+}
+
+function kekRef(req: { tenant_id: number; tenant_salt: Buffer; kek_label: string; kek_wrapped: Buffer }): TenantKekRef {
+  checkTenant(req.tenant_id, req.tenant_salt);
+  if (!req.kek_label) throw new BadItemError('kek: a key object label is needed');
+  return { tenantId: req.tenant_id, salt: req.tenant_salt, label: req.kek_label, wrapped: req.kek_wrapped };
 }

@@ -1,7 +1,7 @@
 // The edge of the API: every answer is a JSON envelope, and foreign errors become the contract's own.
 import type { Context, Next } from 'koa';
 import type { Logger } from 'pino';
-import { TooManyRequestsError, VaultError, Messages } from '../errors.js';
+import { TenantKeyUnavailableError, TooManyRequestsError, VaultError, Messages } from '../errors.js';
 import { fromDatabaseError } from '../store/errors.js';
 
 interface HttpishError {
@@ -37,11 +37,12 @@ export function envelope(log: Logger) {
       // Never log the error's own text for client errors: parser errors may carry the raw body. A busy refusal is
       // load shed as designed: a warning, without a stack.
       if (message === Messages.busy) log.warn({ reqId: ctx.state.reqId, status }, 'request refused: busy');
+      else if (err instanceof TenantKeyUnavailableError) log.warn({ reqId: ctx.state.reqId, status }, 'request refused: the tenant\'s key is unavailable');
       else if (status >= 500) log.error({ err: sanitize(err), reqId: ctx.state.reqId }, 'request failed');
       ctx.status = status;
       // A dependency is down (database, tokenizer, file store): the client may try again shortly.
       if (status === 503) ctx.set('Retry-After', '1');
-      if (err instanceof TooManyRequestsError) ctx.set('Retry-After', String(err.retryAfter));
+      if (err instanceof TooManyRequestsError || err instanceof TenantKeyUnavailableError) ctx.set('Retry-After', String(err.retryAfter));
       ctx.body = { status: 'error', message };
     }
   };

@@ -6,7 +6,7 @@ import type { Services } from '../vault/services.js';
 import type { Principal } from '../vault/credentials.js';
 import { draftEvent, type AuditDraft, type AuditNote, type QueuedWrite, type SealedAhead } from '../vault/audit/trail.js';
 import { nowSeconds } from '../vault/durations.js';
-import { UnavailableError, VaultError, badRequest, Messages } from '../errors.js';
+import { TenantKeyUnavailableError, UnavailableError, VaultError, badRequest, Messages } from '../errors.js';
 import { fromDatabaseError } from '../store/errors.js';
 import type { Stores } from '../store/stores.js';
 import type { Scope } from '../vault/scope.js';
@@ -76,6 +76,8 @@ async function checkKeyring(services: Services, tenantId: number, op: OpDefiniti
   if (state === 'unchecked') state = await services.keyringCheck.check().catch(() => 'unchecked' as const);
   if (state === 'mismatch') throw new UnavailableError(Messages.keyringMismatch);
   if (state === 'unchecked') throw new UnavailableError('The tokenizer is unavailable');
+  // A tenant whose own key-encryption key was revoked fails closed, whatever the call: nothing of it is served.
+  if (services.tenantKeks.failsClosed(tenantId)) throw new TenantKeyUnavailableError();
   // A tenant whose data is still in the legacy format (api/vault/jobs/legacy.ts) waits, retryable, rather than be read
   // wrongly; cross-tenant operations of the main tenant wait for every tenant, but those that show the upgrade.
   if (state === 'migrating' && !op.servedDuringUpgrade) {

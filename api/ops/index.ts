@@ -115,6 +115,7 @@ import { PolicyDelete } from './roles/PolicyDelete.js';
 import { PolicyExplain } from './roles/PolicyExplain.js';
 import { RoleUnlinkPolicy } from './roles/RoleUnlinkPolicy.js';
 import { TenantRotateAdminToken } from './tenants/TenantRotateAdminToken.js';
+import { TenantRevokeKek } from './tenants/TenantRevokeKek.js';
 import { SystemGetKeyringStatus } from './system/SystemGetKeyringStatus.js';
 import { SystemRotateMasterKey } from './system/SystemRotateMasterKey.js';
 import { SystemResplitRecoveryKey } from './system/SystemResplitRecoveryKey.js';
@@ -208,6 +209,7 @@ export const operations: readonly OpDefinition[] = [
   TenantGet,
   TenantGetUIConf,
   TenantListTenants,
+  TenantRevokeKek,
   TenantRotateAdminToken,
   TenantUpdate,
   TokenCreate,

@@ -26,6 +26,14 @@ export interface TenantChange {
   managedby?: string | undefined;
 }
 
+/** A tenant's own key-encryption key as the api keeps it: the HSM object's label and the tenant key it wraps. */
+export interface TenantKek {
+  label: string;
+  wrapped: Buffer;
+  /** When it was revoked (seconds); null while in use. */
+  revoked: number | null;
+}
+
 export class TenantStore extends GlobalTables {
   async byName(name: string): Promise<TenantRow | null> {
     const [r] = await this.sql(`select ${COLUMNS} from ${this.g}.tenants where name = $1`, [name]);
@@ -89,6 +97,39 @@ export class TenantStore extends GlobalTables {
   async keySalts(): Promise<Map<number, Buffer | null>> {
     const rows = await this.sql<{ id: number; key_salt: Buffer | null }>(`select id, key_salt from ${this.g}.tenants`);
     return new Map(rows.map((r) => [Number(r.id), r.key_salt]));
+  }
+
+  /** Every tenant's KEK, by tenant id (tenants without one are absent). */
+  async keks(): Promise<Map<number, TenantKek>> {
+    const rows = await this.sql<{ id: number; kek_label: string; kek_wrapped: Buffer; kek_revoked: string | null }>(
+      `select id, kek_label, kek_wrapped, kek_revoked from ${this.g}.tenants where kek_label is not null`,
+    );
+    return new Map(rows.map((r) => [Number(r.id), { label: r.kek_label, wrapped: r.kek_wrapped, revoked: r.kek_revoked === null ? null : Number(r.kek_revoked) }]));
+  }
+
+  /** The tenant's KEK; null when it has none, undefined when there is no such tenant. */
+  async kek(id: number): Promise<TenantKek | null | undefined> {
+    const [r] = await this.sql<{ kek_label: string | null; kek_wrapped: Buffer | null; kek_revoked: string | null }>(
+      `select kek_label, kek_wrapped, kek_revoked from ${this.g}.tenants where id = $1`,
+      [id],
+    );
+    if (!r) return undefined;
+    if (r.kek_label === null || r.kek_wrapped === null) return null;
+    return { label: r.kek_label, wrapped: r.kek_wrapped, revoked: r.kek_revoked === null ? null : Number(r.kek_revoked) };
+  }
+
+  /** Sets the tenant's KEK (a new one, or a move to another object); a label another live tenant uses is a unique violation. */
+  async setKek(id: number, label: string, wrapped: Buffer): Promise<void> {
+    await this.sql(`update ${this.g}.tenants set kek_label = $2, kek_wrapped = $3 where id = $1 and kek_revoked is null`, [id, label, wrapped]);
+  }
+
+  /** Marks the tenant's KEK revoked (the first time only); answers the time it was revoked. */
+  async revokeKek(id: number, now: number): Promise<number> {
+    const [r] = await this.sql<{ kek_revoked: string }>(
+      `update ${this.g}.tenants set kek_revoked = coalesce(kek_revoked, $2) where id = $1 and kek_label is not null returning kek_revoked`,
+      [id, now],
+    );
+    return Number(r?.kek_revoked ?? now);
   }
 
   /** Which of these tenant ids still exist. */

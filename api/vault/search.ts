@@ -21,7 +21,15 @@ export async function tenantsNamed(
   stores: GlobalStores = services.db.global(),
 ): Promise<TenantRef[]> {
   const rows = (await stores.tenants.all()).map((t): TenantRef => ({ tenantid: t.id, tenantname: t.name }));
-  return rows.filter((t) => (ref.tenantid === undefined || t.tenantid === ref.tenantid) && (ref.tenantname === undefined || t.tenantname === ref.tenantname));
+  const named = ref.tenantid !== undefined || ref.tenantname !== undefined;
+  // A search across tenants passes over those whose own KEK was revoked (the others keep serving); one named
+  // explicitly fails closed (503 `The tenant's key is unavailable`).
+  return rows.filter(
+    (t) =>
+      (ref.tenantid === undefined || t.tenantid === ref.tenantid) &&
+      (ref.tenantname === undefined || t.tenantname === ref.tenantname) &&
+      (named || !services.tenantKeks.failsClosed(t.tenantid)),
+  );
 }
 
 /**

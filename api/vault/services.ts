@@ -23,6 +23,7 @@ import { SubjectKeys } from './subject-keys.js';
 import { KeyringCheck } from './keyring-check.js';
 import { Rewrapper } from './jobs/rewrap.js';
 import { KeyCustody } from './custody.js';
+import { TenantKeks } from './tenant-keks.js';
 import { Events } from './events.js';
 import { LegacyMigrator } from './jobs/legacy.js';
 import { Consent } from './consent.js';
@@ -50,6 +51,7 @@ export interface Services {
   keyringCheck: KeyringCheck;
   rewrapper: Rewrapper;
   custody: KeyCustody;
+  tenantKeks: TenantKeks;
   legacy: LegacyMigrator;
   tokens: Tokens;
   sweeper: Sweeper;
@@ -115,6 +117,7 @@ export function buildServices(config: Config, log: Logger, db: Database, tokeniz
     keyringCheck,
     rewrapper,
     custody: new KeyCustody(tokenizer, rewrapper),
+    tenantKeks: new TenantKeks(db, tokenizer, log, () => rewrapper.kick()),
     legacy,
     credentials,
     tenants: new Tenants(db, config.tenantDomain),

@@ -2,6 +2,7 @@
 import { LRUCache } from 'lru-cache';
 import type { Database } from '../store/database.js';
 import { MAIN_TENANT_ID } from '../store/database.js';
+import { tenantSchema } from '../store/schemas.js';
 import type { TenantChange, TenantRow, TenantStore } from '../store/tenants.js';
 import { badRequest, conflict, forbidden, notFound, Messages } from '../errors.js';
 import { PRINCIPAL_CACHE_MS, type Principal } from './credentials.js';
@@ -177,12 +178,17 @@ export class Tenants {
     return { total, rows: rows.map(present) };
   }
 
-  /** Removes the tenant's schema with all its data, then its row; its credentials and unlocks go with the row. */
-  async remove(id: number): Promise<void> {
+  /**
+   * Removes the tenant's schema with all its data, then its row; its credentials and unlocks go with the row. Needs
+   * no key: a tenant whose own KEK is gone for good is removed as erased. Answers what was destroyed.
+   */
+  async remove(id: number): Promise<{ schema: string; personkeys: number }> {
     const row = await this.store.byId(id);
     if (!row) throw notFound(Messages.tenantNotFound);
+    const counts = await this.db.stores(id).subjectKeys.countsByVersion();
     await this.db.dropTenant(id);
     this.forget(row.name);
+    return { schema: tenantSchema(id), personkeys: [...counts.values()].reduce((a, b) => a + b, 0) };
   }
 }
 

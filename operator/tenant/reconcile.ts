@@ -39,6 +39,12 @@ async function reconcileTenant(deps: ReconcileDeps, unsaved: Unsaved, obj: Tenan
     await deps.vault.tenantUpdate({ tenantid: tenantId, tenantorg: spec.organisation, email: spec.email ?? '', managedby: obj.metadata.uid });
     await deps.events.emit(obj, 'Normal', 'TenantUpdated', `updated the organisation and email of vault tenant ${spec.tenantName}`);
   }
+  // A KEK named in the spec is passed on (the vault moves the tenant's keys under it); one removed from the spec is
+  // left as it is: the vault offers no way back, and revoking one is a person's decision (TenantRevokeKek).
+  if (spec.kek !== undefined && tenant.kek !== spec.kek) {
+    await deps.vault.tenantUpdate({ tenantid: tenantId, kek: spec.kek, managedby: obj.metadata.uid });
+    await deps.events.emit(obj, 'Normal', 'TenantKekSet', `vault tenant ${spec.tenantName} is under the key-encryption key ${spec.kek}`);
+  }
 
   const token = made ?? (await storedToken(deps, obj, spec, status, tenantId));
   const data = { token, tenantName: spec.tenantName, tenantId: String(tenantId), url: deps.publicUrl };
@@ -70,10 +76,11 @@ async function ensureTenant(deps: ReconcileDeps, unsaved: Unsaved, obj: Tenant, 
   });
   try {
     const email = spec.email ? { email: spec.email } : {};
-    const made = await deps.vault.tenantCreate({ tenantname: spec.tenantName, tenantorg: spec.organisation, ...email, managedby: uid });
+    const kek = spec.kek !== undefined ? { kek: spec.kek } : {};
+    const made = await deps.vault.tenantCreate({ tenantname: spec.tenantName, tenantorg: spec.organisation, ...email, ...kek, managedby: uid });
     unsaved.set(uid, { tenantId: made.tenantid, token: made.xtoken });
     await deps.events.emit(obj, 'Normal', 'TenantCreated', `created vault tenant ${spec.tenantName} (id ${made.tenantid})`);
-    const tenant = { tenantid: made.tenantid, tenantname: spec.tenantName, tenantorg: spec.organisation, email: spec.email ?? null, managedby: uid };
+    const tenant = { tenantid: made.tenantid, tenantname: spec.tenantName, tenantorg: spec.organisation, email: spec.email ?? null, managedby: uid, ...kek };
     return { tenant, token: made.xtoken };
   } catch (err) {
     // Someone made a tenant of that name since we looked: judge it like any existing one.

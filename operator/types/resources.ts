@@ -12,6 +12,8 @@ export const TenantSpec = z.object({
   tenantName: z.string().min(1).max(63).regex(/^[a-z0-9]+$/, 'lowercase letters and digits only'),
   organisation: z.string().min(1).max(256),
   email: z.string().max(256).optional(),
+  /** The label of the tenant's own key-encryption key in the vault's HSM (pkcs11 custody): passed to the vault as `kek`. */
+  kek: z.string().min(1).max(128).regex(/^[\x20-\x7e]+$/, 'printable ASCII').optional(),
   adminTokenSecretName: SecretName,
   deletionPolicy: DeletionPolicy,
 });

@@ -13,6 +13,8 @@ import type { DetokenizeItem as _strongroom_tokenizer_v1_DetokenizeItem, Detoken
 import type { HashItem as _strongroom_tokenizer_v1_HashItem, HashItem__Output as _strongroom_tokenizer_v1_HashItem__Output } from './strongroom/tokenizer/v1/HashItem.js';
 import type { KeyringInfoRequest as _strongroom_tokenizer_v1_KeyringInfoRequest, KeyringInfoRequest__Output as _strongroom_tokenizer_v1_KeyringInfoRequest__Output } from './strongroom/tokenizer/v1/KeyringInfoRequest.js';
 import type { KeyringInfoResponse as _strongroom_tokenizer_v1_KeyringInfoResponse, KeyringInfoResponse__Output as _strongroom_tokenizer_v1_KeyringInfoResponse__Output } from './strongroom/tokenizer/v1/KeyringInfoResponse.js';
+import type { MakeTenantKeyRequest as _strongroom_tokenizer_v1_MakeTenantKeyRequest, MakeTenantKeyRequest__Output as _strongroom_tokenizer_v1_MakeTenantKeyRequest__Output } from './strongroom/tokenizer/v1/MakeTenantKeyRequest.js';
+import type { MakeTenantKeyResponse as _strongroom_tokenizer_v1_MakeTenantKeyResponse, MakeTenantKeyResponse__Output as _strongroom_tokenizer_v1_MakeTenantKeyResponse__Output } from './strongroom/tokenizer/v1/MakeTenantKeyResponse.js';
 import type { OpenItem as _strongroom_tokenizer_v1_OpenItem, OpenItem__Output as _strongroom_tokenizer_v1_OpenItem__Output } from './strongroom/tokenizer/v1/OpenItem.js';
 import type { QueueMacItem as _strongroom_tokenizer_v1_QueueMacItem, QueueMacItem__Output as _strongroom_tokenizer_v1_QueueMacItem__Output } from './strongroom/tokenizer/v1/QueueMacItem.js';
 import type { ResealLegacyItem as _strongroom_tokenizer_v1_ResealLegacyItem, ResealLegacyItem__Output as _strongroom_tokenizer_v1_ResealLegacyItem__Output } from './strongroom/tokenizer/v1/ResealLegacyItem.js';
@@ -22,6 +24,8 @@ import type { ResplitRequest as _strongroom_tokenizer_v1_ResplitRequest, Resplit
 import type { ResplitResponse as _strongroom_tokenizer_v1_ResplitResponse, ResplitResponse__Output as _strongroom_tokenizer_v1_ResplitResponse__Output } from './strongroom/tokenizer/v1/ResplitResponse.js';
 import type { RetireRequest as _strongroom_tokenizer_v1_RetireRequest, RetireRequest__Output as _strongroom_tokenizer_v1_RetireRequest__Output } from './strongroom/tokenizer/v1/RetireRequest.js';
 import type { RetireResponse as _strongroom_tokenizer_v1_RetireResponse, RetireResponse__Output as _strongroom_tokenizer_v1_RetireResponse__Output } from './strongroom/tokenizer/v1/RetireResponse.js';
+import type { RevokeTenantKekRequest as _strongroom_tokenizer_v1_RevokeTenantKekRequest, RevokeTenantKekRequest__Output as _strongroom_tokenizer_v1_RevokeTenantKekRequest__Output } from './strongroom/tokenizer/v1/RevokeTenantKekRequest.js';
+import type { RevokeTenantKekResponse as _strongroom_tokenizer_v1_RevokeTenantKekResponse, RevokeTenantKekResponse__Output as _strongroom_tokenizer_v1_RevokeTenantKekResponse__Output } from './strongroom/tokenizer/v1/RevokeTenantKekResponse.js';
 import type { RewrapKeyItem as _strongroom_tokenizer_v1_RewrapKeyItem, RewrapKeyItem__Output as _strongroom_tokenizer_v1_RewrapKeyItem__Output } from './strongroom/tokenizer/v1/RewrapKeyItem.js';
 import type { RewrapRequest as _strongroom_tokenizer_v1_RewrapRequest, RewrapRequest__Output as _strongroom_tokenizer_v1_RewrapRequest__Output } from './strongroom/tokenizer/v1/RewrapRequest.js';
 import type { RewrapResponse as _strongroom_tokenizer_v1_RewrapResponse, RewrapResponse__Output as _strongroom_tokenizer_v1_RewrapResponse__Output } from './strongroom/tokenizer/v1/RewrapResponse.js';
@@ -32,6 +36,8 @@ import type { RunRequest as _strongroom_tokenizer_v1_RunRequest, RunRequest__Out
 import type { SealItem as _strongroom_tokenizer_v1_SealItem, SealItem__Output as _strongroom_tokenizer_v1_SealItem__Output } from './strongroom/tokenizer/v1/SealItem.js';
 import type { SignCheckpointRequest as _strongroom_tokenizer_v1_SignCheckpointRequest, SignCheckpointRequest__Output as _strongroom_tokenizer_v1_SignCheckpointRequest__Output } from './strongroom/tokenizer/v1/SignCheckpointRequest.js';
 import type { SignCheckpointResponse as _strongroom_tokenizer_v1_SignCheckpointResponse, SignCheckpointResponse__Output as _strongroom_tokenizer_v1_SignCheckpointResponse__Output } from './strongroom/tokenizer/v1/SignCheckpointResponse.js';
+import type { TenantKekStatusRequest as _strongroom_tokenizer_v1_TenantKekStatusRequest, TenantKekStatusRequest__Output as _strongroom_tokenizer_v1_TenantKekStatusRequest__Output } from './strongroom/tokenizer/v1/TenantKekStatusRequest.js';
+import type { TenantKekStatusResponse as _strongroom_tokenizer_v1_TenantKekStatusResponse, TenantKekStatusResponse__Output as _strongroom_tokenizer_v1_TenantKekStatusResponse__Output } from './strongroom/tokenizer/v1/TenantKekStatusResponse.js';
 import type { TokenResult as _strongroom_tokenizer_v1_TokenResult, TokenResult__Output as _strongroom_tokenizer_v1_TokenResult__Output } from './strongroom/tokenizer/v1/TokenResult.js';
 import type { TokenizeItem as _strongroom_tokenizer_v1_TokenizeItem, TokenizeItem__Output as _strongroom_tokenizer_v1_TokenizeItem__Output } from './strongroom/tokenizer/v1/TokenizeItem.js';
 import type { TokenizerClient as _strongroom_tokenizer_v1_TokenizerClient, TokenizerDefinition as _strongroom_tokenizer_v1_TokenizerDefinition } from './strongroom/tokenizer/v1/Tokenizer.js';
@@ -57,6 +63,8 @@ export interface ProtoGrpcType {
         IndexKind: EnumTypeDefinition
         KeyringInfoRequest: MessageTypeDefinition<_strongroom_tokenizer_v1_KeyringInfoRequest, _strongroom_tokenizer_v1_KeyringInfoRequest__Output>
         KeyringInfoResponse: MessageTypeDefinition<_strongroom_tokenizer_v1_KeyringInfoResponse, _strongroom_tokenizer_v1_KeyringInfoResponse__Output>
+        MakeTenantKeyRequest: MessageTypeDefinition<_strongroom_tokenizer_v1_MakeTenantKeyRequest, _strongroom_tokenizer_v1_MakeTenantKeyRequest__Output>
+        MakeTenantKeyResponse: MessageTypeDefinition<_strongroom_tokenizer_v1_MakeTenantKeyResponse, _strongroom_tokenizer_v1_MakeTenantKeyResponse__Output>
         OpenItem: MessageTypeDefinition<_strongroom_tokenizer_v1_OpenItem, _strongroom_tokenizer_v1_OpenItem__Output>
         QueueMacItem: MessageTypeDefinition<_strongroom_tokenizer_v1_QueueMacItem, _strongroom_tokenizer_v1_QueueMacItem__Output>
         ResealLegacyItem: MessageTypeDefinition<_strongroom_tokenizer_v1_ResealLegacyItem, _strongroom_tokenizer_v1_ResealLegacyItem__Output>
@@ -66,6 +74,8 @@ export interface ProtoGrpcType {
         ResplitResponse: MessageTypeDefinition<_strongroom_tokenizer_v1_ResplitResponse, _strongroom_tokenizer_v1_ResplitResponse__Output>
         RetireRequest: MessageTypeDefinition<_strongroom_tokenizer_v1_RetireRequest, _strongroom_tokenizer_v1_RetireRequest__Output>
         RetireResponse: MessageTypeDefinition<_strongroom_tokenizer_v1_RetireResponse, _strongroom_tokenizer_v1_RetireResponse__Output>
+        RevokeTenantKekRequest: MessageTypeDefinition<_strongroom_tokenizer_v1_RevokeTenantKekRequest, _strongroom_tokenizer_v1_RevokeTenantKekRequest__Output>
+        RevokeTenantKekResponse: MessageTypeDefinition<_strongroom_tokenizer_v1_RevokeTenantKekResponse, _strongroom_tokenizer_v1_RevokeTenantKekResponse__Output>
         RewrapKeyItem: MessageTypeDefinition<_strongroom_tokenizer_v1_RewrapKeyItem, _strongroom_tokenizer_v1_RewrapKeyItem__Output>
         RewrapRequest: MessageTypeDefinition<_strongroom_tokenizer_v1_RewrapRequest, _strongroom_tokenizer_v1_RewrapRequest__Output>
         RewrapResponse: MessageTypeDefinition<_strongroom_tokenizer_v1_RewrapResponse, _strongroom_tokenizer_v1_RewrapResponse__Output>
@@ -76,6 +86,8 @@ export interface ProtoGrpcType {
         SealItem: MessageTypeDefinition<_strongroom_tokenizer_v1_SealItem, _strongroom_tokenizer_v1_SealItem__Output>
         SignCheckpointRequest: MessageTypeDefinition<_strongroom_tokenizer_v1_SignCheckpointRequest, _strongroom_tokenizer_v1_SignCheckpointRequest__Output>
         SignCheckpointResponse: MessageTypeDefinition<_strongroom_tokenizer_v1_SignCheckpointResponse, _strongroom_tokenizer_v1_SignCheckpointResponse__Output>
+        TenantKekStatusRequest: MessageTypeDefinition<_strongroom_tokenizer_v1_TenantKekStatusRequest, _strongroom_tokenizer_v1_TenantKekStatusRequest__Output>
+        TenantKekStatusResponse: MessageTypeDefinition<_strongroom_tokenizer_v1_TenantKekStatusResponse, _strongroom_tokenizer_v1_TenantKekStatusResponse__Output>
         TokenFormat: EnumTypeDefinition
         TokenResult: MessageTypeDefinition<_strongroom_tokenizer_v1_TokenResult, _strongroom_tokenizer_v1_TokenResult__Output>
         TokenizeItem: MessageTypeDefinition<_strongroom_tokenizer_v1_TokenizeItem, _strongroom_tokenizer_v1_TokenizeItem__Output>

@@ -21,7 +21,7 @@ function randomCard(): string {
 
 function request(cards: string[]): BatchRequest {
   return { tenant_id: 1, hash: [], seal: [], open: [], detokenize: [], new_key_subjects: [], rewrap_keys: [],
-    chain: [], queue_mac: [], tenant_salt: Buffer.alloc(0), tokenize: cards.map((value) => ({ format: 'CREDITCARD', value, attempt: 0 })) };
+    chain: [], queue_mac: [], tenant_salt: Buffer.alloc(0), kek_label: '', kek_wrapped: Buffer.alloc(0), tokenize: cards.map((value) => ({ format: 'CREDITCARD', value, attempt: 0 })) };
 }
 
 /** Calls `run` until MEASURE_MS have passed; items per second. */

@@ -56,6 +56,18 @@ describe('TenantCreate', () => {
     expect((await vault.call('TenantCreate', { tenantname: 'ok1' })).body.message).toBe('Missing API request parameters: tenantorg');
   });
 
+  it('refuses a kek under static custody with 400 naming kek, leaving no tenant behind', async ({ vault }) => {
+    const name = nameOf('kek');
+    const res = await vault.call('TenantCreate', { tenantname: name, tenantorg: 'x', kek: 'tenant-kek' });
+    expect(res.status).toBe(400);
+    expect(res.body.message).toBe('Invalid API request parameter: kek: per-tenant key-encryption keys need the tokenizer\'s pkcs11 custody (STRONGROOM_TOKENIZER_CUSTODY=pkcs11)');
+    expect((await vault.call('TenantGet', { tenantname: name })).status).toBe(404);
+    const t = await createTenant(vault);
+    expect((await vault.call('TenantUpdate', { tenantid: t.id, kek: 'tenant-kek' })).status).toBe(400);
+    expect((await vault.call('TenantUpdate', { tenantid: t.id, kek: '' })).status).toBe(400);
+    expect((await vault.call('TenantRevokeKek', { tenantid: t.id, unlockuuid: (await vault.call('BulkListUnlock')).body.unlockuuid })).status).toBe(409);
+  });
+
   it('is for the main tenant only: a tenant admin gets 403', async ({ vault }) => {
     const t = await createTenant(vault);
     const res = await vault.call('TenantCreate', { tenantname: nameOf('x'), tenantorg: 'x' }, { 'x-bunker-token': t.xtoken });

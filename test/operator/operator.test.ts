@@ -128,6 +128,19 @@ describe('the operator', () => {
     expect(h.secret('team-a', 'reader-xtoken')!.xtoken).toBe(token);
   });
 
+  it('passes spec.kek to the vault: under static custody it refuses it, reported as InvalidSpec naming kek', async () => {
+    await h.create('tenants', 'team-a', 'vaulted', tenantSpec('vaulted', { kek: 'vaulted-kek' }));
+    const failed = await until(() => {
+      const c = findCondition(h.get('tenants', 'team-a', 'vaulted')?.status?.conditions, 'Ready');
+      return c?.status === 'False' && c.reason === 'InvalidSpec' ? c : undefined;
+    });
+    expect(failed.message).toContain('kek: per-tenant key-encryption keys need the tokenizer\'s pkcs11 custody');
+    // Nothing was left behind in the vault: the refused TenantCreate made no tenant.
+    expect((await h.call('TenantGet', { tenantname: 'vaulted' })).status).toBe(404);
+    await h.patchSpec('tenants', 'team-a', 'vaulted', { kek: null });
+    await h.ready('tenants', 'team-a', 'vaulted', 2);
+  });
+
   it('reports a policy the vault refuses as InvalidSpec and recovers when it is fixed', async () => {
     await h.create('roles', 'team-a', 'broken', roleSpec('acme', 'broken', { policies: [{ name: 'bad', document: { Effect: 'Perhaps', Action: 'UserGet' } }] }));
     const failed = await until(() => {

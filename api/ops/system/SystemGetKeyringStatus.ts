@@ -34,6 +34,8 @@ export const SystemGetKeyringStatus = defineOp({
       versionsinuse: inUse,
       // The upgrade from a database sealed before per-person keys, per tenant that held such data (api/vault/jobs/legacy.ts).
       legacy: await ctx.services.legacy.status(),
+      // Tenants with their own key-encryption key (an HSM object): its label and state (up, revoked, unavailable).
+      tenantkeks: await ctx.services.tenantKeks.status(),
     };
   },
 });

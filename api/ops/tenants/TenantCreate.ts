@@ -1,18 +1,26 @@
 // POST /v2/TenantCreate: a new tenant with its own schema, and its admin token, shown once; optionally with an owner
-// mark (`managedby`, beyond the contract: the operator's Tenant resource uid).
+// mark (`managedby`, beyond the contract: the operator's Tenant resource uid) and its own key-encryption key (`kek`,
+// beyond the contract: an HSM key object's label, `pkcs11` custody only), under which its data keys are wrapped from
+// the first one. A TenantCreate refused for its `kek` (400, 409, 503) leaves no tenant behind.
 import { z } from 'zod';
 import { defineOp, mainTenantOp } from '../define.js';
-import { TenantName, TenantOrg, TenantEmail, TenantManagedBy } from './schemas.js';
+import { TenantName, TenantOrg, TenantEmail, TenantManagedBy, TenantKek } from './schemas.js';
 
 export const TenantCreate = defineOp({
   name: 'TenantCreate',
   ...mainTenantOp('own'),
-  input: z.object({ tenantname: TenantName, tenantorg: TenantOrg, email: TenantEmail.optional(), managedby: TenantManagedBy.optional() }),
+  input: z.object({ tenantname: TenantName, tenantorg: TenantOrg, email: TenantEmail.optional(), managedby: TenantManagedBy.optional(), kek: TenantKek.optional() }),
   async run({ input, ctx }) {
     const tenant = await ctx.services.tenants.create(input.tenantname, input.tenantorg, input.email ?? null, input.managedby ?? null);
+    if (input.kek !== undefined) {
+      await ctx.services.tenantKeks.assign(tenant.tenantid, input.kek).catch(async (err: unknown) => {
+        await ctx.services.tenants.remove(tenant.tenantid);
+        throw err;
+      });
+    }
     const xtoken = await ctx.services.credentials.issue('tenant-admin', tenant.tenantid);
     await ctx.services.keys.prepareTenant(tenant.tenantid, ctx.now);
-    ctx.audit.after = { tenantid: tenant.tenantid, tenantname: tenant.tenantname };
+    ctx.audit.after = { tenantid: tenant.tenantid, tenantname: tenant.tenantname, ...(input.kek !== undefined && { kek: input.kek }) };
     return { tenantid: tenant.tenantid, xtoken };
   },
 });

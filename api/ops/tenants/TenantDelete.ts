@@ -1,5 +1,6 @@
 // POST /v2/TenantDelete: removes a tenant, all its data and every credential of it; main tenant only. With `managedby`
-// it removes only a tenant carrying that owner mark.
+// it removes only a tenant carrying that owner mark. It needs no key of the tenant: one whose own key-encryption key
+// was revoked or lost is removed as erased, and the event names what was destroyed (schema, person keys, the KEK).
 import { z } from 'zod';
 import { defineOp, mainTenantOp } from '../define.js';
 import { MAIN_TENANT_ID } from '../../store/database.js';
@@ -12,10 +13,12 @@ export const TenantDelete = defineOp({
   input: z.object({ tenantid: TenantId, managedby: TenantManagedBy.optional() }),
   async run({ input, ctx }) {
     if (input.tenantid === MAIN_TENANT_ID) throw badRequest('Invalid API request parameter: tenantid: the main tenant cannot be deleted');
-    await ctx.services.tenants.owned(input.tenantid, input.managedby);
-    await ctx.services.tenants.remove(input.tenantid);
+    const { tenantname } = await ctx.services.tenants.owned(input.tenantid, input.managedby);
+    const kek = await ctx.services.tenantKeks.describe(input.tenantid);
+    const destroyed = await ctx.services.tenants.remove(input.tenantid);
     ctx.services.credentials.forgetTenant(input.tenantid);
-    ctx.audit.after = { tenantid: input.tenantid };
+    ctx.services.tenantKeks.forget(input.tenantid);
+    ctx.audit.after = { tenantid: input.tenantid, tenantname, destroyed, ...kek, ...(kek.kekrevoked && { erased: true }) };
     return {};
   },
 });

@@ -1,5 +1,6 @@
 // POST /v2/TenantGet: a tenant's name, organisation and email, and its owner mark (`managedby`) when it has one. The
-// tenant is named by `tenantid`, or (beyond the contract) by `tenantname`; neither: the caller's own.
+// tenant is named by `tenantid`, or (beyond the contract) by `tenantname`; neither: the caller's own. A tenant with its
+// own key-encryption key shows its label (`kek`), and `kekrevoked: true` once revoked.
 import { z } from 'zod';
 import { defineOp, tenantOp } from '../define.js';
 import { badRequest, notFound, Messages } from '../../errors.js';
@@ -23,6 +24,6 @@ export const TenantGet = defineOp({
     }
     checkTenantAccess(ctx.principal, id);
     const { tenantid, tenantname, tenantorg, email, managedby } = await ctx.services.tenants.get(id);
-    return { tenantid, tenantname, tenantorg, email, ...(managedby !== null && { managedby }) };
+    return { tenantid, tenantname, tenantorg, email, ...(managedby !== null && { managedby }), ...(await ctx.services.tenantKeks.describe(id)) };
   },
 });

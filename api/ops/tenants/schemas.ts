@@ -19,6 +19,16 @@ export const TenantId = RecordId;
  */
 export const TenantManagedBy = ManagedBy;
 
+/**
+ * Beyond the contract: the label of the tenant's own key-encryption key, an AES-256 key object in the tokenizer's HSM
+ * (`pkcs11` custody only). Printable text, as HSM labels are.
+ */
+export const TenantKek = z
+  .string()
+  .min(1)
+  .max(128)
+  .regex(/^[\x20-\x7e]+$/, { error: 'Invalid API request parameter: kek: the label of a key object in the HSM (printable ASCII)' });
+
 /** Only the main tenant's root and admins may set or remove a tenant's owner mark. */
 export function checkMainAdmin(principal: Principal): void {
   if (principal.tenantId !== MAIN_TENANT_ID || (principal.kind !== 'root' && principal.kind !== 'tenant-admin')) throw forbidden();

@@ -43,12 +43,17 @@ export class Rewrapper extends Job {
     let batches = 0;
     let complete = true;
     for (const { id } of await this.db.global().tenants.all()) {
+      const kek = this.tokenizer.kekOf(id);
+      // A revoked tenant's keys open nowhere any more; a tenant with its own KEK keeps every key under its tenant key
+      // (key_version 0), which a master rotation leaves alone: keys under any master version move there (its migration).
+      if (kek?.revoked) continue;
+      const target = kek ? 0 : active;
       await this.tokenizer.prepare(id);
       for (;;) {
         if (this.stopping || batches >= maxBatches) return moved;
         const n = await this.db.write(id, false, async (stores): Promise<number | null> => {
           if (!(await stores.locks.tryRewrap())) return null;
-          const keys = await stores.subjectKeys.wrappedUnder(active, this.opts.batch);
+          const keys = await stores.subjectKeys.wrappedUnder(target, this.opts.batch);
           if (!keys.length) return 0;
           const { rewrapped_keys } = await this.tokenizer.run(id, { rewrapKeys: keys.map((k) => ({ subject: k.token, wrapped: k.wrapped })) });
           // Only keys unchanged meanwhile are replaced: one erased since is not brought back.
@@ -97,6 +102,7 @@ export class Rewrapper extends Job {
       for (const [v, n] of await this.db.stores(id).subjectKeys.countsByVersion()) byVersion[v] = (byVersion[v] ?? 0) + n;
     }
     const total = Object.values(byVersion).reduce((a, b) => a + b, 0);
-    return { active, done: byVersion[active] ?? 0, total, byVersion };
+    // Keys under a tenant's own KEK (version 0) need no rotation.
+    return { active, done: (byVersion[active] ?? 0) + (byVersion[0] ?? 0), total, byVersion };
   }
 }

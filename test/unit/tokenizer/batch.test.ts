@@ -14,7 +14,7 @@ import { seal } from '../../../tokenizer/aead.js';
 const { keyring } = loadKeyring({ dataDir: mkdtempSync(join(tmpdir(), 'sr-')), wrappingKey: randomBytes(32) }, () => {});
 const keys = new Subkeys(keyring);
 const empty: BatchRequest = { tenant_id: 1, hash: [], seal: [], open: [], tokenize: [], detokenize: [], new_key_subjects: [], rewrap_keys: [],
-    chain: [], queue_mac: [], tenant_salt: Buffer.alloc(0) };
+    chain: [], queue_mac: [], tenant_salt: Buffer.alloc(0), kek_label: '', kek_wrapped: Buffer.alloc(0) };
 const tenantKey = { wrapped_key: Buffer.alloc(0), subject: '' };
 const sealItem = (i: number) => ({ table: 'users', row_id: `r${i}`, plaintext: Buffer.from(`p${i}`), ...tenantKey });
 

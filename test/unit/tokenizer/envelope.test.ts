@@ -13,7 +13,7 @@ import type { Batch__Output as BatchRequest } from '../../../proto/loader.js';
 const { keyring } = loadKeyring({ dataDir: mkdtempSync(join(tmpdir(), 'sr-')), wrappingKey: randomBytes(32) }, () => {});
 const keys = new Subkeys(keyring);
 const empty: BatchRequest = { tenant_id: 3, hash: [], seal: [], open: [], tokenize: [], detokenize: [], new_key_subjects: [], rewrap_keys: [],
-    chain: [], queue_mac: [], tenant_salt: Buffer.alloc(0) };
+    chain: [], queue_mac: [], tenant_salt: Buffer.alloc(0), kek_label: '', kek_wrapped: Buffer.alloc(0) };
 const none = Buffer.alloc(0);
 
 async function made(subject: string, rowId = 'r1') {

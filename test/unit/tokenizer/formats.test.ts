@@ -16,7 +16,7 @@ import { blindIndex } from '../../../tokenizer/blind-index.js';
 const keysFor = (master: Buffer) => new Subkeys({ key: (version) => (version === 1 ? master : undefined) });
 const keys = keysFor(randomBytes(32));
 const empty: BatchRequest = { tenant_id: 1, hash: [], seal: [], open: [], tokenize: [], detokenize: [], new_key_subjects: [], rewrap_keys: [],
-    chain: [], queue_mac: [], tenant_salt: Buffer.alloc(0) };
+    chain: [], queue_mac: [], tenant_salt: Buffer.alloc(0), kek_label: '', kek_wrapped: Buffer.alloc(0) };
 
 function tokenize(format: TokenFormat, value: string, attempt = 0, tenant = 1, k = keys) {
   return tokenizeAll(k, tenant, [prepareValue(format, value, attempt)])[0]!;

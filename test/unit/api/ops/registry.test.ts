@@ -27,7 +27,27 @@ const SDK_EXTRAS = [
   'UserPrelogin',
 ];
 /** Operations of our own, so what is made can be removed and a lost tenant admin token replaced. */
-const OUR_OWN = ['AuditVerify', 'PolicyDelete', 'PolicyExplain', 'RoleDelete', 'RoleGet', 'RoleListAllRoles', 'RoleUnlinkPolicy', 'SharedRecordDelete', 'SharedRecordListUserRecords', 'SystemGetKeyringStatus', 'SystemResplitRecoveryKey', 'SystemRotateMasterKey', 'TenantRotateAdminToken', 'UserLogout', 'XTokenListForRole', 'XTokenListForUser', 'XTokenRevoke'];
+/* One name a line, so that operations added side by side merge. */
+const OUR_OWN = [
+  'AuditVerify',
+  'PolicyDelete',
+  'PolicyExplain',
+  'RoleDelete',
+  'RoleGet',
+  'RoleListAllRoles',
+  'RoleUnlinkPolicy',
+  'SharedRecordDelete',
+  'SharedRecordListUserRecords',
+  'SystemGetKeyringStatus',
+  'SystemResplitRecoveryKey',
+  'SystemRotateMasterKey',
+  'TenantRevokeKek',
+  'TenantRotateAdminToken',
+  'UserLogout',
+  'XTokenListForRole',
+  'XTokenListForUser',
+  'XTokenRevoke',
+];
 const EXTRAS = [...SDK_EXTRAS, ...OUR_OWN];
 
 function isOpDefinition(value: unknown): value is OpDefinition {

@@ -37,6 +37,16 @@ export interface Batch {
    * Queued audit events to authenticate (a write's, as it seals them): answered in `queue_macs`.
    */
   'queue_mac'?: (_strongroom_tokenizer_v1_QueueMacItem)[];
+  /**
+   * A tenant with its own key-encryption key: the HSM object's label and the tenant key it wraps (MakeTenantKey).
+   * New data keys (and rewrap_keys) are then wrapped under the tenant key (a 0x04 wrapped key), and keys wrapped under
+   * a master version (0x01, before a migration finished) still open. A batch that needs a data key (seal or open with
+   * a subject, new_key_subjects, rewrap_keys, tokenize, detokenize) while the tenant key cannot be opened (the object
+   * revoked, removed, or the HSM away) fails as a whole with PERMISSION_DENIED: the api's 503 `The tenant's key is
+   * unavailable`. Hashes and audit links need no data key and are served.
+   */
+  'kek_label'?: (string);
+  'kek_wrapped'?: (Buffer | Uint8Array | string);
 }
 
 export interface Batch__Output {
@@ -67,4 +77,14 @@ export interface Batch__Output {
    * Queued audit events to authenticate (a write's, as it seals them): answered in `queue_macs`.
    */
   'queue_mac': (_strongroom_tokenizer_v1_QueueMacItem__Output)[];
+  /**
+   * A tenant with its own key-encryption key: the HSM object's label and the tenant key it wraps (MakeTenantKey).
+   * New data keys (and rewrap_keys) are then wrapped under the tenant key (a 0x04 wrapped key), and keys wrapped under
+   * a master version (0x01, before a migration finished) still open. A batch that needs a data key (seal or open with
+   * a subject, new_key_subjects, rewrap_keys, tokenize, detokenize) while the tenant key cannot be opened (the object
+   * revoked, removed, or the HSM away) fails as a whole with PERMISSION_DENIED: the api's 503 `The tenant's key is
+   * unavailable`. Hashes and audit links need no data key and are served.
+   */
+  'kek_label': (string);
+  'kek_wrapped': (Buffer);
 }

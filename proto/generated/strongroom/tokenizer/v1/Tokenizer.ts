@@ -10,12 +10,16 @@ import type { ChainAuditRequest as _strongroom_tokenizer_v1_ChainAuditRequest, C
 import type { ChainAuditResponse as _strongroom_tokenizer_v1_ChainAuditResponse, ChainAuditResponse__Output as _strongroom_tokenizer_v1_ChainAuditResponse__Output } from '../../../strongroom/tokenizer/v1/ChainAuditResponse.js';
 import type { KeyringInfoRequest as _strongroom_tokenizer_v1_KeyringInfoRequest, KeyringInfoRequest__Output as _strongroom_tokenizer_v1_KeyringInfoRequest__Output } from '../../../strongroom/tokenizer/v1/KeyringInfoRequest.js';
 import type { KeyringInfoResponse as _strongroom_tokenizer_v1_KeyringInfoResponse, KeyringInfoResponse__Output as _strongroom_tokenizer_v1_KeyringInfoResponse__Output } from '../../../strongroom/tokenizer/v1/KeyringInfoResponse.js';
+import type { MakeTenantKeyRequest as _strongroom_tokenizer_v1_MakeTenantKeyRequest, MakeTenantKeyRequest__Output as _strongroom_tokenizer_v1_MakeTenantKeyRequest__Output } from '../../../strongroom/tokenizer/v1/MakeTenantKeyRequest.js';
+import type { MakeTenantKeyResponse as _strongroom_tokenizer_v1_MakeTenantKeyResponse, MakeTenantKeyResponse__Output as _strongroom_tokenizer_v1_MakeTenantKeyResponse__Output } from '../../../strongroom/tokenizer/v1/MakeTenantKeyResponse.js';
 import type { ResealLegacyRequest as _strongroom_tokenizer_v1_ResealLegacyRequest, ResealLegacyRequest__Output as _strongroom_tokenizer_v1_ResealLegacyRequest__Output } from '../../../strongroom/tokenizer/v1/ResealLegacyRequest.js';
 import type { ResealLegacyResponse as _strongroom_tokenizer_v1_ResealLegacyResponse, ResealLegacyResponse__Output as _strongroom_tokenizer_v1_ResealLegacyResponse__Output } from '../../../strongroom/tokenizer/v1/ResealLegacyResponse.js';
 import type { ResplitRequest as _strongroom_tokenizer_v1_ResplitRequest, ResplitRequest__Output as _strongroom_tokenizer_v1_ResplitRequest__Output } from '../../../strongroom/tokenizer/v1/ResplitRequest.js';
 import type { ResplitResponse as _strongroom_tokenizer_v1_ResplitResponse, ResplitResponse__Output as _strongroom_tokenizer_v1_ResplitResponse__Output } from '../../../strongroom/tokenizer/v1/ResplitResponse.js';
 import type { RetireRequest as _strongroom_tokenizer_v1_RetireRequest, RetireRequest__Output as _strongroom_tokenizer_v1_RetireRequest__Output } from '../../../strongroom/tokenizer/v1/RetireRequest.js';
 import type { RetireResponse as _strongroom_tokenizer_v1_RetireResponse, RetireResponse__Output as _strongroom_tokenizer_v1_RetireResponse__Output } from '../../../strongroom/tokenizer/v1/RetireResponse.js';
+import type { RevokeTenantKekRequest as _strongroom_tokenizer_v1_RevokeTenantKekRequest, RevokeTenantKekRequest__Output as _strongroom_tokenizer_v1_RevokeTenantKekRequest__Output } from '../../../strongroom/tokenizer/v1/RevokeTenantKekRequest.js';
+import type { RevokeTenantKekResponse as _strongroom_tokenizer_v1_RevokeTenantKekResponse, RevokeTenantKekResponse__Output as _strongroom_tokenizer_v1_RevokeTenantKekResponse__Output } from '../../../strongroom/tokenizer/v1/RevokeTenantKekResponse.js';
 import type { RewrapRequest as _strongroom_tokenizer_v1_RewrapRequest, RewrapRequest__Output as _strongroom_tokenizer_v1_RewrapRequest__Output } from '../../../strongroom/tokenizer/v1/RewrapRequest.js';
 import type { RewrapResponse as _strongroom_tokenizer_v1_RewrapResponse, RewrapResponse__Output as _strongroom_tokenizer_v1_RewrapResponse__Output } from '../../../strongroom/tokenizer/v1/RewrapResponse.js';
 import type { RotateRequest as _strongroom_tokenizer_v1_RotateRequest, RotateRequest__Output as _strongroom_tokenizer_v1_RotateRequest__Output } from '../../../strongroom/tokenizer/v1/RotateRequest.js';
@@ -24,6 +28,8 @@ import type { RunReply as _strongroom_tokenizer_v1_RunReply, RunReply__Output as
 import type { RunRequest as _strongroom_tokenizer_v1_RunRequest, RunRequest__Output as _strongroom_tokenizer_v1_RunRequest__Output } from '../../../strongroom/tokenizer/v1/RunRequest.js';
 import type { SignCheckpointRequest as _strongroom_tokenizer_v1_SignCheckpointRequest, SignCheckpointRequest__Output as _strongroom_tokenizer_v1_SignCheckpointRequest__Output } from '../../../strongroom/tokenizer/v1/SignCheckpointRequest.js';
 import type { SignCheckpointResponse as _strongroom_tokenizer_v1_SignCheckpointResponse, SignCheckpointResponse__Output as _strongroom_tokenizer_v1_SignCheckpointResponse__Output } from '../../../strongroom/tokenizer/v1/SignCheckpointResponse.js';
+import type { TenantKekStatusRequest as _strongroom_tokenizer_v1_TenantKekStatusRequest, TenantKekStatusRequest__Output as _strongroom_tokenizer_v1_TenantKekStatusRequest__Output } from '../../../strongroom/tokenizer/v1/TenantKekStatusRequest.js';
+import type { TenantKekStatusResponse as _strongroom_tokenizer_v1_TenantKekStatusResponse, TenantKekStatusResponse__Output as _strongroom_tokenizer_v1_TenantKekStatusResponse__Output } from '../../../strongroom/tokenizer/v1/TenantKekStatusResponse.js';
 
 export interface TokenizerClient extends grpc.Client {
   /**
@@ -76,6 +82,31 @@ export interface TokenizerClient extends grpc.Client {
   keyringInfo(argument: _strongroom_tokenizer_v1_KeyringInfoRequest, metadata: grpc.Metadata, callback: grpc.requestCallback<_strongroom_tokenizer_v1_KeyringInfoResponse__Output>): grpc.ClientUnaryCall;
   keyringInfo(argument: _strongroom_tokenizer_v1_KeyringInfoRequest, options: grpc.CallOptions, callback: grpc.requestCallback<_strongroom_tokenizer_v1_KeyringInfoResponse__Output>): grpc.ClientUnaryCall;
   keyringInfo(argument: _strongroom_tokenizer_v1_KeyringInfoRequest, callback: grpc.requestCallback<_strongroom_tokenizer_v1_KeyringInfoResponse__Output>): grpc.ClientUnaryCall;
+  
+  /**
+   * A tenant's own key-encryption key (bring your own key, pkcs11 custody only): a new random 256-bit tenant key,
+   * wrapped inside the HSM by the key object `kek_label` (AES-GCM, AAD "strongroom/tenant-kek/v1" ‖ u32 tenant ‖
+   * salt). With `from_label`/`from_wrapped`, the tenant's existing tenant key is opened under its old object and
+   * wrapped under the new one instead (a move to another KEK: no data key changes). INVALID_ARGUMENT when the
+   * custody is static, the object does not exist, or `kek_label` is the keyring's own key; UNAVAILABLE when the HSM
+   * does not answer; PERMISSION_DENIED when the old object no longer opens the tenant key.
+   */
+  MakeTenantKey(argument: _strongroom_tokenizer_v1_MakeTenantKeyRequest, metadata: grpc.Metadata, options: grpc.CallOptions, callback: grpc.requestCallback<_strongroom_tokenizer_v1_MakeTenantKeyResponse__Output>): grpc.ClientUnaryCall;
+  MakeTenantKey(argument: _strongroom_tokenizer_v1_MakeTenantKeyRequest, metadata: grpc.Metadata, callback: grpc.requestCallback<_strongroom_tokenizer_v1_MakeTenantKeyResponse__Output>): grpc.ClientUnaryCall;
+  MakeTenantKey(argument: _strongroom_tokenizer_v1_MakeTenantKeyRequest, options: grpc.CallOptions, callback: grpc.requestCallback<_strongroom_tokenizer_v1_MakeTenantKeyResponse__Output>): grpc.ClientUnaryCall;
+  MakeTenantKey(argument: _strongroom_tokenizer_v1_MakeTenantKeyRequest, callback: grpc.requestCallback<_strongroom_tokenizer_v1_MakeTenantKeyResponse__Output>): grpc.ClientUnaryCall;
+  /**
+   * A tenant's own key-encryption key (bring your own key, pkcs11 custody only): a new random 256-bit tenant key,
+   * wrapped inside the HSM by the key object `kek_label` (AES-GCM, AAD "strongroom/tenant-kek/v1" ‖ u32 tenant ‖
+   * salt). With `from_label`/`from_wrapped`, the tenant's existing tenant key is opened under its old object and
+   * wrapped under the new one instead (a move to another KEK: no data key changes). INVALID_ARGUMENT when the
+   * custody is static, the object does not exist, or `kek_label` is the keyring's own key; UNAVAILABLE when the HSM
+   * does not answer; PERMISSION_DENIED when the old object no longer opens the tenant key.
+   */
+  makeTenantKey(argument: _strongroom_tokenizer_v1_MakeTenantKeyRequest, metadata: grpc.Metadata, options: grpc.CallOptions, callback: grpc.requestCallback<_strongroom_tokenizer_v1_MakeTenantKeyResponse__Output>): grpc.ClientUnaryCall;
+  makeTenantKey(argument: _strongroom_tokenizer_v1_MakeTenantKeyRequest, metadata: grpc.Metadata, callback: grpc.requestCallback<_strongroom_tokenizer_v1_MakeTenantKeyResponse__Output>): grpc.ClientUnaryCall;
+  makeTenantKey(argument: _strongroom_tokenizer_v1_MakeTenantKeyRequest, options: grpc.CallOptions, callback: grpc.requestCallback<_strongroom_tokenizer_v1_MakeTenantKeyResponse__Output>): grpc.ClientUnaryCall;
+  makeTenantKey(argument: _strongroom_tokenizer_v1_MakeTenantKeyRequest, callback: grpc.requestCallback<_strongroom_tokenizer_v1_MakeTenantKeyResponse__Output>): grpc.ClientUnaryCall;
   
   /**
    * The upgrade of a database sealed before per-person keys (tokenizer/legacy.ts): opens each item as that version
@@ -137,6 +168,27 @@ export interface TokenizerClient extends grpc.Client {
   retire(argument: _strongroom_tokenizer_v1_RetireRequest, metadata: grpc.Metadata, callback: grpc.requestCallback<_strongroom_tokenizer_v1_RetireResponse__Output>): grpc.ClientUnaryCall;
   retire(argument: _strongroom_tokenizer_v1_RetireRequest, options: grpc.CallOptions, callback: grpc.requestCallback<_strongroom_tokenizer_v1_RetireResponse__Output>): grpc.ClientUnaryCall;
   retire(argument: _strongroom_tokenizer_v1_RetireRequest, callback: grpc.requestCallback<_strongroom_tokenizer_v1_RetireResponse__Output>): grpc.ClientUnaryCall;
+  
+  /**
+   * Revokes a tenant's KEK: checks that `kek_wrapped` opens under `kek_label` for this tenant (so no other object,
+   * least of all the keyring's own key, can be named), then destroys the key object in the HSM and forgets the
+   * tenant key and every cached data key of the tenant. `destroyed` is false when the object was gone already.
+   * FAILED_PRECONDITION when the object is there but does not open this tenant's key, or the HSM refuses to destroy.
+   */
+  RevokeTenantKek(argument: _strongroom_tokenizer_v1_RevokeTenantKekRequest, metadata: grpc.Metadata, options: grpc.CallOptions, callback: grpc.requestCallback<_strongroom_tokenizer_v1_RevokeTenantKekResponse__Output>): grpc.ClientUnaryCall;
+  RevokeTenantKek(argument: _strongroom_tokenizer_v1_RevokeTenantKekRequest, metadata: grpc.Metadata, callback: grpc.requestCallback<_strongroom_tokenizer_v1_RevokeTenantKekResponse__Output>): grpc.ClientUnaryCall;
+  RevokeTenantKek(argument: _strongroom_tokenizer_v1_RevokeTenantKekRequest, options: grpc.CallOptions, callback: grpc.requestCallback<_strongroom_tokenizer_v1_RevokeTenantKekResponse__Output>): grpc.ClientUnaryCall;
+  RevokeTenantKek(argument: _strongroom_tokenizer_v1_RevokeTenantKekRequest, callback: grpc.requestCallback<_strongroom_tokenizer_v1_RevokeTenantKekResponse__Output>): grpc.ClientUnaryCall;
+  /**
+   * Revokes a tenant's KEK: checks that `kek_wrapped` opens under `kek_label` for this tenant (so no other object,
+   * least of all the keyring's own key, can be named), then destroys the key object in the HSM and forgets the
+   * tenant key and every cached data key of the tenant. `destroyed` is false when the object was gone already.
+   * FAILED_PRECONDITION when the object is there but does not open this tenant's key, or the HSM refuses to destroy.
+   */
+  revokeTenantKek(argument: _strongroom_tokenizer_v1_RevokeTenantKekRequest, metadata: grpc.Metadata, options: grpc.CallOptions, callback: grpc.requestCallback<_strongroom_tokenizer_v1_RevokeTenantKekResponse__Output>): grpc.ClientUnaryCall;
+  revokeTenantKek(argument: _strongroom_tokenizer_v1_RevokeTenantKekRequest, metadata: grpc.Metadata, callback: grpc.requestCallback<_strongroom_tokenizer_v1_RevokeTenantKekResponse__Output>): grpc.ClientUnaryCall;
+  revokeTenantKek(argument: _strongroom_tokenizer_v1_RevokeTenantKekRequest, options: grpc.CallOptions, callback: grpc.requestCallback<_strongroom_tokenizer_v1_RevokeTenantKekResponse__Output>): grpc.ClientUnaryCall;
+  revokeTenantKek(argument: _strongroom_tokenizer_v1_RevokeTenantKekRequest, callback: grpc.requestCallback<_strongroom_tokenizer_v1_RevokeTenantKekResponse__Output>): grpc.ClientUnaryCall;
   
   /**
    * Rebuilds the recovery key from at least 3 of its 5 Shamir shares, checks it against the running keyring and
@@ -225,6 +277,23 @@ export interface TokenizerClient extends grpc.Client {
   signCheckpoint(argument: _strongroom_tokenizer_v1_SignCheckpointRequest, options: grpc.CallOptions, callback: grpc.requestCallback<_strongroom_tokenizer_v1_SignCheckpointResponse__Output>): grpc.ClientUnaryCall;
   signCheckpoint(argument: _strongroom_tokenizer_v1_SignCheckpointRequest, callback: grpc.requestCallback<_strongroom_tokenizer_v1_SignCheckpointResponse__Output>): grpc.ClientUnaryCall;
   
+  /**
+   * The state of each named KEK object now (a sealed round trip inside the HSM): "up", "missing" (no such object)
+   * or "unavailable" (the HSM did not answer). Never a key.
+   */
+  TenantKekStatus(argument: _strongroom_tokenizer_v1_TenantKekStatusRequest, metadata: grpc.Metadata, options: grpc.CallOptions, callback: grpc.requestCallback<_strongroom_tokenizer_v1_TenantKekStatusResponse__Output>): grpc.ClientUnaryCall;
+  TenantKekStatus(argument: _strongroom_tokenizer_v1_TenantKekStatusRequest, metadata: grpc.Metadata, callback: grpc.requestCallback<_strongroom_tokenizer_v1_TenantKekStatusResponse__Output>): grpc.ClientUnaryCall;
+  TenantKekStatus(argument: _strongroom_tokenizer_v1_TenantKekStatusRequest, options: grpc.CallOptions, callback: grpc.requestCallback<_strongroom_tokenizer_v1_TenantKekStatusResponse__Output>): grpc.ClientUnaryCall;
+  TenantKekStatus(argument: _strongroom_tokenizer_v1_TenantKekStatusRequest, callback: grpc.requestCallback<_strongroom_tokenizer_v1_TenantKekStatusResponse__Output>): grpc.ClientUnaryCall;
+  /**
+   * The state of each named KEK object now (a sealed round trip inside the HSM): "up", "missing" (no such object)
+   * or "unavailable" (the HSM did not answer). Never a key.
+   */
+  tenantKekStatus(argument: _strongroom_tokenizer_v1_TenantKekStatusRequest, metadata: grpc.Metadata, options: grpc.CallOptions, callback: grpc.requestCallback<_strongroom_tokenizer_v1_TenantKekStatusResponse__Output>): grpc.ClientUnaryCall;
+  tenantKekStatus(argument: _strongroom_tokenizer_v1_TenantKekStatusRequest, metadata: grpc.Metadata, callback: grpc.requestCallback<_strongroom_tokenizer_v1_TenantKekStatusResponse__Output>): grpc.ClientUnaryCall;
+  tenantKekStatus(argument: _strongroom_tokenizer_v1_TenantKekStatusRequest, options: grpc.CallOptions, callback: grpc.requestCallback<_strongroom_tokenizer_v1_TenantKekStatusResponse__Output>): grpc.ClientUnaryCall;
+  tenantKekStatus(argument: _strongroom_tokenizer_v1_TenantKekStatusRequest, callback: grpc.requestCallback<_strongroom_tokenizer_v1_TenantKekStatusResponse__Output>): grpc.ClientUnaryCall;
+  
 }
 
 export interface TokenizerHandlers extends grpc.UntypedServiceImplementation {
@@ -245,6 +314,16 @@ export interface TokenizerHandlers extends grpc.UntypedServiceImplementation {
    * Which master key versions the keyring holds and which one is active (no key material).
    */
   KeyringInfo: grpc.handleUnaryCall<_strongroom_tokenizer_v1_KeyringInfoRequest__Output, _strongroom_tokenizer_v1_KeyringInfoResponse>;
+  
+  /**
+   * A tenant's own key-encryption key (bring your own key, pkcs11 custody only): a new random 256-bit tenant key,
+   * wrapped inside the HSM by the key object `kek_label` (AES-GCM, AAD "strongroom/tenant-kek/v1" ‖ u32 tenant ‖
+   * salt). With `from_label`/`from_wrapped`, the tenant's existing tenant key is opened under its old object and
+   * wrapped under the new one instead (a move to another KEK: no data key changes). INVALID_ARGUMENT when the
+   * custody is static, the object does not exist, or `kek_label` is the keyring's own key; UNAVAILABLE when the HSM
+   * does not answer; PERMISSION_DENIED when the old object no longer opens the tenant key.
+   */
+  MakeTenantKey: grpc.handleUnaryCall<_strongroom_tokenizer_v1_MakeTenantKeyRequest__Output, _strongroom_tokenizer_v1_MakeTenantKeyResponse>;
   
   /**
    * The upgrade of a database sealed before per-person keys (tokenizer/legacy.ts): opens each item as that version
@@ -268,6 +347,14 @@ export interface TokenizerHandlers extends grpc.UntypedServiceImplementation {
    * for the active version, for version 1 (it derives every lookup hash and FF1 token), and for an unknown one.
    */
   Retire: grpc.handleUnaryCall<_strongroom_tokenizer_v1_RetireRequest__Output, _strongroom_tokenizer_v1_RetireResponse>;
+  
+  /**
+   * Revokes a tenant's KEK: checks that `kek_wrapped` opens under `kek_label` for this tenant (so no other object,
+   * least of all the keyring's own key, can be named), then destroys the key object in the HSM and forgets the
+   * tenant key and every cached data key of the tenant. `destroyed` is false when the object was gone already.
+   * FAILED_PRECONDITION when the object is there but does not open this tenant's key, or the HSM refuses to destroy.
+   */
+  RevokeTenantKek: grpc.handleUnaryCall<_strongroom_tokenizer_v1_RevokeTenantKekRequest__Output, _strongroom_tokenizer_v1_RevokeTenantKekResponse>;
   
   /**
    * Rebuilds the recovery key from at least 3 of its 5 Shamir shares, checks it against the running keyring and
@@ -302,18 +389,27 @@ export interface TokenizerHandlers extends grpc.UntypedServiceImplementation {
    */
   SignCheckpoint: grpc.handleUnaryCall<_strongroom_tokenizer_v1_SignCheckpointRequest__Output, _strongroom_tokenizer_v1_SignCheckpointResponse>;
   
+  /**
+   * The state of each named KEK object now (a sealed round trip inside the HSM): "up", "missing" (no such object)
+   * or "unavailable" (the HSM did not answer). Never a key.
+   */
+  TenantKekStatus: grpc.handleUnaryCall<_strongroom_tokenizer_v1_TenantKekStatusRequest__Output, _strongroom_tokenizer_v1_TenantKekStatusResponse>;
+  
 }
 
 export interface TokenizerDefinition extends grpc.ServiceDefinition {
   AuditHighWater: MethodDefinition<_strongroom_tokenizer_v1_AuditHighWaterRequest, _strongroom_tokenizer_v1_AuditHighWaterResponse, _strongroom_tokenizer_v1_AuditHighWaterRequest__Output, _strongroom_tokenizer_v1_AuditHighWaterResponse__Output>
   ChainAudit: MethodDefinition<_strongroom_tokenizer_v1_ChainAuditRequest, _strongroom_tokenizer_v1_ChainAuditResponse, _strongroom_tokenizer_v1_ChainAuditRequest__Output, _strongroom_tokenizer_v1_ChainAuditResponse__Output>
   KeyringInfo: MethodDefinition<_strongroom_tokenizer_v1_KeyringInfoRequest, _strongroom_tokenizer_v1_KeyringInfoResponse, _strongroom_tokenizer_v1_KeyringInfoRequest__Output, _strongroom_tokenizer_v1_KeyringInfoResponse__Output>
+  MakeTenantKey: MethodDefinition<_strongroom_tokenizer_v1_MakeTenantKeyRequest, _strongroom_tokenizer_v1_MakeTenantKeyResponse, _strongroom_tokenizer_v1_MakeTenantKeyRequest__Output, _strongroom_tokenizer_v1_MakeTenantKeyResponse__Output>
   ResealLegacy: MethodDefinition<_strongroom_tokenizer_v1_ResealLegacyRequest, _strongroom_tokenizer_v1_ResealLegacyResponse, _strongroom_tokenizer_v1_ResealLegacyRequest__Output, _strongroom_tokenizer_v1_ResealLegacyResponse__Output>
   Resplit: MethodDefinition<_strongroom_tokenizer_v1_ResplitRequest, _strongroom_tokenizer_v1_ResplitResponse, _strongroom_tokenizer_v1_ResplitRequest__Output, _strongroom_tokenizer_v1_ResplitResponse__Output>
   Retire: MethodDefinition<_strongroom_tokenizer_v1_RetireRequest, _strongroom_tokenizer_v1_RetireResponse, _strongroom_tokenizer_v1_RetireRequest__Output, _strongroom_tokenizer_v1_RetireResponse__Output>
+  RevokeTenantKek: MethodDefinition<_strongroom_tokenizer_v1_RevokeTenantKekRequest, _strongroom_tokenizer_v1_RevokeTenantKekResponse, _strongroom_tokenizer_v1_RevokeTenantKekRequest__Output, _strongroom_tokenizer_v1_RevokeTenantKekResponse__Output>
   Rewrap: MethodDefinition<_strongroom_tokenizer_v1_RewrapRequest, _strongroom_tokenizer_v1_RewrapResponse, _strongroom_tokenizer_v1_RewrapRequest__Output, _strongroom_tokenizer_v1_RewrapResponse__Output>
   Rotate: MethodDefinition<_strongroom_tokenizer_v1_RotateRequest, _strongroom_tokenizer_v1_RotateResponse, _strongroom_tokenizer_v1_RotateRequest__Output, _strongroom_tokenizer_v1_RotateResponse__Output>
   Run: MethodDefinition<_strongroom_tokenizer_v1_Batch, _strongroom_tokenizer_v1_BatchResult, _strongroom_tokenizer_v1_Batch__Output, _strongroom_tokenizer_v1_BatchResult__Output>
   RunStream: MethodDefinition<_strongroom_tokenizer_v1_RunRequest, _strongroom_tokenizer_v1_RunReply, _strongroom_tokenizer_v1_RunRequest__Output, _strongroom_tokenizer_v1_RunReply__Output>
   SignCheckpoint: MethodDefinition<_strongroom_tokenizer_v1_SignCheckpointRequest, _strongroom_tokenizer_v1_SignCheckpointResponse, _strongroom_tokenizer_v1_SignCheckpointRequest__Output, _strongroom_tokenizer_v1_SignCheckpointResponse__Output>
+  TenantKekStatus: MethodDefinition<_strongroom_tokenizer_v1_TenantKekStatusRequest, _strongroom_tokenizer_v1_TenantKekStatusResponse, _strongroom_tokenizer_v1_TenantKekStatusRequest__Output, _strongroom_tokenizer_v1_TenantKekStatusResponse__Output>
 }
