@@ -33,7 +33,8 @@ FROM ${NODE_IMAGE}
 # 1000 ("node"), the tokenizer as 1001, which alone owns /data/tokenizer (the keyring, 0700) and the socket's
 # directory (/data/run, group 1000). Each gets only its own settings: the api never sees the wrapping key, the
 # tokenizer never sees DATABASE_URL, the root token, SMTP or S3. The chart runs them as separate containers.
-ENV NODE_ENV=production STRONGROOM_DATA_DIR=/data STRONGROOM_API_UID=1000 STRONGROOM_TOKENIZER_UID=1001
+# A container is reached from outside it: bind every address (a development `npm start` binds 127.0.0.1).
+ENV NODE_ENV=production HOST=0.0.0.0 STRONGROOM_DATA_DIR=/data STRONGROOM_API_UID=1000 STRONGROOM_TOKENIZER_UID=1001
 RUN mkdir /data && chown 1000:1000 /data && chmod 700 /data
 WORKDIR /app
 COPY --from=deps --chown=root:root /app/node_modules ./node_modules

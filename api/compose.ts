@@ -26,7 +26,8 @@ export async function startApi(env: NodeJS.ProcessEnv = process.env) {
   // A tokenizer not up yet is asked again by /readyz and by the first operation; a keyring that does not match is
   // logged and refused. The check also gives every tenant its own data key.
   await services.keyringCheck.check().catch(() => undefined);
-  showRootToken(await services.credentials.ensureRoot(config.rootToken));
+  const generatedRoot = await services.credentials.ensureRoot(config.rootToken);
+  showRootToken(generatedRoot);
   const server = await listen(config, services);
   const address = server.address();
   const port = typeof address === 'object' && address ? address.port : config.port;
@@ -38,7 +39,7 @@ export async function startApi(env: NodeJS.ProcessEnv = process.env) {
         throw err;
       })
     : undefined;
-  tellReady(env, config.host, port);
+  tellReady(env, config.host, port, rootTokenHint(generatedRoot, env));
   startJobs(services);
   const close = closer({ server, metricsServer, services, tokenizer, db, keysDb, log });
   return { port, server, services, close };
@@ -67,11 +68,27 @@ async function listen(config: Config, services: Services): Promise<Server> {
   return server;
 }
 
-/** Under the supervisor (which sets STRONGROOM_STARTED_AT): a line for the person, and a message it restarts by. */
-function tellReady(env: NodeJS.ProcessEnv, host: string, port: number): void {
+/** What the export line says the root token is: the one made now, the variable that set it, or where to find it. */
+function rootTokenHint(generated: string | undefined, env: NodeJS.ProcessEnv): string {
+  if (generated) return generated;
+  return env.STRONGROOM_ROOT_TOKEN ? '"$STRONGROOM_ROOT_TOKEN"' : '<the root token printed at first start>';
+}
+
+/**
+ * Under the supervisor (which sets STRONGROOM_STARTED_AT): the lines a person starts from (the address, the pages,
+ * and an `export` line for README's first calls), and a message the supervisor restarts by.
+ */
+function tellReady(env: NodeJS.ProcessEnv, host: string, port: number, token: string): void {
   const startedAt = Number(env.STRONGROOM_STARTED_AT);
   if (!(startedAt > 0)) return;
-  process.stderr.write(`Strongroom is ready on http://${host}:${port} (${((Date.now() - startedAt) / 1000).toFixed(1)} s after start)\n`);
+  // A wildcard address is no place a browser can open: this machine's name for itself is.
+  const shown = host === '0.0.0.0' || host === '::' ? 'localhost' : host.includes(':') ? `[${host}]` : host;
+  const url = `http://${shown}:${port}`;
+  process.stderr.write(
+    `Strongroom is ready on ${url} (${((Date.now() - startedAt) / 1000).toFixed(1)} s after start)\n` +
+      `  console  ${url}/console/\n  portal   ${url}/portal/\n  docs     ${url}/docs/\n` +
+      `  export VAULT=${url} TOKEN=${token}\n`,
+  );
   // The supervisor restarts an api that dies once it has listened.
   if (process.send) {
     process.send({ strongroom: 'listening' });

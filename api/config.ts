@@ -22,7 +22,7 @@ export const API_SETTINGS = z.object({
   PORT: z.coerce.number().int().min(0).max(65535).default(3000).meta({ description: 'HTTP port of the api' }),
   /** A port of its own for GET /metrics (tenant ids are in its labels); 0: served on the public port, as in development. */
   STRONGROOM_METRICS_PORT: z.coerce.number().int().min(0).max(65535).default(0).meta({ description: 'The api\'s `/metrics` on a port of its own (same `HOST`), and not on the public port; `0`: on the public port' }),
-  HOST: z.string().default('0.0.0.0').meta({ description: 'Address the api binds' }),
+  HOST: z.string().default('127.0.0.1').meta({ description: 'Address the api binds: this machine only unless set (the image and the chart set `0.0.0.0`)' }),
   STRONGROOM_DATA_DIR: z.string().default('./data').meta({ description: 'Data directory: embedded database, keyring, sockets' }),
   STRONGROOM_ROOT_TOKEN: z.uuid('must be a UUID').optional().meta({ description: 'The root token (a UUID). Changing it retires the old one', shown: 'generated once' }),
   STRONGROOM_ROOT_TOKEN_FILE: z.string().min(1).optional().meta({ description: 'A file holding the root token (e.g. a mounted Secret); not with `STRONGROOM_ROOT_TOKEN`' }),

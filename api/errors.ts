@@ -12,10 +12,14 @@ export class BadRequestError extends VaultError {
 export class ForbiddenError extends VaultError {
   readonly status = 403;
 }
-/** A call whose credential is missing, unknown, expired or revoked: 403 `Access denied`, the reason kept for the trail. */
+/**
+ * A call whose credential is missing, unknown, expired or revoked: 403, the reason kept for the trail. A missing
+ * header says so (`missing X-Bunker-Token header`, the contract's v1 words): it reveals nothing about any token, and
+ * it is the mistake a first caller makes. Every token that does not work is `Access denied` alike.
+ */
 export class AuthenticationError extends ForbiddenError {
   constructor(readonly reason: 'missing token' | 'malformed token' | 'unknown or revoked token' | 'expired token') {
-    super('Access denied');
+    super(reason === 'missing token' ? 'missing X-Bunker-Token header' : 'Access denied');
   }
 }
 export class NotFoundError extends VaultError {
@@ -30,6 +34,10 @@ export class RequestTimeoutError extends VaultError {
 }
 export class PayloadTooLargeError extends VaultError {
   readonly status = 413;
+}
+/** A request body that is not sent as JSON (`Content-Type: application/json`): the vault reads no other. */
+export class UnsupportedMediaTypeError extends VaultError {
+  readonly status = 415;
 }
 /** Too many calls from one client, for one tenant or at one person's login: try again after `retryAfter` seconds. */
 export class TooManyRequestsError extends VaultError {
@@ -65,14 +73,16 @@ export const conflict = (message: string) => new ConflictError(message);
 /** Messages the contract fixes word for word. */
 export const Messages = {
   accessDenied: 'Access denied',
+  missingToken: 'missing X-Bunker-Token header',
   unknownOperation: 'The API request was not found',
   unknownEndpoint: 'endpoint is missing',
   userNotFound: 'The user record was not found',
   userExists: 'The user record already exists',
   appNotFound: 'The app record was not found',
-  badMode: 'The mode parameter has an incorrect format',
+  badMode: 'The mode parameter has an incorrect format: use login, token, email, phone or custom',
   badUuid: 'Bad UUID',
   badBody: 'Failed to decode the request body',
+  notJson: 'The request body must be JSON, sent with Content-Type: application/json',
   badUnlock: 'The unlockuuid value was not found or is not valid',
   listUsersDisabled: 'BulkListUsers is disabled',
   auditNotFound: 'The audit event was not found',

@@ -181,7 +181,7 @@ export class VaultClient {
    * can change hands: the vault makes the token only if the tenant it acts in carries the mark `tenant.managedby`.
    */
   xtokenCreateForRole(rolename: string, tenant: { name: string; managedby: string }, seconds: number) {
-    return this.call<{ xtoken: string; xtokenid: string; expires: number }>(
+    return this.call<{ xtoken: string; xtokenid: string; expires: number; capped?: boolean }>(
       'XTokenCreateForRole',
       { rolename, finaltime: `${seconds}s`, managedby: tenant.managedby },
       { tenant: tenant.name },

@@ -5,7 +5,7 @@ import type { Context } from 'koa';
 import { koaBody } from 'koa-body';
 import type { Services } from '../vault/services.js';
 import type { Principal } from '../vault/credentials.js';
-import { AuthenticationError, PayloadTooLargeError, Messages, VaultError, badRequest } from '../errors.js';
+import { AuthenticationError, PayloadTooLargeError, UnsupportedMediaTypeError, Messages, VaultError, badRequest } from '../errors.js';
 import { draftEvent } from '../vault/audit/trail.js';
 import { nowSeconds } from '../vault/durations.js';
 import { MAIN_TENANT_ID } from '../store/schemas.js';
@@ -76,6 +76,7 @@ export function bodyReader(limit: number) {
       leaveBodyUnread(ctx);
       throw new PayloadTooLargeError(Messages.tooLarge);
     }
+    refuseNonJson(ctx);
     try {
       await parse(ctx, async () => {});
     } catch (err) {
@@ -86,6 +87,20 @@ export function bodyReader(limit: number) {
     }
     return ctx.request.body;
   };
+}
+
+/**
+ * A body sent as anything but JSON is refused (415), not read as absent: `curl -d` without a JSON Content-Type,
+ * or JSON sent as text/plain, would otherwise be answered as if no field had been sent. The SDKs always send
+ * `application/json` (with or without a charset), and send no body at all when they have nothing to say, which
+ * passes whatever its Content-Type.
+ */
+function refuseNonJson(ctx: Context): void {
+  if (ctx.get('content-length') === '0' || ctx.request.is('application/json', '+json') !== false) return;
+  leaveBodyUnread(ctx);
+  // The media type alone (no parameters), in printable characters, so nothing the client wrote beside it comes back.
+  const type = ctx.request.type.replace(/[^\x21-\x7e]/g, '').slice(0, 100);
+  throw new UnsupportedMediaTypeError(`${Messages.notJson} (this one was sent ${type ? `as ${type}` : 'with none'})`);
 }
 
 /** zlib's refusal of a body that is not what its Content-Encoding says: `Z_DATA_ERROR` (gzip, deflate), `ERR__ERROR_…` (br). */

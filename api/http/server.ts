@@ -28,6 +28,10 @@ export function createApp(services: Services): Koa {
   // Every body, v1's and v2's, is counted against one budget for bodies in memory (body-memory.ts).
   const memory = new BodyMemory(services.config.limits.bodyMemory);
 
+  // The address `npm start` prints: a person opening it in a browser lands on the console.
+  router.get('/', (ctx) => {
+    ctx.redirect('/console/');
+  });
   router.get('/healthz', (ctx) => {
     ctx.body = { status: 'ok' };
   });

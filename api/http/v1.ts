@@ -9,7 +9,7 @@ import { V1Consent, V1ConsentAccept } from '../ops/v1/consent.js';
 import { V1UserappPut } from '../ops/v1/userapp.js';
 import { V1SessionGet } from '../ops/v1/session.js';
 import { MODES, isUuid, type Mode } from '../vault/identities.js';
-import { ForbiddenError, VaultError, Messages } from '../errors.js';
+import { VaultError, Messages } from '../errors.js';
 import type { Principal } from '../vault/credentials.js';
 import { authenticateCaller } from './body.js';
 
@@ -23,6 +23,7 @@ const V1_MESSAGES: Record<string, string> = {
   [Messages.badMode]: 'bad mode',
   [Messages.badUuid]: 'bad uuid',
   [Messages.accessDenied]: 'access denied',
+  [Messages.missingToken]: Messages.missingToken,
   [Messages.apiDenied]: 'access denied',
 };
 
@@ -51,7 +52,6 @@ export function v1Handlers(services: Services) {
     try {
       ctx.state.principal = await authenticateCaller(services, ctx, token || undefined, `v1 ${ctx.method} ${ctx.routerPath ?? ctx.path}`);
     } catch (err) {
-      if (!token && err instanceof ForbiddenError) throw new V1Error(403, 'missing X-Bunker-Token header');
       throw v1Error(err);
     }
     await next();

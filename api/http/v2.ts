@@ -14,8 +14,11 @@ import { authenticateCaller, bodyReader, leaveBodyUnread, refusedBody } from './
 import { atMinimumRate, LargeBodies } from './uploads.js';
 import { bodyBytes, type BodyHolder, type BodyMemory } from './body-memory.js';
 import { addressKey } from '../vault/limits.js';
+import { didYouMean } from '../vault/nearest-names.js';
+import { unknownFieldWarnings, withWarnings } from '../ops/unknown-fields.js';
 
 const byName = new Map(operations.map((op) => [op.name, op]));
+const OPERATION_NAMES = operations.map((op) => op.name);
 
 /** `memory`: the process's budget for bodies in memory, which v1's bodies share (server.ts). */
 export function v2Handler(services: Services, memory: BodyMemory) {
@@ -57,12 +60,14 @@ export function v2Handler(services: Services, memory: BodyMemory) {
     try {
       if (!op) {
         leaveBodyUnread(ctx);
-        throw notFound(Messages.unknownOperation);
+        // The contract's words, then the names nearest the one asked for: never the name itself echoed back.
+        throw notFound(`${Messages.unknownOperation}${didYouMean(name, OPERATION_NAMES)}`);
       }
       if (op.access === 'public') {
         ctx.status = 200;
         // The envelope's status is the call's own, whatever the answer holds.
-        ctx.body = { ...(await servePublic(ctx, op)), status: 'ok' };
+        const { result, body } = await servePublic(ctx, op);
+        ctx.body = { ...withWarnings(result, unknownFieldWarnings(op, body)), status: 'ok' };
         return;
       }
       const principal = await authenticateCaller(services, ctx, ctx.get('x-bunker-token') || undefined, op.name);
@@ -84,7 +89,7 @@ export function v2Handler(services: Services, memory: BodyMemory) {
         ctx.body = raw.body;
         return;
       }
-      ctx.body = { ...result, status: 'ok' };
+      ctx.body = { ...withWarnings(result, unknownFieldWarnings(op, input)), status: 'ok' };
     } catch (err) {
       status = err instanceof VaultError && err.status < 500 ? 'client_error' : 'server_error';
       throw err;
@@ -106,7 +111,7 @@ export function v2Handler(services: Services, memory: BodyMemory) {
 function publicServer(services: Services, read: BudgetedRead) {
   const { publicBody } = services.config.limits;
   const readPublic = bodyReader(publicBody);
-  return async function servePublic(ctx: Context, op: OpDefinition): Promise<Record<string, unknown>> {
+  return async function servePublic(ctx: Context, op: OpDefinition): Promise<{ result: Record<string, unknown>; body: Record<string, unknown> }> {
     const tenant = await services.tenants.resolvePublic(ctx.get('x-bunker-tenant') || undefined, ctx.host);
     const address = ctx.ip;
     if (op.rateLimited === 'shared') await unread(ctx, services.limits.sharedCall(address));
@@ -119,7 +124,8 @@ function publicServer(services: Services, read: BudgetedRead) {
     // Anonymous bodies are one tenant's worth of the budget together, apart from every tenant's own callers.
     const got = await read(ctx, { caller: `address:${addressKey(address)}`, tenant: 'anonymous' }, publicBody, readPublic);
     try {
-      return await executePublicOperation(services, op, { ...tenant, address: addressKey(address) }, bodyObject(got.body), spendCalls);
+      const body = bodyObject(got.body);
+      return { result: await executePublicOperation(services, op, { ...tenant, address: addressKey(address) }, body, spendCalls), body };
     } catch (err) {
       if (op.rateLimited === 'shared' && err instanceof NotFoundError) await services.limits.refused({ address });
       throw err;

@@ -21,7 +21,8 @@ const LONE_SURROGATE = /\p{Cs}/u;
 export function normaliseBody(body: Record<string, unknown>): Record<string, unknown> {
   const out: Record<string, unknown> = {};
   for (const [key, value] of Object.entries(body)) {
-    if (value === null) continue;
+    // `__proto__` (JSON.parse makes it an own key) would set the copy's prototype, and fields would be read from it.
+    if (value === null || key === '__proto__') continue;
     // Top-level strings are names, ids and lookups, stored as text: PostgreSQL text cannot hold a NUL.
     if (typeof value === 'string' && value.includes('\u0000')) throw badRequest(`Invalid API request parameter: ${key} must not contain NUL characters`);
     // A lone surrogate is stored and hashed as U+FFFD: two different identities would find the same person.

@@ -1,29 +1,49 @@
-// Time values of the contract: `Ns`, `Nh`, `Nd`, `Nm` (31-day month), `Ny` (365 days), bare integers, ISO-8601 dates.
+// Time values of the contract: durations, bare integers, ISO-8601 dates. The duration grammar is the one the console
+// and the operator's CRDs use too (operator/types/duration.ts writes it again, since the operator imports nothing
+// from the api; test/fixtures/durations.json and a property test hold the two to the same answers).
 import { BadRequestError } from '../errors.js';
 export type TimeValue = { kind: 'relative'; seconds: number } | { kind: 'absolute'; at: number };
 
-const UNIT_SECONDS: Record<string, number> = { s: 1, h: 3600, d: 86_400, m: 31 * 86_400, y: 365 * 86_400 };
-const MAX_SECONDS = 200 * 365 * 86_400;
+const DAY = 86_400;
+/** `m` is the contract's month (31 days, as in DatabunkerPro); `min` and `mo` say minutes and months outright. */
+export const DURATION_UNITS: Readonly<Record<string, number>> = { s: 1, min: 60, h: 3600, d: DAY, m: 31 * DAY, mo: 31 * DAY, y: 365 * DAY };
+/** The longest duration accepted: a longer one is a typo, not a retention period. */
+export const MAX_DURATION_SECONDS = 200 * 365 * DAY;
+const DURATION = /^(\d{1,9})\s*(s|min|h|d|mo|m|y)$/i;
+
+/** What a 400 says a duration is, so a refused value teaches the grammar. */
+export const DURATION_FORMS = 'a number with s, min (minutes), h, d, m or mo (months of 31 days) or y (e.g. 30min, 12h, 7d, 6mo)';
+export const TIME_FORMS = `${DURATION_FORMS}, a Unix time or seconds as a bare integer, or an ISO-8601 date`;
+
+/** Seconds in a duration (`30min`, `12h`, `6mo`; case and a space before the unit do not matter), else undefined. */
+export function parseDuration(text: string): number | undefined {
+  const m = DURATION.exec(text.trim());
+  if (!m) return undefined;
+  const seconds = Number(m[1]) * DURATION_UNITS[m[2]!.toLowerCase()]!;
+  return seconds <= MAX_DURATION_SECONDS ? seconds : undefined;
+}
 
 /** Parses one time value; undefined when the text is not one of the accepted forms. */
 export function parseTimeValue(value: string | number, now: number): TimeValue | undefined {
   const text = typeof value === 'number' ? (Number.isInteger(value) && value >= 0 ? String(value) : '') : value.trim();
-  let m = /^(\d{1,12})$/.exec(text);
-  if (m) {
-    const n = Number(m[1]);
+  const bare = /^(\d{1,12})$/.exec(text);
+  if (bare) {
+    const n = Number(bare[1]);
     // A bare integer in the future is a Unix time; anything smaller is a number of seconds (OSS semantics).
     return n > now ? { kind: 'absolute', at: n } : { kind: 'relative', seconds: n };
   }
-  m = /^(\d{1,9})\s*([smhdy])$/i.exec(text);
-  if (m) {
-    const seconds = Number(m[1]) * UNIT_SECONDS[m[2]!.toLowerCase()]!;
-    return seconds <= MAX_SECONDS ? { kind: 'relative', seconds } : undefined;
-  }
+  const seconds = parseDuration(text);
+  if (seconds !== undefined) return { kind: 'relative', seconds };
   if (/^\d{4}-\d{2}-\d{2}([T ][\d:.]+(Z|[+-]\d{2}:?\d{2})?)?$/.test(text)) {
     const ms = Date.parse(text.length === 10 ? `${text}T00:00:00Z` : text);
     if (Number.isFinite(ms)) return { kind: 'absolute', at: Math.floor(ms / 1000) };
   }
   return undefined;
+}
+
+/** The 400 for a time value that is none of the forms, naming the field and the forms. */
+export function badTimeValue(field: string): BadRequestError {
+  return new BadRequestError(`The ${field} parameter has an incorrect format: use ${TIME_FORMS}`);
 }
 
 /** A deadline (`finaltime`) as a Unix time; null for "none" (absent or 0). */
@@ -47,6 +67,20 @@ export function expiresAt(finaltime: number | null, slidingtime: number | null, 
   return finaltime ?? sliding;
 }
 
+/**
+ * An expiry held to the longest lifetime allowed: the one served, and whether the one asked for was later, which
+ * the answer then says (`capped: true`) instead of shortening it silently.
+ */
+export function capExpiry(wanted: number, now: number, maxSeconds: number): { expires: number; capped: boolean } {
+  const limit = now + maxSeconds;
+  return wanted > limit ? { expires: limit, capped: true } : { expires: wanted, capped: false };
+}
+
+/** What an answer adds about a cap: `capped: true` when the lifetime asked for was cut, nothing otherwise. */
+export function cappedField(capped: boolean): { capped?: true } {
+  return capped ? { capped: true } : {};
+}
+
 export function nowSeconds(): number {
   return Math.floor(Date.now() / 1000);
 }
@@ -60,7 +94,7 @@ export function expiryFrom(
     const raw = input[field];
     if (raw === undefined) return undefined;
     const v = parseTimeValue(raw, now);
-    if (!v) throw new BadRequestError(`The ${field} parameter has an incorrect format`);
+    if (!v) throw badTimeValue(field);
     return v;
   };
   const finaltime = toDeadline(parse('finaltime'), now);

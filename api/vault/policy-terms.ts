@@ -1,5 +1,6 @@
 // The words a policy may use besides names: profile field paths and `${…}` variables. A path or a variable the
 // engine does not know would match nothing, so a Deny written with a typo would never apply: both are refused.
+import { didYouMean } from './nearest-names.js';
 
 /**
  * A profile field path is dotted keys (`address.city`); it applies to every element of every array on its way.
@@ -16,6 +17,18 @@ export function fieldPathProblem(path: string): string | null {
   }
   if (segments.every((s) => SEGMENT.test(s))) return null;
   return 'is no profile field path: dotted field names without *, ?, [ ], { } or spaces (a path applies to every element of the arrays on its way)';
+}
+
+/**
+ * A warning for a field path that is valid but probably not meant, or null. Profiles are free-form, so a path is
+ * only compared with the names the vault indexes (login, email, phone, custom): one that nearly spells one of
+ * them (`emial`, `Email`) would mask, grant or deny nothing in the profiles that hold the indexed field.
+ */
+export function fieldPathWarning(where: string, path: string, indexed: readonly string[]): string | null {
+  const first = path.split('.')[0]!;
+  if (indexed.includes(first)) return null;
+  const hint = didYouMean(first, indexed);
+  return hint ? `${where}: profile field ${first} is no field the vault indexes${hint}: a path no profile holds matches nothing` : null;
 }
 
 /** The variables conditions may use; `NAME` and `BRIEF` are any non-empty name, `FIELD` a field path. */
@@ -67,9 +80,7 @@ export function actionProblem(action: string, operations: readonly string[]): st
   const prefix = action.endsWith('*') ? action.slice(0, -1) : null;
   const wild = /[*?]/.test(prefix ?? action);
   if (!wild && operations.some((op) => matches(action, op))) return null;
-  const near = operations.find((op) => op.toLowerCase() === action.toLowerCase());
-  const hint = near ? ` (did you mean ${near}?)` : '';
-  return `${action} names no operation${hint}: use an operation's exact name, * or a prefix of names followed by * (User*)`;
+  return `${action} names no operation${didYouMean(action, operations)}: use an operation's exact name, * or a prefix of names followed by * (User*)`;
 }
 
 const isScalar = (v: unknown) => typeof v === 'string' || typeof v === 'number' || typeof v === 'boolean';

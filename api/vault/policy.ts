@@ -2,7 +2,8 @@
 // an Allow may grant only some profile fields, and the answer is then masked.
 import { z } from 'zod';
 import { valueAtPath, valuesAtPath } from './dotted-path.js';
-import { actionProblem, checkVariables, conditionProblem, fieldPathProblem, matches } from './policy-terms.js';
+import { actionProblem, checkVariables, conditionProblem, fieldPathProblem, fieldPathWarning, matches } from './policy-terms.js';
+import { INDEX_FIELDS } from './identities.js';
 
 export { maskProfile } from './policy-mask.js';
 
@@ -77,6 +78,30 @@ function statementProblem(s: PolicyStatement, vocabulary: PolicyVocabulary | und
     if (problem) return `Action: ${problem}`;
   }
   return null;
+}
+
+/**
+ * What a valid policy probably did not mean, for the answer's `warnings`: profile field paths (in a Resource or a
+ * `${user:FIELD}` condition) that nearly name a field the vault indexes. A document that does not parse has none.
+ */
+export function policyWarnings(doc: unknown): string[] {
+  const parsed = parsePolicy(doc);
+  if (!('statements' in parsed)) return [];
+  const out: string[] = [];
+  for (const [i, s] of parsed.statements.entries()) {
+    for (const r of list(s.Resource)) {
+      const path = /^(?:\$\{[^}]+\}|users)\.profile\.(.+)$/.exec(r)?.[1];
+      const warning = path && path !== '*' ? fieldPathWarning(`${i}.Resource: ${r}`, path, INDEX_FIELDS) : null;
+      if (warning) out.push(warning);
+    }
+    const terms = Object.values(s.Condition ?? {}).flatMap((tests) => Object.entries(tests).flatMap(([k, v]) => [k, ...[v].flat()]));
+    for (const term of terms.filter((t): t is string => typeof t === 'string')) {
+      const field = /^\$\{user:([^}]+)\}$/.exec(term)?.[1];
+      const warning = field ? fieldPathWarning(`${i}.Condition: ${term}`, field, INDEX_FIELDS) : null;
+      if (warning) out.push(warning);
+    }
+  }
+  return out;
 }
 
 /** Why the engine cannot enforce a resource, or null when it can: anything else would grant or deny nothing. */

@@ -22,17 +22,19 @@ export class Sessions {
     userToken: string | null,
     data: SessionData,
     times: { finaltime: number | null; slidingtime: number | null },
-  ): Promise<number> {
+  ): Promise<{ expires: number; capped: boolean }> {
     const cap = scope.now + this.maxSeconds;
     const finaltime = times.finaltime === null ? null : Math.min(times.finaltime, cap);
     const slidingtime = times.slidingtime === null ? null : Math.min(times.slidingtime, this.maxSeconds);
     const expires = Math.min(finaltime ?? cap, slidingtime === null ? cap : scope.now + slidingtime);
+    // Asked for longer than the longest a session lives: served shorter, and the answer says so.
+    const capped = (times.finaltime !== null && times.finaltime > cap) || (times.slidingtime !== null && times.slidingtime > this.maxSeconds);
     // A session naming a person is theirs: sealed under their key, it goes with them when they are erased.
     const sealed = userToken
       ? await this.sealer.sealFor(scope, userToken, { table: SESSIONS_TABLE, rowId: uuid }, data)
       : await this.sealer.seal(scope.tenantId, { table: SESSIONS_TABLE, rowId: uuid }, data, await this.sealer.keys.tenantKey(scope.tenantId));
     await scope.stores.sessions.upsert({ sessionuuid: uuid, user_token: userToken, data: sealed, finaltime, slidingtime, expires }, scope.now);
-    return expires;
+    return { expires, capped };
   }
 
   /** The live session, or 404; a read restarts a sliding session's window. */

@@ -8,6 +8,7 @@ import type { SharedRow } from '../store/shared.js';
 import type { Database } from '../store/database.js';
 import { badRequest, notFound, Messages } from '../errors.js';
 import { valueAtPath } from './dotted-path.js';
+import { capExpiry } from './durations.js';
 
 export class SharedRecords {
   constructor(
@@ -27,10 +28,11 @@ export class SharedRecords {
       const missing = share.fields?.find((f) => f !== 'token' && valueAtPath(source, f) === undefined);
       if (missing !== undefined) throw badRequest(`Invalid API request parameter: fields: ${JSON.stringify(missing)} is not in the ${share.appname === null ? 'profile' : 'app record'}`);
     }
-    const expires = Math.min(share.finaltime ?? Infinity, scope.now + this.maxSeconds);
+    // No final time: the longest allowed, as a default; a later one is cut to it, and the answer says so.
+    const { expires, capped } = capExpiry(share.finaltime ?? scope.now + this.maxSeconds, scope.now, this.maxSeconds);
     const row: SharedRow = { recorduuid: randomUUID(), user_token: token, fields: share.fields, appname: share.appname, partner: share.partner, created: scope.now, expires };
     await scope.stores.shared.insert(row);
-    return row;
+    return { row, capped };
   }
 
   /** The tenant a shared record belongs to (the global index), or null. */

@@ -2,10 +2,11 @@
 // already holds them to the same rules, this guards against a CRD that is older than the operator).
 import { z } from 'zod';
 import type { k8s } from '../kube.js';
+import { DURATION_FORMS, parseDuration } from './duration.js';
 
 const SecretName = z.string().min(1).max(253).regex(/^[a-z0-9]([-a-z0-9]*[a-z0-9])?(\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*$/);
 const DnsLabel = z.string().min(1).max(63).regex(/^[a-z0-9]([-a-z0-9]*[a-z0-9])?$/);
-export const Duration = z.string().regex(/^[0-9]{1,7}(s|m|h|d)$/, 'a number with s, m, h or d');
+export const Duration = z.string().refine((text) => parseDuration(text) !== undefined, DURATION_FORMS);
 const DeletionPolicy = z.enum(['Retain', 'Delete']).default('Retain');
 
 export const TenantSpec = z.object({
@@ -28,7 +29,7 @@ export const RoleSpec = z.object({
     .min(1)
     .max(32)
     .refine((ps) => new Set(ps.map((p) => p.name)).size === ps.length, 'policy names must be unique'),
-  xtoken: z.object({ secretName: SecretName, lifetime: Duration.default('1h'), rotateBefore: Duration.default('10m') }),
+  xtoken: z.object({ secretName: SecretName, lifetime: Duration.default('1h'), rotateBefore: Duration.default('10min') }),
   deletionPolicy: DeletionPolicy,
 });
 export type RoleSpec = z.infer<typeof RoleSpec>;
@@ -71,8 +72,7 @@ export interface Resource<Status extends CommonStatus = CommonStatus> {
 export type Tenant = Resource<TenantStatus>;
 export type Role = Resource<RoleStatus>;
 
-/** Seconds in a CRD duration (`90s`, `10m`, `2h`, `7d`; m is minutes, as in Kubernetes). */
+/** Seconds in a CRD duration the spec has already checked (`90s`, `10min`, `2h`, `7d`; `m` is a 31-day month). */
 export function durationSeconds(text: string): number {
-  const m = /^(\d+)(s|m|h|d)$/.exec(text)!;
-  return Number(m[1]) * { s: 1, m: 60, h: 3600, d: 86_400 }[m[2] as 's' | 'm' | 'h' | 'd'];
+  return parseDuration(text)!;
 }

@@ -2,7 +2,7 @@
 // No wait here guesses a duration: each waits for a printed line or for /readyz. Their deadlines only bound a hang,
 // and come from the first start as measured on this machine, however busy it is.
 import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { networkInterfaces, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startSupervisor, type Supervised } from '../fixtures/processes.js';
@@ -30,8 +30,17 @@ function allowanceAfter(firstStartMs: number): number {
   return Math.min(3 * 60_000, Math.max(30_000, 3 * firstStartMs));
 }
 
+/** No HOST: the default binding (this machine only) is what is tested. */
 function env(): Record<string, string | undefined> {
-  return { STRONGROOM_DATA_DIR: dataDir, DATABASE_URL: db.url, STRONGROOM_ROOT_TOKEN: undefined, STRONGROOM_WRAPPING_KEY: undefined };
+  return { STRONGROOM_DATA_DIR: dataDir, DATABASE_URL: db.url, STRONGROOM_ROOT_TOKEN: undefined, STRONGROOM_WRAPPING_KEY: undefined, HOST: undefined };
+}
+
+/** This machine's addresses other than loopback, which a development vault must not answer on. */
+function outsideAddresses(): string[] {
+  return Object.values(networkInterfaces())
+    .flat()
+    .filter((i) => i && i.family === 'IPv4' && !i.internal)
+    .map((i) => i!.address);
 }
 
 async function call(url: string, token: string, op: string, body: unknown) {
@@ -50,6 +59,17 @@ describe('npm start', () => {
     const [, rootToken] = await running.waitFor(/shown only this once:\s+([0-9a-f-]{36})/, FIRST_START_CEILING_MS);
     await running.waitReady(FIRST_START_CEILING_MS);
     const allowance = allowanceAfter(performance.now() - firstStartedAt);
+    // First contact: the pages, and a line to paste for README's first calls, with the token just made.
+    const [, port] = await running.waitFor(/Strongroom is ready on http:\/\/127\.0\.0\.1:(\d+) /, allowance);
+    const base = `http://127.0.0.1:${port}`;
+    for (const page of ['console', 'portal', 'docs']) expect(running.output()).toContain(`${base}/${page}/`);
+    expect(running.output()).toContain(`export VAULT=${base} TOKEN=${rootToken}\n`);
+    const home = await fetch(`${running.url}/`, { redirect: 'manual' });
+    expect(home.status).toBe(302);
+    expect(home.headers.get('location')).toBe('/console/');
+    for (const address of outsideAddresses()) {
+      await expect(fetch(`http://${address}:${port}/healthz`), address).rejects.toThrow();
+    }
     const created = await call(running.url, rootToken!, 'UserCreate', { profile: { email: 'keep@example.com', name: 'Kept' } });
     expect(created.status).toBe(200);
     expect(await running.stop()).toBe(0);

@@ -76,9 +76,10 @@ describe('bodies are read only for callers who may send them', () => {
         ...Array.from({ length: 4 }, () => post(vault, '/v2/UserCreate', 43 * MIB, { 'x-bunker-token': '00000000-0000-4000-8000-000000000000' })),
       ]),
     );
-    for (const r of result) {
+    for (const [i, r] of result.entries()) {
       expect(r.status).toBe(403);
-      expect(r.body).toEqual({ status: 'error', message: 'Access denied' });
+      // The first four send no token at all, which the answer says; the others a token that does not work.
+      expect(r.body).toEqual({ status: 'error', message: i < 4 ? 'missing X-Bunker-Token header' : 'Access denied' });
       expect(r.headers.connection).toBe('close');
       // Answered long before the body was sent: the server never waited for it.
       expect(r.written).toBeLessThan(43 * MIB);

@@ -78,7 +78,7 @@ describe('BulkListUsers', () => {
     expect((await vault.call('BulkListUsers', { unlockuuid: u, users: [] })).status).toBe(400);
     const tokenMode = await vault.call('BulkListUsers', { unlockuuid: u, users: [{ mode: 'token', identity: 'x' }] });
     expect(tokenMode.status).toBe(400);
-    expect(tokenMode.body.message).toBe('The mode parameter has an incorrect format');
+    expect(tokenMode.body.message).toBe('The mode parameter has an incorrect format: use login, token, email, phone or custom');
   });
 });
 

@@ -299,7 +299,7 @@ describe('errors', () => {
       [{ ...fine, mimetype: 'text/html\r\nSet-Cookie: a=b' }, /^Invalid API request parameter: mimetype/],
       [{ ...fine, mimetype: 'nonsense' }, /^Invalid API request parameter: mimetype/],
       [{ ...fine, finaltime: 'soon' }, 'The finaltime parameter has an incorrect format'],
-      [{ ...fine, mode: 'nickname' }, 'The mode parameter has an incorrect format'],
+      [{ ...fine, mode: 'nickname' }, 'The mode parameter has an incorrect format: use login, token, email, phone or custom'],
       [{ ...fine, identity: 'not-a-uuid' }, 'Bad UUID'],
     ];
     for (const [body, message] of cases) {

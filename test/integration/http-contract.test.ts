@@ -51,9 +51,10 @@ describe('envelope', () => {
     expect(res.body).toEqual({ status: 'error', message: 'The request body is too large' });
   });
 
-  it('ignores unknown fields', async ({ vault }) => {
+  it('ignores unknown fields, naming them in warnings', async ({ vault }) => {
     const res = await vault.call('UserCreate', { profile: buildProfile(), colour: 'blue', description: 'alias' });
     expect(res.status).toBe(200);
+    expect(res.body.warnings).toEqual(['unknown field "colour" ignored', 'unknown field "description" ignored']);
   });
 
   it('refuses request_metadata that is not an object', async ({ vault }) => {
@@ -64,10 +65,10 @@ describe('envelope', () => {
 });
 
 describe('authentication and tenant selection', () => {
-  it('answers 403 Access denied for a missing or wrong token', async ({ vault }) => {
+  it('answers 403 for a missing token (saying so) or a wrong one (Access denied)', async ({ vault }) => {
     const none = await vault.call('UserGet', { mode: 'login', identity: 'x' }, { 'x-bunker-token': '' });
     expect(none.status).toBe(403);
-    expect(none.body).toEqual({ status: 'error', message: 'Access denied' });
+    expect(none.body).toEqual({ status: 'error', message: 'missing X-Bunker-Token header' });
     const wrong = await vault.call('UserGet', { mode: 'login', identity: 'x' }, { 'x-bunker-token': crypto.randomUUID() });
     expect(wrong.status).toBe(403);
     expect(wrong.body).toEqual({ status: 'error', message: 'Access denied' });

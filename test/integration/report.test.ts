@@ -71,7 +71,7 @@ describe('the user report', () => {
 
   it('answers 404 for an unknown person and 400 naming the field, and is not for login xtokens', async ({ vault }) => {
     expect((await vault.call('SystemGetUserReport', { mode: 'email', identity: 'nobody@example.invalid' })).status).toBe(404);
-    expect((await vault.call('SystemGetUserHTMLReport', { mode: 'fax', identity: 'x' })).body.message).toBe('The mode parameter has an incorrect format');
+    expect((await vault.call('SystemGetUserHTMLReport', { mode: 'fax', identity: 'x' })).body.message).toBe('The mode parameter has an incorrect format: use login, token, email, phone or custom');
     expect((await vault.call('SystemGetUserReport', {})).body.message).toBe('Missing API request parameters: mode, identity');
     const token = (await vault.call('UserCreate', { profile: buildProfile() })).body.token;
     const login = { 'x-bunker-token': (await vault.call('XTokenCreateForUser', { mode: 'token', identity: token })).body.xtoken };

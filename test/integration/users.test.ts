@@ -69,7 +69,7 @@ describe('UserCreate and UserGet', () => {
     expect(missing.body.message).toBe('Missing API request parameters: mode, identity');
     const badMode = await vault.call('UserGet', { mode: 'nickname', identity: 'x' });
     expect(badMode.status).toBe(400);
-    expect(badMode.body.message).toBe('The mode parameter has an incorrect format');
+    expect(badMode.body.message).toBe('The mode parameter has an incorrect format: use login, token, email, phone or custom');
     const badUuid = await vault.call('UserGet', { mode: 'token', identity: 'not-a-uuid' });
     expect(badUuid.status).toBe(400);
     expect(badUuid.body.message).toBe('Bad UUID');

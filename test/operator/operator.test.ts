@@ -41,7 +41,7 @@ function roleSpec(tenant: string, roleName: string, extra: object = {}) {
       { name: 'read', description: 'names only', document: readPolicy },
       { name: 'create', document: createPolicy },
     ],
-    xtoken: { secretName: `${roleName}-xtoken`, lifetime: '1h', rotateBefore: '10m' },
+    xtoken: { secretName: `${roleName}-xtoken`, lifetime: '1h', rotateBefore: '10min' },
     ...extra,
   };
 }
@@ -198,6 +198,24 @@ describe('the operator', () => {
     expect(eventsFor('team-b', 'short')).toContain('XTokenRotated');
     expect(await operator.registry.metrics()).toMatch(/strongroom_operator_xtokens_issued_total\{reason="rotation"\} [1-9]/);
     await h.remove('roles', 'team-b', 'short');
+  });
+
+  it('reads lifetimes in the vault\'s grammar: min is minutes, m a month the vault caps and says so', async () => {
+    await h.create('roles', 'team-b', 'minutes', roleSpec('late', 'minutes', { xtoken: { secretName: 'minutes-xtoken', lifetime: '30min' } }));
+    await h.ready('roles', 'team-b', 'minutes');
+    const minutes = h.secret('team-b', 'minutes-xtoken')!;
+    expect(Number(minutes.expires) - Number(minutes.issued)).toBeGreaterThan(1790);
+    expect(Number(minutes.expires) - Number(minutes.issued)).toBeLessThanOrEqual(1800);
+    expect(eventsFor('team-b', 'minutes')).not.toContain('XTokenLifetimeCapped');
+    // `30m` once meant minutes here; it is now the API's 30 months, which the vault holds to its 24-hour cap.
+    await h.create('roles', 'team-b', 'months', roleSpec('late', 'months', { xtoken: { secretName: 'months-xtoken', lifetime: '30m' } }));
+    await h.ready('roles', 'team-b', 'months');
+    const months = h.secret('team-b', 'months-xtoken')!;
+    expect(Number(months.expires) - Number(months.issued)).toBeGreaterThan(86_390);
+    expect(Number(months.expires) - Number(months.issued)).toBeLessThanOrEqual(86_400);
+    expect(eventsFor('team-b', 'months')).toContain('XTokenLifetimeCapped');
+    await h.remove('roles', 'team-b', 'minutes');
+    await h.remove('roles', 'team-b', 'months');
   });
 
   it('resumes after its watch streams are cut or its resourceVersion is compacted away', async () => {

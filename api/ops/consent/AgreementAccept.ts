@@ -4,7 +4,7 @@ import { defineOp, type OpContext, personOp } from '../define.js';
 import { UserRef, TimeInput } from '../schemas.js';
 import { Brief } from './schemas.js';
 import { subjectRow } from '../subject.js';
-import { parseTimeValue, toDeadline } from '../../vault/durations.js';
+import { parseTimeValue, toDeadline, TIME_FORMS } from '../../vault/durations.js';
 import { parseAgreementStatus } from '../../vault/consent.js';
 import { badRequest } from '../../errors.js';
 
@@ -66,6 +66,6 @@ export async function recordAgreement(
 export function timeField(value: string | number | undefined, field: string, now: number): number | undefined {
   if (value === undefined || value === '') return undefined;
   const parsed = parseTimeValue(value, now);
-  if (!parsed) throw badRequest(`Invalid API request parameter: ${field}: not a time value (30d, 1y, a Unix time or an ISO-8601 date)`);
+  if (!parsed) throw badRequest(`Invalid API request parameter: ${field}: not a time value (use ${TIME_FORMS})`);
   return toDeadline(parsed, now) ?? now;
 }

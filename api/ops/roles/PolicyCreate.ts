@@ -2,6 +2,7 @@
 // main tenant only.
 import { z } from 'zod';
 import { defineOp, mainTenantOp } from '../define.js';
+import { policyWarnings } from '../../vault/policy.js';
 import { Name, Description, PolicyDocument, ManagedBy, policyVocabulary } from './schemas.js';
 
 export const PolicyCreate = defineOp({
@@ -18,6 +19,8 @@ export const PolicyCreate = defineOp({
       ...(await policyVocabulary()),
     });
     ctx.audit.after = { policyid, policyname: input.policyname };
-    return { policyid };
+    // A valid document may still say what was not meant: a field path that nearly names an indexed field.
+    const warnings = policyWarnings(input.policy);
+    return { policyid, ...(warnings.length ? { warnings } : {}) };
   },
 });

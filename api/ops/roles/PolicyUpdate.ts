@@ -2,6 +2,7 @@
 // tenant only.
 import { z } from 'zod';
 import { defineOp, mainTenantOp } from '../define.js';
+import { policyWarnings } from '../../vault/policy.js';
 import { badRequest, Messages } from '../../errors.js';
 import { Id, Name, Description, PolicyDocument, ManagedBy, policyVocabulary } from './schemas.js';
 
@@ -26,6 +27,7 @@ export const PolicyUpdate = defineOp({
       managedby: input.managedby,
     }, await policyVocabulary());
     ctx.audit.after = { policyid: policy.policyid };
-    return {};
+    const warnings = input.policy === undefined ? [] : policyWarnings(input.policy);
+    return warnings.length ? { warnings } : {};
   },
 });

@@ -7,6 +7,7 @@ import { defineOp } from '../define.js';
 import { TimeInput } from '../schemas.js';
 import { ManagedBy, RoleRef, namedRole } from './schemas.js';
 import { xtokenExpiry } from './xtokens.js';
+import { cappedField } from '../../vault/durations.js';
 
 export const XTokenCreateForRole = defineOp({
   name: 'XTokenCreateForRole',
@@ -17,10 +18,10 @@ export const XTokenCreateForRole = defineOp({
   async run({ input, ctx }) {
     if (input.managedby !== undefined) await ctx.services.tenants.owned(ctx.tenantId, input.managedby, ctx.stores.tenants);
     const role = await namedRole(ctx, input);
-    const expiresAt = xtokenExpiry(input, ctx.now, ctx.services.config.xtokenMaxSeconds);
+    const { expires: expiresAt, capped } = xtokenExpiry(input, ctx.now, ctx.services.config.xtokenMaxSeconds);
     const { token: xtoken, id: xtokenid } = await ctx.services.credentials.issueWithId('role', ctx.tenantId, { roleId: role.roleid, expiresAt }, ctx.stores);
     ctx.audit.after = { roleid: role.roleid, xtokenid, expires: expiresAt };
     // Beyond the contract: `xtokenid` names it for XTokenRevoke and the xtoken lists.
-    return { xtoken, xtokenid, expires: expiresAt };
+    return { xtoken, xtokenid, expires: expiresAt, ...cappedField(capped) };
   },
 });

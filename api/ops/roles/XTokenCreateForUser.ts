@@ -3,6 +3,7 @@ import { z } from 'zod';
 import { defineOp } from '../define.js';
 import { TimeInput, UserRef } from '../schemas.js';
 import { xtokenExpiry } from './xtokens.js';
+import { cappedField } from '../../vault/durations.js';
 import { subjectRow } from '../subject.js';
 
 export const XTokenCreateForUser = defineOp({
@@ -15,10 +16,10 @@ export const XTokenCreateForUser = defineOp({
   async run({ input, ctx }) {
     // Locked until commit: a removal of the person waits for this xtoken, and then takes it along.
     const row = await subjectRow(ctx, input, true);
-    const expiresAt = xtokenExpiry(input, ctx.now, ctx.services.config.xtokenMaxSeconds);
+    const { expires: expiresAt, capped } = xtokenExpiry(input, ctx.now, ctx.services.config.xtokenMaxSeconds);
     const { token: xtoken, id: xtokenid } = await ctx.services.credentials.issueWithId('login', ctx.tenantId, { userToken: row.token, expiresAt }, ctx.stores);
     ctx.audit.after = { xtokenid, expires: expiresAt };
     // Beyond the contract: `xtokenid` names it for XTokenRevoke and XTokenListForUser.
-    return { xtoken, xtokenid, token: row.token, expires: expiresAt };
+    return { xtoken, xtokenid, token: row.token, expires: expiresAt, ...cappedField(capped) };
   },
 });

@@ -5,7 +5,7 @@ import { defineOp, tenantOp } from '../define.js';
 import { Mode, Identity, Profile, TimeInput, Uuid } from '../schemas.js';
 import { subjectRow } from '../subject.js';
 import { SESSION_LINK_FIELDS } from '../../vault/sessions.js';
-import { expiryFrom } from '../../vault/durations.js';
+import { cappedField, expiryFrom } from '../../vault/durations.js';
 import type { Mode as ModeName } from '../../vault/identities.js';
 
 export const SessionUpsert = defineOp({
@@ -24,9 +24,9 @@ export const SessionUpsert = defineOp({
     const ref = linkOf(input);
     const userToken = ref ? (await subjectRow(ctx, ref)).token : null;
     const uuid = input.sessionuuid.toLowerCase();
-    const expires = await ctx.services.sessions.upsert(ctx, uuid, userToken, input.sessiondata, times);
+    const { expires, capped } = await ctx.services.sessions.upsert(ctx, uuid, userToken, input.sessiondata, times);
     ctx.audit.after = { sessionuuid: uuid, expires };
-    return { sessionuuid: uuid, expirationtime: expires };
+    return { sessionuuid: uuid, expirationtime: expires, ...cappedField(capped) };
   },
 });
 

@@ -4,7 +4,7 @@ import { defineOp, personOp } from '../define.js';
 import { UserRef, TimeInput } from '../schemas.js';
 import { AppName } from '../appdata/schemas.js';
 import { subjectRow } from '../subject.js';
-import { expiryFrom } from '../../vault/durations.js';
+import { cappedField, expiryFrom } from '../../vault/durations.js';
 import { mayRead } from '../profile-reads.js';
 
 const Field = /^[A-Za-z0-9_$@-]+(\.[A-Za-z0-9_$@-]+)*$/;
@@ -36,8 +36,8 @@ export const SharedRecordCreate = defineOp({
     const fields = input.fields?.length ? input.fields : null;
     // A share of the profile shows its fields to whoever holds the link: only what the caller's UserGet would show.
     if (!input.appname) await mayRead(ctx, fields ? fields.filter((f) => f !== 'token') : ['']);
-    const share = await ctx.services.shared.create(ctx, row.token, { fields, appname: input.appname ?? null, partner: input.partner ?? null, finaltime });
+    const { row: share, capped } = await ctx.services.shared.create(ctx, row.token, { fields, appname: input.appname ?? null, partner: input.partner ?? null, finaltime });
     ctx.audit.after = { recorduuid: share.recorduuid, fields, partner: share.partner, expires: share.expires };
-    return { recorduuid: share.recorduuid, expirationtime: share.expires };
+    return { recorduuid: share.recorduuid, expirationtime: share.expires, ...cappedField(capped) };
   },
 });

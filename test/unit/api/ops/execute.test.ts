@@ -50,7 +50,7 @@ describe('validationMessage', () => {
 
   it('names the wrong field and keeps contractual messages verbatim', () => {
     expect(messageFor(Get, { mode: 'email', identity: 'a', profile: [] })).toMatch(/^Invalid API request parameter: profile: /);
-    expect(messageFor(z.object({ mode: Mode }), { mode: 'nick' })).toBe('The mode parameter has an incorrect format');
+    expect(messageFor(z.object({ mode: Mode }), { mode: 'nick' })).toBe('The mode parameter has an incorrect format: use login, token, email, phone or custom');
     expect(messageFor(z.object({ id: Uuid }), { id: 'x' })).toBe('Bad UUID');
   });
 });

@@ -1,7 +1,7 @@
 // The contract's time values: units, bare integers, ISO dates, and what is refused.
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
-import { parseTimeValue, toDeadline, toPeriod, expiresAt, expiryFrom } from '../../../../api/vault/durations.js';
+import { parseTimeValue, toDeadline, toPeriod, expiresAt, expiryFrom, capExpiry, cappedField } from '../../../../api/vault/durations.js';
 import { BadRequestError } from '../../../../api/errors.js';
 
 const NOW = 1_800_000_000;
@@ -14,6 +14,8 @@ describe('parseTimeValue', () => {
     ['1m', 31 * 86400],
     ['1y', 365 * 86400],
     ['12M', 12 * 31 * 86400],
+    ['30min', 1800],
+    ['6mo', 6 * 31 * 86400],
     ['3600', 3600],
     [3600, 3600],
     ['0', 0],
@@ -62,8 +64,28 @@ describe('deadlines, periods and expiry', () => {
   });
 
   it('names the field that is not a time value, and refuses a deadline in the past', () => {
-    expect(() => expiryFrom({ slidingtime: 'often' }, NOW)).toThrow(new BadRequestError('The slidingtime parameter has an incorrect format'));
+    expect(() => expiryFrom({ slidingtime: 'often' }, NOW)).toThrow(BadRequestError);
+    // The 400 teaches the grammar: the field, the units by name, and the other forms.
+    expect(() => expiryFrom({ slidingtime: 'often' }, NOW)).toThrow(/^The slidingtime parameter has an incorrect format: use a number with s, min \(minutes\), h, d, m or mo \(months of 31 days\) or y .*Unix time.*ISO-8601/);
     expect(() => expiryFrom({ finaltime: '2001-01-01' }, NOW)).toThrow(/finaltime/);
     expect(expiryFrom({ finaltime: '1d', slidingtime: '1h' }, NOW)).toEqual({ finaltime: NOW + 86400, slidingtime: 3600 });
+  });
+});
+
+describe('capped lifetimes', () => {
+  it('serves the expiry asked for within the cap, and the cap, said so, past it', () => {
+    expect(capExpiry(NOW + 60, NOW, 3600)).toEqual({ expires: NOW + 60, capped: false });
+    expect(capExpiry(NOW + 3600, NOW, 3600)).toEqual({ expires: NOW + 3600, capped: false });
+    expect(capExpiry(NOW + 3601, NOW, 3600)).toEqual({ expires: NOW + 3600, capped: true });
+    expect(cappedField(true)).toEqual({ capped: true });
+    expect(cappedField(false)).toEqual({});
+  });
+
+  it('never serves past the cap nor says capped when it did not cut, for any lifetime and cap', () => {
+    fc.assert(fc.property(fc.nat({ max: 10 ** 10 }), fc.integer({ min: 1, max: 10 ** 9 }), (wanted, max) => {
+      const { expires, capped } = capExpiry(NOW + wanted, NOW, max);
+      expect(expires).toBe(NOW + Math.min(wanted, max));
+      expect(capped).toBe(wanted > max);
+    }));
   });
 });

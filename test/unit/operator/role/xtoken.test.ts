@@ -12,12 +12,12 @@ describe('xtoken timing', () => {
     expect(rotateAt(1000, 4600, 600)).toBe(4000);
     // The vault capped a 1d lifetime to 1h while the margin asks for 2h: rotate at half-life, not at once.
     expect(rotateAt(1000, 4600, 7200)).toBe(2800);
-    expect(durationSeconds('90s') + durationSeconds('10m') + durationSeconds('2h') + durationSeconds('1d')).toBe(90 + 600 + 7200 + 86_400);
+    expect(durationSeconds('90s') + durationSeconds('10min') + durationSeconds('2h') + durationSeconds('1d')).toBe(90 + 600 + 7200 + 86_400);
   });
 
   it('comes back when the rotation margin says, counted from the injected clock', () => {
     // Issued at 1000 for 1h with rotateBefore 10m: due at 4000.
-    const state = { expires: 4600, rotateAt: rotateAt(1000, 4600, durationSeconds('10m')) };
+    const state = { expires: 4600, rotateAt: rotateAt(1000, 4600, durationSeconds('10min')) };
     expect(untilRotation(state, at(1000))).toBe(3_000_000);
     expect(untilRotation(state, at(3400))).toBe(600_000);
     // A margin beyond half the life moves the same token's requeue to its half-life.
