@@ -2,30 +2,20 @@
 // pickers in place of typed names, the inbox naming the person, a form to create one, dialogs before what cannot
 // be undone, copy buttons, verdict colours and an audit table that reads at 1366 px.
 import { randomUUID } from 'node:crypto';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
-import { startVault, type TestVault } from '../fixtures/vault.js';
-import { ensurePagesBuilt, expectAccessible, launch, poll, screenshot, shown, watch } from './support.js';
+import type { TestVault } from '../fixtures/vault.js';
+import { expectAccessible, openPage, pagesVault, poll, screenshot, shown } from './support.js';
 
 let vault: TestVault;
 let browser: Browser;
 
-beforeAll(async () => {
-  ensurePagesBuilt();
-  vault = await startVault();
-  browser = await launch();
-}, 120_000);
-
-afterAll(async () => {
-  await browser?.close();
-  await vault?.stop();
+pagesVault((v, b) => {
+  vault = v;
+  browser = b;
 });
 
-async function newPage(width = 1280, height = 900): Promise<{ page: Page; problems: string[] }> {
-  const context = await browser.newContext({ viewport: { width, height } });
-  const page = await context.newPage();
-  return { page, problems: watch(page) };
-}
+const newPage = (width?: number, height?: number) => openPage(browser, width, height);
 
 async function signIn(page: Page, path = ''): Promise<void> {
   await page.goto(`${vault.url}/console/${path}`);

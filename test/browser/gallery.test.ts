@@ -3,10 +3,10 @@
 import { randomUUID } from 'node:crypto';
 import { mkdirSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
-import { afterAll, beforeAll, describe, it } from 'vitest';
+import { describe, it } from 'vitest';
 import type { Browser, Locator, Page } from 'playwright-core';
-import { startVault, type TestVault } from '../fixtures/vault.js';
-import { ensurePagesBuilt, launch, poll, shown } from './support.js';
+import type { TestVault } from '../fixtures/vault.js';
+import { pagesVault, poll, shown } from './support.js';
 
 const WANTED = process.env.STRONGROOM_GALLERY === '1';
 const GALLERY = fileURLToPath(new URL('../../web/screenshots/', import.meta.url));
@@ -14,17 +14,10 @@ const GALLERY = fileURLToPath(new URL('../../web/screenshots/', import.meta.url)
 let vault: TestVault;
 let browser: Browser;
 
-beforeAll(async () => {
-  if (!WANTED) return;
-  ensurePagesBuilt();
-  vault = await startVault();
-  browser = await launch();
-}, 120_000);
-
-afterAll(async () => {
-  await browser?.close();
-  await vault?.stop();
-});
+pagesVault((v, b) => {
+  vault = v;
+  browser = b;
+}, WANTED);
 
 async function page(width = 1280, height = 800): Promise<Page> {
   const context = await browser.newContext({ viewport: { width, height }, locale: 'en-GB', timezoneId: 'Europe/London' });

@@ -1,33 +1,23 @@
 // The console and the portal in a real browser: the admin's and the person's paths end to end, with axe checks,
 // screenshots (test/browser/artifacts/) and the pages' security headers.
 import { randomUUID } from 'node:crypto';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
-import { startVault, type TestVault } from '../fixtures/vault.js';
+import type { TestVault } from '../fixtures/vault.js';
 import { inbox, type Sent } from '../fixtures/login.js';
-import { ensurePagesBuilt, expectAccessible, launch, poll, screenshot, shown, watch } from './support.js';
+import { expectAccessible, openPage, pagesVault, poll, screenshot, shown } from './support.js';
 
 let vault: TestVault;
 let browser: Browser;
 let sent: Sent[];
 
-beforeAll(async () => {
-  ensurePagesBuilt();
-  vault = await startVault();
+pagesVault((v, b) => {
+  vault = v;
+  browser = b;
   sent = inbox(vault, ['email']);
-  browser = await launch();
-}, 120_000);
-
-afterAll(async () => {
-  await browser?.close();
-  await vault?.stop();
 });
 
-async function newPage(width = 1280, height = 900): Promise<{ page: Page; problems: string[] }> {
-  const context = await browser.newContext({ viewport: { width, height } });
-  const page = await context.newPage();
-  return { page, problems: watch(page) };
-}
+const newPage = (width?: number, height?: number) => openPage(browser, width, height);
 
 /** How far the page is wider than the screen (0 or less: no sideways scrolling). */
 function horizontalOverflow(page: Page): Promise<number> {

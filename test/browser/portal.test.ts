@@ -2,30 +2,20 @@
 // profile, app data and sessions, shares chosen by checkbox and given as links that open read-only for the
 // recipient, and an erasure request that stays visible as "requested (date)".
 import { randomUUID } from 'node:crypto';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
-import { startVault, type TestVault } from '../fixtures/vault.js';
-import { ensurePagesBuilt, expectAccessible, launch, poll, screenshot, shown, watch } from './support.js';
+import type { TestVault } from '../fixtures/vault.js';
+import { expectAccessible, openPage, pagesVault, poll, screenshot, shown } from './support.js';
 
 let vault: TestVault;
 let browser: Browser;
 
-beforeAll(async () => {
-  ensurePagesBuilt();
-  vault = await startVault();
-  browser = await launch();
-}, 120_000);
-
-afterAll(async () => {
-  await browser?.close();
-  await vault?.stop();
+pagesVault((v, b) => {
+  vault = v;
+  browser = b;
 });
 
-async function newPage(width = 1280, height = 900): Promise<{ page: Page; problems: string[] }> {
-  const context = await browser.newContext({ viewport: { width, height } });
-  const page = await context.newPage();
-  return { page, problems: watch(page) };
-}
+const newPage = (width?: number, height?: number) => openPage(browser, width, height);
 
 /**
  * A person signed in to the portal with a login xtoken of their own, as the emailed code would give them (the

@@ -4,9 +4,11 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { chromium, type Browser, type Locator, type Page } from 'playwright-core';
 import { AxeBuilder } from '@axe-core/playwright';
-import { expect } from 'vitest';
+import { afterAll, beforeAll, expect } from 'vitest';
+import { startVault, type TestVault } from '../fixtures/vault.js';
+import { ensurePagesBuilt } from '../../web/scripts/ensure-built.js';
 
-export { ensurePagesBuilt } from '../../web/scripts/ensure-built.js';
+export { ensurePagesBuilt };
 
 export const ARTIFACTS = fileURLToPath(new URL('./artifacts/', import.meta.url));
 export const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
@@ -46,4 +48,31 @@ export async function shown(locator: Locator): Promise<string> {
   if (await locator.isVisible()) return 'shown';
   const alerts = await locator.page().getByRole('alert').allTextContents();
   return alerts.length ? `the page says: ${alerts.join(' | ')}` : 'not shown';
+}
+
+/**
+ * A vault and Chromium for one test file: started before its first test (unless `wanted` is false), handed to
+ * `started`, and stopped after its last.
+ */
+export function pagesVault(started: (vault: TestVault, browser: Browser) => void, wanted = true): void {
+  let vault: TestVault | undefined;
+  let browser: Browser | undefined;
+  beforeAll(async () => {
+    if (!wanted) return;
+    ensurePagesBuilt();
+    vault = await startVault();
+    browser = await launch();
+    started(vault, browser);
+  }, 120_000);
+  afterAll(async () => {
+    await browser?.close();
+    await vault?.stop();
+  });
+}
+
+/** A fresh page in a context of its own, and what it reports as broken. */
+export async function openPage(browser: Browser, width = 1280, height = 900): Promise<{ page: Page; problems: string[] }> {
+  const context = await browser.newContext({ viewport: { width, height } });
+  const page = await context.newPage();
+  return { page, problems: watch(page) };
 }

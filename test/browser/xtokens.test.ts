@@ -1,30 +1,20 @@
 // The console's roles and xtokens in a real browser: a role made and opened, an xtoken made for it, listed, revoked,
 // and refused from then on; a person's login xtokens; a role another tool manages shown read-only.
 import { randomUUID } from 'node:crypto';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
-import { startVault, type TestVault } from '../fixtures/vault.js';
-import { ensurePagesBuilt, expectAccessible, launch, poll, screenshot, shown, watch } from './support.js';
+import type { TestVault } from '../fixtures/vault.js';
+import { expectAccessible, openPage, pagesVault, poll, screenshot, shown } from './support.js';
 
 let vault: TestVault;
 let browser: Browser;
 
-beforeAll(async () => {
-  ensurePagesBuilt();
-  vault = await startVault();
-  browser = await launch();
-}, 120_000);
-
-afterAll(async () => {
-  await browser?.close();
-  await vault?.stop();
+pagesVault((v, b) => {
+  vault = v;
+  browser = b;
 });
 
-async function newPage(): Promise<{ page: Page; problems: string[] }> {
-  const context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
-  const page = await context.newPage();
-  return { page, problems: watch(page) };
-}
+const newPage = () => openPage(browser);
 
 /** Types the token into the console's sign-in form; the caller checks what follows. */
 async function submitToken(page: Page, token: string): Promise<void> {
