@@ -2,10 +2,15 @@
 // `managedby` (main-tenant root and admins only) sets the owner mark of a tenant that has none, or `""` removes it.
 import { z } from 'zod';
 import { defineOp, tenantOp } from '../define.js';
+import { Done } from '../outputs.js';
+import { GENERATED } from '../examples.js';
 import { TenantId, TenantName, TenantOrg, TenantEmail, TenantManagedBy, checkMainAdmin, checkTenantAccess } from './schemas.js';
 
 export const TenantUpdate = defineOp({
   name: 'TenantUpdate',
+  summary: "Renames a tenant or changes its organisation or email; `tenantid` defaults to the caller's",
+  output: Done,
+  example: { tenantid: GENERATED.id, tenantorg: 'Acme Limited' },
   ...tenantOp('own'),
   input: z.object({
     tenantid: TenantId.optional(),
