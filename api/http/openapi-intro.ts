@@ -8,8 +8,8 @@ with a JSON body (an absent body counts as \`{}\`; unknown fields are ignored; \
 - \`X-Bunker-Token\`: the root token, a tenant's admin token, a role xtoken (\`XTokenCreateForRole\`, judged by the
   role's policies) or a person's login xtoken (\`XTokenCreateForUser\`, \`UserLogin\`: their own record only).
   Operations marked *no token* (login, shared records, the portal's configuration) need none.
-- \`X-Bunker-Tenant\`: the tenant's name. Without it, the request host's subdomain names the tenant, else the
-  main tenant. A token works only in its own tenant (the main tenant's root token in any).
+- \`X-Bunker-Tenant\`: the tenant's name. Without it, the host's label before \`STRONGROOM_TENANT_DOMAIN\` (when
+  set) names it, else the token's own tenant. The main tenant is \`main\` (id 1); only its admins reach others.
 
 ## The envelope
 Every JSON answer has \`status\`: \`"ok"\` with the operation's fields beside it, or \`"error"\` with a \`message\`.

@@ -164,7 +164,7 @@ export function buildOpenApi(): JsonObject {
     components: {
       securitySchemes: {
         token: { type: 'apiKey', in: 'header', name: 'X-Bunker-Token', description: 'The root token, a tenant admin token, a role xtoken or a login xtoken.' },
-        tenant: { type: 'apiKey', in: 'header', name: 'X-Bunker-Tenant', description: 'The tenant’s name (else the host’s subdomain, else the main tenant).' },
+        tenant: { type: 'apiKey', in: 'header', name: 'X-Bunker-Tenant', description: 'The tenant’s name (else the host’s label before STRONGROOM_TENANT_DOMAIN, else the token’s own tenant).' },
       },
       schemas: envelope,
       responses: Object.fromEntries(
