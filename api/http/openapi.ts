@@ -18,7 +18,7 @@ const ACCESS_NOTE: Record<OpDefinition['access'], string> = {
 
 /** The area an operation belongs to, for grouping: the folder its file lives in is not visible here, the name is. */
 const AREAS: [RegExp, string][] = [
-  [/^(Captcha|UserPrelogin|UserLogin$)/, 'Login'],
+  [/^(Captcha|UserPrelogin|UserLogin$|UserLogout$)/, 'Login'],
   [/^(User\w*Request|UserRequest|BulkListAllUserRequests|AppdataUpdateRequest|AgreementCancelRequest)/, 'Requests'],
   [/^Bulk(ListUnlock|ListUsers|ListAllUsers)$/, 'Bulk'],
   [/^(User|SystemGetUserReport|SystemGetUserHTMLReport)/, 'Users'],
@@ -89,8 +89,9 @@ const ERRORS: Record<string, string> = {
 /** Users first, then the rest by name: the order a newcomer reads in. */
 const TAG_ORDER = ['Users', 'Login', 'Consent', 'App data', 'Requests', 'Files', 'Sessions', 'Shared records', 'Tokens', 'Groups', 'Bulk', 'Audit', 'Access', 'Tenants', 'System', 'Processing activities', 'Health'];
 
+const rank = (tag: string) => (TAG_ORDER.includes(tag) ? TAG_ORDER.indexOf(tag) : TAG_ORDER.length);
+
 function tagOrder(names: string[]): { name: string }[] {
-  const rank = (n: string) => (TAG_ORDER.includes(n) ? TAG_ORDER.indexOf(n) : TAG_ORDER.length);
   return [...new Set(names)].sort((a, b) => rank(a) - rank(b) || a.localeCompare(b)).map((name) => ({ name }));
 }
 
@@ -152,7 +153,14 @@ const HEALTH: JsonObject = {
 
 export function buildOpenApi(): JsonObject {
   const paths: JsonObject = {};
-  for (const op of [...operations].sort((a, b) => a.name.localeCompare(b.name))) paths[`/v2/${op.name}`] = operationPath(op);
+  // Swagger UI lists a section's operations in the document's order: by section, then the section's own operations
+  // before the System ones filed with it (UserCreate before SystemGetUserReport), then by name.
+  const key = (op: OpDefinition) => [rank(areaOf(op.name)), op.name.startsWith('System') ? 1 : 0] as const;
+  const ordered = [...operations].sort((a, b) => {
+    const [ka, kb] = [key(a), key(b)];
+    return ka[0] - kb[0] || ka[1] - kb[1] || a.name.localeCompare(b.name);
+  });
+  for (const op of ordered) paths[`/v2/${op.name}`] = operationPath(op);
   Object.assign(paths, HEALTH);
   return {
     openapi: '3.1.0',
