@@ -56,6 +56,8 @@ export type Kind = (typeof KINDS)[number];
  */
 export interface OpDefinition<S extends z.ZodType = z.ZodType> {
   name: string;
+  /** What it is for, in one line: the API reference's summary. */
+  summary: string;
   access: Access;
   /** `own`: a login xtoken may call it, on its own record (and others' as its group roles' policies allow). */
   login?: 'own';
@@ -101,6 +103,13 @@ export interface OpDefinition<S extends z.ZodType = z.ZodType> {
    */
   tenantOf?: (input: z.output<S>, services: Services) => Promise<number | null>;
   input: S;
+  /**
+   * What it answers inside the envelope (`{ status: 'ok', ...output }`): the API reference's response schema, checked
+   * against real answers by test/integration/openapi-contract.test.ts. Not enforced at run time.
+   */
+  output: z.ZodObject;
+  /** A request the API accepts, shown in the reference (the contract test sends it). */
+  example: z.input<S>;
   run(args: { input: z.output<S>; ctx: OpContext }): Promise<Record<string, unknown>>;
 }
 

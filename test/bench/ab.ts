@@ -4,6 +4,9 @@
 // connections on each, interleaved A B A B (UserUpdate and UserGet with the reference beside each pair); prints the
 // better of two rounds and the ratios after/before. BENCH_QUICK=1 uses 3 s windows. Commit bodies quote its figures.
 // Its spread: an A/A run (the same code on both sides) gave 0.84x to 1.04x on this machine.
+// `npx tsx test/bench/ab.ts --custody` compares this tree with itself instead: before in static custody, after with
+// its keyring sealed in an HSM (a SoftHSM2 token made for the run): the HSM is touched only at start, on data-key
+// cache misses and on tenant KEK changes, so the two should serve alike.
 import { execSync, spawn } from 'node:child_process';
 import { randomBytes, randomUUID } from 'node:crypto';
 import { existsSync, mkdirSync, mkdtempSync, rmSync, symlinkSync } from 'node:fs';
@@ -11,6 +14,7 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { freePort } from '../fixtures/processes.js';
+import { createToken, type TestToken } from '../fixtures/softhsm.js';
 import { hammer } from './load.js';
 import { benchProfile } from './profiles.js';
 import { startReference } from './references.js';
@@ -19,7 +23,8 @@ import { benchDatabase } from './database.js';
 const SECONDS = process.env.BENCH_QUICK === '1' ? 3 : 10;
 const PEOPLE = 2000;
 const here = resolve(fileURLToPath(new URL('../..', import.meta.url)));
-const ref = process.argv[2] ?? 'HEAD~1';
+const custody = process.argv[2] === '--custody';
+const ref = custody ? 'HEAD' : (process.argv[2] ?? 'HEAD~1');
 const run = randomBytes(3).toString('hex');
 const profiles = Array.from({ length: PEOPLE }, (_, i) => benchProfile(1_000_000 + i, run));
 const emails = profiles.map((p) => p.email as string);
@@ -31,13 +36,15 @@ async function database(): Promise<string> {
   return url;
 }
 
-async function startVault(root: string) {
+async function startVault(root: string, hsm?: TestToken) {
   const dataDir = mkdtempSync(join(tmpdir(), 'sr-ab-'));
+  // The keyring made in the HSM first, as an operator's ceremony does (npm run keyring:init -- --pkcs11).
+  if (hsm) execSync(`node_modules/.bin/node --import tsx tokenizer/keyring-init.ts --pkcs11 --out ${join(dataDir, 'recovery-shares')}`, { cwd: root, env: { ...process.env, ...hsm.env, STRONGROOM_DATA_DIR: dataDir }, stdio: 'ignore' });
   const port = await freePort();
   const token = randomUUID();
   const child = spawn(process.execPath, ['--import', 'tsx', 'api/supervisor.ts'], {
     cwd: root,
-    env: { ...process.env, PORT: String(port), HOST: '127.0.0.1', DATABASE_URL: await database(), STRONGROOM_DATA_DIR: dataDir, STRONGROOM_ROOT_TOKEN: token, STRONGROOM_LOG_LEVEL: 'warn' },
+    env: { ...process.env, ...hsm?.env, PORT: String(port), HOST: '127.0.0.1', DATABASE_URL: await database(), STRONGROOM_DATA_DIR: dataDir, STRONGROOM_ROOT_TOKEN: token, STRONGROOM_LOG_LEVEL: 'warn' },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   let out = '';
@@ -89,16 +96,17 @@ const loads = {
     hammer(v.base, v.headers, 'AgreementAccept', SECONDS, (i) => ({ mode: 'token', identity: v.tokens[i % PEOPLE], brief: 'bench-marketing', agreementmethod: 'web-form', finaltime: '1y' })),
 };
 
-const baseline = join(tmpdir(), `sr-ab-${execSync(`git rev-parse --short ${ref}`, { cwd: here }).toString().trim()}`);
-if (!existsSync(join(baseline, 'api'))) {
+const baseline = custody ? here : join(tmpdir(), `sr-ab-${execSync(`git rev-parse --short ${ref}`, { cwd: here }).toString().trim()}`);
+if (!custody && !existsSync(join(baseline, 'api'))) {
   mkdirSync(baseline, { recursive: true });
   execSync(`git archive ${ref} | tar -x -C ${baseline}`, { cwd: here, stdio: 'inherit' });
 }
-if (!existsSync(join(baseline, 'node_modules'))) symlinkSync(join(here, 'node_modules'), join(baseline, 'node_modules'));
+if (!custody && !existsSync(join(baseline, 'node_modules'))) symlinkSync(join(here, 'node_modules'), join(baseline, 'node_modules'));
 
 const reference = await startReference(await database(), 'ref_bench');
+const hsm = custody ? createToken('strongroom-bench', 'strongroom-bench-kek') : undefined;
 const before = await startVault(baseline);
-const after = await startVault(here);
+const after = await startVault(here, hsm);
 try {
   await reference.seed(profiles);
   const refServer = { base: reference.url, headers: {} };
@@ -115,7 +123,7 @@ try {
     }
     best[op] = b;
   }
-  console.log(`before = ${ref}, after = this tree; req/s at 16 connections, the better of two rounds each`);
+  console.log(custody ? 'before = static custody, after = pkcs11 custody (SoftHSM2), both this tree; req/s at 16 connections, the better of two rounds each' : `before = ${ref}, after = this tree; req/s at 16 connections, the better of two rounds each`);
   for (const [op, b] of Object.entries(best)) {
     const vsRef = b.ref ? `; vs reference ${((b.before / b.ref) * 100).toFixed(0)}% → ${((b.after / b.ref) * 100).toFixed(0)}% (ref ${Math.round(b.ref)})` : '';
     console.log(`${op}: ${Math.round(b.before)} → ${Math.round(b.after)} req/s, after/before ${(b.after / b.before).toFixed(3)}${vsRef}`);
@@ -124,5 +132,6 @@ try {
   await before.stop();
   await after.stop();
   await reference.stop();
+  hsm?.remove();
   for (const drop of drops) await drop();
 }

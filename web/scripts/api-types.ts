@@ -56,8 +56,9 @@ export function typeOf(schema: unknown, indent = ''): string {
 
 /** The module's text: one request type per operation, and the map from operation name to it. */
 export function renderRequestTypes(doc: Schema): string {
-  const paths = doc.paths as Record<string, { post: { operationId: string; requestBody: { content: { 'application/json': { schema: unknown } } } } }>;
-  const ops = Object.values(paths).map((p) => p.post).sort((a, b) => a.operationId.localeCompare(b.operationId));
+  const paths = doc.paths as Record<string, { post?: { operationId: string; requestBody: { content: { 'application/json': { schema: unknown } } } } }>;
+  // The /v2 operations only (the probes beside them are GETs).
+  const ops = Object.values(paths).flatMap((p) => (p.post ? [p.post] : [])).sort((a, b) => a.operationId.localeCompare(b.operationId));
   const out = [
     '// Generated from the OpenAPI document (/openapi.json) by web/scripts/gen-api-types.ts: do not edit.',
     '// test/browser/openapi.test.ts fails when it is out of date; run `npx tsx web/scripts/gen-api-types.ts`.',

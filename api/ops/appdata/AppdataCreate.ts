@@ -1,12 +1,17 @@
 // POST /v2/AppdataCreate: stores the user's record for an app (replacing one that exists, which becomes a version).
 import { z } from 'zod';
 import { defineOp, personOp } from '../define.js';
+import { Done } from '../outputs.js';
+import { ADA } from '../examples.js';
 import { UserRef } from '../schemas.js';
 import { AppName, AppDataInput } from './schemas.js';
 import { subjectRow } from '../subject.js';
 
 export const AppdataCreate = defineOp({
   name: 'AppdataCreate',
+  summary: "Stores the user's record for an app (replacing one that exists, which becomes a version)",
+  output: Done,
+  example: { ...ADA, appname: 'shop', appdata: { cart: ['analytical-engine-manual'], newsletter: true } },
   ...personOp('write', ['appdata']),
   input: z.object({ ...UserRef, appname: AppName, appdata: AppDataInput }),
   async run({ input, ctx }) {

@@ -1,6 +1,8 @@
 // POST /v2/AppdataDelete: removes the user's record for an app with its versions.
 import { z } from 'zod';
 import { defineOp, personOp } from '../define.js';
+import { Done } from '../outputs.js';
+import { ADA } from '../examples.js';
 import { UserRef } from '../schemas.js';
 import { notFound, Messages } from '../../errors.js';
 import { AppName } from './schemas.js';
@@ -8,6 +10,9 @@ import { subjectRow } from '../subject.js';
 
 export const AppdataDelete = defineOp({
   name: 'AppdataDelete',
+  summary: "Removes the user's record for an app with its versions",
+  output: Done,
+  example: { ...ADA, appname: 'shop' },
   ...personOp('write', ['appdata']),
   input: z.object({ ...UserRef, appname: AppName }),
   async run({ input, ctx }) {

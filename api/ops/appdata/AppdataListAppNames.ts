@@ -4,6 +4,9 @@ import { defineOp, tenantOp } from '../define.js';
 
 export const AppdataListAppNames = defineOp({
   name: 'AppdataListAppNames',
+  summary: 'Every app name with records in the tenant',
+  output: z.object({ apps: z.array(z.string()) }),
+  example: {},
   ...tenantOp('read'),
   input: z.object({}),
   async run({ ctx }) {

@@ -1,12 +1,17 @@
 // POST /v2/AppdataUpdate: RFC 7396 merge into the user's record for an app; null deletes a field.
 import { z } from 'zod';
 import { defineOp, personOp } from '../define.js';
+import { Done } from '../outputs.js';
+import { ADA } from '../examples.js';
 import { UserRef } from '../schemas.js';
 import { AppName, AppDataInput } from './schemas.js';
 import { subjectRow } from '../subject.js';
 
 export const AppdataUpdate = defineOp({
   name: 'AppdataUpdate',
+  summary: "RFC 7396 merge into the user's record for an app; null deletes a field",
+  output: Done,
+  example: { ...ADA, appname: 'shop', appdata: { newsletter: false } },
   ...personOp('write', ['appdata']),
   input: z.object({ ...UserRef, appname: AppName, appdata: AppDataInput }),
   async run({ input, ctx }) {

@@ -9,6 +9,9 @@ import { defineOp } from '../define.js';
 
 export const AuditVerify = defineOp({
   name: 'AuditVerify',
+  summary: "Verifies the tenant's whole audit chain with the tokenizer's key against the signed checkpoints",
+  output: z.object({ result: z.enum(['intact', 'broken']), checked: z.object({ from: z.number().int(), to: z.number().int() }).meta({ description: 'The sequence numbers examined.' }), broken: z.object({ seq: z.number().int(), why: z.enum(['link', 'gap', 'checkpoint mismatch', 'cut']) }).optional() }),
+  example: {},
   access: 'admin',
   kinds: [],
   transaction: 'read',

@@ -1,9 +1,14 @@
 // POST /v2/BulkDeleteTokens: removes the pairs named by tokenuuids or tokenbases, behind the unlock UUID.
+import { z } from 'zod';
 import { defineOp, tenantOp } from '../define.js';
+import { GENERATED } from '../examples.js';
 import { BulkTokensInput } from '../tokens/schemas.js';
 
 export const BulkDeleteTokens = defineOp({
   name: 'BulkDeleteTokens',
+  summary: 'Removes the pairs named by tokenuuids or tokenbases, behind the unlock UUID',
+  output: z.object({ deleted: z.number().int() }),
+  example: { unlockuuid: GENERATED.unlockuuid, tokens: [GENERATED.tokenuuid] },
   ...tenantOp('write'),
   input: BulkTokensInput,
   async run({ input, ctx }) {

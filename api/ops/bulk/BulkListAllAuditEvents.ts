@@ -1,10 +1,15 @@
 // POST /v2/BulkListAllAuditEvents: the tenant's audit trail, newest first, paginated, behind the unlock UUID.
 import { z } from 'zod';
 import { defineOp, tenantOp } from '../define.js';
+import { page, AuditEvent } from '../outputs.js';
+import { GENERATED } from '../examples.js';
 import { Offset, Limit, pageOf } from '../schemas.js';
 
 export const BulkListAllAuditEvents = defineOp({
   name: 'BulkListAllAuditEvents',
+  summary: "The tenant's audit trail, newest first, paginated, behind the unlock UUID",
+  output: page(AuditEvent),
+  example: { unlockuuid: GENERATED.unlockuuid, offset: 0, limit: 10 },
   ...tenantOp('read', ['audit']),
   input: z.object({ unlockuuid: z.string(), offset: Offset, limit: Limit }),
   async run({ input, ctx }) {

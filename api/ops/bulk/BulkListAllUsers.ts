@@ -1,6 +1,8 @@
 // POST /v2/BulkListAllUsers: every live user of the tenant, oldest first, paginated.
 import { z } from 'zod';
 import { defineOp, type OpContext } from '../define.js';
+import { page, UserOut } from '../outputs.js';
+import { GENERATED } from '../examples.js';
 import { Limit, Offset, pageOf } from '../schemas.js';
 import { forbidden, Messages } from '../../errors.js';
 import { presentUser } from '../../vault/users.js';
@@ -14,6 +16,9 @@ export const LOOKAHEAD = 4;
 
 export const BulkListAllUsers = defineOp({
   name: 'BulkListAllUsers',
+  summary: 'Every live user of the tenant, oldest first, paginated',
+  output: page(UserOut).extend({ nextoffset: z.number().int().optional().meta({ description: 'Where the next page starts, when people the caller may not see were left out of this one.' }) }),
+  example: { unlockuuid: GENERATED.unlockuuid, offset: 0, limit: 10 },
   access: 'tenant',
   kinds: ['profile'],
   masks: true,

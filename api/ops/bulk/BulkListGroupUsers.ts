@@ -1,6 +1,8 @@
 // POST /v2/BulkListGroupUsers: a page of a group's members with their profiles and roles, behind the unlock UUID.
 import { z } from 'zod';
 import { defineOp, tenantOp } from '../define.js';
+import { page, UserOut } from '../outputs.js';
+import { GENERATED } from '../examples.js';
 import { Offset, Limit, pageOf } from '../schemas.js';
 import { badRequest, Messages } from '../../errors.js';
 import { presentUser } from '../../vault/users.js';
@@ -8,6 +10,9 @@ import { GroupPick } from '../groups/schemas.js';
 
 export const BulkListGroupUsers = defineOp({
   name: 'BulkListGroupUsers',
+  summary: "A page of a group's members with their profiles and roles, behind the unlock UUID",
+  output: page(UserOut.extend({ roleid: z.number().int().nullable(), rolename: z.string().nullable() })),
+  example: { unlockuuid: GENERATED.unlockuuid, groupname: 'support', offset: 0, limit: 10 },
   ...tenantOp('read', ['profile', 'group']),
   masks: true,
   input: z.object({ unlockuuid: z.string(), ...GroupPick, offset: Offset, limit: Limit }),

@@ -1,9 +1,15 @@
 // POST /v2/BulkListTokens: the pairs named by tokenuuids or tokenbases, in request order, behind the unlock UUID.
+import { z } from 'zod';
 import { defineOp, tenantOp } from '../define.js';
+import { page, TokenPair } from '../outputs.js';
+import { GENERATED } from '../examples.js';
 import { BulkTokensInput } from '../tokens/schemas.js';
 
 export const BulkListTokens = defineOp({
   name: 'BulkListTokens',
+  summary: 'The pairs named by tokenuuids or tokenbases, in request order, behind the unlock UUID',
+  output: page(TokenPair.extend({ record: z.string(), tokentype: z.string() })),
+  example: { unlockuuid: GENERATED.unlockuuid, tokens: [GENERATED.tokenuuid] },
   ...tenantOp('read'),
   input: BulkTokensInput,
   async run({ input, ctx }) {

@@ -1,6 +1,8 @@
 // POST /v2/BulkListUsers: the users matching a list of (mode, identity) pairs, in request order, not paginated.
 import { z } from 'zod';
 import { defineOp } from '../define.js';
+import { page, UserOut } from '../outputs.js';
+import { GENERATED } from '../examples.js';
 import { Identity } from '../schemas.js';
 import { forbidden, Messages } from '../../errors.js';
 import { presentUser } from '../../vault/users.js';
@@ -9,6 +11,9 @@ import { visiblePeople } from '../listed.js';
 
 export const BulkListUsers = defineOp({
   name: 'BulkListUsers',
+  summary: 'The users matching a list of (mode, identity) pairs, in request order, not paginated',
+  output: page(UserOut),
+  example: { unlockuuid: GENERATED.unlockuuid, users: [{ mode: 'email', identity: 'ada@example.com' }, { mode: 'login', identity: 'alan' }] },
   access: 'tenant',
   kinds: ['profile'],
   masks: true,

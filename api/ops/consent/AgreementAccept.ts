@@ -1,6 +1,8 @@
 // POST /v2/AgreementAccept: records (or replaces) a person's agreement to a legal basis.
 import { z } from 'zod';
 import { defineOp, type OpContext, personOp } from '../define.js';
+import { Done } from '../outputs.js';
+import { ADA } from '../examples.js';
 import { UserRef, TimeInput } from '../schemas.js';
 import { Brief } from './schemas.js';
 import { subjectRow } from '../subject.js';
@@ -12,6 +14,9 @@ const Text = z.union([z.string().max(1024), z.number().transform(String)]);
 
 export const AgreementAccept = defineOp({
   name: 'AgreementAccept',
+  summary: "Records (or replaces) a person's agreement to a legal basis",
+  output: Done,
+  example: { ...ADA, brief: 'marketing-email', agreementmethod: 'web-form', referencecode: 'signup-page', finaltime: '1y' },
   ...personOp('write', ['agreement'], 'own'),
   input: z.object({
     ...UserRef,

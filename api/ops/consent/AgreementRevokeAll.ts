@@ -5,6 +5,9 @@ import { Brief } from './schemas.js';
 
 export const AgreementRevokeAll = defineOp({
   name: 'AgreementRevokeAll',
+  summary: 'Revokes every agreement in force (or pending) to a legal basis, for everyone',
+  output: z.object({ revoked: z.number().int() }),
+  example: { brief: 'marketing-email' },
   ...tenantOp('write', ['agreement']),
   input: z.object({ brief: Brief }),
   async run({ input, ctx }) {

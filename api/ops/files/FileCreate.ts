@@ -1,6 +1,8 @@
 // POST /v2/FileCreate: stores a file for a user, sealed; the same content again answers the existing file.
 import { z } from 'zod';
 import { defineOp, personOp } from '../define.js';
+import { RecordToken, UuidOut } from '../outputs.js';
+import { ADA } from '../examples.js';
 import { TimeInput, UserRef } from '../schemas.js';
 import { subjectRow } from '../subject.js';
 import { badRequest, PayloadTooLargeError } from '../../errors.js';
@@ -10,6 +12,9 @@ import { BAD_BASE64, FileData, FileName, Mimetype, Tags } from './schemas.js';
 
 export const FileCreate = defineOp({
   name: 'FileCreate',
+  summary: 'Stores a file for a user, sealed; the same content again answers the existing file',
+  output: z.object({ token: RecordToken, fileuuid: UuidOut, duplicate: z.boolean().meta({ description: 'The person already had this content: its file is answered.' }), tags: z.array(z.string()) }),
+  example: { ...ADA, filename: 'note.txt', filedata: 'SGVsbG8sIEFkYSE=', mimetype: 'text/plain', tags: ['id'] },
   ...personOp('write', ['file']),
   largeBody: true,
   input: z.object({

@@ -5,6 +5,9 @@ import { GroupName, GroupDesc, GroupType } from './schemas.js';
 
 export const GroupCreate = defineOp({
   name: 'GroupCreate',
+  summary: 'A named group of users in this tenant',
+  output: z.object({ groupid: z.number().int() }),
+  example: { groupname: 'support', groupdesc: 'People the support team helps', grouptype: 'team' },
   ...tenantOp('write'),
   input: z.object({ groupname: GroupName, groupdesc: GroupDesc.optional(), grouptype: GroupType.optional() }),
   async run({ input, ctx }) {

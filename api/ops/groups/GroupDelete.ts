@@ -1,11 +1,15 @@
 // POST /v2/GroupDelete: removes a group and its memberships (never its users).
 import { z } from 'zod';
 import { defineOp, tenantOp } from '../define.js';
+import { Done } from '../outputs.js';
 import { badRequest, Messages } from '../../errors.js';
 import { GroupPick } from './schemas.js';
 
 export const GroupDelete = defineOp({
   name: 'GroupDelete',
+  summary: 'Removes a group and its memberships (never its users)',
+  output: Done,
+  example: { groupname: 'support' },
   ...tenantOp('write'),
   input: z.object(GroupPick),
   async run({ input, ctx }) {

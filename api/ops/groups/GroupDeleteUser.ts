@@ -1,6 +1,8 @@
 // POST /v2/GroupDeleteUser: removes a user from a group.
 import { z } from 'zod';
 import { defineOp, personOp } from '../define.js';
+import { Done } from '../outputs.js';
+import { ADA } from '../examples.js';
 import { UserRef } from '../schemas.js';
 import { badRequest, notFound, Messages } from '../../errors.js';
 import { GroupPick } from './schemas.js';
@@ -8,6 +10,9 @@ import { subjectRow } from '../subject.js';
 
 export const GroupDeleteUser = defineOp({
   name: 'GroupDeleteUser',
+  summary: 'Removes a user from a group',
+  output: Done,
+  example: { ...ADA, groupname: 'support' },
   ...personOp('write', ['group']),
   input: z.object({ ...UserRef, ...GroupPick }),
   async run({ input, ctx }) {

@@ -1,11 +1,15 @@
 // POST /v2/GroupGet: one group by id or name.
 import { z } from 'zod';
 import { defineOp, tenantOp } from '../define.js';
+import { GroupOut } from '../outputs.js';
 import { badRequest, Messages } from '../../errors.js';
 import { GroupPick } from './schemas.js';
 
 export const GroupGet = defineOp({
   name: 'GroupGet',
+  summary: 'One group by id or name',
+  output: GroupOut,
+  example: { groupname: 'support' },
   ...tenantOp('read'),
   input: z.object(GroupPick),
   async run({ input, ctx }) {

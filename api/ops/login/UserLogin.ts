@@ -3,6 +3,8 @@
 // A login and a lockout are events on the person's trail.
 import { z } from 'zod';
 import { defineOp } from '../define.js';
+import { RecordToken } from '../outputs.js';
+import { GENERATED } from '../examples.js';
 import { Identity } from '../schemas.js';
 import { LoginMode } from './UserPrelogin.js';
 import { LockoutError } from '../../vault/logins.js';
@@ -10,6 +12,9 @@ import { onTrail } from './trail.js';
 
 export const UserLogin = defineOp({
   name: 'UserLogin',
+  summary: "The code from UserPrelogin for a login xtoken and the user's token",
+  output: z.object({ xtoken: z.string().meta({ description: 'A login xtoken: the person’s own record only.' }), token: RecordToken }),
+  example: { mode: 'email', identity: 'ada@example.com', smscode: '12345678', loginid: GENERATED.uuid },
   access: 'public',
   kinds: [],
   transaction: 'read',

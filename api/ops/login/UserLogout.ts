@@ -3,10 +3,14 @@
 // out: any other caller is told so (400). The event is on the person's trail.
 import { z } from 'zod';
 import { defineOp } from '../define.js';
+import { Done } from '../outputs.js';
 import { badRequest } from '../../errors.js';
 
 export const UserLogout = defineOp({
   name: 'UserLogout',
+  summary: 'Ends the login xtoken that calls it, at once',
+  output: Done,
+  example: {},
   access: 'tenant',
   login: 'own',
   kinds: [],

@@ -2,6 +2,8 @@
 // user's profile. The answer names this attempt (`loginid`) whether or not the identity belongs to anyone.
 import { z } from 'zod';
 import { defineOp } from '../define.js';
+import { UuidOut } from '../outputs.js';
+import { GENERATED } from '../examples.js';
 import { Identity } from '../schemas.js';
 import { Messages } from '../../errors.js';
 
@@ -9,6 +11,9 @@ export const LoginMode = z.enum(['email', 'phone'], { error: (iss) => (iss.input
 
 export const UserPrelogin = defineOp({
   name: 'UserPrelogin',
+  summary: "A solved challenge sends an eight-digit code to the email or phone stored in the user's profile",
+  output: z.object({ result: z.literal('done'), loginid: UuidOut.meta({ description: 'Send it to UserLogin with the code.' }) }),
+  example: { mode: 'email', identity: 'ada@example.com', captchacode: GENERATED.uuid, code: '4821' },
   access: 'public',
   kinds: [],
   transaction: 'read',

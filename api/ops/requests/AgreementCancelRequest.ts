@@ -1,6 +1,8 @@
 // POST /v2/AgreementCancelRequest: asks for consent to a legal basis to be withdrawn (`agreement-withdraw`).
 import { z } from 'zod';
 import { defineOp, personOp } from '../define.js';
+import { RequestAnswer } from '../outputs.js';
+import { ADA } from '../examples.js';
 import { UserRef } from '../schemas.js';
 import { Brief } from '../consent/schemas.js';
 import { subjectRow } from '../subject.js';
@@ -8,6 +10,9 @@ import { notFound, Messages } from '../../errors.js';
 
 export const AgreementCancelRequest = defineOp({
   name: 'AgreementCancelRequest',
+  summary: 'Asks for consent to a legal basis to be withdrawn (`agreement-withdraw`)',
+  output: RequestAnswer,
+  example: { ...ADA, brief: 'marketing-email' },
   ...personOp('write', ['request', 'agreement'], 'own'),
   input: z.object({ ...UserRef, brief: Brief }),
   async run({ input, ctx }) {

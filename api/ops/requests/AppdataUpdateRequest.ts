@@ -1,12 +1,17 @@
 // POST /v2/AppdataUpdateRequest: proposes a merge into one of the person's app records (`change-app-data`).
 import { z } from 'zod';
 import { defineOp, personOp } from '../define.js';
+import { RequestAnswer } from '../outputs.js';
+import { ADA } from '../examples.js';
 import { UserRef } from '../schemas.js';
 import { AppName, AppDataInput } from '../appdata/schemas.js';
 import { subjectRow } from '../subject.js';
 
 export const AppdataUpdateRequest = defineOp({
   name: 'AppdataUpdateRequest',
+  summary: "Proposes a merge into one of the person's app records (`change-app-data`)",
+  output: RequestAnswer,
+  example: { ...ADA, appname: 'shop', appdata: { newsletter: true } },
   ...personOp('write', ['request', 'appdata'], 'own'),
   input: z.object({ ...UserRef, appname: AppName, appdata: AppDataInput }),
   async run({ input, ctx }) {

@@ -2,11 +2,16 @@
 // the unlock UUID, newest first, paginated.
 import { z } from 'zod';
 import { defineOp, tenantOp } from '../define.js';
+import { page, RequestOut } from '../outputs.js';
+import { GENERATED } from '../examples.js';
 import { Offset, Limit, pageOf } from '../schemas.js';
 import { presentRequest } from '../../vault/requests.js';
 
 export const BulkListAllUserRequests = defineOp({
   name: 'BulkListAllUserRequests',
+  summary: "The tenant's requests (open ones unless `status` says otherwise), newest first, behind the unlock UUID",
+  output: page(RequestOut),
+  example: { unlockuuid: GENERATED.unlockuuid, status: 'open', offset: 0, limit: 10 },
   ...tenantOp('read', ['request']),
   input: z.object({
     unlockuuid: z.string(),

@@ -1,6 +1,8 @@
 // POST /v2/UserPatchRequest: proposes a JSON Patch of the profile (`change-profile`), pending approval.
 import { z } from 'zod';
 import { defineOp, personOp } from '../define.js';
+import { RequestAnswer } from '../outputs.js';
+import { ADA } from '../examples.js';
 import { UserRef } from '../schemas.js';
 import { PatchOperation } from '../users/UserPatch.js';
 import { applyProfilePatch, type PatchOperation as ProfilePatchOperation } from '../../vault/profile-patch.js';
@@ -9,6 +11,9 @@ import { mayRead, patchReads } from '../profile-reads.js';
 
 export const UserPatchRequest = defineOp({
   name: 'UserPatchRequest',
+  summary: 'Proposes a JSON Patch of the profile (`change-profile`), pending approval',
+  output: RequestAnswer,
+  example: { ...ADA, patch: [{ op: 'add', path: '/nickname', value: 'Ada' }] },
   ...personOp('write', ['request', 'profile'], 'own'),
   readsProfile: true,
   input: z.object({ ...UserRef, patch: z.array(PatchOperation).min(1) }),

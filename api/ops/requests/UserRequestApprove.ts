@@ -1,11 +1,16 @@
 // POST /v2/UserRequestApprove: carries out the requested change and closes the request as approved.
 import { z } from 'zod';
 import { defineOp, tenantOp } from '../define.js';
+import { Done } from '../outputs.js';
+import { GENERATED } from '../examples.js';
 import { Uuid } from '../schemas.js';
 import { judgedUser } from '../subject.js';
 
 export const UserRequestApprove = defineOp({
   name: 'UserRequestApprove',
+  summary: 'Carries out the requested change and closes the request as approved',
+  output: Done,
+  example: { requestuuid: GENERATED.uuid, reason: 'Checked with the customer by phone' },
   ...tenantOp('write', ['request', 'profile', 'appdata', 'agreement']),
   input: z.object({ requestuuid: Uuid, reason: z.string().max(1024).optional() }),
   async run({ input, ctx }) {

@@ -1,10 +1,15 @@
 // POST /v2/UserRequestCancel: closes an open request without carrying it out (admin, or its own person).
 import { z } from 'zod';
 import { defineOp } from '../define.js';
+import { Done } from '../outputs.js';
+import { GENERATED } from '../examples.js';
 import { Uuid } from '../schemas.js';
 
 export const UserRequestCancel = defineOp({
   name: 'UserRequestCancel',
+  summary: 'Closes an open request without carrying it out (admin, or its own person)',
+  output: Done,
+  example: { requestuuid: GENERATED.uuid, reason: 'Asked twice' },
   access: 'tenant',
   login: 'own',
   kinds: ['request'],

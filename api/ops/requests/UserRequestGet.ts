@@ -1,6 +1,8 @@
 // POST /v2/UserRequestGet: one request with its proposed change and, while open, what it would change.
 import { z } from 'zod';
 import { defineOp, personOp } from '../define.js';
+import { AnyObject, RequestOut } from '../outputs.js';
+import { GENERATED } from '../examples.js';
 import { Uuid } from '../schemas.js';
 import { presentRequest, type Change } from '../../vault/requests.js';
 import { maskProfile, readsWhole } from '../../vault/policy-mask.js';
@@ -11,6 +13,9 @@ import { judgedUser } from '../subject.js';
 
 export const UserRequestGet = defineOp({
   name: 'UserRequestGet',
+  summary: 'One request with its proposed change and, while open, what it would change',
+  output: z.object({ request: RequestOut.extend({ change: AnyObject.nullable().optional().meta({ description: 'The proposed change (`profile`, `patch`, `appdata`…).' }), original: AnyObject.nullable().optional().meta({ description: 'While open: the data it would change.' }) }) }),
+  example: { requestuuid: GENERATED.uuid },
   ...personOp('read', ['request', 'profile'], 'own'),
   input: z.object({ requestuuid: Uuid }),
   async run({ input, ctx }) {

@@ -1,11 +1,16 @@
 // POST /v2/UserUpdateRequest: proposes a merge into the profile (`change-profile`), pending approval.
 import { z } from 'zod';
 import { defineOp, personOp } from '../define.js';
+import { RequestAnswer } from '../outputs.js';
+import { ADA } from '../examples.js';
 import { Profile, UserRef } from '../schemas.js';
 import { subjectRow } from '../subject.js';
 
 export const UserUpdateRequest = defineOp({
   name: 'UserUpdateRequest',
+  summary: 'Proposes a merge into the profile (`change-profile`), pending approval',
+  output: RequestAnswer,
+  example: { ...ADA, profile: { phone: '+442079460019' } },
   ...personOp('write', ['request', 'profile'], 'own'),
   input: z.object({ ...UserRef, profile: Profile }),
   async run({ input, ctx }) {

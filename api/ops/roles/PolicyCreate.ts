@@ -7,6 +7,9 @@ import { Name, Description, PolicyDocument, ManagedBy, policyVocabulary } from '
 
 export const PolicyCreate = defineOp({
   name: 'PolicyCreate',
+  summary: 'An IAM-like policy document (CONTRACT §4.9), optionally with an owner mark (`managedby`); main tenant only',
+  output: z.object({ policyid: z.number().int() }),
+  example: { policyname: 'support-read', policydesc: 'Read profiles, no app data', policy: { Effect: 'Allow', Action: ['UserGet', 'UserSearch'], Resource: 'users.profile' } },
   ...mainTenantOp('write'),
   input: z.object({ policyname: Name, policydesc: Description.optional(), policy: PolicyDocument, managedby: ManagedBy.optional() }),
   async run({ input, ctx }) {

@@ -7,6 +7,9 @@ import { PolicyRef } from './schemas.js';
 
 export const PolicyDelete = defineOp({
   name: 'PolicyDelete',
+  summary: 'Removes a policy and its links to roles; main tenant only',
+  output: z.object({ policyid: z.number().int() }),
+  example: { policyname: 'support-read' },
   ...mainTenantOp('write'),
   input: z.object(PolicyRef),
   async run({ input, ctx }) {

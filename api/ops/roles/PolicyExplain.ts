@@ -3,6 +3,8 @@
 // ones masked, each condition with what it saw. The same engine and gate decisions as enforcement; no person's data.
 import { z } from 'zod';
 import { defineOp, type OpDefinition, mainTenantOp } from '../define.js';
+import { AnyObject } from '../outputs.js';
+import { ADA } from '../examples.js';
 import { Identity, Mode } from '../schemas.js';
 import { Name, Id } from './schemas.js';
 import { badRequest, notFound, Messages } from '../../errors.js';
@@ -14,6 +16,17 @@ import { isUuid } from '../../vault/identities.js';
 
 export const PolicyExplain = defineOp({
   name: 'PolicyExplain',
+  summary: 'Why a role (or an xtoken) would be allowed, refused or partly allowed an operation, optionally on one person',
+  output: z.object({
+    verdict: z.enum(['allow', 'deny', 'partial']),
+    reason: z.string().optional().meta({ description: 'Why, in words, when it is not a plain allow.' }),
+    kinds: z.array(z.string()).meta({ description: 'The kinds of personal data the operation carries.' }),
+    decidedby: z.array(AnyObject).meta({ description: 'The statements that decided it: policy, statement index, effect.' }),
+    fields: z.object({ visible: z.array(z.string()), masked: z.array(z.unknown()) }).meta({ description: 'The profile fields the answer would show, and those masked.' }),
+    reads: AnyObject.optional().meta({ description: 'For an operation that reads profile values: what it may read.' }),
+    conditions: z.array(AnyObject).meta({ description: 'Each condition, with what it saw (never a value about the person) and whether it matched.' }),
+  }),
+  example: { rolename: 'support', operation: 'UserGet', ...ADA },
   ...mainTenantOp('read'),
   input: z.object({
     roleid: Id.optional(),

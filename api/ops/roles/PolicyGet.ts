@@ -1,11 +1,15 @@
 // POST /v2/PolicyGet: one policy by id or name, with its owner mark (`managedby`) when it has one.
 import { z } from 'zod';
 import { defineOp, mainTenantOp } from '../define.js';
+import { AnyObject } from '../outputs.js';
 import { badRequest, Messages } from '../../errors.js';
 import { PolicyRef } from './schemas.js';
 
 export const PolicyGet = defineOp({
   name: 'PolicyGet',
+  summary: 'One policy by id or name, with its owner mark (`managedby`) when it has one',
+  output: z.object({ policyid: z.number().int(), policyname: z.string(), policydesc: z.string().nullable(), policy: AnyObject.meta({ description: 'The policy document.' }), managedby: z.string().optional() }),
+  example: { policyname: 'support-read' },
   ...mainTenantOp('read'),
   input: z.object(PolicyRef),
   async run({ input, ctx }) {

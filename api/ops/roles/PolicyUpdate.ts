@@ -3,11 +3,15 @@
 import { z } from 'zod';
 import { defineOp, mainTenantOp } from '../define.js';
 import { policyWarnings } from '../../vault/policy.js';
+import { Done } from '../outputs.js';
 import { badRequest, Messages } from '../../errors.js';
 import { Id, Name, Description, PolicyDocument, ManagedBy, policyVocabulary } from './schemas.js';
 
 export const PolicyUpdate = defineOp({
   name: 'PolicyUpdate',
+  summary: "Changes a policy's name, description, document or owner mark (kept unless given); main tenant only",
+  output: Done,
+  example: { policyname: 'support-read', policydesc: 'Read profiles only' },
   ...mainTenantOp('write'),
   input: z.object({
     policyid: Id.optional(),

@@ -5,6 +5,9 @@ import { Name, Description, ManagedBy } from './schemas.js';
 
 export const RoleCreate = defineOp({
   name: 'RoleCreate',
+  summary: 'A role that xtokens can carry, optionally with an owner mark (`managedby`); main tenant only',
+  output: z.object({ roleid: z.number().int() }),
+  example: { rolename: 'support', roledesc: 'The support team' },
   ...mainTenantOp('write'),
   input: z.object({ rolename: Name, roledesc: Description.optional(), managedby: ManagedBy.optional() }),
   async run({ input, ctx }) {

@@ -6,6 +6,9 @@ import { RoleRef, namedRole } from './schemas.js';
 
 export const RoleDelete = defineOp({
   name: 'RoleDelete',
+  summary: 'Removes a role with its policy links and every xtoken issued for it; main tenant only',
+  output: z.object({ roleid: z.number().int() }),
+  example: { rolename: 'support' },
   ...mainTenantOp('write'),
   input: z.object(RoleRef),
   async run({ input, ctx }) {

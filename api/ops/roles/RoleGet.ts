@@ -7,6 +7,9 @@ import { RoleRef, namedRole } from './schemas.js';
 
 export const RoleGet = defineOp({
   name: 'RoleGet',
+  summary: 'One role by id or name, with its owner mark and the policies linked to it; main tenant only',
+  output: z.object({ roleid: z.number().int(), rolename: z.string(), roledesc: z.string().nullable(), managedby: z.string().optional(), policies: z.array(z.looseObject({ policyid: z.number().int(), policyname: z.string() })) }),
+  example: { rolename: 'support' },
   ...mainTenantOp('read'),
   input: z.object(RoleRef),
   async run({ input, ctx }) {

@@ -5,6 +5,9 @@ import { RoleRef, PolicyRef, roleAndPolicy } from './schemas.js';
 
 export const RoleLinkPolicy = defineOp({
   name: 'RoleLinkPolicy',
+  summary: 'Links a policy to a role (idempotent); main tenant only',
+  output: z.object({ roleid: z.number().int() }),
+  example: { rolename: 'support', policyname: 'support-read' },
   ...mainTenantOp('write'),
   input: z.object({ ...RoleRef, ...PolicyRef }),
   async run({ input, ctx }) {

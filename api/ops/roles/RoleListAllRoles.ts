@@ -4,9 +4,13 @@
 import { z } from 'zod';
 import { defineOp, mainTenantOp } from '../define.js';
 import { Limit, Offset, pageOf } from '../schemas.js';
+import { page } from '../outputs.js';
 
 export const RoleListAllRoles = defineOp({
   name: 'RoleListAllRoles',
+  summary: 'A page of every role, with its owner mark and linked policies; main tenant only',
+  output: page(z.object({ roleid: z.number().int(), rolename: z.string(), roledesc: z.string().nullable(), managedby: z.string().optional(), policies: z.array(z.object({ policyid: z.number().int(), policyname: z.string() })) })),
+  example: { offset: 0, limit: 20 },
   ...mainTenantOp('read'),
   input: z.object({ offset: Offset, limit: Limit }),
   async run({ input, ctx }) {

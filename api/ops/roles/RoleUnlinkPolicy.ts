@@ -6,6 +6,9 @@ import { RoleRef, PolicyRef, roleAndPolicy } from './schemas.js';
 
 export const RoleUnlinkPolicy = defineOp({
   name: 'RoleUnlinkPolicy',
+  summary: 'The role no longer holds the policy (unlinking one it does not hold is no error); main tenant only',
+  output: z.object({ roleid: z.number().int() }),
+  example: { rolename: 'support', policyname: 'support-read' },
   ...mainTenantOp('write'),
   input: z.object({ ...RoleRef, ...PolicyRef }),
   async run({ input, ctx }) {

@@ -4,6 +4,7 @@
 // another tenant since the caller proved whose it was (409 then; 400 in the main tenant, which carries no mark).
 import { z } from 'zod';
 import { defineOp } from '../define.js';
+import { NewXToken } from '../outputs.js';
 import { TimeInput } from '../schemas.js';
 import { ManagedBy, RoleRef, namedRole } from './schemas.js';
 import { xtokenExpiry } from './xtokens.js';
@@ -11,6 +12,9 @@ import { cappedField } from '../../vault/durations.js';
 
 export const XTokenCreateForRole = defineOp({
   name: 'XTokenCreateForRole',
+  summary: "A token that acts as the role in this tenant, judged by the role's policies",
+  output: NewXToken,
+  example: { rolename: 'support', finaltime: '30d' },
   access: 'admin',
   kinds: [],
   transaction: 'write',

@@ -1,6 +1,8 @@
 // POST /v2/XTokenCreateForUser: a login xtoken that reads its own record only.
 import { z } from 'zod';
 import { defineOp } from '../define.js';
+import { RecordToken, NewXToken } from '../outputs.js';
+import { ADA } from '../examples.js';
 import { TimeInput, UserRef } from '../schemas.js';
 import { xtokenExpiry } from './xtokens.js';
 import { cappedField } from '../../vault/durations.js';
@@ -8,6 +10,9 @@ import { subjectRow } from '../subject.js';
 
 export const XTokenCreateForUser = defineOp({
   name: 'XTokenCreateForUser',
+  summary: 'A login xtoken that reads its own record only',
+  output: NewXToken.extend({ token: RecordToken }),
+  example: { ...ADA, finaltime: '1h' },
   access: 'admin',
   kinds: ['profile'],
   judges: 'person',

@@ -1,10 +1,14 @@
 // POST /v2/XTokenListForRole (beyond the contract): this tenant's live xtokens of a role, by id; never a secret.
 import { z } from 'zod';
 import { defineOp } from '../define.js';
+import { page, XToken } from '../outputs.js';
 import { RoleRef, namedRole } from './schemas.js';
 
 export const XTokenListForRole = defineOp({
   name: 'XTokenListForRole',
+  summary: "This tenant's live xtokens of a role, by id; never a secret",
+  output: page(XToken).extend({ roleid: z.number().int() }),
+  example: { rolename: 'support' },
   access: 'admin',
   kinds: [],
   transaction: 'read',

@@ -2,11 +2,16 @@
 // a secret.
 import { z } from 'zod';
 import { defineOp } from '../define.js';
+import { RecordToken, page, XToken } from '../outputs.js';
+import { ADA } from '../examples.js';
 import { UserRef } from '../schemas.js';
 import { subjectRow } from '../subject.js';
 
 export const XTokenListForUser = defineOp({
   name: 'XTokenListForUser',
+  summary: 'The live login xtokens of a person of this tenant, by id; never a secret',
+  output: page(XToken).extend({ token: RecordToken }),
+  example: { ...ADA },
   access: 'admin',
   kinds: [],
   transaction: 'read',

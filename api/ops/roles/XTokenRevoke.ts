@@ -2,10 +2,15 @@
 // Admins of its tenant may; root may in any tenant. Another tenant's id answers 404 like an unknown one.
 import { z } from 'zod';
 import { defineOp } from '../define.js';
+import { UuidOut } from '../outputs.js';
+import { GENERATED } from '../examples.js';
 import { XTokenId } from './xtokens.js';
 
 export const XTokenRevoke = defineOp({
   name: 'XTokenRevoke',
+  summary: 'Ends one role or login xtoken by the `xtokenid` its creation returned',
+  output: z.object({ xtokenid: UuidOut, kind: z.enum(['role', 'login']) }),
+  example: { xtokenid: GENERATED.xtokenid },
   access: 'admin',
   kinds: [],
   transaction: 'write',

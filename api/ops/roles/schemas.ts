@@ -13,7 +13,9 @@ export const Id = RecordId;
  */
 export const ManagedBy = z.string().max(256).regex(/^[\x21-\x7e]*$/, 'printable ASCII without spaces');
 /** A policy document; its shape is checked by the policy engine's parser, which names what is wrong. */
-export const PolicyDocument = z.custom<object>((v) => typeof v === 'object' && v !== null, { error: (iss) => (iss.input === undefined ? undefined : 'expected a policy object') });
+export const PolicyDocument = z
+  .custom<object>((v) => typeof v === 'object' && v !== null, { error: (iss) => (iss.input === undefined ? undefined : 'expected a policy object') })
+  .meta({ type: ['object', 'array'], description: 'One statement (`Effect`, `Action`, `Resource`, optional `Condition`), a list of them, or `{ Statement: [...] }` (CONTRACT §4.9).' });
 
 /** `roleid` or `rolename` (the SDKs send the name in place of the id when given one). */
 export const RoleRef = { roleid: Id.optional(), rolename: Name.optional() };

@@ -1,11 +1,16 @@
 // POST /v2/SessionListUserSessions: a person's live sessions.
 import { z } from 'zod';
 import { defineOp, personOp } from '../define.js';
+import { UnixTime, Expiry, UuidOut, AnyObject, page } from '../outputs.js';
+import { ADA } from '../examples.js';
 import { UserRef } from '../schemas.js';
 import { subjectRow } from '../subject.js';
 
 export const SessionListUserSessions = defineOp({
   name: 'SessionListUserSessions',
+  summary: "A person's live sessions",
+  output: page(z.object({ sessionuuid: UuidOut, sessiondata: AnyObject, when: UnixTime, expirationtime: Expiry })),
+  example: { ...ADA },
   ...personOp('read', ['session'], 'own'),
   input: z.object(UserRef),
   async run({ input, ctx }) {

@@ -2,12 +2,17 @@
 // retrieval of a record some tenant holds is audited.
 import { z } from 'zod';
 import { defineOp } from '../define.js';
+import { AnyObject } from '../outputs.js';
+import { GENERATED } from '../examples.js';
 import { Uuid } from '../schemas.js';
 import { draftEvent } from '../../vault/audit/trail.js';
 import { NotFoundError, VaultError, Messages } from '../../errors.js';
 
 export const SharedRecordGet = defineOp({
   name: 'SharedRecordGet',
+  summary: 'The shared fields of a live shared record, for its recipient (no token; limited per client address)',
+  output: z.object({ data: AnyObject.meta({ description: 'The shared fields only.' }) }),
+  example: { recorduuid: GENERATED.uuid },
   access: 'public',
   kinds: [],
   transaction: 'read',

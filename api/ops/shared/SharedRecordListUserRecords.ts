@@ -2,11 +2,16 @@
 // to whom, until when; so they can be reviewed and revoked (SharedRecordDelete).
 import { z } from 'zod';
 import { defineOp, personOp } from '../define.js';
+import { UnixTime, Expiry, UuidOut, page } from '../outputs.js';
+import { ADA } from '../examples.js';
 import { UserRef } from '../schemas.js';
 import { subjectRow } from '../subject.js';
 
 export const SharedRecordListUserRecords = defineOp({
   name: 'SharedRecordListUserRecords',
+  summary: "A person's live shared records: what each shows, to whom, until when",
+  output: page(z.object({ recorduuid: UuidOut, fields: z.array(z.string()).nullable(), appname: z.string().nullable(), partner: z.string().nullable(), creationtime: UnixTime, expirationtime: Expiry })),
+  example: { ...ADA },
   ...personOp('read', ['profile', 'appdata'], 'own'),
   input: z.object({ ...UserRef }),
   async run({ input, ctx }) {

@@ -2,6 +2,8 @@
 // so SystemRestoreUserProfile can bring them back; main tenant only, behind the unlock UUID.
 import { z } from 'zod';
 import { defineOp, mainTenantOp } from '../define.js';
+import { page, TenantRecord } from '../outputs.js';
+import { ADA, GENERATED } from '../examples.js';
 import { Identity, Mode, RecordId } from '../schemas.js';
 import { badRequest, notFound, Messages } from '../../errors.js';
 import { isUuid } from '../../vault/identities.js';
@@ -9,6 +11,9 @@ import { findInTenant, tenantsNamed } from '../../vault/search.js';
 
 export const SystemDeleteUserProfiles = defineOp({
   name: 'SystemDeleteUserProfiles',
+  summary: "Removes a person's records in every tenant (or one), keeping versions for SystemRestoreUserProfile",
+  output: page(TenantRecord),
+  example: { unlockuuid: GENERATED.unlockuuid, ...ADA },
   ...mainTenantOp('write', ['profile']),
   input: z.object({ unlockuuid: z.string(), mode: Mode, identity: Identity, tenantid: RecordId.optional(), tenantname: z.string().optional() }),
   async run({ input, ctx }) {

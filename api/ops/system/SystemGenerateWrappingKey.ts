@@ -9,6 +9,9 @@ const Share = (field: string) =>
 
 export const SystemGenerateWrappingKey = defineOp({
   name: 'SystemGenerateWrappingKey',
+  summary: 'Three recovery shares for a new wrapping key, shown once; main tenant only',
+  output: z.object({ wrappingkey: z.string().meta({ description: 'The new wrapping key, hex: shown once.' }) }),
+  example: { key1: '0a1b…(share 1)', key2: '2c3d…(share 2)', key3: '4e5f…(share 3)' },
   ...mainTenantOp('own'),
   input: z.object({ key1: Share('key1'), key2: Share('key2'), key3: Share('key3') }),
   async run({ input, ctx }) {

@@ -5,6 +5,9 @@ import { MAIN_TENANT_ID } from '../../store/database.js';
 
 export const SystemGetSystemStats = defineOp({
   name: 'SystemGetSystemStats',
+  summary: "How many records the tenant holds (all tenants for the main tenant's admins)",
+  output: z.object({ stats: z.object({ numusers: z.number().int(), numtenants: z.number().int(), numtokens: z.number().int(), numsessions: z.number().int(), totalnumrecords: z.number().int(), licensemaxrecords: z.number().int(), licensefinalexpiration: z.number().int() }) }),
+  example: {},
   access: 'admin',
   kinds: [],
   transaction: 'read',

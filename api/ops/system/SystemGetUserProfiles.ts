@@ -1,12 +1,17 @@
 // POST /v2/SystemGetUserProfiles: one person's records in every tenant; main tenant only, behind the unlock UUID.
 import { z } from 'zod';
 import { defineOp, mainTenantOp } from '../define.js';
+import { page, TenantRecord } from '../outputs.js';
+import { ADA, GENERATED } from '../examples.js';
 import { Identity } from '../schemas.js';
 import { Messages } from '../../errors.js';
 import { profilesEverywhere } from './crossTenant.js';
 
 export const SystemGetUserProfiles = defineOp({
   name: 'SystemGetUserProfiles',
+  summary: "One person's records in every tenant; main tenant only, behind the unlock UUID",
+  output: page(TenantRecord),
+  example: { unlockuuid: GENERATED.unlockuuid, ...ADA },
   ...mainTenantOp('read', ['profile']),
   input: z.object({
     unlockuuid: z.string(),

@@ -14,6 +14,9 @@ const badShares = (why: string) => badRequest(`Invalid API request parameter: sh
 
 export const SystemResplitRecoveryKey = defineOp({
   name: 'SystemResplitRecoveryKey',
+  summary: 'Three current recovery shares in, five new ones out, after which the old ones are void',
+  output: z.object({ keyringid: z.string(), encrypted: z.boolean(), shares: z.array(z.string()).optional().meta({ description: 'Five new shares (when no recipients are configured): shown once.' }), recipients: z.array(z.string()).optional(), encryptedshares: z.array(z.string()).optional().meta({ description: 'The shares, each encrypted to its recipient (age).' }) }),
+  example: { shares: ['0a1b…(share 1)', '2c3d…(share 2)', '4e5f…(share 3)'] },
   access: 'mainTenant',
   kinds: [],
   transaction: 'own',

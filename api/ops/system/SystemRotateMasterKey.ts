@@ -5,6 +5,9 @@ import { defineOp, mainTenantOp } from '../define.js';
 
 export const SystemRotateMasterKey = defineOp({
   name: 'SystemRotateMasterKey',
+  summary: "A new master key version, active for new writes at once; persons' keys are rewrapped in the background",
+  output: z.object({ active: z.number().int().meta({ description: 'The new active master key version.' }) }),
+  example: {},
   ...mainTenantOp('own'),
   input: z.object({}),
   async run({ ctx }) {

@@ -4,6 +4,9 @@ import { defineOp, mainTenantOp } from '../define.js';
 
 export const SystemSetLicenseKey = defineOp({
   name: 'SystemSetLicenseKey',
+  summary: 'Accepted and recorded for compatibility; Strongroom has no licence limits',
+  output: z.object({ result: z.literal('done') }),
+  example: { licensekey: 'not-needed-by-strongroom' },
   ...mainTenantOp('write'),
   input: z.object({ licensekey: z.string().min(1).max(8192) }),
   async run({ input, ctx }) {

@@ -8,6 +8,9 @@ import { TenantName, TenantOrg, TenantEmail, TenantManagedBy, TenantKek } from '
 
 export const TenantCreate = defineOp({
   name: 'TenantCreate',
+  summary: 'A new tenant with its own schema, and its admin token, shown once',
+  output: z.object({ tenantid: z.number().int(), xtoken: z.string().meta({ description: 'The tenant’s admin token: shown once.' }) }),
+  example: { tenantname: 'acme', tenantorg: 'Acme Ltd', email: 'privacy@acme.example' },
   ...mainTenantOp('own'),
   input: z.object({ tenantname: TenantName, tenantorg: TenantOrg, email: TenantEmail.optional(), managedby: TenantManagedBy.optional(), kek: TenantKek.optional() }),
   async run({ input, ctx }) {

@@ -3,12 +3,17 @@
 // was revoked or lost is removed as erased, and the event names what was destroyed (schema, person keys, the KEK).
 import { z } from 'zod';
 import { defineOp, mainTenantOp } from '../define.js';
+import { Done } from '../outputs.js';
+import { GENERATED } from '../examples.js';
 import { MAIN_TENANT_ID } from '../../store/database.js';
 import { badRequest } from '../../errors.js';
 import { TenantId, TenantManagedBy } from './schemas.js';
 
 export const TenantDelete = defineOp({
   name: 'TenantDelete',
+  summary: 'Removes a tenant, all its data and every credential of it; main tenant only',
+  output: Done,
+  example: { tenantid: GENERATED.id },
   ...mainTenantOp('own'),
   input: z.object({ tenantid: TenantId, managedby: TenantManagedBy.optional() }),
   async run({ input, ctx }) {

@@ -8,6 +8,9 @@ import { TenantId, TenantName, checkTenantAccess } from './schemas.js';
 
 export const TenantGet = defineOp({
   name: 'TenantGet',
+  summary: "A tenant's name, organisation and email, and its owner mark (`managedby`) when it has one",
+  output: z.object({ tenantid: z.number().int(), tenantname: z.string(), tenantorg: z.string(), email: z.string().nullable(), managedby: z.string().optional() }),
+  example: { tenantname: 'acme' },
   ...tenantOp('read'),
   input: z.object({ tenantid: TenantId.optional(), tenantname: TenantName.optional() }),
   async run({ input, ctx }) {

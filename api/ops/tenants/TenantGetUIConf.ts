@@ -6,6 +6,9 @@ import { defineOp } from '../define.js';
 
 export const TenantGetUIConf = defineOp({
   name: 'TenantGetUIConf',
+  summary: 'What a portal shows (no token)',
+  output: z.object({ ui: z.record(z.string(), z.union([z.string(), z.boolean()])).meta({ description: 'What the portal shows: company, links, terms.' }) }),
+  example: {},
   access: 'public',
   kinds: [],
   transaction: 'read',

@@ -3,11 +3,15 @@
 // its tenant's mark when it has one.
 import { z } from 'zod';
 import { defineOp, mainTenantOp } from '../define.js';
+import { page } from '../outputs.js';
 import { Offset, Limit, pageOf } from '../schemas.js';
 import { TenantManagedBy } from './schemas.js';
 
 export const TenantListTenants = defineOp({
   name: 'TenantListTenants',
+  summary: 'Every tenant, paginated; main tenant only',
+  output: page(z.object({ tenantid: z.number().int(), tenantname: z.string(), tenantorg: z.string(), managedby: z.string().optional() })),
+  example: { offset: 0, limit: 10 },
   ...mainTenantOp('read'),
   input: z.object({ offset: Offset, limit: Limit, managedby: TenantManagedBy.optional() }),
   async run({ input, ctx }) {

@@ -8,9 +8,13 @@ import { defineOp } from '../define.js';
 import { badRequest, forbidden } from '../../errors.js';
 import { MAIN_TENANT_ID } from '../../store/database.js';
 import { TenantId } from './schemas.js';
+import { GENERATED } from '../examples.js';
 
 export const TenantRevokeKek = defineOp({
   name: 'TenantRevokeKek',
+  summary: 'Revokes a tenant’s own key-encryption key, destroying it in the HSM: the tenant’s data is unreadable for good',
+  output: z.object({ tenantid: z.number().int(), kek: z.string(), revoked: z.number().int().meta({ description: 'When it was revoked (Unix seconds).' }), destroyed: z.boolean() }),
+  example: { unlockuuid: GENERATED.unlockuuid, tenantid: 3 },
   access: 'mainTenant',
   kinds: [],
   transaction: 'own',

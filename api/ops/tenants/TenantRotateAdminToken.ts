@@ -4,10 +4,14 @@
 // only on a tenant carrying that owner mark: never on the main tenant or a tenant some other tool or person made.
 import { z } from 'zod';
 import { defineOp, mainTenantOp } from '../define.js';
+import { GENERATED } from '../examples.js';
 import { TenantId, TenantManagedBy } from './schemas.js';
 
 export const TenantRotateAdminToken = defineOp({
   name: 'TenantRotateAdminToken',
+  summary: 'A new admin token for a tenant, shown once; every earlier one stops working',
+  output: z.object({ tenantid: z.number().int(), xtoken: z.string().meta({ description: 'The new admin token: shown once.' }), revoked: z.number().int().meta({ description: 'How many earlier admin tokens stopped working.' }) }),
+  example: { tenantid: GENERATED.id },
   ...mainTenantOp('own'),
   input: z.object({ tenantid: TenantId, managedby: TenantManagedBy.optional() }),
   async run({ input, ctx }) {

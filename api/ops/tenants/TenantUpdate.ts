@@ -5,10 +5,15 @@
 // background, served throughout; a tenant with one has its tenant key moved to the new object (no data key changes).
 import { z } from 'zod';
 import { defineOp, tenantOp } from '../define.js';
+import { Done } from '../outputs.js';
+import { GENERATED } from '../examples.js';
 import { TenantId, TenantName, TenantOrg, TenantEmail, TenantManagedBy, TenantKek, checkMainAdmin, checkTenantAccess } from './schemas.js';
 
 export const TenantUpdate = defineOp({
   name: 'TenantUpdate',
+  summary: "Renames a tenant or changes its organisation or email; `tenantid` defaults to the caller's",
+  output: Done,
+  example: { tenantid: GENERATED.id, tenantorg: 'Acme Limited' },
   ...tenantOp('own'),
   input: z.object({
     tenantid: TenantId.optional(),

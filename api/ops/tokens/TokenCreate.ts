@@ -1,12 +1,16 @@
 // POST /v2/TokenCreate: one record becomes a (tokenuuid, tokenbase) pair; `unique` returns the record's existing pair.
 import { z } from 'zod';
 import { defineOp, tenantOp } from '../define.js';
+import { TokenPair } from '../outputs.js';
 import { TimeInput } from '../schemas.js';
 import { expiryFrom } from '../../vault/durations.js';
 import { TokenTypeInput, RecordInput, checkedRecord } from './schemas.js';
 
 export const TokenCreate = defineOp({
   name: 'TokenCreate',
+  summary: "One record becomes a (tokenuuid, tokenbase) pair; `unique` returns the record's existing pair",
+  output: TokenPair,
+  example: { tokentype: 'creditcard', record: '4111111111111111' },
   ...tenantOp('write'),
   input: z.object({
     tokentype: TokenTypeInput,

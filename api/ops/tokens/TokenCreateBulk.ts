@@ -1,6 +1,7 @@
 // POST /v2/TokenCreateBulk: many records in one transaction and one tokenizer call per step.
 import { z } from 'zod';
 import { defineOp, tenantOp } from '../define.js';
+import { TokenPair } from '../outputs.js';
 import { TimeInput } from '../schemas.js';
 import { expiryFrom } from '../../vault/durations.js';
 import { badRequest } from '../../errors.js';
@@ -8,6 +9,9 @@ import { TokenTypeInput, RecordInput, checkedRecord } from './schemas.js';
 
 export const TokenCreateBulk = defineOp({
   name: 'TokenCreateBulk',
+  summary: 'Many records in one transaction and one tokenizer call per step',
+  output: z.object({ created: z.array(TokenPair.extend({ tokentype: z.string(), record: z.string() })), summary: z.object({ created: z.number().int() }) }),
+  example: { records: [{ tokentype: 'email', record: 'ada@example.com' }, { tokentype: 'unixtime', record: 1700000000 }] },
   ...tenantOp('write'),
   largeBody: true,
   input: z.object({

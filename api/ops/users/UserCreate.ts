@@ -1,12 +1,17 @@
 // POST /v2/UserCreate: stores a new profile and returns its token.
 import { z } from 'zod';
 import { defineOp, tenantOp } from '../define.js';
+import { RecordToken } from '../outputs.js';
+import { ADA_PROFILE } from '../examples.js';
 import { Profile, TimeInput } from '../schemas.js';
 import { expiryFrom } from '../../vault/durations.js';
 import { GroupRef } from '../../vault/groups.js';
 
 export const UserCreate = defineOp({
   name: 'UserCreate',
+  summary: 'Stores a new profile and returns its token',
+  output: z.object({ token: RecordToken }),
+  example: { profile: ADA_PROFILE },
   ...tenantOp('write', ['profile']),
   input: z.object({ profile: Profile, ...GroupRef, finaltime: TimeInput.optional(), slidingtime: TimeInput.optional() }),
   async run({ input, ctx }) {

@@ -1,6 +1,7 @@
 // POST /v2/UserCreateBulk: many profiles in one transaction; duplicates go to `errors`, never fail the batch.
 import { z } from 'zod';
 import { defineOp, tenantOp } from '../define.js';
+import { RecordToken, ProfileOut } from '../outputs.js';
 import { Profile, TimeInput } from '../schemas.js';
 import { expiryFrom } from '../../vault/durations.js';
 import { GroupRef } from '../../vault/groups.js';
@@ -8,6 +9,9 @@ import { badRequest } from '../../errors.js';
 
 export const UserCreateBulk = defineOp({
   name: 'UserCreateBulk',
+  summary: 'Many profiles in one transaction; duplicates go to `errors`, never fail the batch',
+  output: z.object({ created: z.array(z.object({ token: RecordToken, profile: ProfileOut })), errors: z.array(z.object({ profile: ProfileOut, reason: z.string() })).meta({ description: 'Profiles not stored (a duplicate index), with why.' }), summary: z.object({ created: z.number().int(), errors: z.number().int() }) }),
+  example: { records: [{ profile: { name: 'Grace Hopper', email: 'grace@example.com' } }, { profile: { name: 'Alan Turing', email: 'alan@example.com', login: 'alan' } }] },
   ...tenantOp('write', ['profile']),
   largeBody: true,
   input: z.object({

@@ -7,6 +7,9 @@ import { judgedRow } from '../subject.js';
 
 export const UserDeleteBulk = defineOp({
   name: 'UserDeleteBulk',
+  summary: 'Erases many users at once (as UserDelete each); unknown ones are skipped',
+  output: z.object({ deleted_count: z.number().int() }),
+  example: { users: [{ mode: 'email', identity: 'grace@example.com' }] },
   ...tenantOp('write', ['profile']),
   input: z.object({
     users: z

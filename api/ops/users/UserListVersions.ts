@@ -1,6 +1,8 @@
 // POST /v2/UserListVersions: the kept versions of a profile with their time and MD5.
 import { z } from 'zod';
 import { defineOp, personOp } from '../define.js';
+import { Versions } from '../outputs.js';
+import { ADA } from '../examples.js';
 import { UserRef } from '../schemas.js';
 import { subjectRow } from '../subject.js';
 import { UserGet } from './UserGet.js';
@@ -8,6 +10,9 @@ import { maskProfile } from '../../vault/policy-mask.js';
 
 export const UserListVersions = defineOp({
   name: 'UserListVersions',
+  summary: 'The kept versions of a profile with their time and MD5',
+  output: Versions,
+  example: { ...ADA },
   ...personOp('read', ['profile'], 'own'),
   input: z.object(UserRef),
   async run({ input, ctx }) {

@@ -1,6 +1,8 @@
 // POST /v2/UserPatch: RFC 6902 JSON Patch applied to the profile.
 import { z } from 'zod';
 import { defineOp, personOp } from '../define.js';
+import { Done } from '../outputs.js';
+import { ADA } from '../examples.js';
 import { UserRef } from '../schemas.js';
 import { changeProfile } from '../subject.js';
 import { applyProfilePatch, type PatchOperation as ProfilePatchOperation } from '../../vault/profile-patch.js';
@@ -15,6 +17,9 @@ export const PatchOperation = z.object({
 
 export const UserPatch = defineOp({
   name: 'UserPatch',
+  summary: 'RFC 6902 JSON Patch applied to the profile',
+  output: Done,
+  example: { ...ADA, patch: [{ op: 'replace', path: '/name', value: 'Ada, Countess of Lovelace' }] },
   ...personOp('write', ['profile']),
   readsProfile: true,
   input: z.object({ ...UserRef, patch: z.array(PatchOperation).min(1) }),

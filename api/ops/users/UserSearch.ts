@@ -1,6 +1,8 @@
 // POST /v2/UserSearch: users whose email (for an address) or login, phone or custom index equals the identity.
 import { z } from 'zod';
 import { defineOp } from '../define.js';
+import { page, UserOut } from '../outputs.js';
+import { GENERATED } from '../examples.js';
 import { Identity } from '../schemas.js';
 import { presentUser } from '../../vault/users.js';
 import { findInTenant, searchModes } from '../../vault/search.js';
@@ -8,6 +10,9 @@ import { visiblePeople } from '../listed.js';
 
 export const UserSearch = defineOp({
   name: 'UserSearch',
+  summary: 'Users whose email (for an address) or login, phone or custom index equals the identity',
+  output: page(UserOut),
+  example: { unlockuuid: GENERATED.unlockuuid, identity: 'ada@example.com' },
   access: 'tenant',
   kinds: ['profile'],
   masks: true,

@@ -2,11 +2,16 @@
 import { z } from 'zod';
 import mergePatch from 'json-merge-patch';
 import { defineOp, personOp } from '../define.js';
+import { Done } from '../outputs.js';
+import { ADA } from '../examples.js';
 import { Profile, UserRef } from '../schemas.js';
 import { changeProfile } from '../subject.js';
 
 export const UserUpdate = defineOp({
   name: 'UserUpdate',
+  summary: 'RFC 7396 merge of the sent fields into the profile; null deletes a field',
+  output: Done,
+  example: { ...ADA, profile: { name: 'Ada King', address: { city: 'London' } } },
   ...personOp('write', ['profile']),
   input: z.object({ ...UserRef, profile: Profile }),
   async run({ input, ctx }) {

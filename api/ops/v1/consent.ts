@@ -2,6 +2,8 @@
 // first use (v1 briefs were free-form). Judged, run and audited as every v2 operation.
 import { z } from 'zod';
 import { defineOp, personOp } from '../define.js';
+import { Done } from '../outputs.js';
+import { ADA } from '../examples.js';
 import { subjectRow } from '../subject.js';
 import { recordAgreement } from '../consent/AgreementAccept.js';
 import { LegalBasisCreate } from '../consent/LegalBasisCreate.js';
@@ -25,6 +27,9 @@ export const V1Consent = z.object({
 /** v1 consent: an AgreementAccept whose legal basis is created on first use, as v1 briefs were free-form. */
 export const V1ConsentAccept = defineOp({
   name: 'AgreementAccept',
+  summary: 'POST /v1/consent/{mode}/{identity}/{brief}: AgreementAccept, creating the legal basis on first use',
+  output: Done,
+  example: { ...ADA, brief: 'marketing-email' },
   ...personOp('write', ['agreement'], 'own'),
   input: V1Consent.extend({ mode: z.enum(MODES), identity: z.string(), brief: z.string() }),
   async run({ input, ctx }) {

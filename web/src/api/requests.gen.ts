@@ -44,7 +44,7 @@ export type AppdataCreateInput = {
   mode: "login" | "token" | "email" | "phone" | "custom";
   identity: string | number;
   appname: string;
-  appdata: unknown;
+  appdata: Record<string, unknown>;
 };
 
 export type AppdataDeleteInput = {
@@ -77,14 +77,14 @@ export type AppdataUpdateInput = {
   mode: "login" | "token" | "email" | "phone" | "custom";
   identity: string | number;
   appname: string;
-  appdata: unknown;
+  appdata: Record<string, unknown>;
 };
 
 export type AppdataUpdateRequestInput = {
   mode: "login" | "token" | "email" | "phone" | "custom";
   identity: string | number;
   appname: string;
-  appdata: unknown;
+  appdata: Record<string, unknown>;
 };
 
 export type AuditGetEventInput = {
@@ -274,7 +274,7 @@ export type LegalBasisUpdateInput = {
 export type PolicyCreateInput = {
   policyname: string;
   policydesc?: string;
-  policy: unknown;
+  policy: Record<string, unknown> | unknown[];
   managedby?: string;
 };
 
@@ -307,7 +307,7 @@ export type PolicyUpdateInput = {
   policyid?: number;
   policyname?: string;
   policydesc?: string;
-  policy?: unknown;
+  policy?: Record<string, unknown> | unknown[];
   managedby?: string;
 };
 
@@ -396,7 +396,7 @@ export type SessionListUserSessionsInput = {
 
 export type SessionUpsertInput = {
   sessionuuid: string;
-  sessiondata: unknown;
+  sessiondata: Record<string, unknown>;
   mode?: "login" | "token" | "email" | "phone" | "custom";
   identity?: string | number;
   slidingtime?: string | number;
@@ -549,7 +549,7 @@ export type TokenGetInput = {
 };
 
 export type UserCreateInput = {
-  profile: unknown;
+  profile: Record<string, unknown>;
   groupname?: string;
   groupid?: number;
   rolename?: string;
@@ -560,7 +560,7 @@ export type UserCreateInput = {
 
 export type UserCreateBulkInput = {
   records: {
-    profile: unknown;
+    profile: Record<string, unknown>;
     groupname?: string;
     groupid?: number;
     rolename?: string;
@@ -666,13 +666,13 @@ export type UserSearchInput = {
 export type UserUpdateInput = {
   mode: "login" | "token" | "email" | "phone" | "custom";
   identity: string | number;
-  profile: unknown;
+  profile: Record<string, unknown>;
 };
 
 export type UserUpdateRequestInput = {
   mode: "login" | "token" | "email" | "phone" | "custom";
   identity: string | number;
-  profile: unknown;
+  profile: Record<string, unknown>;
 };
 
 export type XTokenCreateForRoleInput = {

@@ -14,7 +14,7 @@ export function MyProfile() {
   const current = objectOf(profile.data?.profile);
   const [draft, setDraft] = useState<string | null>(null);
   const change = useMutation({
-    mutationFn: () => call('UserUpdateRequest', { ...me, profile: mergePatchBetween(current, JSON.parse(draft!)) }),
+    mutationFn: () => call('UserUpdateRequest', { ...me, profile: mergePatchBetween(current, JSON.parse(draft!)) as Record<string, unknown> }),
     onSuccess: async () => {
       setDraft(null);
       await client.invalidateQueries({ queryKey: ['myrequests'] });

@@ -54,7 +54,7 @@ function Policies() {
   const save = useMutation({
     mutationFn: () => {
       const policy = JSON.parse(source) as unknown;
-      return existing ? vault.call('PolicyUpdate', { policyname: name, policydesc: desc, policy }) : vault.call('PolicyCreate', { policyname: name.trim(), policydesc: desc, policy });
+      return existing ? vault.call('PolicyUpdate', { policyname: name, policydesc: desc, policy: policy as Record<string, unknown> }) : vault.call('PolicyCreate', { policyname: name.trim(), policydesc: desc, policy: policy as Record<string, unknown> });
     },
     onSuccess: async () => {
       setExisting(true);

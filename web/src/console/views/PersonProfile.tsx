@@ -15,7 +15,7 @@ export function ProfileTab({ token, profile, onDeleted }: { token: string; profi
   const [draft, setDraft] = useState(() => JSON.stringify(profile, null, 2));
   const [saved, setSaved] = useState(false);
   const update = useMutation({
-    mutationFn: () => vault.call('UserUpdate', { mode: 'token', identity: token, profile: mergePatchBetween(profile, JSON.parse(draft)) }),
+    mutationFn: () => vault.call('UserUpdate', { mode: 'token', identity: token, profile: mergePatchBetween(profile, JSON.parse(draft)) as Record<string, unknown> }),
     onSuccess: async () => {
       setEditing(false);
       setSaved(true);
@@ -94,7 +94,7 @@ export function VersionsTab({ token, profile }: { token: string; profile: Record
   const a = useQuery(load(from));
   const b = useQuery(load(to));
   const restore = useMutation({
-    mutationFn: () => vault.call('UserUpdate', { mode: 'token', identity: token, profile: mergePatchBetween(profile, objectOf(a.data?.profile)) }),
+    mutationFn: () => vault.call('UserUpdate', { mode: 'token', identity: token, profile: mergePatchBetween(profile, objectOf(a.data?.profile)) as Record<string, unknown> }),
     onSuccess: async () => {
       await client.invalidateQueries({ queryKey: ['person', vault.session.tenant, token] });
       await client.invalidateQueries({ queryKey: ['versions', token] });
