@@ -11,6 +11,8 @@ export const UnixTime = z.number().int().meta(d('A Unix time in seconds.'));
 /** A Unix time, or 0 for none. */
 export const Expiry = z.number().int().meta(d('A Unix time in seconds; 0 when none is set.'));
 export const RecordToken = z.string().meta(d('The person’s record token: how every later call can name them (`mode: "token"`).'));
+/** Present, and true, only when a lifetime asked for was longer than allowed and was cut to the expiry answered. */
+export const Capped = z.literal(true).optional().meta(d('Present only when the lifetime asked for was longer than allowed: it was cut to the expiry answered.'));
 export const UuidOut = z.string().meta(d('A UUID the vault generated.'));
 export const AnyObject = z.record(z.string(), z.unknown());
 export const ProfileOut = AnyObject.meta(d('The profile as stored (masked where the caller’s policy hides fields).'));

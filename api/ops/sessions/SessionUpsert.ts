@@ -2,7 +2,7 @@
 // custom, or an explicit mode and identity) links it to them, and an unknown person is a 404.
 import { z } from 'zod';
 import { defineOp, tenantOp } from '../define.js';
-import { Expiry, UuidOut } from '../outputs.js';
+import { Capped, Expiry, UuidOut } from '../outputs.js';
 import { Mode, Identity, Profile, TimeInput, Uuid } from '../schemas.js';
 import { subjectRow } from '../subject.js';
 import { SESSION_LINK_FIELDS } from '../../vault/sessions.js';
@@ -12,7 +12,7 @@ import type { Mode as ModeName } from '../../vault/identities.js';
 export const SessionUpsert = defineOp({
   name: 'SessionUpsert',
   summary: 'Creates or replaces a session, linked to the person its data names',
-  output: z.object({ sessionuuid: UuidOut, expirationtime: Expiry }),
+  output: z.object({ sessionuuid: UuidOut, expirationtime: Expiry, capped: Capped }),
   example: { sessionuuid: 'd3b07384-d9a0-4c9b-8f3e-1a2b3c4d5e6f', sessiondata: { email: 'ada@example.com', device: 'laptop' }, slidingtime: '1h' },
   ...tenantOp('write', ['session']),
   input: z.object({

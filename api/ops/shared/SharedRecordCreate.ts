@@ -1,7 +1,7 @@
 // POST /v2/SharedRecordCreate: a uuid a partner can read without a token, showing only the chosen fields.
 import { z } from 'zod';
 import { defineOp, personOp } from '../define.js';
-import { Expiry, UuidOut } from '../outputs.js';
+import { Capped, Expiry, UuidOut } from '../outputs.js';
 import { ADA } from '../examples.js';
 import { UserRef, TimeInput } from '../schemas.js';
 import { AppName } from '../appdata/schemas.js';
@@ -23,7 +23,7 @@ const Fields = z.union([z.string(), z.array(z.string())]).transform((v, ctx) => 
 export const SharedRecordCreate = defineOp({
   name: 'SharedRecordCreate',
   summary: 'A uuid a partner can read without a token, showing only the chosen fields',
-  output: z.object({ recorduuid: UuidOut.meta({ description: 'What the recipient sends to SharedRecordGet (or opens as /portal/shared/<uuid>).' }), expirationtime: Expiry }),
+  output: z.object({ recorduuid: UuidOut.meta({ description: 'What the recipient sends to SharedRecordGet (or opens as /portal/shared/<uuid>).' }), expirationtime: Expiry, capped: Capped }),
   example: { ...ADA, fields: ['name', 'email'], partner: 'courier', finaltime: '1d' },
   ...personOp('write', ['profile', 'appdata'], 'own'),
   readsProfile: true,

@@ -2,7 +2,7 @@
 // retrieval of a record some tenant holds is audited.
 import { z } from 'zod';
 import { defineOp } from '../define.js';
-import { AnyObject } from '../outputs.js';
+import { AnyObject, Expiry } from '../outputs.js';
 import { GENERATED } from '../examples.js';
 import { Uuid } from '../schemas.js';
 import { draftEvent } from '../../vault/audit/trail.js';
@@ -11,7 +11,7 @@ import { NotFoundError, VaultError, Messages } from '../../errors.js';
 export const SharedRecordGet = defineOp({
   name: 'SharedRecordGet',
   summary: 'The shared fields of a live shared record, for its recipient (no token; limited per client address)',
-  output: z.object({ data: AnyObject.meta({ description: 'The shared fields only.' }) }),
+  output: z.object({ data: AnyObject.meta({ description: 'The shared fields only.' }), expirationtime: Expiry }),
   example: { recorduuid: GENERATED.uuid },
   access: 'public',
   kinds: [],

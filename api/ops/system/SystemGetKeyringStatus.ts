@@ -8,7 +8,7 @@ import { defineOp, mainTenantOp } from '../define.js';
 export const SystemGetKeyringStatus = defineOp({
   name: 'SystemGetKeyringStatus',
   summary: 'The master key versions (never a key), seals per version, rewrap progress and the checkpoint public key',
-  output: z.object({ keyringid: z.string(), auditpublickey: z.string().meta({ description: 'The Ed25519 key (SPKI PEM) that signs audit checkpoints.' }), versions: z.array(z.number().int()), active: z.number().int(), seals: z.record(z.string(), z.number()).meta({ description: 'AES-GCM seals per master key version.' }), personkeys: z.record(z.string(), z.number()), rotation: z.object({ done: z.number().int(), total: z.number().int(), percent: z.number().int() }), versionsinuse: z.array(z.number().int()), legacy: z.array(z.unknown()) }),
+  output: z.object({ keyringid: z.string(), auditpublickey: z.string().meta({ description: 'The Ed25519 key (SPKI PEM) that signs audit checkpoints.' }), versions: z.array(z.number().int()), active: z.number().int(), seals: z.record(z.string(), z.number()).meta({ description: 'AES-GCM seals per master key version.' }), personkeys: z.record(z.string(), z.number()), rotation: z.object({ done: z.number().int(), total: z.number().int(), percent: z.number().int() }), versionsinuse: z.array(z.number().int()), legacy: z.array(z.unknown()), tenantkeks: z.array(z.object({ tenantid: z.number().int(), kek: z.string(), state: z.enum(['up', 'revoked', 'unavailable']) })).meta({ description: 'Each tenant with a key-encryption key of its own: its HSM object and its state.' }) }),
   example: {},
   ...mainTenantOp('own'),
   servedDuringUpgrade: true,
