@@ -7,6 +7,7 @@ export const AppdataListAppNames = defineOp({
   access: 'tenant',
   kinds: [],
   transaction: 'read',
+  housekeeping: true,
   input: z.object({}),
   async run({ ctx }) {
     return { apps: await ctx.stores.appdata.appNames() };

@@ -7,6 +7,7 @@ export const GroupListAllGroups = defineOp({
   access: 'tenant',
   kinds: [],
   transaction: 'read',
+  housekeeping: true,
   input: z.object({}),
   async run({ ctx }) {
     const rows = await ctx.stores.groups.all();
