@@ -9,7 +9,6 @@ export const GroupGet = defineOp({
   access: 'tenant',
   kinds: [],
   transaction: 'read',
-  housekeeping: true,
   input: z.object(GroupPick),
   async run({ input, ctx }) {
     if (input.groupid === undefined && input.groupname === undefined) throw badRequest(`${Messages.missing}groupid`);
