@@ -7,6 +7,9 @@ import type { Services } from '../vault/services.js';
 import type { Principal } from '../vault/credentials.js';
 import { AuthenticationError, PayloadTooLargeError, UnsupportedMediaTypeError, Messages, VaultError, badRequest } from '../errors.js';
 import { draftEvent } from '../vault/audit/trail.js';
+import { actorOf } from '../vault/audit/actor.js';
+import type { Caller } from '../ops/execute.js';
+import { requestFacts } from './request-facts.js';
 import { nowSeconds } from '../vault/durations.js';
 import { MAIN_TENANT_ID } from '../store/schemas.js';
 
@@ -45,7 +48,7 @@ async function refusal(services: Services, ctx: Context, token: string | undefin
   const named = ctx.get('x-bunker-tenant').trim().toLowerCase() || undefined;
   await services.limits.refused({ address: ctx.ip, token, tenant: named });
   const tenantId = (named && (await services.tenants.idOf(named))) || MAIN_TENANT_ID;
-  await services.audit.recordRefusal(tenantId, operation, err.reason, ctx.ip).catch((auditErr: unknown) => {
+  await services.audit.recordRefusal(tenantId, operation, err.reason, { address: ctx.ip, requestId: requestFacts(ctx).requestId }).catch((auditErr: unknown) => {
     services.log.error({ err: { message: (auditErr as Error).message }, operation }, 'audit of a refused call failed');
   });
 }
@@ -54,11 +57,12 @@ async function refusal(services: Services, ctx: Context, token: string | undefin
  * A known caller's body refused (not JSON, not an object, too large): its refusal goes on the tenant's trail like any
  * failed authenticated call (the audit's own failure never hides it). Answers `err`, for the caller to throw.
  */
-export async function refusedBody(services: Services, operation: string, principal: Principal, tenantId: number, err: unknown): Promise<unknown> {
+export async function refusedBody(services: Services, operation: string, caller: Caller, err: unknown): Promise<unknown> {
   const status = (err as { status?: unknown } | null)?.status;
   if (status !== 400 && status !== 413 && status !== 415) return err;
   const msg = err instanceof VaultError ? err.message : Messages.badBody;
-  await services.audit.record(tenantId, draftEvent(operation, principal, {}, { status: 'error', msg }, { now: nowSeconds() })).catch((auditErr: unknown) => {
+  const actor = await actorOf(services.roles, caller.principal, caller.request);
+  await services.audit.record(caller.tenantId, draftEvent(operation, actor, {}, { status: 'error', msg }, { now: nowSeconds() })).catch((auditErr: unknown) => {
     services.log.error({ err: { message: (auditErr as Error).message }, operation }, 'audit of a refused body failed');
   });
   return err;

@@ -14,6 +14,7 @@ import { clientAddressOf } from './client-address.js';
 import { inFlightPerAddress } from './in-flight.js';
 import { BodyMemory, bodyBytes } from './body-memory.js';
 import { atMinimumRate } from './uploads.js';
+import { requestIdOf } from './request-facts.js';
 import type { Principal } from '../vault/credentials.js';
 
 /** The largest body of a v1 call (JSON or form-encoded). */
@@ -75,7 +76,8 @@ export function createApp(services: Services): Koa {
     await next();
   });
   app.use(async (ctx, next) => {
-    ctx.state.reqId = ctx.get('x-request-id') || randomUUID();
+    // Every event of the request records this id (api/vault/audit/actor.ts).
+    ctx.state.reqId = requestIdOf(ctx.get('x-request-id'), randomUUID);
     ctx.set('X-Request-Id', ctx.state.reqId as string);
     await next();
   });

@@ -5,6 +5,7 @@ import type { Context, Next } from 'koa';
 import type { Services } from '../vault/services.js';
 import type { OpDefinition } from '../ops/define.js';
 import { executeOperation } from '../ops/execute.js';
+import { requestFacts } from './request-facts.js';
 import { V1Consent, V1ConsentAccept } from '../ops/v1/consent.js';
 import { V1UserappPut } from '../ops/v1/userapp.js';
 import { V1SessionGet } from '../ops/v1/session.js';
@@ -62,7 +63,7 @@ export function v1Handlers(services: Services) {
     try {
       const principal = ctx.state.principal as Principal;
       const tenantId = await services.tenants.resolve(principal, ctx.get('x-bunker-tenant') || undefined, ctx.host);
-      const result = await executeOperation(services, op, principal, tenantId, body);
+      const result = await executeOperation(services, op, { principal, tenantId, request: requestFacts(ctx) }, body);
       ctx.status = 200;
       ctx.body = { ...result, status: 'ok' };
     } catch (err) {

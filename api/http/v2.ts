@@ -4,10 +4,10 @@ import type { Context } from 'koa';
 import type { Services } from '../vault/services.js';
 import { operations } from '../ops/index.js';
 import type { OpDefinition } from '../ops/define.js';
-import { admitBeforeBody, executeOperation, executePublicOperation } from '../ops/execute.js';
+import { admitBeforeBody, executeOperation, executePublicOperation, type Caller } from '../ops/execute.js';
+import { requestFacts } from './request-facts.js';
 import { operationDuration } from '../metrics.js';
 import { badRequest, notFound, Messages, NotFoundError, TooManyRequestsError, VaultError } from '../errors.js';
-import type { Principal } from '../vault/credentials.js';
 import { rawHeaders } from './raw.js';
 import { rawOf } from '../ops/raw-answer.js';
 import { authenticateCaller, bodyReader, leaveBodyUnread, refusedBody } from './body.js';
@@ -34,10 +34,11 @@ export function v2Handler(services: Services, memory: BodyMemory) {
    * may be large): the gate's verdict from the header comes first, so a caller refused whatever it sends takes no
    * slot and sends no byte.
    */
-  const readAuthenticated = async (ctx: Context, op: OpDefinition, principal: Principal, tenantId: number): Promise<{ body: unknown; release: () => void }> => {
+  const readAuthenticated = async (ctx: Context, op: OpDefinition, caller: Caller): Promise<{ body: unknown; release: () => void }> => {
+    const { principal, tenantId } = caller;
     const holder = { caller: `credential:${principal.credentialId}`, tenant: `tenant:${tenantId}` };
     if (!op.largeBody || Number(ctx.get('content-length') || Infinity) <= limits.body) return read(ctx, holder, limits.body, readDefault);
-    await unread(ctx, admitBeforeBody(services, op, principal, tenantId));
+    await unread(ctx, admitBeforeBody(services, op, caller));
     const admin = principal.kind === 'root' || principal.kind === 'tenant-admin';
     const slot = largeBodies.take(ctx, { tenantId, credential: holder.caller, admin });
     try {
@@ -72,15 +73,16 @@ export function v2Handler(services: Services, memory: BodyMemory) {
       }
       const principal = await authenticateCaller(services, ctx, ctx.get('x-bunker-token') || undefined, op.name);
       const tenantId = await unread(ctx, services.tenants.resolve(principal, ctx.get('x-bunker-tenant') || undefined, ctx.host));
+      const caller: Caller = { principal, tenantId, request: requestFacts(ctx) };
       let input: Record<string, unknown>;
       try {
-        const got = await readAuthenticated(ctx, op, principal, tenantId);
+        const got = await readAuthenticated(ctx, op, caller);
         release = got.release;
         input = bodyObject(got.body);
       } catch (err) {
-        throw await refusedBody(services, op.name, principal, tenantId, err);
+        throw await refusedBody(services, op.name, caller, err);
       }
-      const result = await executeOperation(services, op, principal, tenantId, input);
+      const result = await executeOperation(services, op, caller, input);
       ctx.status = 200;
       // FileGet with `raw`: the file's bytes with download headers, and no JSON.
       const raw = rawOf(result);
@@ -125,7 +127,7 @@ function publicServer(services: Services, read: BudgetedRead) {
     const got = await read(ctx, { caller: `address:${addressKey(address)}`, tenant: 'anonymous' }, publicBody, readPublic);
     try {
       const body = bodyObject(got.body);
-      return { result: await executePublicOperation(services, op, { ...tenant, address: addressKey(address) }, body, spendCalls), body };
+      return { result: await executePublicOperation(services, op, { ...tenant, address: addressKey(address), request: requestFacts(ctx) }, body, spendCalls), body };
     } catch (err) {
       if (op.rateLimited === 'shared' && err instanceof NotFoundError) await services.limits.refused({ address });
       throw err;

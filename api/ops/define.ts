@@ -6,6 +6,7 @@ import type { Principal } from '../vault/credentials.js';
 import type { AuditNote } from '../vault/audit/trail.js';
 import type { Stores } from '../store/stores.js';
 import type { Scope } from '../vault/scope.js';
+import type { Actor } from '../vault/audit/actor.js';
 
 /**
  * public: no token; tenant: any credential of the resolved tenant (role xtokens as their policies allow);
@@ -31,6 +32,8 @@ export interface OpContext {
   tenantNamed?: boolean;
   /** Public calls: the client's address, as the limits see it (api/http/client-address.ts). */
   clientAddress?: string;
+  /** Who calls, as the call's audit events record it (api/vault/audit/actor.ts). */
+  actor: Actor;
   /** What the operation tells its audit event: whose record, how it was named, before and after. */
   audit: AuditNote;
   /**
@@ -88,6 +91,12 @@ export interface OpDefinition<S extends z.ZodType = z.ZodType> {
    * STRONGROOM_FILE_MAX_BYTES), and such bodies count against STRONGROOM_LARGE_BODIES.
    */
   largeBody?: true;
+  /**
+   * A read the console makes for itself, about the vault rather than anyone in it: a call marked
+   * `X-Strongroom-Purpose: housekeeping` is left out of the audit listings by default. Only reads that carry no
+   * kind of personal data may say so (ops/housekeeping.ts), and a call that names a person is never housekeeping.
+   */
+  housekeeping?: true;
   /** Served while tenants' data is upgraded from the legacy format (it shows the upgrade, reads nothing sealed). */
   servedDuringUpgrade?: true;
   /**

@@ -13,6 +13,15 @@ import type { Scope } from '../vault/scope.js';
 import { admit, admitFromHeader, masked, type Admission } from './admission.js';
 import { Gate } from './gate.js';
 import { MAX_DEPTH, tooDeep } from '../vault/documents.js';
+import { actorOf, type Actor, type RequestFacts } from '../vault/audit/actor.js';
+import { mayBeHousekeeping } from './housekeeping.js';
+
+/** An authenticated call: who, in which tenant, and what the http layer knows of the request. */
+export interface Caller {
+  principal: Principal;
+  tenantId: number;
+  request: RequestFacts;
+}
 
 /** A UTF-16 surrogate not part of a pair: in a `u` regular expression a well-formed pair is one code point. */
 const LONE_SURROGATE = /\p{Cs}/u;
@@ -96,7 +105,7 @@ async function checkKeyring(services: Services, tenantId: number, op: OpDefiniti
 export async function executePublicOperation(
   services: Services,
   op: OpDefinition,
-  tenant: { tenantId: number; named: boolean; address?: string },
+  tenant: { tenantId: number; named: boolean; address?: string; request: RequestFacts },
   rawBody: Record<string, unknown>,
   spendTenantCall?: () => Promise<void>,
 ) {
@@ -108,29 +117,26 @@ export async function executePublicOperation(
   await services.tokenizer.prepare(tenantId);
   const principal: Principal = { credentialId: '', kind: 'public', tenantId, roleId: null, userToken: null, expiresAt: null };
   const stores = services.db.stores(tenantId);
-  const ctx: OpContext = { services, principal, tenantId, stores, audit: {}, now: nowSeconds(), gate: Gate.open(services, principal, stores), event: READ_EVENT, tenantNamed: tenant.named, clientAddress: tenant.address };
+  const actor: Actor = { principal, rolename: null, request: tenant.request, housekeepingAllowed: false };
+  const ctx: OpContext = { services, principal, tenantId, stores, audit: {}, now: nowSeconds(), gate: Gate.open(services, principal, stores), event: READ_EVENT, tenantNamed: tenant.named, clientAddress: tenant.address, actor };
   return op.run({ input, ctx });
 }
 
-export async function executeOperation(
-  services: Services,
-  op: OpDefinition,
-  principal: Principal,
-  tenantId: number,
-  rawBody: Record<string, unknown>,
-): Promise<Record<string, unknown>> {
+export async function executeOperation(services: Services, op: OpDefinition, caller: Caller, rawBody: Record<string, unknown>): Promise<Record<string, unknown>> {
+  const { principal, tenantId } = caller;
   // A tokenizer whose keyring does not match the database would answer every sealed read with a 500.
   await checkKeyring(services, tenantId, op);
   await services.tokenizer.prepare(tenantId);
   const now = nowSeconds();
   const note: AuditNote = {};
+  const actor = await actorOf(services.roles, principal, caller.request, mayBeHousekeeping(op));
   // request_metadata too deep to take is left out of the event of its refusal: the event is written all the same.
   const metadata = tooDeep(rawBody.request_metadata) ? undefined : rawBody.request_metadata;
-  const audited = (status: 'ok' | 'error', msg?: string) => draftEvent(op.name, principal, note, msg === undefined ? { status } : { status, msg }, { now, requestMetadata: metadata });
+  const audited = (status: 'ok' | 'error', msg?: string) => draftEvent(op.name, actor, note, msg === undefined ? { status } : { status, msg }, { now, requestMetadata: metadata });
   try {
     const admission = await admit(services, op, principal, tenantId, metadataOf(rawBody));
     const { input } = parseInput(op, rawBody);
-    return await run({ services, op, principal, tenantId, input, admission, audit: note, now, event: () => audited('ok') });
+    return await run({ services, op, principal, tenantId, input, admission, audit: note, now, actor, event: () => audited('ok') });
   } catch (caught) {
     const err = fromDatabaseError(caught);
     // Failed calls are audited too; a failure to audit them must not hide the original error.
@@ -146,13 +152,15 @@ export async function executeOperation(
  * The gate's verdict from the header alone, for a call about to send a large body: refused here, it is refused
  * (and audited) before a large-body slot is taken or a byte of its body read. See admitFromHeader.
  */
-export async function admitBeforeBody(services: Services, op: OpDefinition, principal: Principal, tenantId: number): Promise<void> {
+export async function admitBeforeBody(services: Services, op: OpDefinition, caller: Caller): Promise<void> {
+  const { principal, tenantId } = caller;
   try {
     await admitFromHeader(services, op, principal, tenantId);
   } catch (caught) {
     const err = fromDatabaseError(caught);
     const msg = err instanceof VaultError ? err.message : Messages.internal;
-    await services.audit.record(tenantId, draftEvent(op.name, principal, {}, { status: 'error', msg }, { now: nowSeconds() })).catch((auditErr: unknown) => {
+    const actor = await actorOf(services.roles, principal, caller.request);
+    await services.audit.record(tenantId, draftEvent(op.name, actor, {}, { status: 'error', msg }, { now: nowSeconds() })).catch((auditErr: unknown) => {
       services.log.error({ err: { message: (auditErr as Error).message }, op: op.name }, 'audit of a failed call failed');
     });
     throw err;
@@ -175,6 +183,7 @@ interface Call {
   admission: Admission;
   audit: AuditNote;
   now: number;
+  actor: Actor;
   event: () => ReturnType<typeof draftEvent>;
 }
 
@@ -242,6 +251,6 @@ class WriteEvent {
 }
 
 function contextOf(call: Call, stores: Stores, event: OpContext['event']): OpContext {
-  const { services, principal, tenantId, admission, audit, now } = call;
-  return { services, principal, tenantId, stores, gate: new Gate(admission, stores), audit, event, now };
+  const { services, principal, tenantId, admission, audit, now, actor } = call;
+  return { services, principal, tenantId, stores, gate: new Gate(admission, stores), audit, event, now, actor };
 }

@@ -230,10 +230,16 @@ export class AuditStore extends TenantTables {
     return (await this.sql(`select ${COLUMNS} from ${this.t}.audit_events where seq between $1 - 1 and $1 order by seq`, [seq])).map(toRow);
   }
 
-  /** A page of events, newest first: every event of the tenant, or those of one record. */
-  async page(record: string | null, offset: number, limit: number): Promise<{ total: number; rows: AuditEventRow[] }> {
-    const where = record === null ? '' : 'where record = $1';
-    const params = record === null ? [] : [record];
+  /**
+   * A page of events, newest first: every event of the tenant, or those of one record. `hide`: a LIKE pattern of the
+   * `actor` texts left out (the console's housekeeping, api/vault/audit/actor.ts).
+   */
+  async page(record: string | null, offset: number, limit: number, hide?: string): Promise<{ total: number; rows: AuditEventRow[] }> {
+    const params: unknown[] = [];
+    const conditions: string[] = [];
+    if (record !== null) conditions.push(`record = $${params.push(record)}`);
+    if (hide !== undefined) conditions.push(`actor not like $${params.push(hide)}`);
+    const where = conditions.length ? `where ${conditions.join(' and ')}` : '';
     const n = params.length;
     const [count] = await this.sql<{ n: number }>(`select count(*)::int as n from ${this.t}.audit_events ${where}`, params);
     const rows = await this.sql(`select ${COLUMNS} from ${this.t}.audit_events ${where} order by seq desc offset $${n + 1} limit $${n + 2}`, [...params, offset, limit]);

@@ -9,6 +9,7 @@ export const ProcessingActivityListActivities = defineOp({
   output: page(z.object({ activity: z.string(), title: z.string().nullable(), script: z.string().nullable(), fulldesc: z.string().nullable(), applicableto: z.string().nullable(), legalbasis: z.array(z.string()).meta({ description: 'The briefs of the legal bases it relies on.' }), creationtime: UnixTime })),
   example: {},
   ...tenantOp('read'),
+  housekeeping: true,
   input: z.object({}),
   async run({ ctx }) {
     const rows = await ctx.stores.consent.activities();

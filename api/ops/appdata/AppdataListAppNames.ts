@@ -8,6 +8,7 @@ export const AppdataListAppNames = defineOp({
   output: z.object({ apps: z.array(z.string()) }),
   example: {},
   ...tenantOp('read'),
+  housekeeping: true,
   input: z.object({}),
   async run({ ctx }) {
     return { apps: await ctx.stores.appdata.appNames() };

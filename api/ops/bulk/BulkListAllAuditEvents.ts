@@ -1,4 +1,5 @@
-// POST /v2/BulkListAllAuditEvents: the tenant's audit trail, newest first, paginated, behind the unlock UUID.
+// POST /v2/BulkListAllAuditEvents: the tenant's audit trail, newest first, paginated, behind the unlock UUID. The
+// console's housekeeping calls (ops/housekeeping.ts) are left out unless `includehousekeeping` is true.
 import { z } from 'zod';
 import { defineOp, tenantOp } from '../define.js';
 import { page, AuditEvent } from '../outputs.js';
@@ -11,10 +12,10 @@ export const BulkListAllAuditEvents = defineOp({
   output: page(AuditEvent),
   example: { unlockuuid: GENERATED.unlockuuid, offset: 0, limit: 10 },
   ...tenantOp('read', ['audit']),
-  input: z.object({ unlockuuid: z.string(), offset: Offset, limit: Limit }),
+  input: z.object({ unlockuuid: z.string(), offset: Offset, limit: Limit, includehousekeeping: z.boolean().optional() }),
   async run({ input, ctx }) {
     await ctx.services.unlocks.check(input.unlockuuid, ctx.principal, ctx.tenantId, ctx.now);
     const { offset, limit } = pageOf(input, ctx.services.config.limitCap);
-    return ctx.services.auditReader.listAll(ctx.stores, offset, limit);
+    return ctx.services.auditReader.listAll(ctx.stores, { offset, limit, housekeeping: input.includehousekeeping === true });
   },
 });

@@ -12,6 +12,7 @@ export const LegalBasisListAgreements = defineOp({
   login: 'own',
   kinds: [],
   transaction: 'read',
+  housekeeping: true,
   input: z.object({}),
   async run({ ctx }) {
     const rows = await ctx.stores.consent.bases();

@@ -9,6 +9,7 @@ export const GroupListAllGroups = defineOp({
   output: page(GroupOut),
   example: {},
   ...tenantOp('read'),
+  housekeeping: true,
   input: z.object({}),
   async run({ ctx }) {
     const rows = await ctx.stores.groups.all();

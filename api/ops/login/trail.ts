@@ -6,5 +6,5 @@ import { draftEvent } from '../../vault/audit/trail.js';
 
 /** Records `title` on the person's trail, as the public caller; what identified them is the `mode`, never the value. */
 export async function onTrail(ctx: OpContext, title: 'UserLogin' | 'UserLockout', person: { token: string; mode: string }): Promise<void> {
-  await ctx.services.audit.record(ctx.tenantId, draftEvent(title, ctx.principal, { record: person.token, mode: person.mode }, { status: 'ok' }, { now: ctx.now }));
+  await ctx.services.audit.record(ctx.tenantId, draftEvent(title, ctx.actor, { record: person.token, mode: person.mode }, { status: 'ok' }, { now: ctx.now }));
 }

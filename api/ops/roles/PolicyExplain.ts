@@ -61,6 +61,9 @@ export const PolicyExplain = defineOp({
     const needs = subjectVariables(role.statements);
     let subject: RequestFacts['subject'];
     if (input.mode !== undefined && input.identity !== undefined) {
+      // Named in the event before the lookup, found or not: a call that reached for a person is never housekeeping.
+      ctx.audit.mode = input.mode;
+      ctx.audit.identity = String(input.identity);
       const scope = ctx.services.users.readScope(tenantId, ctx.now);
       const row = await ctx.services.users.findRow(scope, input.mode, String(input.identity));
       subject = await subjectFacts(ctx.services, tenantId, scope.stores, row, needs);

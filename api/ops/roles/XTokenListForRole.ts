@@ -12,6 +12,7 @@ export const XTokenListForRole = defineOp({
   access: 'admin',
   kinds: [],
   transaction: 'read',
+  housekeeping: true,
   input: z.object(RoleRef),
   async run({ input, ctx }) {
     const role = await namedRole(ctx, input);

@@ -27,7 +27,7 @@ export const SharedRecordGet = defineOp({
       ctx.audit.record = row.user_token;
       if (row.appname) ctx.audit.app = row.appname;
       ctx.audit.after = { recorduuid: uuid, partner: row.partner, fields: row.fields };
-      await ctx.services.audit.record(ctx.tenantId, draftEvent('SharedRecordGet', ctx.principal, ctx.audit, { status: 'ok' }, { now: ctx.now }));
+      await ctx.services.audit.record(ctx.tenantId, draftEvent('SharedRecordGet', ctx.actor, ctx.audit, { status: 'ok' }, { now: ctx.now }));
       return { data, expirationtime: row.expires };
     } catch (err) {
       // A uuid no tenant holds reached nobody's data: it is not audited, but counted as a refusal of the caller's
@@ -35,7 +35,7 @@ export const SharedRecordGet = defineOp({
       if (err instanceof NotFoundError && (await ctx.services.shared.tenantOf(uuid)) === null) throw err;
       const msg = err instanceof VaultError ? err.message : Messages.internal;
       ctx.audit.after = { recorduuid: uuid };
-      await ctx.services.audit.record(ctx.tenantId, draftEvent('SharedRecordGet', ctx.principal, ctx.audit, { status: 'error', msg }, { now: ctx.now }));
+      await ctx.services.audit.record(ctx.tenantId, draftEvent('SharedRecordGet', ctx.actor, ctx.audit, { status: 'error', msg }, { now: ctx.now }));
       throw err;
     }
   },

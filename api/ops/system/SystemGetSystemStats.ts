@@ -11,6 +11,7 @@ export const SystemGetSystemStats = defineOp({
   access: 'admin',
   kinds: [],
   transaction: 'read',
+  housekeeping: true,
   input: z.object({}),
   async run({ ctx }) {
     const everyone = ctx.tenantId === MAIN_TENANT_ID && ctx.principal.tenantId === MAIN_TENANT_ID;

@@ -1,8 +1,8 @@
 // An audit event as drafted, its canonical text (what its link, digest and queue MAC cover) and how it is shown.
 import type { AuditEventRow } from '../../store/audit.js';
-import type { Principal } from '../credentials.js';
 import { randomUUID } from 'node:crypto';
 import { canonicalText } from '../../../proto/audit-checkpoint.js';
+import { actorText, anonymousActorText, purposeOf, whoOf, type Actor, type Who } from './actor.js';
 
 /** What an operation tells its event. `identity`, `before` and `after` are PII and are sealed. */
 export interface AuditNote {
@@ -29,9 +29,13 @@ export const AUDIT_TABLE = 'audit_events';
  */
 export const QUEUED_WHEN_UNLINKED = new Set(['AuditVerify']);
 
+/**
+ * The event of a call by `actor`. The client's address is kept in the details (sealed under the person's key, or the
+ * tenant's own); the rest of who called is the `actor` text (actor.ts), which the chain covers as it always has.
+ */
 export function draftEvent(
   title: string,
-  principal: Principal,
+  actor: Actor,
   note: AuditNote,
   outcome: { status: 'ok' | 'error'; msg?: string },
   when: { now: number; requestMetadata?: unknown },
@@ -43,13 +47,16 @@ export function draftEvent(
   if (note.before !== undefined) details.before = note.before;
   if (note.after !== undefined) details.after = note.after;
   if (requestMetadata !== undefined) details.request_metadata = requestMetadata;
+  if (actor.request.address) details.address = actor.request.address;
+  // A call that named a person (found or not) reached for their data: never housekeeping, whatever it said.
+  const namesSomeone = note.record !== undefined || note.identity !== undefined || note.mode !== undefined;
   return {
     uuid: randomUUID(),
     when: now,
     title,
     status: outcome.status,
     msg: outcome.msg ?? null,
-    actor: `${principal.kind}:${principal.credentialId}`,
+    actor: actorText(actor, purposeOf(actor, namesSomeone)),
     record: note.record ?? null,
     mode: note.mode ?? null,
     app: note.app ?? null,
@@ -79,6 +86,7 @@ export interface AuditRow {
   record: string | null;
   app: string | null;
   more: boolean;
+  who: Who;
 }
 
 export function presentEvent(e: AuditEventRow): AuditRow {
@@ -94,18 +102,20 @@ export function presentEvent(e: AuditEventRow): AuditRow {
     record: e.record,
     app: e.app,
     more: Boolean(e.details),
+    who: whoOf(e.actor),
   };
 }
 
 /** The event of a call refused for its credential: the operation, the reason, and the client's address (sealed). */
-export function refusalDraft(operation: string, reason: string, address: string, now: number): AuditDraft {
+export function refusalDraft(operation: string, reason: string, request: { address: string; requestId: string | null }, now: number): AuditDraft {
+  const { address, requestId } = request;
   return {
     uuid: randomUUID(),
     when: Math.floor(now / 1000),
     title: operation,
     status: 'error',
     msg: `Access denied: ${reason}`,
-    actor: 'unauthenticated',
+    actor: anonymousActorText('unauthenticated', requestId),
     record: null,
     mode: null,
     app: null,

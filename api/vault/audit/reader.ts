@@ -3,6 +3,7 @@ import type { Stores } from '../../store/stores.js';
 import { TokenizerRejectedError, type TokenizerClient } from '../../tokenizer-client.js';
 import type { SubjectKeys } from '../subject-keys.js';
 import { AUDIT_TABLE, presentEvent } from './note.js';
+import { HOUSEKEEPING_LIKE } from './actor.js';
 
 /**
  * Reads of the trail: a user's events newest first, and one event with its sealed details opened. Plain SQL
@@ -14,18 +15,18 @@ export class AuditReader {
     private readonly keys: SubjectKeys,
   ) {}
 
-  private async page(stores: Stores, record: string | null, offset: number, limit: number) {
-    const { total, rows } = await stores.audit.page(record, offset, limit);
+  /**
+   * Every event of the tenant, newest first; the console's housekeeping (actor.ts) only with `housekeeping`. A
+   * person's events need no such filter: an event that names a person is never housekeeping.
+   */
+  async listAll(stores: Stores, page: { offset: number; limit: number; housekeeping: boolean }) {
+    const { total, rows } = await stores.audit.page(null, page.offset, page.limit, page.housekeeping ? undefined : HOUSEKEEPING_LIKE);
     return { total, rows: rows.map(presentEvent) };
   }
 
-  /** Every event of the tenant, newest first. */
-  listAll(stores: Stores, offset: number, limit: number) {
-    return this.page(stores, null, offset, limit);
-  }
-
-  listForRecord(stores: Stores, record: string, offset: number, limit: number) {
-    return this.page(stores, record, offset, limit);
+  async listForRecord(stores: Stores, record: string, offset: number, limit: number) {
+    const { total, rows } = await stores.audit.page(record, offset, limit);
+    return { total, rows: rows.map(presentEvent) };
   }
 
   /**
@@ -36,7 +37,9 @@ export class AuditReader {
     const { tenantId } = stores;
     const e = await stores.audit.byUuid(uuid);
     if (!e) return null;
-    const erasedEvent = { ...presentEvent(e), more: false, details: { erased: true } };
+    const shown = presentEvent(e);
+    // The address was sealed with the details: gone with the person.
+    const erasedEvent = { ...shown, more: false, who: { ...shown.who, address: null }, details: { erased: true } };
     const wrapped = e.record ? (await stores.subjectKeys.get([e.record])).get(e.record) : undefined;
     // A person erased: their key is a tombstone.
     if (wrapped === null) return erasedEvent;
@@ -54,6 +57,12 @@ export class AuditReader {
       }
       details = JSON.parse(plain.toString('utf8')) as Record<string, unknown>;
     }
-    return { ...presentEvent(e), details };
+    return withAddress(presentEvent(e), details);
   }
+}
+
+/** The client's address, kept in the sealed details, shown as part of `who` (and no longer among the details). */
+function withAddress(shown: ReturnType<typeof presentEvent>, opened: Record<string, unknown>) {
+  const { address, ...details } = opened;
+  return { ...shown, who: { ...shown.who, address: typeof address === 'string' ? address : null }, details };
 }

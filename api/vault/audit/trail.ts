@@ -331,13 +331,13 @@ export class AuditTrail {
    * else in the main tenant's trail, with the operation, the reason and the client's address (sealed), within a
    * budget per second and process, so a flood cannot fill the disk; past the budget it is counted and dropped.
    */
-  async recordRefusal(tenantId: number, operation: string, reason: string, address: string): Promise<void> {
+  async recordRefusal(tenantId: number, operation: string, reason: string, request: { address: string; requestId: string | null }): Promise<void> {
     const now = Date.now();
     if (!this.refusals.take(now)) {
       refusalsAudited.inc({ outcome: 'dropped' });
       return;
     }
-    await this.record(tenantId, refusalDraft(operation, reason, address, now));
+    await this.record(tenantId, refusalDraft(operation, reason, request, now));
     refusalsAudited.inc({ outcome: 'recorded' });
     this.log.info({ tenantId, operation, reason }, 'call refused for its credential');
   }
