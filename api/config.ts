@@ -4,6 +4,7 @@ import { isIP } from 'node:net';
 import { resolve, join } from 'node:path';
 import { z } from 'zod';
 import { tokenizerSocketPath } from '../proto/paths.js';
+import { OIDC_SETTINGS, oidcOf } from './config-oidc.js';
 
 const bool = z
   .enum(['true', 'false', '1', '0', 'yes', 'no', 'on', 'off'])
@@ -107,6 +108,7 @@ export const API_SETTINGS = z.object({
   STRONGROOM_S3_REGION: z.string().min(1).optional().meta({ description: 'The bucket\'s region', shown: '`AWS_REGION`, else `us-east-1`' }),
   STRONGROOM_S3_ENDPOINT: z.url('must be a URL').optional().meta({ description: 'URL of an S3-compatible service (MinIO, Ceph, …)', shown: '– (AWS)' }),
   STRONGROOM_S3_FORCE_PATH_STYLE: bool.default(false).meta({ description: '`true` puts the bucket in the path instead of the host name (MinIO, Ceph)' }),
+  ...OIDC_SETTINGS,
 });
 
 export type Config = ReturnType<typeof loadConfig>;
@@ -167,6 +169,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env) {
     smsWebhookUrl: e.STRONGROOM_SMS_WEBHOOK_URL,
     logLevel: e.STRONGROOM_LOG_LEVEL,
     files: filesOf(e, env, dataDir, fileBodyLimit),
+    /** The console's OpenID Connect sign-in (api/http/oidc.ts); undefined: tokens only. */
+    oidc: oidcOf(e),
   };
 }
 

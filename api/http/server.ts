@@ -10,6 +10,7 @@ import { registry } from '../metrics.js';
 import { v2Handler } from './v2.js';
 import { v1Handlers } from './v1.js';
 import { mountPages } from './pages.js';
+import { mountOidc } from './oidc.js';
 import { clientAddressOf } from './client-address.js';
 import { inFlightPerAddress } from './in-flight.js';
 import { BodyMemory, bodyBytes } from './body-memory.js';
@@ -67,6 +68,8 @@ export function createApp(services: Services): Koa {
   router.post('/v1/consent/:mode/:identity/:brief', v1.authenticate, v1Body, (ctx) => v1.consent(ctx));
   router.post('/v1/userapp/:mode/:identity/:appname', v1.authenticate, v1Body, (ctx) => v1.userapp(ctx));
   router.get('/v1/session/session/:session', v1.authenticate, (ctx) => v1.session(ctx));
+  // The console's OpenID Connect sign-in, when configured (api/http/oidc.ts).
+  mountOidc(router, services);
   // The console, the portal, the API reference and the OpenAPI document (api/http/pages.ts).
   mountPages(router);
 

@@ -45,6 +45,7 @@ import { XTokenListForUser } from './roles/XTokenListForUser.js';
 import { XTokenRevoke } from './roles/XTokenRevoke.js';
 import { SystemDeleteUserProfiles } from './system/SystemDeleteUserProfiles.js';
 import { SystemGenerateWrappingKey } from './system/SystemGenerateWrappingKey.js';
+import { SystemGetOverview } from './system/SystemGetOverview.js';
 import { SystemGetSystemStats } from './system/SystemGetSystemStats.js';
 import { SystemGetUserProfiles } from './system/SystemGetUserProfiles.js';
 import { SystemRestoreUserProfile } from './system/SystemRestoreUserProfile.js';
@@ -195,6 +196,7 @@ export const operations: readonly OpDefinition[] = [
   SystemDeleteUserProfiles,
   SystemGenerateWrappingKey,
   SystemGetKeyringStatus,
+  SystemGetOverview,
   SystemGetSystemStats,
   SystemGetUserHTMLReport,
   SystemGetUserProfiles,

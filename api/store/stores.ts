@@ -12,6 +12,7 @@ import { GroupStore } from './groups.js';
 import { LockStore } from './locks.js';
 import { LegacyStore } from './legacy.js';
 import { LoginStore } from './logins.js';
+import { OverviewStore } from './overview.js';
 import { RateLimitClient } from './rate-limits.js';
 import { RequestStore } from './requests.js';
 import { RoleStore } from './roles.js';
@@ -100,6 +101,9 @@ export class Stores extends GlobalStores {
   }
   get locks(): LockStore {
     return new LockStore(this.tenantSql, this.tenantId, this.places);
+  }
+  get overview(): OverviewStore {
+    return new OverviewStore(this.tenantSql, this.tenantId, this.places);
   }
   get requests(): RequestStore {
     return new RequestStore(this.tenantSql, this.tenantId, this.places);

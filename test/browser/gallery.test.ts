@@ -3,21 +3,36 @@
 import { randomUUID } from 'node:crypto';
 import { mkdirSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
-import { describe, it } from 'vitest';
+import { afterAll, beforeAll, describe, it } from 'vitest';
 import type { Browser, Locator, Page } from 'playwright-core';
-import type { TestVault } from '../fixtures/vault.js';
-import { pagesVault, poll, shown } from './support.js';
+import { startVault, type TestVault } from '../fixtures/vault.js';
+import { CLIENT_ID, CLIENT_SECRET, startIdentityProvider, type IdentityProvider } from '../fixtures/identity-provider.js';
+import { ensurePagesBuilt, launch, poll, shown } from './support.js';
 
 const WANTED = process.env.STRONGROOM_GALLERY === '1';
 const GALLERY = fileURLToPath(new URL('../../web/screenshots/', import.meta.url));
 
 let vault: TestVault;
 let browser: Browser;
+let idp: IdentityProvider;
 
-pagesVault((v, b) => {
-  vault = v;
-  browser = b;
-}, WANTED);
+beforeAll(async () => {
+  if (!WANTED) return;
+  ensurePagesBuilt();
+  // An identity provider, so the sign-in page shows the organisation's sign-in as a deployment with one does.
+  idp = await startIdentityProvider();
+  vault = await startVault({
+    env: { STRONGROOM_OIDC_ISSUER: idp.issuer, STRONGROOM_OIDC_CLIENT_ID: CLIENT_ID, STRONGROOM_OIDC_CLIENT_SECRET: CLIENT_SECRET, STRONGROOM_OIDC_ROLE_MAP: '{"vault-admins":"admin"}' },
+  });
+  idp.serve(`${vault.url}/oidc/callback`);
+  browser = await launch();
+}, 120_000);
+
+afterAll(async () => {
+  await browser?.close();
+  await vault?.stop();
+  await idp?.stop();
+});
 
 async function page(width = 1280, height = 800): Promise<Page> {
   const context = await browser.newContext({ viewport: { width, height }, locale: 'en-GB', timezoneId: 'Europe/London' });
@@ -77,6 +92,18 @@ async function seed() {
 describe.runIf(WANTED)('the gallery in web/README.md', { timeout: 300_000 }, () => {
   it('is taken from the real pages', async () => {
     const { ada, grace } = await seed();
+
+    const signin = await page(1280, 640);
+    await signin.goto(`${vault.url}/console/`);
+    await poll(() => shown(signin.getByRole('link', { name: "Sign in with your organisation's account" }))).toBe('shown');
+    await shot(signin, 'console-sign-in');
+
+    const overview = await consolePage('overview', 1280, 1400);
+    await poll(() => overview.locator('figure.chart canvas').count()).toBe(3);
+    await poll(() => shown(overview.getByRole('meter', { name: /^Version 1 \(active\)/ }))).toBe('shown');
+    await overview.getByRole('button', { name: 'Verify the chain' }).click();
+    await poll(() => shown(overview.getByText(/^The chain is intact/))).toBe('shown');
+    await shot(overview, 'console-overview');
 
     const versions = await consolePage(`people/${ada}/versions`);
     await poll(() => shown(versions.getByRole('table', { name: 'Changes from version 1 to version 2' }))).toBe('shown');

@@ -67,7 +67,7 @@ const STORY: Step[] = [
   ['UserLogout', undefined, (p) => ({ 'x-bunker-token': p.answers.UserLogin!.xtoken })],
   ['TenantCreate'], ['TenantGet'], ['TenantUpdate', (p) => ({ tenantid: p.answers.TenantCreate!.tenantid })], ['TenantListTenants'],
   ['TenantRotateAdminToken', (p) => ({ tenantid: p.answers.TenantCreate!.tenantid })], ['TenantGetUIConf'],
-  ['SystemGetSystemStats'], ['SystemGetKeyringStatus'], ['SystemSetLicenseKey'], ['SystemGetUserReport'], ['SystemGetUserHTMLReport'],
+  ['SystemGetSystemStats'], ['SystemGetOverview'], ['SystemGetKeyringStatus'], ['SystemSetLicenseKey'], ['SystemGetUserReport'], ['SystemGetUserHTMLReport'],
   ['SystemGetUserProfiles', unlocked], ['SystemSearchUserProfiles', unlocked], ['SystemRotateMasterKey'],
   ['SystemGenerateWrappingKey', (p) => ({ key1: p.vault.recoveryShares[0], key2: p.vault.recoveryShares[1], key3: p.vault.recoveryShares[2] })],
   ['SystemResplitRecoveryKey', (p) => ({ shares: p.vault.recoveryShares.slice(2, 5) })],

@@ -30,6 +30,7 @@ const RANK: Record<string, number> = {
   'api/errors': 0,
   'api/metrics': 0,
   'api/config': 0,
+  'api/config-oidc': 0,
   'api/coalesce': 0,
   store: 1,
   'tokenizer-client': 1,

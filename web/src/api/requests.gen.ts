@@ -443,6 +443,10 @@ export type SystemGenerateWrappingKeyInput = {
 
 export type SystemGetKeyringStatusInput = Record<string, unknown>;
 
+export type SystemGetOverviewInput = {
+  days?: number;
+};
+
 export type SystemGetSystemStatsInput = Record<string, unknown>;
 
 export type SystemGetUserHTMLReportInput = {
@@ -778,6 +782,7 @@ export interface Requests {
   SystemDeleteUserProfiles: SystemDeleteUserProfilesInput;
   SystemGenerateWrappingKey: SystemGenerateWrappingKeyInput;
   SystemGetKeyringStatus: SystemGetKeyringStatusInput;
+  SystemGetOverview: SystemGetOverviewInput;
   SystemGetSystemStats: SystemGetSystemStatsInput;
   SystemGetUserHTMLReport: SystemGetUserHTMLReportInput;
   SystemGetUserProfiles: SystemGetUserProfilesInput;
@@ -900,6 +905,7 @@ export const OPERATION_NAMES: readonly OperationName[] = [
   'SystemDeleteUserProfiles',
   'SystemGenerateWrappingKey',
   'SystemGetKeyringStatus',
+  'SystemGetOverview',
   'SystemGetSystemStats',
   'SystemGetUserHTMLReport',
   'SystemGetUserProfiles',

@@ -8,6 +8,7 @@ import { loadSession, saveSession } from '../shared/session';
 import { ErrorMessage, TextField } from '../shared/ui';
 import { SESSION_KEY, VaultContext, vaultFor, type ConsoleSession } from './session';
 import { UnlockProvider } from './unlock';
+import { OidcSignIn } from './oidc';
 import { ConsoleRoutes, SECTIONS, ROOT_ONLY } from './routes';
 
 export function App() {
@@ -63,6 +64,7 @@ function SignIn({ onSignedIn }: { onSignedIn: (s: ConsoleSession) => void }) {
   return (
     <main id="main" className="signin">
       <h1>Strongroom console</h1>
+      <OidcSignIn onToken={async (t) => onSignedIn(await identify(t))} />
       <form className="card" onSubmit={(e) => void submit(e)}>
         <p>Sign in with a root token, a tenant admin token or a role xtoken. It is kept only in this tab and forgotten when the tab closes.</p>
         <TextField label="Token" type="password" value={token} onChange={setToken} required autoComplete="off" />

@@ -3,6 +3,7 @@
 // tokens and names of roles and groups, never a person's email, name or other personal data.
 import { useEffect, type ReactNode } from 'react';
 import { Navigate, Route, Routes, useParams } from 'react-router';
+import { Overview } from './views/Overview';
 import { People } from './views/People';
 import { PersonRecord } from './views/PersonRecord';
 import { Requests } from './views/Requests';
@@ -15,6 +16,7 @@ import { Tenants } from './views/Tenants';
 import { System } from './views/System';
 
 export const SECTIONS = [
+  { path: 'overview', name: 'Overview' },
   { path: 'people', name: 'People' },
   { path: 'requests', name: 'Requests' },
   { path: 'consent', name: 'Consent' },
@@ -42,6 +44,7 @@ export function ConsoleRoutes({ kind }: { kind: 'root' | 'admin' }) {
   return (
     <Routes>
       <Route index element={<Navigate to="/people" replace />} />
+      <Route path="overview" element={<Titled title="Overview"><Overview /></Titled>} />
       <Route path="people" element={<Titled title="People"><People /></Titled>} />
       <Route path="people/:token/:tab?" element={<Titled title="Person"><PersonRoute /></Titled>} />
       <Route path="requests/:requestuuid?" element={<Titled title="Requests"><Requests /></Titled>} />
