@@ -39,6 +39,7 @@ const OUR_OWN = [
   'SharedRecordDelete',
   'SharedRecordListUserRecords',
   'SystemGetKeyringStatus',
+  'SystemGetOverview',
   'SystemResplitRecoveryKey',
   'SystemRotateMasterKey',
   'TenantRevokeKek',
