@@ -39,7 +39,7 @@ async function database(): Promise<string> {
 async function startVault(root: string, hsm?: TestToken) {
   const dataDir = mkdtempSync(join(tmpdir(), 'sr-ab-'));
   // The keyring made in the HSM first, as an operator's ceremony does (npm run keyring:init -- --pkcs11).
-  if (hsm) execSync(`node_modules/.bin/node --import tsx tokenizer/keyring-init.ts --pkcs11 --out ${join(dataDir, 'recovery-shares')}`, { cwd: root, env: { ...process.env, ...hsm.env, STRONGROOM_DATA_DIR: dataDir }, stdio: 'ignore' });
+  if (hsm) execSync(`node_modules/.bin/node --import tsx tokenizer/keyring-init.ts --pkcs11 --print`, { cwd: root, env: { ...process.env, ...hsm.env, STRONGROOM_DATA_DIR: dataDir }, stdio: 'ignore' });
   const port = await freePort();
   const token = randomUUID();
   const child = spawn(process.execPath, ['--import', 'tsx', 'api/supervisor.ts'], {
