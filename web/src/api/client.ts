@@ -17,13 +17,41 @@ export class ApiError extends Error {
 export interface Credentials {
   token?: string | undefined;
   tenant?: string | undefined;
+  /** `housekeeping`: a read the console makes for itself, about the vault and nobody in it (see HOUSEKEEPING). */
+  purpose?: 'housekeeping' | undefined;
 }
+
+/**
+ * The console's own reads about the vault itself (its tenants, policies, roles, legal bases, groups, counts): marked
+ * `X-Strongroom-Purpose: housekeeping`, so that the audit list leaves them out unless asked. The API honours the mark
+ * only on operations it allows (api/ops/housekeeping.ts); this list is a subset of those, and holds no read of a
+ * person.
+ */
+export const HOUSEKEEPING: ReadonlySet<OperationName> = new Set<OperationName>([
+  'TenantListTenants',
+  'PolicyListAllPolicies',
+  'RoleGet',
+  'RoleListAllRoles',
+  'XTokenListForRole',
+  'LegalBasisListAgreements',
+  'GroupListAllGroups',
+  'ProcessingActivityListActivities',
+  'AppdataListAppNames',
+  'SystemGetSystemStats',
+  'SystemGetOverview',
+]);
 
 function headersOf(creds: Credentials): Record<string, string> {
   const headers: Record<string, string> = { 'content-type': 'application/json' };
   if (creds.token) headers['x-bunker-token'] = creds.token;
   if (creds.tenant) headers['x-bunker-tenant'] = creds.tenant;
+  if (creds.purpose) headers['x-strongroom-purpose'] = creds.purpose;
   return headers;
+}
+
+/** The credentials for a console call of `op`: marked housekeeping when `op` is one of HOUSEKEEPING. */
+export function consoleCredentials(op: OperationName, creds: Credentials): Credentials {
+  return HOUSEKEEPING.has(op) ? { ...creds, purpose: 'housekeeping' } : creds;
 }
 
 async function post(op: string, body: unknown, creds: Credentials): Promise<Response> {
