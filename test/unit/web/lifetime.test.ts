@@ -2,8 +2,8 @@
 // the number of units picked (minutes are minutes, months are months).
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
-import { lifetimeText, UNITS } from '../../../web/src/shared/lifetime';
-import { DURATION_UNITS, MAX_DURATION_SECONDS, parseDuration } from '../../../api/vault/durations';
+import { lifetimeText, UNITS } from '../../../web/src/shared/duration.js';
+import { DURATION_UNITS, MAX_DURATION_SECONDS, parseDuration } from '../../../api/vault/durations.js';
 
 describe('lifetimeText', () => {
   it('sends 30 minutes as 30min, never the month-meaning m', () => {

@@ -1,7 +1,7 @@
 // readAllPages against an in-memory list: every row once, in order, whatever the page size the server applies.
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
-import { readAllPages } from '../../../web/src/shared/paging';
+import { readAllPages } from '../../../web/src/shared/paging.js';
 
 describe('readAllPages', () => {
   it('returns every row once, in order, for any list length and server page cap', async () => {

@@ -1,7 +1,7 @@
 // The audit events' `who` in plain words, for staff and for the person, from new and old (kind-and-id only) events.
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
-import { shortId, whoForPerson, whoForStaff, whoOf } from '../../../web/src/shared/who';
+import { shortId, whoForPerson, whoForStaff, whoOf } from '../../../web/src/shared/who.js';
 
 const base = { xtokenid: null, roleid: null, rolename: null, person: null, requestid: null, purpose: null };
 

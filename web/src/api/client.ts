@@ -1,5 +1,6 @@
 // Calls POST /v2/<Operation> with the request types generated from the vault's OpenAPI document.
 import type { OperationName, Requests } from './requests.gen';
+import { HOUSEKEEPING } from './housekeeping';
 
 /** A JSON answer with `status: "ok"`; its other fields are read where they are shown. */
 export type Answer = Record<string, unknown>;
@@ -17,29 +18,9 @@ export class ApiError extends Error {
 export interface Credentials {
   token?: string | undefined;
   tenant?: string | undefined;
-  /** `housekeeping`: a read the console makes for itself, about the vault and nobody in it (see HOUSEKEEPING). */
+  /** `housekeeping`: a read the console makes for itself, about the vault and nobody in it (./housekeeping.ts). */
   purpose?: 'housekeeping' | undefined;
 }
-
-/**
- * The console's own reads about the vault itself (its tenants, policies, roles, legal bases, groups, counts): marked
- * `X-Strongroom-Purpose: housekeeping`, so that the audit list leaves them out unless asked. The API honours the mark
- * only on operations it allows (api/ops/housekeeping.ts); this list is a subset of those, and holds no read of a
- * person.
- */
-export const HOUSEKEEPING: ReadonlySet<OperationName> = new Set<OperationName>([
-  'TenantListTenants',
-  'PolicyListAllPolicies',
-  'RoleGet',
-  'RoleListAllRoles',
-  'XTokenListForRole',
-  'LegalBasisListAgreements',
-  'GroupListAllGroups',
-  'ProcessingActivityListActivities',
-  'AppdataListAppNames',
-  'SystemGetSystemStats',
-  'SystemGetOverview',
-]);
 
 function headersOf(creds: Credentials): Record<string, string> {
   const headers: Record<string, string> = { 'content-type': 'application/json' };

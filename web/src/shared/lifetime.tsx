@@ -4,26 +4,9 @@
 import { useState } from 'react';
 import { Field } from './ui';
 import { formatTime } from './session';
+import { type Lifetime, type Unit, UNITS } from './duration';
 
-export const UNITS = [
-  ['min', 'minutes'],
-  ['h', 'hours'],
-  ['d', 'days'],
-  ['mo', 'months'],
-  ['y', 'years'],
-] as const;
-export type Unit = (typeof UNITS)[number][0];
-
-export interface Lifetime {
-  amount: string;
-  unit: Unit;
-}
-
-/** The duration to send (`30min`), or null when the number is not a whole number from 1 up. */
-export function lifetimeText({ amount, unit }: Lifetime): string | null {
-  const n = amount.trim();
-  return /^[1-9]\d{0,8}$/.test(n) ? `${n}${unit}` : null;
-}
+export { lifetimeText, type Lifetime } from './duration';
 
 /** State for a LifetimeField, starting at e.g. `useLifetime(1, 'h')`. */
 export function useLifetime(amount: number, unit: Unit): [Lifetime, (l: Lifetime) => void] {

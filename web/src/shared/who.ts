@@ -1,6 +1,5 @@
 // Who made an audit event, in plain words: the `who` the audit operations answer (api/vault/audit/actor.ts), as the
 // console says it to staff and as the portal says it to the person the event is about.
-import { objectOf } from '../api/client';
 
 export interface Who {
   kind: string;
@@ -15,7 +14,7 @@ export interface Who {
 
 /** A `who` as answered; old events carry only kind and xtokenid, so every other fact may be missing. */
 export function whoOf(value: unknown): Who {
-  const w = objectOf(value);
+  const w = (typeof value === 'object' && value !== null && !Array.isArray(value) ? value : {}) as Record<string, unknown>;
   const str = (v: unknown) => (typeof v === 'string' && v !== '' ? v : null);
   return {
     kind: str(w.kind) ?? 'unknown',
