@@ -1,5 +1,5 @@
 // A person's requests, audit events and report (JSON and HTML).
-import { useState } from 'react';
+import { Fragment, useState } from 'react';
 import { useMutation, useQuery } from '@tanstack/react-query';
 import { useVault } from '../session';
 import { objectOf, rowsOf, text, type Answer } from '../../api/client';
@@ -58,6 +58,20 @@ export function AuditTab({ token }: { token: string }) {
   );
 }
 
+/** Text that wraps between words only: a role name such as `copy-9a45` is not split at its hyphen. */
+function WholeWords({ text: said }: { text: string }) {
+  return (
+    <>
+      {said.split(' ').map((word, i) => (
+        <Fragment key={i}>
+          {i ? ' ' : ''}
+          <span className="nowrap">{word}</span>
+        </Fragment>
+      ))}
+    </>
+  );
+}
+
 export function AuditTable({ rows, caption, onOpen }: { rows: Record<string, unknown>[]; caption: string; onOpen: (uuid: string) => void }) {
   return (
     <Table
@@ -70,7 +84,7 @@ export function AuditTable({ rows, caption, onOpen }: { rows: Record<string, unk
         { key: 'title', label: 'Operation' },
         { key: 'status', label: 'Result', render: (r) => <Verdict value={text(r.status)} /> },
         { key: 'mode', label: 'Named by' },
-        { key: 'who', label: 'Who', render: (r) => whoForStaff(r.who) },
+        { key: 'who', label: 'Who', render: (r) => <WholeWords text={whoForStaff(r.who)} /> },
         { key: 'msg', label: 'Message' },
         { key: 'open', label: 'Details', render: (r) => <button type="button" onClick={() => onOpen(text(r.auditeventuuid))}>Details</button> },
       ]}
