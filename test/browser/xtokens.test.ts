@@ -64,7 +64,8 @@ describe("a role's xtokens in the console", { timeout: 180_000 }, () => {
     await poll(() => shown(page.getByRole('table', { name: `Policies of role ${rolename}` }).getByRole('cell', { name: policyname }))).toBe('shown');
     expect((await vault.call('RoleGet', { rolename })).body).toMatchObject({ roledesc: 'Support desk', policies: [{ policyname }] });
 
-    await page.getByLabel('xtoken lifetime').fill('2h');
+    await page.getByLabel('xtoken lifetime', { exact: true }).fill('2');
+    await page.getByLabel('xtoken lifetime unit').selectOption('h');
     await page.getByRole('button', { name: 'Create xtoken' }).click();
     const made = page.getByText(/^xtoken [0-9a-f-]{36}, valid until .* \(id [0-9a-f-]{36}\)\. It is shown once/);
     await poll(() => shown(made)).toBe('shown');

@@ -1,5 +1,6 @@
 // Calls POST /v2/<Operation> with the request types generated from the vault's OpenAPI document.
 import type { OperationName, Requests } from './requests.gen';
+import { HOUSEKEEPING } from './housekeeping';
 
 /** A JSON answer with `status: "ok"`; its other fields are read where they are shown. */
 export type Answer = Record<string, unknown>;
@@ -17,13 +18,21 @@ export class ApiError extends Error {
 export interface Credentials {
   token?: string | undefined;
   tenant?: string | undefined;
+  /** `housekeeping`: a read the console makes for itself, about the vault and nobody in it (./housekeeping.ts). */
+  purpose?: 'housekeeping' | undefined;
 }
 
 function headersOf(creds: Credentials): Record<string, string> {
   const headers: Record<string, string> = { 'content-type': 'application/json' };
   if (creds.token) headers['x-bunker-token'] = creds.token;
   if (creds.tenant) headers['x-bunker-tenant'] = creds.tenant;
+  if (creds.purpose) headers['x-strongroom-purpose'] = creds.purpose;
   return headers;
+}
+
+/** The credentials for a console call of `op`: marked housekeeping when `op` is one of HOUSEKEEPING. */
+export function consoleCredentials(op: OperationName, creds: Credentials): Credentials {
+  return HOUSEKEEPING.has(op) ? { ...creds, purpose: 'housekeeping' } : creds;
 }
 
 async function post(op: string, body: unknown, creds: Credentials): Promise<Response> {

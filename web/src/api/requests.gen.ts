@@ -109,6 +109,7 @@ export type BulkListAllAuditEventsInput = {
   unlockuuid: string;
   offset?: number;
   limit?: number;
+  includehousekeeping?: boolean;
 };
 
 export type BulkListAllUserRequestsInput = {
@@ -367,6 +368,11 @@ export type RoleLinkPolicyInput = {
   policyname?: string;
 };
 
+export type RoleListAllRolesInput = {
+  offset?: number;
+  limit?: number;
+};
+
 export type RoleUnlinkPolicyInput = {
   roleid?: number;
   rolename?: string;
@@ -493,6 +499,7 @@ export type TenantCreateInput = {
   tenantorg: string;
   email?: string;
   managedby?: string;
+  kek?: string;
 };
 
 export type TenantDeleteInput = {
@@ -513,6 +520,11 @@ export type TenantListTenantsInput = {
   managedby?: string;
 };
 
+export type TenantRevokeKekInput = {
+  unlockuuid: string;
+  tenantid: number;
+};
+
 export type TenantRotateAdminTokenInput = {
   tenantid: number;
   managedby?: string;
@@ -524,6 +536,7 @@ export type TenantUpdateInput = {
   tenantorg?: string;
   email?: string;
   managedby?: string;
+  kek?: string;
 };
 
 export type TokenCreateInput = {
@@ -769,6 +782,7 @@ export interface Requests {
   RoleDelete: RoleDeleteInput;
   RoleGet: RoleGetInput;
   RoleLinkPolicy: RoleLinkPolicyInput;
+  RoleListAllRoles: RoleListAllRolesInput;
   RoleUnlinkPolicy: RoleUnlinkPolicyInput;
   RoleUpdate: RoleUpdateInput;
   SessionDelete: SessionDeleteInput;
@@ -797,6 +811,7 @@ export interface Requests {
   TenantGet: TenantGetInput;
   TenantGetUIConf: TenantGetUIConfInput;
   TenantListTenants: TenantListTenantsInput;
+  TenantRevokeKek: TenantRevokeKekInput;
   TenantRotateAdminToken: TenantRotateAdminTokenInput;
   TenantUpdate: TenantUpdateInput;
   TokenCreate: TokenCreateInput;
@@ -892,6 +907,7 @@ export const OPERATION_NAMES: readonly OperationName[] = [
   'RoleDelete',
   'RoleGet',
   'RoleLinkPolicy',
+  'RoleListAllRoles',
   'RoleUnlinkPolicy',
   'RoleUpdate',
   'SessionDelete',
@@ -920,6 +936,7 @@ export const OPERATION_NAMES: readonly OperationName[] = [
   'TenantGet',
   'TenantGetUIConf',
   'TenantListTenants',
+  'TenantRevokeKek',
   'TenantRotateAdminToken',
   'TenantUpdate',
   'TokenCreate',

@@ -3,7 +3,7 @@
 import { useEffect, useMemo, useState, type FormEvent } from 'react';
 import { NavLink, useLocation, useNavigate } from 'react-router';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
-import { ApiError, call, rowsOf, text } from '../api/client';
+import { ApiError, call, consoleCredentials, rowsOf, text } from '../api/client';
 import { loadSession, saveSession } from '../shared/session';
 import { ErrorMessage, TextField } from '../shared/ui';
 import { SESSION_KEY, VaultContext, vaultFor, type ConsoleSession } from './session';
@@ -29,13 +29,13 @@ export function App() {
  */
 async function identify(token: string): Promise<ConsoleSession> {
   try {
-    await call('TenantListTenants', {}, { token });
+    await call('TenantListTenants', {}, consoleCredentials('TenantListTenants', { token }));
     return { token, tenant: '', kind: 'root' };
   } catch (err) {
     if (!(err instanceof ApiError) || err.httpStatus !== 403) throw err;
   }
   try {
-    await call('LegalBasisListAgreements', {}, { token });
+    await call('LegalBasisListAgreements', {}, consoleCredentials('LegalBasisListAgreements', { token }));
   } catch (err) {
     if (!(err instanceof ApiError && err.message === 'API access denied')) throw err;
   }
@@ -128,7 +128,7 @@ function Console({ session, onChange }: { session: ConsoleSession; onChange: (s:
 function TenantSwitcher({ session, onChange }: { session: ConsoleSession; onChange: (s: ConsoleSession) => void }) {
   const navigate = useNavigate();
   const { pathname } = useLocation();
-  const tenants = useQuery({ queryKey: ['tenants', 'switcher'], queryFn: () => call('TenantListTenants', {}, { token: session.token }) });
+  const tenants = useQuery({ queryKey: ['tenants', 'switcher'], queryFn: () => call('TenantListTenants', {}, consoleCredentials('TenantListTenants', { token: session.token })) });
   const names = rowsOf(tenants.data).map((r) => text(r.tenantname));
   return (
     <span className="field-inline">

@@ -10,6 +10,7 @@ import { MeContext, SESSION_KEY, meFor, type PortalSession } from './session';
 import { MyAppData, MyProfile, MySessions } from './MyData';
 import { MyConsents, MyReport, MyRequests, MyShares } from './MyRights';
 import { SharedView } from './Shared';
+import { MyAccesses } from './MyAccesses';
 
 const PAGES = [
   { path: 'profile', name: 'Profile', Page: MyProfile },
@@ -18,6 +19,7 @@ const PAGES = [
   { path: 'sessions', name: 'Sessions', Page: MySessions },
   { path: 'requests', name: 'Requests', Page: MyRequests },
   { path: 'share', name: 'Share', Page: MyShares },
+  { path: 'accesses', name: 'Who accessed my data', Page: MyAccesses },
   { path: 'download', name: 'Download', Page: MyReport },
 ] as const;
 

@@ -3,6 +3,7 @@ import { useState } from 'react';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { objectOf, rowsOf, text } from '../api/client';
 import { ConfirmButton, CopyButton, Empty, ErrorMessage, Notice, QueryState, Table, TextField } from '../shared/ui';
+import { CappedNote, LifetimeField, lifetimeText, useLifetime } from '../shared/lifetime';
 import { FieldChoices, fieldPaths, pathLabel, sharedLink } from '../shared/share';
 import { download, formatTime } from '../shared/session';
 import { useMe } from './session';
@@ -109,11 +110,12 @@ export function MyShares() {
   const paths = fieldPaths(objectOf(profile.data?.profile));
   const [chosen, setChosen] = useState<string[]>([]);
   const [partner, setPartner] = useState('');
-  const [finaltime, setFinaltime] = useState('7d');
+  const [lifetime, setLifetime] = useLifetime(7, 'd');
+  const finaltime = lifetimeText(lifetime);
   const client = useQueryClient();
   const links = useQuery({ queryKey: ['myshares'], queryFn: () => call('SharedRecordListUserRecords', me) });
   const share = useMutation({
-    mutationFn: () => call('SharedRecordCreate', { ...me, fields: chosen, ...(partner.trim() ? { partner: partner.trim() } : {}), finaltime }),
+    mutationFn: () => call('SharedRecordCreate', { ...me, fields: chosen, ...(partner.trim() ? { partner: partner.trim() } : {}), finaltime: finaltime ?? '' }),
     onSuccess: () => client.invalidateQueries({ queryKey: ['myshares'] }),
   });
   const revoke = useMutation({
@@ -135,13 +137,14 @@ export function MyShares() {
         <QueryState loading={profile.isLoading} error={profile.error} what="your details" />
         <FieldChoices legend="Details to share" paths={paths} chosen={chosen} onChange={setChosen} />
         <TextField label="Who it is for (optional)" value={partner} onChange={setPartner} />
-        <TextField label="Expires after" value={finaltime} onChange={setFinaltime} hint="for example 12h, 7d or 3600s" />
-        <button type="submit" className="primary" disabled={share.isPending || !chosen.length}>
+        <LifetimeField label="Expires after" value={lifetime} onChange={setLifetime} />
+        <button type="submit" className="primary" disabled={share.isPending || !chosen.length || !finaltime}>
           Create shared link
         </button>
         {share.data ? (
           <Notice>
-            Your link, valid until {formatTime(share.data.expirationtime)}: <a href={made}>{made}</a> <CopyButton value={made} what="link" />
+            Your link, valid until {formatTime(share.data.expirationtime)}
+            <CappedNote answer={share.data} expires={share.data.expirationtime} />: <a href={made}>{made}</a> <CopyButton value={made} what="link" />
           </Notice>
         ) : null}
         <ErrorMessage error={share.error} />

@@ -5,8 +5,8 @@ import { useNavigate, useParams } from 'react-router';
 import { useVault } from '../session';
 import { UnlockBar, useUnlock } from '../unlock';
 import { rowsOf, text } from '../../api/client';
-import { Empty, ErrorMessage, JsonBlock, Notice, QueryState, SelectField, TextField } from '../../shared/ui';
-import { AuditTable } from './PersonActivity';
+import { Empty, ErrorMessage, Notice, QueryState, SelectField, TextField } from '../../shared/ui';
+import { AuditTable, EventDetail } from './PersonActivity';
 
 const PAGE = 100;
 
@@ -17,12 +17,13 @@ export function Audit() {
   const [operation, setOperation] = useState('');
   const [result, setResult] = useState('any');
   const [record, setRecord] = useState('');
+  const [housekeeping, setHousekeeping] = useState(false);
   const event = useParams().eventuuid ?? null;
   const navigate = useNavigate();
   const setEvent = (uuid: string) => void navigate(`/audit/${encodeURIComponent(uuid)}`);
   const list = useQuery({
-    queryKey: ['auditall', vault.session.tenant, uuid, offset],
-    queryFn: () => vault.call('BulkListAllAuditEvents', { unlockuuid: uuid!, offset, limit: PAGE }),
+    queryKey: ['auditall', vault.session.tenant, uuid, offset, housekeeping],
+    queryFn: () => vault.call('BulkListAllAuditEvents', { unlockuuid: uuid!, offset, limit: PAGE, ...(housekeeping ? { includehousekeeping: true } : {}) }),
     enabled: uuid !== null,
   });
   const detail = useQuery({ queryKey: ['event', event], queryFn: () => vault.call('AuditGetEvent', { auditeventuuid: event! }), enabled: event !== null });
@@ -63,7 +64,19 @@ export function Audit() {
         <TextField label="Operation contains" value={operation} onChange={setOperation} />
         <SelectField label="Result" value={result} onChange={setResult} options={['any', 'ok', 'error']} />
         <TextField label="Person (token)" value={record} onChange={setRecord} />
+        <label className="choice">
+          <input
+            type="checkbox"
+            checked={housekeeping}
+            onChange={(e) => {
+              setHousekeeping(e.target.checked);
+              setOffset(0);
+            }}
+          />{' '}
+          Show the console&apos;s own reads
+        </label>
       </div>
+      <p className="muted">The console&apos;s own reads about the vault (tenants, roles, policies, counts) are marked as housekeeping and left out unless shown.</p>
       {uuid === null && !list.data ? <Empty>Unlock to read the audit trail.</Empty> : null}
       <QueryState loading={list.isLoading && uuid !== null} error={list.error} what="audit events" />
       {list.data ? (
@@ -80,7 +93,7 @@ export function Audit() {
         </>
       ) : null}
       <QueryState loading={detail.isLoading && event !== null} error={detail.error} what="the event" />
-      {detail.data ? <JsonBlock value={detail.data} label="Audit event details" /> : null}
+      {detail.data ? <EventDetail event={detail.data} /> : null}
     </>
   );
 }

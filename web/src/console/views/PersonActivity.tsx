@@ -1,9 +1,10 @@
 // A person's requests, audit events and report (JSON and HTML).
-import { useState } from 'react';
+import { Fragment, useState } from 'react';
 import { useMutation, useQuery } from '@tanstack/react-query';
 import { useVault } from '../session';
-import { rowsOf, text } from '../../api/client';
-import { ErrorMessage, JsonBlock, QueryState, Table, Verdict } from '../../shared/ui';
+import { objectOf, rowsOf, text, type Answer } from '../../api/client';
+import { Copyable, ErrorMessage, JsonBlock, QueryState, Table, Verdict } from '../../shared/ui';
+import { whoForStaff, whoOf } from '../../shared/who';
 import { download, formatTime } from '../../shared/session';
 import { RequestDetail } from './RequestDetail';
 
@@ -52,8 +53,22 @@ export function AuditTab({ token }: { token: string }) {
         </button>
       </div>
       <QueryState loading={detail.isLoading && event !== null} error={detail.error} what="the event" />
-      {detail.data ? <JsonBlock value={detail.data} label="Audit event details" /> : null}
+      {detail.data ? <EventDetail event={detail.data} /> : null}
     </section>
+  );
+}
+
+/** Text that wraps between words only: a role name such as `copy-9a45` is not split at its hyphen. */
+function WholeWords({ text: said }: { text: string }) {
+  return (
+    <>
+      {said.split(' ').map((word, i) => (
+        <Fragment key={i}>
+          {i ? ' ' : ''}
+          <span className="nowrap">{word}</span>
+        </Fragment>
+      ))}
+    </>
   );
 }
 
@@ -69,10 +84,45 @@ export function AuditTable({ rows, caption, onOpen }: { rows: Record<string, unk
         { key: 'title', label: 'Operation' },
         { key: 'status', label: 'Result', render: (r) => <Verdict value={text(r.status)} /> },
         { key: 'mode', label: 'Named by' },
+        { key: 'who', label: 'Who', render: (r) => <WholeWords text={whoForStaff(r.who)} /> },
         { key: 'msg', label: 'Message' },
         { key: 'open', label: 'Details', render: (r) => <button type="button" onClick={() => onOpen(text(r.auditeventuuid))}>Details</button> },
       ]}
     />
+  );
+}
+
+/** One event opened (AuditGetEvent): who made it, with the client's address from its sealed details, then all of it. */
+export function EventDetail({ event }: { event: Answer }) {
+  const who = whoOf(event.who);
+  const none = <span className="muted">not recorded</span>;
+  return (
+    <section className="card" aria-labelledby="event-h">
+      <h3 id="event-h">
+        Event {text(event.title)} at {formatTime(event.when)}
+      </h3>
+      <dl className="props">
+        <dt>Who</dt>
+        <dd>{whoForStaff(event.who)}</dd>
+        <dt>Credential</dt>
+        <dd>{who.kind}</dd>
+        <dt>Xtoken id</dt>
+        <dd>{who.xtokenid ? <Copyable value={who.xtokenid} what="xtoken id" /> : none}</dd>
+        <dt>Role</dt>
+        <dd>{who.rolename ?? (who.roleid !== null ? `#${who.roleid}` : none)}</dd>
+        <dt>Person (login xtoken)</dt>
+        <dd>{who.person ? <code>{who.person}</code> : none}</dd>
+        <dt>Client address</dt>
+        <dd>{who.address ? <code>{who.address}</code> : none}</dd>
+        <dt>Request id</dt>
+        <dd>{who.requestid ? <code>{who.requestid}</code> : none}</dd>
+        <dt>Result</dt>
+        <dd>
+          <Verdict value={text(event.eventstatus ?? event.status)} /> {text(event.msg)}
+        </dd>
+      </dl>
+      <JsonBlock value={{ ...event, details: objectOf(event.details) }} label="Audit event details" />
+    </section>
   );
 }
 

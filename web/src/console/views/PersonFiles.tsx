@@ -4,6 +4,7 @@ import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useVault } from '../session';
 import { objectOf, rowsOf, text } from '../../api/client';
 import { ConfirmButton, CopyButton, ErrorMessage, Fields, Notice, QueryState, Table, TextField } from '../../shared/ui';
+import { CappedNote, LifetimeField, lifetimeText, useLifetime } from '../../shared/lifetime';
 import { FieldChoices, fieldPaths, sharedLink } from '../../shared/share';
 import { download, formatTime } from '../../shared/session';
 
@@ -83,10 +84,11 @@ export function SharedTab({ token, profile }: { token: string; profile: Record<s
   const vault = useVault();
   const [fields, setFields] = useState<string[]>([]);
   const [partner, setPartner] = useState('');
-  const [finaltime, setFinaltime] = useState('1d');
+  const [lifetime, setLifetime] = useLifetime(1, 'd');
+  const finaltime = lifetimeText(lifetime);
   const [lookup, setLookup] = useState('');
   const create = useMutation({
-    mutationFn: () => vault.call('SharedRecordCreate', { mode: 'token', identity: token, fields, ...(partner ? { partner } : {}), finaltime }),
+    mutationFn: () => vault.call('SharedRecordCreate', { mode: 'token', identity: token, fields, ...(partner ? { partner } : {}), finaltime: finaltime ?? '' }),
   });
   const get = useMutation({ mutationFn: () => vault.call('SharedRecordGet', { recorduuid: lookup.trim() }) });
   return (
@@ -103,14 +105,15 @@ export function SharedTab({ token, profile }: { token: string; profile: Record<s
         <FieldChoices legend="Fields to share" paths={fieldPaths(profile)} chosen={fields} onChange={setFields} />
         <div className="row">
           <TextField label="Partner" value={partner} onChange={setPartner} />
-          <TextField label="Expires after" value={finaltime} onChange={setFinaltime} hint="e.g. 12h, 7d, 3600s" />
+          <LifetimeField label="Expires after" value={lifetime} onChange={setLifetime} />
         </div>
-        <button type="submit" className="primary" disabled={create.isPending || !fields.length}>
+        <button type="submit" className="primary" disabled={create.isPending || !fields.length || !finaltime}>
           Create shared record
         </button>
         {create.data ? (
           <Notice>
-            Shared record <code>{text(create.data.recorduuid)}</code> expires {formatTime(create.data.expirationtime)}. <CopyButton value={text(create.data.recorduuid)} what="record UUID" />{' '}
+            Shared record <code>{text(create.data.recorduuid)}</code> expires {formatTime(create.data.expirationtime)}
+            <CappedNote answer={create.data} expires={create.data.expirationtime} />. <CopyButton value={text(create.data.recorduuid)} what="record UUID" />{' '}
             <CopyButton value={sharedLink(text(create.data.recorduuid), create.data.expirationtime)} what="link for the recipient" />
           </Notice>
         ) : null}

@@ -3,38 +3,22 @@
 import { useQuery } from '@tanstack/react-query';
 import { Link } from 'react-router';
 import { useVault, type Vault } from '../session';
-import { ApiError, rowsOf, text, type Answer } from '../../api/client';
+import { rowsOf, text, type Answer } from '../../api/client';
+import { readAllPages } from '../../shared/paging';
 import { QueryState, Table } from '../../shared/ui';
 
-/** Ids asked for at once while walking the roles. */
-const BATCH = 16;
-
-/**
- * The API has no list of roles (RoleGet takes one id or name), so the console walks role ids upward, a batch at a
- * time, until a whole batch is unknown. Ids are never reused, so a gap of deleted roles as long as a batch ends the
- * walk early: a `RoleListAllRoles` operation would replace this (noted for the API's owners).
- */
-async function walkRoles(vault: Vault): Promise<Answer[]> {
-  const roles: Answer[] = [];
-  for (let first = 1; ; first += BATCH) {
-    const batch = await Promise.all(
-      Array.from({ length: BATCH }, (_, i) =>
-        vault.callMain('RoleGet', { roleid: first + i }).catch((err: unknown) => {
-          if (err instanceof ApiError && err.httpStatus === 404) return null;
-          throw err;
-        }),
-      ),
-    );
-    const found = batch.filter((r): r is Answer => r !== null);
-    if (!found.length) return roles;
-    roles.push(...found);
-  }
+/** Every role, a page of RoleListAllRoles at a time (main tenant only). */
+async function allRoles(vault: Vault): Promise<Answer[]> {
+  return readAllPages(async (offset, limit) => {
+    const answer = await vault.callMain('RoleListAllRoles', { offset, limit });
+    return { total: Number(answer.total ?? 0), rows: rowsOf(answer) };
+  });
 }
 
 /** Every role (main tenant only); `enabled` is false for credentials that may not read roles. */
 export function useRoles(enabled = true) {
   const vault = useVault();
-  return useQuery({ queryKey: ['role', 'all'], queryFn: () => walkRoles(vault), enabled: enabled && vault.session.kind === 'root' });
+  return useQuery({ queryKey: ['role', 'all'], queryFn: () => allRoles(vault), enabled: enabled && vault.session.kind === 'root' });
 }
 
 /** The role names for a picker, sorted; empty while loading or for a credential that may not read roles. */

@@ -1,10 +1,10 @@
 // The xtokens of a role or of a person: listed by id and times (the vault never gives a secret back), made with the
 // secret shown once, revoked by id after a confirmation.
-import { useState } from 'react';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useVault } from '../session';
 import { rowsOf, text, type Answer } from '../../api/client';
-import { ConfirmButton, CopyButton, Copyable, ErrorMessage, Notice, QueryState, Table, TextField } from '../../shared/ui';
+import { ConfirmButton, CopyButton, Copyable, ErrorMessage, Notice, QueryState, Table } from '../../shared/ui';
+import { CappedNote, LifetimeField, lifetimeText, useLifetime } from '../../shared/lifetime';
 import { formatTime } from '../../shared/session';
 
 export interface XTokensProps {
@@ -26,9 +26,10 @@ export function XTokens({ queryKey, whose, list, create, readOnlyReason, level }
   const client = useQueryClient();
   const tenant = vault.session.tenant || 'the main tenant';
   const listed = useQuery({ queryKey, queryFn: list });
-  const [finaltime, setFinaltime] = useState('1h');
+  const [lifetime, setLifetime] = useLifetime(1, 'h');
+  const finaltime = lifetimeText(lifetime);
   const refresh = () => client.invalidateQueries({ queryKey });
-  const made = useMutation({ mutationFn: () => create!(finaltime.trim()), onSuccess: refresh });
+  const made = useMutation({ mutationFn: (sent: string) => create!(sent), onSuccess: refresh });
   const revoke = useMutation({ mutationFn: (xtokenid: string) => vault.call('XTokenRevoke', { xtokenid }), onSuccess: refresh });
   const editable = create !== undefined;
   const headingId = `xtokens-${whose.replace(/\W+/g, '-')}-h`;
@@ -67,11 +68,11 @@ export function XTokens({ queryKey, whose, list, create, readOnlyReason, level }
           className="row"
           onSubmit={(e) => {
             e.preventDefault();
-            made.mutate();
+            if (finaltime) made.mutate(finaltime);
           }}
         >
-          <TextField label="xtoken lifetime" value={finaltime} onChange={setFinaltime} hint="e.g. 600s, 1h, 1d (m means months)" />
-          <button type="submit" disabled={!finaltime.trim() || made.isPending}>
+          <LifetimeField label="xtoken lifetime" value={lifetime} onChange={setLifetime} />
+          <button type="submit" disabled={!finaltime || made.isPending}>
             Create xtoken
           </button>
         </form>
@@ -80,7 +81,8 @@ export function XTokens({ queryKey, whose, list, create, readOnlyReason, level }
       )}
       {made.data ? (
         <Notice>
-          xtoken <code>{text(made.data.xtoken)}</code>, valid until {formatTime(made.data.expires)} (id {text(made.data.xtokenid)}). It is shown once: copy it now. <CopyButton value={text(made.data.xtoken)} what="xtoken" />
+          xtoken <code>{text(made.data.xtoken)}</code>, valid until {formatTime(made.data.expires)}
+          <CappedNote answer={made.data} expires={made.data.expires} /> (id {text(made.data.xtokenid)}). It is shown once: copy it now. <CopyButton value={text(made.data.xtoken)} what="xtoken" />
         </Notice>
       ) : null}
       <ErrorMessage error={listed.error ? null : (made.error ?? revoke.error)} />
