@@ -21,6 +21,9 @@ import { KEY_SALT_BYTES } from './tenants.js';
 
 export { GLOBAL_SCHEMA, MAIN_TENANT_ID, MAIN_TENANT_NAME, tenantSchema };
 
+/** How long a tenant's deletion waits for a lock before it gives up (503, to retry). */
+const DROP_LOCK_TIMEOUT = '5s';
+
 export interface DatabaseOptions {
   dataDir: string;
   databaseUrl?: string | undefined;
@@ -159,12 +162,20 @@ export class Database {
   async dropTenant(tenantId: number): Promise<void> {
     if (tenantId === MAIN_TENANT_ID) throw new Error('the main tenant cannot be dropped');
     await this.keysPool?.query(`delete from ${KEYS_SCHEMA}.subject_keys where tenant_id = $1`, [tenantId]);
-    await this.transaction('', async (tx) => {
+    // The drop waits for the tenant's calls in flight to let go of its tables, and every call waits behind the drop's
+    // own locks (the tenant's schema, the credentials table whose row policies go with the role): bounded, so that a
+    // busy tenant's deletion answers 503 to be retried instead of stalling the vault.
+    await this.transaction(`set local lock_timeout = '${DROP_LOCK_TIMEOUT}'; `, async (tx) => {
       await tx.query(`drop schema if exists "${tenantSchema(tenantId)}" cascade`);
       await tx.query(`delete from "${GLOBAL_SCHEMA}".tenants where id = $1`, [tenantId]);
-      await this.dropTenantRole(tx, tenantId);
+      if (this.roleOf) await dropTenantRole(tx, this.roleOf(tenantId));
     });
     this.tenantStores.delete(tenantId);
+    // Only once the drop has committed: closing the pool waits for its connections, and those may be waiting for
+    // the locks the drop held (the drop waited for the pool, the pool for the drop: the vault hung).
+    const pool = this.tenantPools.get(tenantId);
+    this.tenantPools.delete(tenantId);
+    void pool?.end().catch(() => undefined);
   }
 
   /**
@@ -319,14 +330,6 @@ export class Database {
   /** The tenant's role, created if needed, with rights on its own schema and on the few global tables it reads. */
   private async grantTenantRole(tenantId: number): Promise<void> {
     if (this.roleOf) await grantTenantRole(this.vaultSql, { tenantId, role: this.roleOf(tenantId) });
-  }
-
-  private async dropTenantRole(tx: Sql, tenantId: number): Promise<void> {
-    if (!this.roleOf) return;
-    await dropTenantRole(tx, this.roleOf(tenantId));
-    const pool = this.tenantPools.get(tenantId);
-    this.tenantPools.delete(tenantId);
-    await pool?.end().catch(() => undefined);
   }
 
   async close(): Promise<void> {

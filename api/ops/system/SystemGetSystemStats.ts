@@ -2,6 +2,7 @@
 import { z } from 'zod';
 import { defineOp } from '../define.js';
 import { MAIN_TENANT_ID } from '../../store/database.js';
+import { isTenantGone } from '../../store/errors.js';
 
 export const SystemGetSystemStats = defineOp({
   name: 'SystemGetSystemStats',
@@ -19,9 +20,16 @@ export const SystemGetSystemStats = defineOp({
     let numusers = 0;
     let numtokens = 0;
     let numsessions = 0;
+    let counted = 0;
     for (const id of tenants) {
-      // Counted as the vault's own user: the main tenant's admins read every tenant's counts.
-      const c = await ctx.stores.inTenant(id).stats.counts(ctx.now);
+      // Counted as the vault's own user: the main tenant's admins read every tenant's counts. A tenant deleted since
+      // it was listed is not counted (its own call would answer 404).
+      const c = await ctx.stores
+        .inTenant(id)
+        .stats.counts(ctx.now)
+        .catch((err: unknown) => (everyone && isTenantGone(err) ? null : Promise.reject(err)));
+      if (!c) continue;
+      counted++;
       numusers += c.users;
       numtokens += c.tokens;
       numsessions += c.sessions;
@@ -30,7 +38,7 @@ export const SystemGetSystemStats = defineOp({
     return {
       stats: {
         numusers,
-        numtenants: tenants.length,
+        numtenants: counted,
         numtokens,
         numsessions,
         totalnumrecords: numusers + numtokens,

@@ -144,3 +144,11 @@ export class AuditLinker {
     if (/audit trail was cut/.test(message)) this.log.error({ tenantId, reason: message }, 'audit trail cut: the tokenizer refuses to link from a head older than one committed');
   }
 }
+
+/**
+ * The database's refusal of a batch chained from a head that is no longer the head, or of events chained already, or
+ * of a row already stored: the batch is linked again under the head's lock, from the queue as it stands.
+ */
+export function headMoved(err: unknown): boolean {
+  return /audit head is at|chained already/.test((err as Error).message ?? '') || isDuplicate(err);
+}

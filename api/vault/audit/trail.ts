@@ -5,9 +5,12 @@ import type { Stores } from '../../store/stores.js';
 import type { AuditHead } from '../../store/audit.js';
 import type { TokenizerClient } from '../../tokenizer-client.js';
 import type { SubjectKeys } from '../subject-keys.js';
-import { auditBatchSize, auditQueueDepth, refusalsAudited } from '../../metrics.js';
-import { QUEUED_WHEN_UNLINKED, refusalDraft, RefusalBudget, takeTurn, type AuditDraft, type AuditEventToChain, type TenantQueue, type Waiter } from './note.js';
-import { AuditLinker, auditFailure, isBroken, isCut, isDuplicate, type Linked } from './chainer.js';
+import { auditBatchSize, auditQueueDepth } from '../../metrics.js';
+import { isTenantGone } from '../../store/errors.js';
+import { notFound, Messages } from '../../errors.js';
+import { RefusalRecorder } from './refusals.js';
+import { QUEUED_WHEN_UNLINKED, takeTurn, type AuditDraft, type AuditEventToChain, type TenantQueue, type Waiter } from './note.js';
+import { AuditLinker, auditFailure, headMoved, isBroken, isCut, type Linked } from './chainer.js';
 import { sealEvents } from './seal.js';
 import { refuseQueued } from './refused.js';
 import type { Events } from '../events.js';
@@ -24,19 +27,9 @@ export interface SealedAhead {
 
 const MAX_BATCH = 500;
 const BATCHES_IN_FLIGHT = 2;
-/** Events of calls refused for their credential, per second and process (a burst of as many is allowed). */
-const REFUSALS_PER_SECOND = 50;
 
 /** A write's events as queued in its transaction, for `chained` once it has committed. */
 export type QueuedWrite = readonly AuditEventToChain[];
-
-/**
- * The database's refusal of a batch chained from a head that is no longer the head, or of events chained already, or
- * of a row already stored: the batch is linked again under the head's lock, from the queue as it stands.
- */
-function headMoved(err: unknown): boolean {
-  return /audit head is at|chained already/.test((err as Error).message ?? '') || isDuplicate(err);
-}
 
 export class AuditTrail {
   private readonly queues = new Map<number, TenantQueue>();
@@ -49,6 +42,7 @@ export class AuditTrail {
   private readonly linking = new Map<number, Promise<void>>();
   private readonly appending = new Map<number, Promise<void>>();
   private readonly linker: AuditLinker;
+  private readonly refusals: RefusalRecorder;
 
   constructor(
     private readonly db: Database,
@@ -59,6 +53,7 @@ export class AuditTrail {
     private readonly events?: Events,
   ) {
     this.linker = new AuditLinker(tokenizer, log);
+    this.refusals = new RefusalRecorder((tenantId, draft) => this.record(tenantId, draft), log);
   }
 
   /**
@@ -275,6 +270,10 @@ export class AuditTrail {
       }
       if (full) q.drain = true;
     } catch (err) {
+      if (isTenantGone(err)) {
+        this.forgetTenant(tenantId, waiters);
+        return;
+      }
       this.log.error({ err: { type: (err as Error).name, message: (err as Error).message }, tenantId }, 'audit batch failed');
       this.linker.cutOrFailed(tenantId, err);
       // Writes' events stay queued, committed with their writes: those writes are answered, and a later batch chains
@@ -290,6 +289,21 @@ export class AuditTrail {
       // any other failure is a retryable 503 too, never a 500.
       await this.keepFailures(tenantId, drafts, waiters, auditFailure(err));
     }
+  }
+
+  /**
+   * The tenant was deleted under its queue (TenantDelete drops its schema, trail and all): nothing is left to chain
+   * to. Calls still waiting for their events answer as calls on a missing tenant do; writes already answered are
+   * let go; nothing is retried.
+   */
+  private forgetTenant(tenantId: number, waiters: Waiter[]): void {
+    const q = this.queues.get(tenantId);
+    for (const w of [...waiters, ...(q?.waiters ?? [])]) w.reject(notFound(Messages.tenantNotFound));
+    for (const c of q?.chain ?? []) c.resolve();
+    this.queues.delete(tenantId);
+    this.heads.delete(tenantId);
+    clearTimeout(this.retries.get(tenantId));
+    this.retries.delete(tenantId);
   }
 
   private retryLater(tenantId: number): void {
@@ -326,21 +340,9 @@ export class AuditTrail {
     waiters.forEach((w, i) => (kept.has(i) || queued.has(i) ? w.resolve() : w.reject(err)));
   }
 
-  /**
-   * A call refused for its credential (missing, unknown, expired or revoked token): recorded in the tenant it named,
-   * else in the main tenant's trail, with the operation, the reason and the client's address (sealed), within a
-   * budget per second and process, so a flood cannot fill the disk; past the budget it is counted and dropped.
-   */
-  async recordRefusal(tenantId: number, operation: string, reason: string, request: { address: string; requestId: string | null }): Promise<void> {
-    const now = Date.now();
-    if (!this.refusals.take(now)) {
-      refusalsAudited.inc({ outcome: 'dropped' });
-      return;
-    }
-    await this.record(tenantId, refusalDraft(operation, reason, request, now));
-    refusalsAudited.inc({ outcome: 'recorded' });
-    this.log.info({ tenantId, operation, reason }, 'call refused for its credential');
+  /** A call refused for its credential, recorded within a budget (refusals.ts). */
+  recordRefusal(tenantId: number, operation: string, reason: string, request: { address: string; requestId: string | null }): Promise<void> {
+    return this.refusals.record(tenantId, operation, reason, request);
   }
 
-  private readonly refusals = new RefusalBudget(REFUSALS_PER_SECOND);
 }
