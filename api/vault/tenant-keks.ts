@@ -156,6 +156,7 @@ export class TenantKeks {
     if (!(await this.db.global().tenants.kek(tenantId))) return;
     await this.revoke(tenantId, now).catch((err: unknown) => {
       if (!(err instanceof VaultError && err.status === 409)) throw err;
+      this.log.warn({ tenant: tenantId, err: { message: err.message } }, 'a deleted tenant\'s KEK object is not destroyed: remove it with the HSM\'s own tool');
     });
   }
 
