@@ -7,6 +7,7 @@ import { Database } from './store/database.js';
 import { KeysDatabase } from './store/keys-database.js';
 import { TokenizerClient } from './tokenizer-client.js';
 import { buildServices, type Services } from './vault/services.js';
+import type { KeyringCheck, KeyringState } from './vault/keyring-check.js';
 import { createApp } from './http/server.js';
 import { registerPoolGauge, registry } from './metrics.js';
 import { serveMetrics } from '../proto/metrics-server.js';
@@ -39,7 +40,7 @@ export async function startApi(env: NodeJS.ProcessEnv = process.env) {
         throw err;
       })
     : undefined;
-  tellReady(env, config.host, port, rootTokenHint(generatedRoot, env));
+  tellReady(env, config.host, port, rootTokenHint(generatedRoot, env), services.keyringCheck);
   startJobs(services);
   const close = closer({ server, metricsServer, services, tokenizer, db, keysDb, log });
   return { port, server, services, close };
@@ -76,24 +77,50 @@ function rootTokenHint(generated: string | undefined, env: NodeJS.ProcessEnv): s
 
 /**
  * Under the supervisor (which sets STRONGROOM_STARTED_AT): the lines a person starts from (the address, the pages,
- * and an `export` line for README's first calls), and a message the supervisor restarts by.
+ * and an `export` line for README's first calls), and a message the supervisor restarts by. Listening is not ready:
+ * while the keyring cannot be checked (the tokenizer away, its HSM refusing the PIN) the banner says NOT ready and
+ * why, without secrets, and "ready" follows once it is.
  */
-function tellReady(env: NodeJS.ProcessEnv, host: string, port: number, token: string): void {
+function tellReady(env: NodeJS.ProcessEnv, host: string, port: number, token: string, keyringCheck: KeyringCheck): void {
   const startedAt = Number(env.STRONGROOM_STARTED_AT);
   if (!(startedAt > 0)) return;
   // A wildcard address is no place a browser can open: this machine's name for itself is.
   const shown = host === '0.0.0.0' || host === '::' ? 'localhost' : host.includes(':') ? `[${host}]` : host;
   const url = `http://${shown}:${port}`;
-  process.stderr.write(
-    `Strongroom is ready on ${url} (${((Date.now() - startedAt) / 1000).toFixed(1)} s after start)\n` +
-      `  console  ${url}/console/\n  portal   ${url}/portal/\n  docs     ${url}/docs/\n` +
-      `  export VAULT=${url} TOKEN=${token}\n`,
-  );
+  const took = () => `${((Date.now() - startedAt) / 1000).toFixed(1)} s after start`;
+  const banner = () =>
+    process.stderr.write(
+      `Strongroom is ready on ${url} (${took()})\n` +
+        `  console  ${url}/console/\n  portal   ${url}/portal/\n  docs     ${url}/docs/\n` +
+        `  export VAULT=${url} TOKEN=${token}\n`,
+    );
+  const notReady = notReadyReason(keyringCheck.state);
+  if (!notReady) banner();
+  else {
+    process.stderr.write(`Strongroom is listening on ${url} but is NOT ready (${took()}): ${notReady}; GET /readyz says which part\n`);
+    let told = false;
+    const timer = setInterval(() => {
+      void keyringCheck.check().then((state) => {
+        if (notReadyReason(state) || told) return;
+        told = true;
+        clearInterval(timer);
+        banner();
+      }, () => undefined);
+    }, 1000);
+    timer.unref();
+  }
   // The supervisor restarts an api that dies once it has listened.
   if (process.send) {
     process.send({ strongroom: 'listening' });
     process.channel?.unref();
   }
+}
+
+/** Why the vault cannot serve yet, in words free of secrets (the tokenizer's log names the custody's error), or undefined. */
+function notReadyReason(state: KeyringState): string | undefined {
+  if (state === 'ok' || state === 'migrating') return undefined;
+  if (state === 'mismatch') return "the tokenizer's keyring does not fit this database";
+  return "the tokenizer or its key custody does not answer (an HSM away or a PIN refused: see the tokenizer's log)";
 }
 
 function startJobs(services: Services): void {

@@ -102,6 +102,7 @@ export const Messages = {
   masterKeyMismatch: 'Master key mismatch',
   keyringMismatch: 'The keyring does not match this database',
   tenantKeyUnavailable: 'The tenant\'s key is unavailable',
+  mainTenantKek: 'Invalid API request parameter: kek: the main tenant cannot have a key-encryption key of its own (losing it would lock out the management plane)',
   legacyMigrating: 'This tenant\'s data is being upgraded to per-person keys: try again shortly',
   wrappingKeyRootOnly: 'Only the main tenant admin can generate wrapping keys',
   groupNotFound: 'The group record was not found',

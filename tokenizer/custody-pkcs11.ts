@@ -6,7 +6,7 @@ import { randomBytes } from 'node:crypto';
 import { performance } from 'node:perf_hooks';
 import pkcs11js, { type GcmParams, type Mechanism } from 'pkcs11js';
 import type { Pkcs11Settings } from './config.js';
-import { CustodyOpenError, CustodyUnavailableError, type Custody } from './custody.js';
+import { CustodyOpenError, CustodyUnavailableError, type Custody, type KeyFacts } from './custody.js';
 import { hsmCallDuration, hsmErrors } from './metrics.js';
 
 type Handle = Buffer;
@@ -155,6 +155,19 @@ export class Pkcs11Custody implements Custody {
       const attrs = this.lib.C_GetAttributeValue(session, key, [{ type: P.CKA_EXTRACTABLE }, { type: P.CKA_SENSITIVE }, { type: P.CKA_NEVER_EXTRACTABLE }]);
       const flag = (i: number) => Boolean((attrs[i]?.value as Buffer | undefined)?.[0]);
       return { extractable: flag(0), sensitive: flag(1), neverExtractable: flag(2) };
+    });
+  }
+
+  /** What a tenant's KEK must be, read from the object: its type, length and whether it can ever leave the token. */
+  keyFacts(label: string): KeyFacts {
+    return this.call('attributes', label, (session, key) => {
+      const P = pkcs11js;
+      const types = [P.CKA_KEY_TYPE, P.CKA_VALUE_LEN, P.CKA_SENSITIVE, P.CKA_EXTRACTABLE, P.CKA_NEVER_EXTRACTABLE, P.CKA_ENCRYPT, P.CKA_DECRYPT];
+      const attrs = this.lib.C_GetAttributeValue(session, key, types.map((type) => ({ type })));
+      const raw = (i: number) => (attrs[i]?.value as Buffer | undefined) ?? Buffer.alloc(0);
+      const ulong = (i: number) => (raw(i).length >= 8 ? Number(raw(i).readBigUInt64LE(0)) : raw(i).length >= 4 ? raw(i).readUInt32LE(0) : -1);
+      const flag = (i: number) => Boolean(raw(i)[0]);
+      return { aes: ulong(0) === P.CKK_AES, bytes: ulong(1), sensitive: flag(2), extractable: flag(3), neverExtractable: flag(4), encrypt: flag(5), decrypt: flag(6) };
     });
   }
 

@@ -22,7 +22,19 @@ export interface Custody {
   probe(label?: string): void;
   /** Destroys the key object `label` (a tenant's KEK, revoked): true when destroyed now, false when there was none. */
   destroy(label: string): boolean;
+  /** The attributes of the key object `label` that decide whether it may be a tenant's KEK (HSM custody only). */
+  keyFacts?(label: string): KeyFacts;
   close(): void;
+}
+
+export interface KeyFacts {
+  aes: boolean;
+  bytes: number;
+  sensitive: boolean;
+  extractable: boolean;
+  neverExtractable: boolean;
+  encrypt: boolean;
+  decrypt: boolean;
 }
 
 /** The key holder cannot be used now (HSM unreachable, key object gone, PIN refused): answered as UNAVAILABLE. */

@@ -6,7 +6,7 @@
 // in any copy of the database.
 import { createHash } from 'node:crypto';
 import type { Logger } from 'pino';
-import { CustodyOpenError, CustodyUnavailableError, type Custody } from './custody.js';
+import { CustodyOpenError, CustodyUnavailableError, type Custody, type KeyFacts } from './custody.js';
 import { TenantKeyUnavailableError } from './tenant-wrap.js';
 import { BadItemError } from './batch-errors.js';
 import { RefusedError } from './calls.js';
@@ -80,9 +80,12 @@ export class TenantKeys {
   make(tenantId: number, salt: Buffer, label: string, from?: TenantKekRef): Buffer {
     const custody = this.usable(label);
     try {
+      const unfit = unfitKek(custody.keyFacts?.(label));
+      if (unfit) throw new BadItemError(`kek: the HSM object ${JSON.stringify(label)} cannot be a key-encryption key: ${unfit}`);
       custody.probe(label);
     } catch (err) {
       if (err instanceof CustodyUnavailableError && err.rv === 'CKR_KEY_NOT_FOUND') throw new BadItemError(`kek: the HSM has no AES key object labelled ${JSON.stringify(label)}`);
+      if (err instanceof CustodyUnavailableError && err.rv === 'CKR_KEY_NOT_UNIQUE') throw new BadItemError(`kek: two key objects in the HSM are labelled ${JSON.stringify(label)}: ambiguous`);
       throw err;
     }
     const key = from ? Buffer.from(this.keyOf(from)) : randomBuffer(KEY_BYTES);
@@ -167,6 +170,18 @@ export class TenantKeys {
     if (label === this.opts.keyringLabel) throw new BadItemError('kek: that is the keyring\'s own key object, never a tenant\'s');
     return this.custody;
   }
+}
+
+/** Why the object cannot hold a tenant's key, or undefined when it can: AES-256, sensitive, never extractable. */
+export function unfitKek(facts: KeyFacts | undefined): string | undefined {
+  if (!facts) return 'its attributes cannot be read';
+  if (!facts.aes) return 'it is not an AES key';
+  if (facts.bytes !== KEY_BYTES) return `it is a ${facts.bytes * 8}-bit key, not 256-bit`;
+  if (!facts.sensitive) return 'it is not sensitive (CKA_SENSITIVE false)';
+  if (facts.extractable) return 'it is extractable (CKA_EXTRACTABLE true)';
+  if (!facts.neverExtractable) return 'it was extractable once (CKA_NEVER_EXTRACTABLE false)';
+  if (!facts.encrypt || !facts.decrypt) return 'it cannot encrypt and decrypt (CKA_ENCRYPT, CKA_DECRYPT)';
+  return undefined;
 }
 
 function idOf(ref: TenantKekRef): string {

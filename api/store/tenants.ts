@@ -118,9 +118,40 @@ export class TenantStore extends GlobalTables {
     return { label: r.kek_label, wrapped: r.kek_wrapped, revoked: r.kek_revoked === null ? null : Number(r.kek_revoked) };
   }
 
-  /** Sets the tenant's KEK (a new one, or a move to another object); a label another live tenant uses is a unique violation. */
-  async setKek(id: number, label: string, wrapped: Buffer): Promise<void> {
-    await this.sql(`update ${this.g}.tenants set kek_label = $2, kek_wrapped = $3 where id = $1 and kek_revoked is null`, [id, label, wrapped]);
+  /** The tenant's KEK, its row locked until the transaction ends: KEK changes and revocations of a tenant take turns. */
+  async lockKek(id: number): Promise<TenantKek | null | undefined> {
+    const [r] = await this.sql<{ kek_label: string | null; kek_wrapped: Buffer | null; kek_revoked: string | null }>(
+      `select kek_label, kek_wrapped, kek_revoked from ${this.g}.tenants where id = $1 for update`,
+      [id],
+    );
+    if (!r) return undefined;
+    if (r.kek_label === null || r.kek_wrapped === null) return null;
+    return { label: r.kek_label, wrapped: r.kek_wrapped, revoked: r.kek_revoked === null ? null : Number(r.kek_revoked) };
+  }
+
+  /**
+   * Sets the tenant's KEK (a new one, or a move to another object); a label another live tenant uses is a unique
+   * violation. False when the tenant is gone or its KEK revoked: nothing was set.
+   */
+  async setKek(id: number, label: string, wrapped: Buffer): Promise<boolean> {
+    const rows = await this.sql(`update ${this.g}.tenants set kek_label = $2, kek_wrapped = $3 where id = $1 and kek_revoked is null returning id`, [id, label, wrapped]);
+    return rows.length > 0;
+  }
+
+  /** Records an object the tenant's key was wrapped by before a move: destroyed with the tenant's KEK, never kept. */
+  async retireKek(id: number, label: string, wrapped: Buffer, now: number): Promise<void> {
+    await this.sql(`insert into ${this.g}.tenant_kek_retired (tenant_id, label, wrapped, retired) values ($1, $2, $3, $4) on conflict do nothing`, [id, label, wrapped, now]);
+  }
+
+  /** The objects the tenant moved off that are not known to be destroyed yet. */
+  async retiredKeks(id: number): Promise<{ label: string; wrapped: Buffer }[]> {
+    const rows = await this.sql<{ label: string; wrapped: Buffer }>(`select label, wrapped from ${this.g}.tenant_kek_retired where tenant_id = $1 and destroyed is null order by retired`, [id]);
+    return rows.map((r) => ({ label: r.label, wrapped: r.wrapped }));
+  }
+
+  /** Marks a retired object destroyed (or proven no longer the tenant's). */
+  async retiredDestroyed(id: number, label: string, wrapped: Buffer, now: number): Promise<void> {
+    await this.sql(`update ${this.g}.tenant_kek_retired set destroyed = $4 where tenant_id = $1 and label = $2 and wrapped = $3`, [id, label, wrapped, now]);
   }
 
   /** Marks the tenant's KEK revoked (the first time only); answers the time it was revoked. */

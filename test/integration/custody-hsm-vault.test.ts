@@ -158,6 +158,18 @@ describe.skipIf(NO_SOFTHSM)(`the vault with its keyring in an HSM${NO_SOFTHSM ? 
     expect(holdsKey(Buffer.from(`{"msg":"x","key":"${keyBytes.toString('hex').toUpperCase()}"}`), keyBytes)).toBe(true);
   });
 
+  it('says NOT ready, and why, when the HSM refuses the PIN (never "ready" while /readyz answers 503), and no PIN', async () => {
+    token = createToken();
+    const env = await vaultEnv(token.env);
+    await initInHsm(env.STRONGROOM_DATA_DIR, token);
+    const wrongPin = `${token.settings.pin}9`;
+    running = await startSupervisor({ ...env, STRONGROOM_PKCS11_PIN: wrongPin });
+    await running.waitFor(/Strongroom is listening on \S+ but is NOT ready \([^)]*\): the tokenizer or its key custody does not answer/);
+    expect((await fetch(`${running.url}/readyz`)).status).toBe(503);
+    expect(running.output()).not.toMatch(/Strongroom is ready on/);
+    expect(running.output()).not.toContain(wrongPin);
+  });
+
   it('answers 503 (never 500, never plaintext) once the key object is gone past the key-cache TTL, and serves again when it is back', async () => {
     token = createToken();
     const env = await vaultEnv({ ...token.env, STRONGROOM_TOKENIZER_KEY_CACHE_SECONDS: '2' });

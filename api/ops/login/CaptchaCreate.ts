@@ -12,6 +12,7 @@ export const CaptchaCreate = defineOp({
   access: 'public',
   kinds: [],
   transaction: 'read',
+  servedWhenKeyRevoked: true,
   rateLimited: true,
   input: z.object({}),
   async run({ ctx }) {

@@ -1,6 +1,7 @@
 // POST /v2/TenantDelete: removes a tenant, all its data and every credential of it; main tenant only. With `managedby`
 // it removes only a tenant carrying that owner mark. It needs no key of the tenant: one whose own key-encryption key
 // was revoked or lost is removed as erased, and the event names what was destroyed (schema, person keys, the KEK).
+// A tenant with a live KEK has it revoked and its HSM objects destroyed first (503, tenant kept revoked, if the HSM is away).
 import { z } from 'zod';
 import { defineOp, mainTenantOp } from '../define.js';
 import { Done } from '../outputs.js';
@@ -20,6 +21,8 @@ export const TenantDelete = defineOp({
     if (input.tenantid === MAIN_TENANT_ID) throw badRequest('Invalid API request parameter: tenantid: the main tenant cannot be deleted');
     const { tenantname } = await ctx.services.tenants.owned(input.tenantid, input.managedby);
     const kek = await ctx.services.tenantKeks.describe(input.tenantid);
+    // Deleting is crypto-shredding too: every HSM object that ever wrapped the tenant's key is destroyed first.
+    await ctx.services.tenantKeks.shred(input.tenantid, ctx.now);
     const destroyed = await ctx.services.tenants.remove(input.tenantid);
     ctx.services.credentials.forgetTenant(input.tenantid);
     ctx.services.tenantKeks.forget(input.tenantid);

@@ -12,6 +12,7 @@ export const TenantGetUIConf = defineOp({
   access: 'public',
   kinds: [],
   transaction: 'read',
+  servedWhenKeyRevoked: true,
   input: z.object({}),
   async run({ ctx }) {
     const title = ctx.tenantNamed ? '' : (await ctx.services.tenants.get(ctx.tenantId)).tenantorg;

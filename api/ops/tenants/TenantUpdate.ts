@@ -6,6 +6,8 @@
 import { z } from 'zod';
 import { defineOp, tenantOp } from '../define.js';
 import { Done } from '../outputs.js';
+import { badRequest, Messages } from '../../errors.js';
+import { MAIN_TENANT_ID } from '../../store/database.js';
 import { GENERATED } from '../examples.js';
 import { TenantId, TenantName, TenantOrg, TenantEmail, TenantManagedBy, TenantKek, checkMainAdmin, checkTenantAccess } from './schemas.js';
 
@@ -27,6 +29,7 @@ export const TenantUpdate = defineOp({
     const id = input.tenantid ?? ctx.tenantId;
     checkTenantAccess(ctx.principal, id);
     if (input.managedby !== undefined || input.kek !== undefined) checkMainAdmin(ctx.principal);
+    if (input.kek !== undefined && id === MAIN_TENANT_ID) throw badRequest(Messages.mainTenantKek);
     await ctx.services.tenants.update(id, { name: input.tenantname, org: input.tenantorg, email: input.email, managedby: input.managedby });
     if (input.kek !== undefined) await ctx.services.tenantKeks.assign(id, input.kek);
     ctx.audit.after = { tenantid: id, tenantname: input.tenantname, tenantorg: input.tenantorg, managedby: input.managedby, kek: input.kek };
