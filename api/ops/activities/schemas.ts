@@ -1,6 +1,7 @@
 // Input pieces shared by the processing activity operations.
 import { z } from 'zod';
-import { Text } from '../consent/schemas.js';
+import { Brief, Text } from '../consent/schemas.js';
+import { Done } from '../outputs.js';
 
 /** A processing activity id: lowercased letters, digits, - and _, at most 64. */
 export const Activity = z
@@ -13,4 +14,11 @@ export const ActivityFields = {
   script: Text(16 * 1024).optional(),
   fulldesc: Text(16 * 1024).optional(),
   applicableto: Text(1024).optional(),
+};
+
+/** What ProcessingActivityLinkLegalBasis and ProcessingActivityUnlinkLegalBasis take: an activity and a basis. */
+export const ActivityBasisLink = {
+  input: z.object({ activity: Activity, brief: Brief }),
+  output: Done,
+  example: { activity: 'newsletter', brief: 'marketing-email' },
 };

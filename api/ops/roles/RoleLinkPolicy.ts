@@ -1,15 +1,12 @@
 // POST /v2/RoleLinkPolicy: links a policy to a role (idempotent); main tenant only.
-import { z } from 'zod';
 import { defineOp, mainTenantOp } from '../define.js';
-import { RoleRef, PolicyRef, roleAndPolicy } from './schemas.js';
+import { RolePolicyLink, roleAndPolicy } from './schemas.js';
 
 export const RoleLinkPolicy = defineOp({
   name: 'RoleLinkPolicy',
   summary: 'Links a policy to a role (idempotent); main tenant only',
-  output: z.object({ roleid: z.number().int() }),
-  example: { rolename: 'support', policyname: 'support-read' },
   ...mainTenantOp('write'),
-  input: z.object({ ...RoleRef, ...PolicyRef }),
+  ...RolePolicyLink,
   async run({ input, ctx }) {
     const { role, policy } = await roleAndPolicy(ctx, input);
     await ctx.services.roles.link(ctx.stores, role.roleid, policy.policyid);

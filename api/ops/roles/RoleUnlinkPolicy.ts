@@ -1,16 +1,13 @@
 // POST /v2/RoleUnlinkPolicy: the role no longer holds the policy (unlinking one it does not hold is no error);
 // main tenant only. The counterpart of RoleLinkPolicy, beyond the DatabunkerPro contract.
-import { z } from 'zod';
 import { defineOp, mainTenantOp } from '../define.js';
-import { RoleRef, PolicyRef, roleAndPolicy } from './schemas.js';
+import { RolePolicyLink, roleAndPolicy } from './schemas.js';
 
 export const RoleUnlinkPolicy = defineOp({
   name: 'RoleUnlinkPolicy',
   summary: 'The role no longer holds the policy (unlinking one it does not hold is no error); main tenant only',
-  output: z.object({ roleid: z.number().int() }),
-  example: { rolename: 'support', policyname: 'support-read' },
   ...mainTenantOp('write'),
-  input: z.object({ ...RoleRef, ...PolicyRef }),
+  ...RolePolicyLink,
   async run({ input, ctx }) {
     const { role, policy } = await roleAndPolicy(ctx, input);
     await ctx.services.roles.unlink(ctx.stores, role.roleid, policy.policyid);

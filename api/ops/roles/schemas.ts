@@ -45,3 +45,10 @@ export async function policyVocabulary(): Promise<{ actions: string[] }> {
   const { operations } = await import('../index.js');
   return { actions: operations.map((o) => o.name) };
 }
+
+/** What RoleLinkPolicy and RoleUnlinkPolicy take and answer: a role and a policy, each by id or name. */
+export const RolePolicyLink = {
+  input: z.object({ ...RoleRef, ...PolicyRef }),
+  output: z.object({ roleid: z.number().int() }),
+  example: { rolename: 'support', policyname: 'support-read' },
+};
