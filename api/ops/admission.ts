@@ -9,11 +9,12 @@ import type { UserRow } from '../store/users.js';
 import type { Stores } from '../store/stores.js';
 import { MAIN_TENANT_ID } from '../store/database.js';
 import { forbidden, Messages } from '../errors.js';
-import { evaluate, maskProfile, subjectVariables, type FieldGrant, type RequestFacts } from '../vault/policy.js';
+import { evaluate, maskProfile, subjectVariables, type FieldGrant, type PolicyStatement, type RequestFacts } from '../vault/policy.js';
+import { intersectGrants } from '../vault/policy-mask.js';
 import { effectiveStatus } from '../vault/consent.js';
 import { nowSeconds } from '../vault/durations.js';
 
-type Facts = Pick<OpDefinition, 'name' | 'kinds' | 'masks'>;
+type Facts = Pick<OpDefinition, 'name' | 'kinds' | 'masks' | 'showsProfile'>;
 
 /** What a role's conditions may ask about the person a call is about: their profile, their agreements' status. */
 export type SubjectFacts = NonNullable<RequestFacts['subject']>;
@@ -96,9 +97,30 @@ export async function judgeRole(services: Services, principal: Principal, op: Fa
   const role = principal.roleId === null ? null : await services.roles.statementsOf(principal.roleId);
   if (!role) throw forbidden(Messages.apiDenied);
   const judgeOrNull = (subject?: SubjectFacts): FieldGrant | null =>
-    grantFor(op, evaluate(role.statements, { action: op.name, kinds: op.kinds, role: role.rolename, requestMetadata: metadata, ...(subject ? { subject } : {}) }));
+    grantShown(op, role.statements, { action: op.name, kinds: op.kinds, role: role.rolename, requestMetadata: metadata, ...(subject ? { subject } : {}) });
   const needs = subjectVariables(role.statements);
   return { grant: judgeOrNull(), judgesSubject: needs.profile || needs.agreements, judgeOrNull, needs };
+}
+
+/** How UserGet is judged: what every other answer that shows profile values shows at most. */
+const USER_GET: Facts = { name: 'UserGet', kinds: ['profile'], masks: true };
+
+/**
+ * The role's grant for an operation on these facts (null: refused). An answer that shows profile values
+ * (`showsProfile`) shows at most what the role's UserGet shows of the person: both grants together, masked where
+ * the answer masks, else refused unless both show the whole profile. A field hidden from UserGet stays hidden.
+ */
+export function grantShown(op: Facts, statements: PolicyStatement[], facts: RequestFacts): FieldGrant | null {
+  const own = grantFor(op, evaluate(statements, facts));
+  if (own === null || !op.showsProfile) return own;
+  const asUserGet = grantFor(USER_GET, evaluate(statements, { ...facts, action: USER_GET.name, kinds: USER_GET.kinds }));
+  return alsoShownBy(op, own, asUserGet);
+}
+
+/** An operation's own grant as UserGet's grant lets it show: null when UserGet shows nothing or it cannot mask. */
+export function alsoShownBy(op: Facts, own: FieldGrant, asUserGet: FieldGrant | null): FieldGrant | null {
+  const both = asUserGet === null ? null : intersectGrants(own, asUserGet);
+  return both === null || (both !== '*' && !op.masks) ? null : both;
 }
 
 /**
@@ -140,7 +162,7 @@ export async function judgeByGroups(asker: Asker, op: Facts, target: string, sto
     const role = await services.roles.statementsOf(roleId);
     if (!role) continue;
     const caller = mine.filter((m) => m.roleId === roleId).map((m) => m.groupId);
-    const fields = grantFor(op, evaluate(role.statements, { action: op.name, kinds: op.kinds, role: role.rolename, requestMetadata: metadata, groups: { caller, target: targetGroups } }));
+    const fields = grantShown(op, role.statements, { action: op.name, kinds: op.kinds, role: role.rolename, requestMetadata: metadata, groups: { caller, target: targetGroups } });
     if (fields === null) continue;
     if (fields === '*') all = true;
     else for (const f of fields) granted.add(f);

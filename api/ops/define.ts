@@ -69,6 +69,12 @@ export interface OpDefinition<S extends z.ZodType = z.ZodType> {
   /** Its answer carries profiles only as `profile` (or `rows[].profile`), which a partial grant masks. */
   masks?: true;
   /**
+   * Its answer shows profile values (lists, reports, audit details): for a role, at most what the role's UserGet
+   * shows of the person. Its grant is its own and UserGet's together (ops/admission.ts), masked where it `masks`,
+   * else refused unless both show the whole profile.
+   */
+  showsProfile?: true;
+  /**
    * It reads profile values for the caller to do its work (a patch's test, copy and move; a share's fields): it may
    * read only what the caller's UserGet shows whole (ops/profile-reads.ts), and PolicyExplain shows that as `reads`.
    */

@@ -49,16 +49,14 @@ export class Gate {
   async person(row: UserRow | null): Promise<void> {
     const { asker, role, op } = this.admission;
     if (role) {
-      // No such person: denied like any refusal, so a caller the policy would refuse learns nothing.
-      if (!row) {
-        if (role.grant === null) throw forbidden(Messages.apiDenied);
-      } else {
-        this.subject = await subjectFacts(asker.services, asker.tenantId, this.stores, row, role.needs);
-        const fields = role.judgeOrNull(this.subject);
-        if (fields === null) throw forbidden(Messages.apiDenied);
-        this.shown = fields;
-        this.denied = false;
-      }
+      // No such person: denied like any refusal, whatever the verdict without them, so a caller whose policies ask
+      // about the person cannot tell a person it is refused from one who does not exist.
+      if (!row) throw forbidden(Messages.apiDenied);
+      this.subject = await subjectFacts(asker.services, asker.tenantId, this.stores, row, role.needs);
+      const fields = role.judgeOrNull(this.subject);
+      if (fields === null) throw forbidden(Messages.apiDenied);
+      this.shown = fields;
+      this.denied = false;
     }
     const { principal } = asker;
     if (principal.kind === 'login' && row?.token !== principal.userToken) {

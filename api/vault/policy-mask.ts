@@ -77,3 +77,44 @@ export function readsWhole(fields: FieldGrant, path: string): boolean {
   if (m.denied.some((d) => within(d, path) || within(path, d))) return false;
   return m.all || m.allowed.some((a) => within(path, a));
 }
+
+/**
+ * What two grants both show, as one grant (null: nothing): a field is shown when each shows it. Denies add up; an
+ * allow-list keeps, of each pair of allowed paths, the one inside the other. What an answer shows for a role
+ * through another operation than UserGet is its own grant and UserGet's together (ops/admission.ts).
+ */
+export function intersectGrants(a: FieldGrant, b: FieldGrant): FieldGrant | null {
+  if (a === '*') return b;
+  if (b === '*') return a;
+  const [ma, mb] = [maskOf(a), maskOf(b)];
+  const denied = [...new Set([...ma.denied, ...mb.denied])];
+  const all = ma.all && mb.all;
+  const allowed = all
+    ? []
+    : ma.all
+      ? [...mb.allowed]
+      : mb.all
+        ? [...ma.allowed]
+        : ma.allowed.flatMap((x) => mb.allowed.flatMap((y) => (within(x, y) ? [x] : within(y, x) ? [y] : [])));
+  // An allowed path inside a denied one shows nothing; with nothing left, the grant shows nothing at all.
+  const left = [...new Set(allowed)].filter((p) => !denied.some((d) => within(p, d)));
+  if (!all && left.length === 0) return null;
+  return new Set([...(all ? ['*'] : left), ...denied.map((d) => `!${d}`)]);
+}
+
+/**
+ * Whether an `add` of the field at `path` (whose parent is the field at `parent`) can tell nothing of what the grant
+ * hides, when the grant does not show it whole: it must be a field hidden whole (nothing inside it shown, nothing
+ * hidden inside it that is not hidden with it) in a parent the grant shows, so the add succeeds or fails alike
+ * whatever the hidden value is.
+ */
+export function addsBlind(fields: FieldGrant, parent: string, path: string): boolean {
+  if (fields === '*') return true;
+  const m = maskOf(fields);
+  const strictlyIn = (p: string, root: string) => p !== root && within(p, root);
+  if (m.denied.some((d) => within(parent, d) || strictlyIn(d, path))) return false;
+  if (m.all) return true;
+  // A parent on the way to an allowed field shows only that field: what else it is (or holds) stays unsaid.
+  const parentShown = parent === '' || m.allowed.some((a) => within(parent, a));
+  return parentShown && !m.allowed.some((a) => strictlyIn(a, path));
+}

@@ -201,7 +201,8 @@ describe('N15: a person-judged BulkListAllUsers page', () => {
     for (const v of pattern) await vault.call('UserCreate', { profile: buildProfile({ team: v ? team : 'other' }) });
     const role = await roleWith(vault, [
       { Effect: 'Allow', Action: 'BulkListUnlock', Resource: '*' },
-      { Effect: 'Allow', Action: 'BulkListAllUsers', Resource: '*', Condition: { StringEquals: { '${user:team}': team } } },
+      // A list shows at most what the role's UserGet shows of each person.
+      { Effect: 'Allow', Action: ['BulkListAllUsers', 'UserGet'], Resource: '*', Condition: { StringEquals: { '${user:team}': team } } },
     ]);
     const unlock = async (headers?: Record<string, string>) => (await vault.call('BulkListUnlock', {}, headers)).body.unlockuuid as string;
     const everyone = (await vault.call('BulkListAllUsers', { unlockuuid: await unlock(), offset: 0, limit: 1000 })).body;

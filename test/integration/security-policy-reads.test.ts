@@ -54,7 +54,7 @@ describe('M3: reads through patches and shares', () => {
     for (const fields of ['secret', 'name,secret', undefined]) {
       expect((await vault.call('SharedRecordCreate', { ...ref, ...(fields ? { fields } : {}) }, xtoken)).status, String(fields)).toBe(403);
     }
-    expect((await vault.call('UserPatch', { ...ref, patch: [{ op: 'copy', from: '/name', path: '/alias' }, { op: 'replace', path: '/secret', value: 'S3' }] }, xtoken)).status).toBe(200);
+    expect((await vault.call('UserPatch', { ...ref, patch: [{ op: 'copy', from: '/name', path: '/alias' }, { op: 'add', path: '/secret', value: 'S3' }] }, xtoken)).status).toBe(200);
     const share = await vault.call('SharedRecordCreate', { ...ref, fields: 'name,alias' }, xtoken);
     expect(share.status).toBe(200);
     expect((await vault.call('SharedRecordGet', { recorduuid: share.body.recorduuid })).body.data).toEqual({ name: 'Ada', alias: 'Ada' });
@@ -152,7 +152,7 @@ describe('M3: reads through requests and version hashes', () => {
     const answers = async (secret: string) => {
       const ref = await personWith(vault, { name: 'Ada', secret });
       const merge = await vault.call('UserUpdateRequest', { ...ref, profile: { secret: `${secret}-new`, city: 'Oulu' } }, xtoken);
-      const patch = await vault.call('UserPatchRequest', { ...ref, patch: [{ op: 'replace', path: '/secret', value: `${secret}-p` }] }, xtoken);
+      const patch = await vault.call('UserPatchRequest', { ...ref, patch: [{ op: 'add', path: '/secret', value: `${secret}-p` }] }, xtoken);
       expect([merge.status, patch.status]).toEqual([200, 200]);
       const got = [];
       for (const uuid of [merge.body.requestuuid, patch.body.requestuuid]) {

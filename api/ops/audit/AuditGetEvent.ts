@@ -13,6 +13,7 @@ export const AuditGetEvent = defineOp({
   output: AuditEvent.omit({ status: true }).extend({ eventstatus: z.enum(['ok', 'error']).meta({ description: 'The event’s own outcome (the envelope’s `status` is this call’s).' }), details: AnyObject.meta({ description: 'The sealed details, opened: identity, before, after, request_metadata; `{ erased: true }` once the person is erased.' }) }),
   example: { auditeventuuid: GENERATED.uuid },
   ...tenantOp('read', ['audit', 'profile']),
+  showsProfile: true,
   input: z.object({ auditeventuuid: Uuid }),
   async run({ input, ctx }) {
     const event = await ctx.services.auditReader.get(ctx.stores, input.auditeventuuid.toLowerCase());

@@ -22,6 +22,7 @@ export const BulkListAllUsers = defineOp({
   access: 'tenant',
   kinds: ['profile'],
   masks: true,
+  showsProfile: true,
   judges: 'list',
   transaction: 'read',
   input: z.object({ unlockuuid: z.string(), offset: Offset, limit: Limit }),

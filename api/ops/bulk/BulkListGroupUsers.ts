@@ -15,6 +15,7 @@ export const BulkListGroupUsers = defineOp({
   example: { unlockuuid: GENERATED.unlockuuid, groupname: 'support', offset: 0, limit: 10 },
   ...tenantOp('read', ['profile', 'group']),
   masks: true,
+  showsProfile: true,
   input: z.object({ unlockuuid: z.string(), ...GroupPick, offset: Offset, limit: Limit }),
   async run({ input, ctx }) {
     if (input.groupid === undefined && input.groupname === undefined) throw badRequest(`${Messages.missing}groupid`);

@@ -17,6 +17,7 @@ export const BulkListUsers = defineOp({
   access: 'tenant',
   kinds: ['profile'],
   masks: true,
+  showsProfile: true,
   judges: 'list',
   transaction: 'read',
   input: z.object({

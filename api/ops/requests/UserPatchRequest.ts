@@ -7,7 +7,7 @@ import { UserRef } from '../schemas.js';
 import { PatchOperation } from '../users/UserPatch.js';
 import { applyProfilePatch, type PatchOperation as ProfilePatchOperation } from '../../vault/profile-patch.js';
 import { subjectRow } from '../subject.js';
-import { mayRead, patchReads } from '../profile-reads.js';
+import { mayPatch } from '../profile-reads.js';
 
 export const UserPatchRequest = defineOp({
   name: 'UserPatchRequest',
@@ -20,8 +20,9 @@ export const UserPatchRequest = defineOp({
   async run({ input, ctx }) {
     const row = await subjectRow(ctx, input, true);
     const patch = input.patch as ProfilePatchOperation[];
-    // Its test, copy and move read the profile for the caller, now and once approved: only what its UserGet shows.
-    await mayRead(ctx, patchReads(patch));
+    // A test, copy or move reads the profile for the caller, and any operation's error would describe it: only
+    // what its UserGet shows whole is read or pointed into, before anything is applied or tested.
+    await mayPatch(ctx, patch);
     // A patch that cannot apply to the profile as it is now is refused at once, not at approval.
     applyProfilePatch(await ctx.services.users.open(ctx.tenantId, row), patch, ctx.services.config.profileMaxBytes);
     const { requestuuid, existed, hash, bytes } = await ctx.services.requests.open(ctx, row.token, 'change-profile', {}, { patch });

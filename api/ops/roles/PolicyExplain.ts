@@ -11,7 +11,7 @@ import { badRequest, notFound, Messages } from '../../errors.js';
 import { evaluate, subjectVariables, type FieldGrant, type PolicyStatement, type Trace, type RequestFacts } from '../../vault/policy.js';
 import { UserGet } from '../users/UserGet.js';
 import { maskedPaths } from '../../vault/policy-mask.js';
-import { cannotJudge, grantFor, subjectFacts } from '../admission.js';
+import { alsoShownBy, cannotJudge, grantFor, subjectFacts } from '../admission.js';
 import { isUuid } from '../../vault/identities.js';
 
 export const PolicyExplain = defineOp({
@@ -72,7 +72,9 @@ export const PolicyExplain = defineOp({
     const facts: RequestFacts = { action: op.name, kinds: op.kinds, role: role.rolename, requestMetadata: input.request_metadata ?? {}, ...(subject ? { subject } : {}) };
     const trace: Trace = { statements: [], allowedBy: [], deniedFields: [] };
     const decision = evaluate(role.statements, facts, trace);
-    const grant = grantFor(op, decision);
+    const own = grantFor(op, decision);
+    // An answer that shows profile values shows at most what the role's UserGet shows (admission.ts).
+    const grant = op.showsProfile && own !== null ? alsoShownBy(op, own, grantFor(UserGet, evaluate(role.statements, { ...facts, action: UserGet.name, kinds: UserGet.kinds }))) : own;
     const unjudged = cannotJudge(op, needs);
     const personal = needs.profile || needs.agreements;
     // A list judges each person it would answer: without one named, the verdict is that of the list as a whole.
@@ -85,23 +87,11 @@ export const PolicyExplain = defineOp({
     const aboutPerson = (key: string) => /^\$\{(user|agreement):/.test(key);
     return {
       verdict,
-      reason: listed
-        ? 'each listed person is judged on their own: the list leaves out the people the policy refuses'
-        : verdict !== 'deny'
-          ? undefined
-          : unjudged
-            ? 'the policies ask about the person, and this operation cannot judge every person it reaches'
-            : personless
-              ? 'the policies ask about the person: name one (mode, identity) to judge'
-              : trace.refusedBy !== undefined
-                ? 'a Deny applies'
-                : decision.allow
-                  ? 'only some profile fields are allowed, and this answer cannot be masked'
-                  : 'no Allow covers every kind of data the operation carries',
+      reason: listed ? 'each listed person is judged on their own: the list leaves out the people the policy refuses' : verdict === 'deny' ? refusal({ unjudged, personless, trace, own, decision }) : undefined,
       kinds: op.kinds,
       decidedby: trace.refusedBy !== undefined ? [source(trace.refusedBy)] : trace.allowedBy.map(source),
-      fields: fieldsOf(grant, trace, source),
-      ...(op.readsProfile && verdict !== 'deny' ? { reads: readsOf(role.statements, facts, source) } : {}),
+      fields: fieldsOf(own, trace, source),
+      ...((op.readsProfile && verdict !== 'deny') || (op.showsProfile && own !== null) ? { reads: readsOf(role.statements, facts, source) } : {}),
       conditions: trace.statements
         .filter((s) => s.conditions.length > 0)
         .flatMap((s) =>
@@ -117,6 +107,16 @@ export const PolicyExplain = defineOp({
     };
   },
 });
+
+/** Why a verdict is a refusal, in the order the gate refuses. */
+function refusal(why: { unjudged: boolean; personless: boolean; trace: Trace; own: FieldGrant | null; decision: { allow: boolean } }): string {
+  if (why.unjudged) return 'the policies ask about the person, and this operation cannot judge every person it reaches';
+  if (why.personless) return 'the policies ask about the person: name one (mode, identity) to judge';
+  if (why.trace.refusedBy !== undefined) return 'a Deny applies';
+  if (why.own !== null) return 'the answer shows profile values, and the role’s UserGet does not show them all (see reads)';
+  if (why.decision.allow) return 'only some profile fields are allowed, and this answer cannot be masked';
+  return 'no Allow covers every kind of data the operation carries';
+}
 
 type Source = (index: number) => { policy: string | null; statement: number; effect: string };
 

@@ -12,6 +12,7 @@ export const SystemGetUserHTMLReport = defineOp({
   output: z.object({ html: z.string().meta({ description: 'A self-contained HTML page.' }) }),
   example: { ...ADA },
   ...personOp('read', ['profile', 'appdata', 'agreement', 'group', 'session', 'file', 'request', 'audit']),
+  showsProfile: true,
   input: z.object(UserRef),
   async run({ input, ctx }) {
     const row = await subjectRow(ctx, input);

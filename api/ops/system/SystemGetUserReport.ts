@@ -13,6 +13,7 @@ export const SystemGetUserReport = defineOp({
   output: z.object({ report: z.looseObject({ generated: UnixTime, token: RecordToken, profile: ProfileOut }).meta({ description: 'Everything held about the person: profile, app data, agreements, sessions, files, requests, shares, events.' }) }),
   example: { ...ADA },
   ...personOp('read', ['profile', 'appdata', 'agreement', 'group', 'session', 'file', 'request', 'audit']),
+  showsProfile: true,
   input: z.object(UserRef),
   async run({ input, ctx }) {
     const row = await subjectRow(ctx, input);

@@ -6,7 +6,7 @@ import { ADA } from '../examples.js';
 import { UserRef } from '../schemas.js';
 import { changeProfile } from '../subject.js';
 import { applyProfilePatch, type PatchOperation as ProfilePatchOperation } from '../../vault/profile-patch.js';
-import { mayRead, patchReads } from '../profile-reads.js';
+import { mayPatch } from '../profile-reads.js';
 
 export const PatchOperation = z.object({
   op: z.enum(['add', 'remove', 'replace', 'move', 'copy', 'test']),
@@ -25,8 +25,9 @@ export const UserPatch = defineOp({
   input: z.object({ ...UserRef, patch: z.array(PatchOperation).min(1) }),
   async run({ input, ctx }) {
     await changeProfile(ctx, input, async (profile) => {
-      // A test, copy or move reads the profile for the caller: only what its UserGet would show.
-      await mayRead(ctx, patchReads(input.patch));
+      // A test, copy or move reads the profile for the caller, and any operation's error would describe it: only
+      // what its UserGet shows whole is read or pointed into, before anything is applied or tested.
+      await mayPatch(ctx, input.patch);
       return applyProfilePatch(profile, input.patch as ProfilePatchOperation[], ctx.services.config.profileMaxBytes);
     });
     return {};

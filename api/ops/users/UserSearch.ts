@@ -16,6 +16,7 @@ export const UserSearch = defineOp({
   access: 'tenant',
   kinds: ['profile'],
   masks: true,
+  showsProfile: true,
   judges: 'list',
   transaction: 'read',
   // `mode` is accepted and ignored: the documentation's examples send it, the SDKs do not.

@@ -58,9 +58,9 @@ describe('Gate', () => {
           };
           const gate = new Gate(admission, stores);
           const target = who === null ? null : row(who);
-          // The oracle: a role's refusal stands; a login reaches only itself unless its groups allow another (a
-          // person, never nobody).
-          const refused = subject === 'deny' || (kind === 'login' && who !== 'me' && (who === null || !groupAllows));
+          // The oracle: a role's refusal stands, and a role that asks about the person is refused nobody as it is
+          // refused someone (F5); a login reaches only itself unless its groups allow another (a person, never nobody).
+          const refused = subject === 'deny' || (subject === 'allow' && who === null) || (kind === 'login' && who !== 'me' && (who === null || !groupAllows));
           const verdict = await gate.person(target).then(
             () => 'allowed',
             (e: unknown) => (e instanceof ForbiddenError ? 'refused' : 'error'),

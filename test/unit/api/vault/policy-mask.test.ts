@@ -3,9 +3,9 @@
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
 import { evaluate, maskProfile, parsePolicy, type PolicyStatement } from '../../../../api/vault/policy.js';
-import { maskedPaths, readsWhole } from '../../../../api/vault/policy-mask.js';
+import { intersectGrants, maskedPaths, readsWhole } from '../../../../api/vault/policy-mask.js';
 import { valuesAtPath } from '../../../../api/vault/dotted-path.js';
-import { pathArb, policyArb, profileArb, reference, statementsOf } from '../../../fixtures/mask-reference.js';
+import { clearValues, pathArb, policyArb, profileArb, reference, statementsOf, uniqueLeaves } from '../../../fixtures/mask-reference.js';
 
 describe('masking against the reference', () => {
   it('shows exactly what the reference shows, and PolicyExplain’s masked paths are the reference’s', () => {
@@ -154,5 +154,35 @@ describe('readsWhole (what a patch or a share may read for the caller)', () => {
       }),
       { numRuns: 1000 },
     );
+  });
+});
+
+// F4: an answer other than UserGet shows at most what UserGet shows: both grants together.
+describe('intersectGrants against the reference', () => {
+  it('shows in clear exactly the values both grants show in clear', () => {
+    const grantOf = (policy: { allow: '*' | string[]; denies: string[] }) => {
+      const decision = evaluate(statementsOf(policy), { action: 'UserGet', kinds: ['profile'], role: 'r', requestMetadata: {} });
+      return decision.allow ? decision.fields : null;
+    };
+    let both = 0;
+    fc.assert(
+      fc.property(policyArb, policyArb, profileArb.map(uniqueLeaves), (one, two, profile) => {
+        const [a, b] = [grantOf(one), grantOf(two)];
+        const [ra, rb] = [reference(profile, one.allow, one.denies), reference(profile, two.allow, two.denies)];
+        const seen = (r: typeof ra) => (r.refused ? new Set<string>() : clearValues(r.shown));
+        const expected = [...seen(ra)].filter((v) => seen(rb).has(v)).sort();
+        if (a === null || b === null) return;
+        const grant = intersectGrants(a, b);
+        const got = grant === null ? [] : [...clearValues(maskProfile(profile, grant))].sort();
+        if (expected.length > 0) both++;
+        expect(got).toEqual(expected);
+        // Either way round, and with everything granted it is the other grant.
+        expect(intersectGrants(b, a) === null ? [] : [...clearValues(maskProfile(profile, intersectGrants(b, a)!))].sort()).toEqual(expected);
+        expect(intersectGrants(a, '*')).toBe(a);
+      }),
+      { numRuns: 3000 },
+    );
+    // The property saw values shown by both grants, not only empty answers.
+    expect(both).toBeGreaterThan(100);
   });
 });
