@@ -67,6 +67,11 @@ export class Gate {
     }
   }
 
+  /** Whether the caller's policies ask about the person (a role's `${user:…}` or `${agreement:…}` conditions). */
+  get asksAboutPeople(): boolean {
+    return this.admission.role !== undefined;
+  }
+
   /** Whether a list must judge each person it would answer (a role whose policies ask about the person). */
   get judgesEach(): boolean {
     return this.admission.role !== undefined && this.admission.op.judges === 'list';

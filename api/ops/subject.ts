@@ -4,7 +4,8 @@ import type { OpContext } from './define.js';
 import type { UserRow } from '../store/users.js';
 import type { FoundUser } from '../vault/users.js';
 import type { Mode } from '../vault/identities.js';
-import { notFound, Messages } from '../errors.js';
+import { forbidden, notFound, Messages } from '../errors.js';
+import { indexValues, INDEX_FIELDS } from '../vault/identities.js';
 
 /**
  * The live user row, judged for the caller, or 404. The gate judges the person found, or that nobody was, before
@@ -49,8 +50,21 @@ export async function changeProfile(
   const user = await judgedUser(ctx, ref, true);
   ctx.audit.record = user.row.token;
   const next = await change(user.profile);
+  refuseIndexProbe(ctx, user.profile, next);
   ctx.audit.before = user.profile;
   ctx.audit.after = next;
   ctx.event.final(ctx);
   await users.replace(ctx, user, next);
+}
+
+/**
+ * A caller whose policies ask about the person may not move a person's login, email, phone or custom index: the
+ * answer to a taken value (409 naming the index) would tell it someone else has it, whoever that is and whether
+ * it may reach them, as UserCreate would (refused to it for the same reason). Other fields it may change.
+ */
+function refuseIndexProbe(ctx: OpContext, before: Record<string, unknown>, after: Record<string, unknown>): void {
+  if (!ctx.gate.asksAboutPeople) return;
+  const was = indexValues(before);
+  const now = indexValues(after);
+  if (INDEX_FIELDS.some((mode) => now[mode] !== undefined && now[mode] !== was[mode])) throw forbidden(Messages.apiDenied);
 }

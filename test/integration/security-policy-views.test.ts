@@ -143,6 +143,28 @@ describe('F5: a role that asks about the person', () => {
     }
     expect((await vault.call('UserGet', swede, role)).status).toBe(200);
   });
+
+  it('may not move an allowed person’s indexes: a taken value would tell it someone has it (found on a re-test)', async ({ vault }) => {
+    const role = await roleWith(vault, [
+      { Effect: 'Allow', Action: ['UserGet', 'UserUpdate', 'UserPatch'] },
+      { Effect: 'Deny', Action: '*', Condition: { StringEquals: { '${user:address.country}': 'FI' } } },
+    ]);
+    const n = Date.now() % 100000;
+    await created(vault, { login: `ada-${n}`, email: `ada-${n}@example.com`, address: { country: 'FI' } });
+    const bob = await created(vault, { login: `bob-${n}`, email: `bob-${n}@example.com`, address: { country: 'UK' } });
+    // A taken value and a free one answer alike: refused, so neither tells who exists.
+    for (const value of [`ada-${n}@example.com`, `free-${n}@example.com`]) {
+      const update = await vault.call('UserUpdate', { ...bob, profile: { email: value } }, role);
+      expect([value, update.status, update.body.message]).toEqual([value, 403, 'API access denied']);
+    }
+    for (const value of [`ada-${n}`, `nobody-${n}`]) {
+      const patch = await vault.call('UserPatch', { ...bob, patch: [{ op: 'replace', path: '/login', value }] }, role);
+      expect([value, patch.status, patch.body.message]).toEqual([value, 403, 'API access denied']);
+    }
+    // Other fields it may change; so may an admin move the indexes.
+    expect((await vault.call('UserPatch', { ...bob, patch: [{ op: 'add', path: '/nickname', value: 'B' }] }, role)).status).toBe(200);
+    expect((await vault.call('UserUpdate', { ...bob, profile: { email: `bob2-${n}@example.com` } })).status).toBe(200);
+  });
 });
 
 describe('F6: a patch’s errors say nothing about what the caller’s UserGet hides', () => {

@@ -2,6 +2,7 @@
 // version, a batch per transaction, so rotation costs per person, not per record. The progress is the key table
 // itself (each key names its version), so the work resumes after any restart; per tenant an advisory lock lets one
 // replica do it at a time; a pause between batches keeps it from crowding out the requests it runs beside.
+import { isTenantGone } from '../../store/errors.js';
 import type { Logger } from 'pino';
 import type { Database } from '../../store/database.js';
 import type { TokenizerClient } from '../../tokenizer-client.js';
@@ -99,7 +100,9 @@ export class Rewrapper extends Job {
     const { active } = await this.tokenizer.keyringInfo();
     const byVersion: Record<string, number> = {};
     for (const { id } of await this.db.global().tenants.all()) {
-      for (const [v, n] of await this.db.stores(id).subjectKeys.countsByVersion()) byVersion[v] = (byVersion[v] ?? 0) + n;
+      // A tenant deleted since it was listed has no keys left to count.
+      const counts = await this.db.stores(id).subjectKeys.countsByVersion().catch((err: unknown) => (isTenantGone(err) ? new Map<number, number>() : Promise.reject(err)));
+      for (const [v, n] of counts) byVersion[v] = (byVersion[v] ?? 0) + n;
     }
     const total = Object.values(byVersion).reduce((a, b) => a + b, 0);
     // Keys under a tenant's own KEK (version 0) need no rotation.
