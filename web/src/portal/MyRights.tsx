@@ -122,7 +122,7 @@ export function MyShares() {
     mutationFn: (recorduuid: string) => call('SharedRecordDelete', { ...me, recorduuid }),
     onSuccess: () => client.invalidateQueries({ queryKey: ['myshares'] }),
   });
-  const made = share.data ? sharedLink(text(share.data.recorduuid), share.data.expirationtime) : '';
+  const made = share.data ? sharedLink(text(share.data.recorduuid)) : '';
   return (
     <>
       <h1>Share my data</h1>
@@ -157,7 +157,7 @@ export function MyShares() {
           empty="No shared links."
           rows={rowsOf(links.data)}
           columns={[
-            { key: 'recorduuid', label: 'Link', render: (r) => <a href={sharedLink(text(r.recorduuid), r.expirationtime)}>{text(r.recorduuid)}</a> },
+            { key: 'recorduuid', label: 'Link', render: (r) => <a href={sharedLink(text(r.recorduuid))}>{text(r.recorduuid)}</a> },
             { key: 'fields', label: 'Shows', render: (r) => (Array.isArray(r.fields) ? r.fields.map((f) => pathLabel(text(f))).join(', ') : 'everything') },
             { key: 'partner', label: 'For', render: (r) => text(r.partner) || '—' },
             { key: 'expirationtime', label: 'Until', render: (r) => formatTime(r.expirationtime) },

@@ -16,10 +16,9 @@ export function pathLabel(path: string): string {
   return path.split('.').map(fieldLabel).join(' › ');
 }
 
-/** The address a person gives the recipient of a share; it carries the expiry for the page to show. */
-export function sharedLink(recorduuid: string, expires: unknown): string {
-  const until = typeof expires === 'number' && expires > 0 ? `?expires=${expires}` : '';
-  return `${window.location.origin}/portal/shared/${encodeURIComponent(recorduuid)}${until}`;
+/** The address a person gives the recipient of a share (its page shows the expiry the vault answers). */
+export function sharedLink(recorduuid: string): string {
+  return `${window.location.origin}/portal/shared/${encodeURIComponent(recorduuid)}`;
 }
 
 /** One tick box per field the person has: only fields that exist can be shared. */

@@ -114,7 +114,7 @@ export function SharedTab({ token, profile }: { token: string; profile: Record<s
           <Notice>
             Shared record <code>{text(create.data.recorduuid)}</code> expires {formatTime(create.data.expirationtime)}
             <CappedNote answer={create.data} expires={create.data.expirationtime} />. <CopyButton value={text(create.data.recorduuid)} what="record UUID" />{' '}
-            <CopyButton value={sharedLink(text(create.data.recorduuid), create.data.expirationtime)} what="link for the recipient" />
+            <CopyButton value={sharedLink(text(create.data.recorduuid))} what="link for the recipient" />
           </Notice>
         ) : null}
         <ErrorMessage error={create.error} />
