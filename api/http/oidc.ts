@@ -30,7 +30,8 @@ export function mountOidc(router: Router, services: Services): void {
   const provider = new Provider(settings);
   router.get('/oidc/login', (ctx) => provider.login(ctx, services));
   router.get('/oidc/callback', (ctx) => provider.callback(ctx, services));
-  router.post('/oidc/session', (ctx) => handoff(ctx));
+  router.post('/oidc/session', (ctx) => handoff(ctx, services));
+  router.post('/oidc/logout', (ctx) => signOut(ctx, services));
   router.get('/oidc/status', (ctx) => {
     ctx.set('Cache-Control', 'no-store');
     ctx.body = { enabled: true };
@@ -125,17 +126,33 @@ class Provider {
 }
 
 /** Gives the console the credential made at the callback, once: the cookie is deleted with the answer. */
-function handoff(ctx: Context): void {
+/**
+ * Hands the console the credential its sign-in left in the cookie, once. What it is (kind, role, expiry) is read
+ * from the vault's own record of the credential, never from the cookie: a cookie planted by someone else can name
+ * only a working credential, and cannot label it as more than it is.
+ */
+async function handoff(ctx: Context, services: Services): Promise<void> {
   ctx.set('Cache-Control', 'no-store');
   const value = ctx.cookies.get(HANDOFF);
   ctx.cookies.set(HANDOFF, null, { path: '/oidc/session', httpOnly: true, secure: ctx.secure });
   const credential = value ? parse(value) : null;
-  if (!credential || typeof credential.token !== 'string') {
+  const principal = typeof credential?.token === 'string' ? await services.credentials.authenticate(credential.token).catch(() => null) : null;
+  if (!principal || principal.expiresAt === null || (principal.kind !== 'role' && principal.kind !== 'tenant-admin')) {
     ctx.status = 404;
     ctx.body = { status: 'error', message: 'No sign-in to hand over' };
     return;
   }
-  ctx.body = { status: 'ok', token: credential.token, kind: credential.kind, role: credential.role, expires: credential.expires };
+  const role = principal.kind === 'role' && principal.roleId !== null ? ((await services.roles.statementsOf(principal.roleId))?.rolename ?? null) : 'admin';
+  ctx.body = { status: 'ok', token: credential!.token, kind: principal.kind === 'role' ? 'role' : 'admin', role, expires: principal.expiresAt };
+}
+
+/** Signing out of the console ends its session credential at once: a copy taken before is worthless. */
+async function signOut(ctx: Context, services: Services): Promise<void> {
+  ctx.set('Cache-Control', 'no-store');
+  const token = ctx.get('x-bunker-token');
+  const principal = token ? await services.credentials.authenticate(token).catch(() => null) : null;
+  const ended = principal ? await services.credentials.endSession(principal) : false;
+  ctx.body = { status: 'ok', ended };
 }
 
 function parse(value: string): Record<string, unknown> | null {

@@ -69,6 +69,18 @@ export class CredentialStore extends GlobalTables {
     return r ? { kind: r.kind as string, tenantId: Number(r.tenant_id), roleId: num(r.role_id), userToken: (r.user_token as string | null) ?? null } : null;
   }
 
+  /**
+   * A session credential by id: a role xtoken or an admin token with an expiry (what the console's sign-in issues;
+   * a tenant's own admin tokens never expire). Null when there is no such credential.
+   */
+  async removeSession(id: string): Promise<{ kind: string; tenantId: number } | null> {
+    const [r] = await this.sql(
+      `delete from ${this.g}.credentials where id = $1 and kind in ('role', 'tenant-admin') and expires_at is not null returning kind, tenant_id`,
+      [id],
+    );
+    return r ? { kind: r.kind as string, tenantId: Number(r.tenant_id) } : null;
+  }
+
   /** The tenant's live xtokens of a role, or login xtokens of a person, oldest first: ids and times, never a hash. */
   async xtokensOf(tenantId: number, of: { roleId: number } | { userToken: string }, now: number): Promise<XTokenListing[]> {
     const [kind, column, value] = 'roleId' in of ? ['role', 'role_id', of.roleId] : ['login', 'user_token', of.userToken];

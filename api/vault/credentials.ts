@@ -100,6 +100,17 @@ export class Credentials {
     return { kind: gone.kind, tenantId: gone.tenantId, userToken: gone.userToken };
   }
 
+  /**
+   * Ends a session credential (a console sign-in's: expiring role xtoken or admin token) at once, here and, within
+   * PRINCIPAL_CACHE_MS, on every replica. False for any other credential, which stays.
+   */
+  async endSession(principal: Principal): Promise<boolean> {
+    if (principal.expiresAt === null || (principal.kind !== 'role' && principal.kind !== 'tenant-admin')) return false;
+    const gone = await this.db.global().credentials.removeSession(principal.credentialId);
+    this.forget((p) => p.credentialId === principal.credentialId);
+    return gone !== null;
+  }
+
   /** The tenant's live xtokens of a role: ids, kinds and times, never a secret or its hash. */
   xtokensOfRole(stores: GlobalStores, tenantId: number, roleId: number, now: number): Promise<XTokenListing[]> {
     return stores.credentials.xtokensOf(tenantId, { roleId }, now);

@@ -150,6 +150,36 @@ describe('console sign-in by OpenID Connect', () => {
     expect((await new Browser().fetch(callback)).headers.get('location')).toBe('/console/?oidc=failed');
   });
 
+  it('ends the sign-in’s credential at sign-out, and no other (found by an outside tester)', async () => {
+    idp.people.set('lin', ['vault-admins']);
+    const browser = new Browser();
+    expect((await browser.signIn('lin')).search).toBe('?oidc=done');
+    const { token } = (await (await browser.session()).json()) as { token: string };
+    expect((await vault.call('TenantListTenants', {}, asToken(token))).status).toBe(200);
+    const out = await fetch(`${vault.url}/oidc/logout`, { method: 'POST', headers: asToken(token) });
+    expect(await out.json()).toMatchObject({ status: 'ok', ended: true });
+    expect((await vault.call('TenantListTenants', {}, asToken(token))).status).toBe(403);
+    // A credential that is not a session (the root token, a tenant's own admin token) is not ended by it.
+    const kept = await fetch(`${vault.url}/oidc/logout`, { method: 'POST', headers: asToken(vault.rootToken) });
+    expect(await kept.json()).toMatchObject({ ended: false });
+    expect((await vault.call('TenantListTenants', {})).status).toBe(200);
+  });
+
+  it('labels a handed-over credential from the vault’s record of it, never from the cookie', async () => {
+    idp.people.set('mo', ['staff', 'support-desk']);
+    const browser = new Browser();
+    expect((await browser.signIn('mo')).search).toBe('?oidc=done');
+    const real = (await (await browser.session()).json()) as { token: string; kind: string; role: string };
+    const forge = (o: unknown) => `strongroom_console=${Buffer.from(JSON.stringify(o)).toString('base64url')}`;
+    const post = (cookie: string) => fetch(`${vault.url}/oidc/session`, { method: 'POST', headers: { cookie } });
+    // A real credential relabelled as admin is handed over as what it is.
+    const relabelled = await post(forge({ ...real, kind: 'admin', role: '<img src=x onerror=alert(1)>', expires: 9_999_999_999 }));
+    expect(await relabelled.json()).toMatchObject({ kind: 'role', role, token: real.token });
+    // A made-up token, or the long-lived root token, hands over nothing.
+    expect((await post(forge({ token: '00000000-0000-4000-8000-000000000000', kind: 'admin' }))).status).toBe(404);
+    expect((await post(forge({ token: vault.rootToken, kind: 'admin' }))).status).toBe(404);
+  });
+
   it('says whether it is on, for the console to offer it', async () => {
     const res = await fetch(`${vault.url}/oidc/status`);
     expect(await res.json()).toEqual({ enabled: true });

@@ -15,6 +15,8 @@ export function App() {
   const [session, setSession] = useState<ConsoleSession | null>(() => loadSession<ConsoleSession>(SESSION_KEY));
   const client = useQueryClient();
   const update = (next: ConsoleSession | null) => {
+    // A sign-in's own credential ends with the sign-out: a copy taken before is worthless (pasted tokens stay).
+    if (!next && session?.viaOidc) void fetch('/oidc/logout', { method: 'POST', headers: { 'x-bunker-token': session.token }, cache: 'no-store' }).catch(() => undefined);
     saveSession(SESSION_KEY, next);
     client.clear();
     setSession(next);
@@ -64,7 +66,7 @@ function SignIn({ onSignedIn }: { onSignedIn: (s: ConsoleSession) => void }) {
   return (
     <main id="main" className="signin">
       <h1>Strongroom console</h1>
-      <OidcSignIn onToken={async (t) => onSignedIn(await identify(t))} />
+      <OidcSignIn onToken={async (t) => onSignedIn({ ...(await identify(t)), viaOidc: true })} />
       <form className="card" onSubmit={(e) => void submit(e)}>
         <p>Sign in with a root token, a tenant admin token or a role xtoken. It is kept only in this tab and forgotten when the tab closes.</p>
         <TextField label="Token" type="password" value={token} onChange={setToken} required autoComplete="off" />

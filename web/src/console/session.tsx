@@ -8,6 +8,8 @@ export interface ConsoleSession {
   /** Root (a main-tenant admin) may act in any tenant: the tenant switcher sets this. */
   tenant: string;
   kind: 'root' | 'admin';
+  /** Signed in through the organisation's identity provider: signing out ends the credential (POST /oidc/logout). */
+  viaOidc?: true;
 }
 
 export interface Vault {
