@@ -36,15 +36,7 @@ const NOT_OFFERED: Record<string, string> = {
   STRONGROOM_WRAPPING_KEY: 'the chart gives STRONGROOM_WRAPPING_KEY_FILE from a mounted Secret instead',
   STRONGROOM_TOKENIZER_ADDRESS: 'a TCP listener without TLS or authentication; the sidecar is reached over the unix socket',
   STRONGROOM_PKCS11_PIN: 'the chart gives STRONGROOM_PKCS11_PIN_FILE from a mounted Secret instead',
-  // The console's OpenID sign-in is new: its values (the secret as a Secret's file) are not in the chart yet.
-  STRONGROOM_OIDC_ISSUER: 'not in the chart yet (console OpenID sign-in); set through api.extraEnv',
-  STRONGROOM_OIDC_CLIENT_ID: 'not in the chart yet (console OpenID sign-in)',
-  STRONGROOM_OIDC_CLIENT_SECRET: 'not in the chart yet; it will come from a mounted Secret as STRONGROOM_OIDC_CLIENT_SECRET_FILE',
-  STRONGROOM_OIDC_CLIENT_SECRET_FILE: 'not in the chart yet (console OpenID sign-in)',
-  STRONGROOM_OIDC_ROLE_MAP: 'not in the chart yet (console OpenID sign-in)',
-  STRONGROOM_OIDC_GROUPS_CLAIM: 'not in the chart yet (console OpenID sign-in)',
-  STRONGROOM_OIDC_REDIRECT_URL: 'not in the chart yet (console OpenID sign-in)',
-  STRONGROOM_OIDC_TOKEN_SECONDS: 'not in the chart yet (console OpenID sign-in)',
+  STRONGROOM_OIDC_CLIENT_SECRET: 'the chart gives STRONGROOM_OIDC_CLIENT_SECRET_FILE from a mounted Secret instead',
 };
 
 /** custody.provider pkcs11, complete, by token label (`slot` for the other form): the HSM settings' render. */
@@ -73,7 +65,11 @@ const recipients = Array.from({ length: 5 }, (_, i) => `age1${'q'.repeat(57)}${i
 const everything = {
   keysDatabase: { url: 'postgres://keys@db:5432/keys' },
   files: { s3: { region: 'eu-west-1', endpoint: 'https://s3.example.com' } },
-  api: { settings: apiSettings, notifications: { existingSecret: 'mail', smtpUrlKey: 'smtp', smsWebhookUrlKey: 'sms' } },
+  api: {
+    settings: apiSettings,
+    notifications: { existingSecret: 'mail', smtpUrlKey: 'smtp', smsWebhookUrlKey: 'sms' },
+    oidc: { issuer: 'https://idp.example.com', clientId: 'vault', roleMap: '{"vault-admins":"admin"}', groupsClaim: 'groups', redirectUrl: 'https://vault.example.com/oidc/callback', tokenSeconds: '600', clientSecret: { name: 'oidc', key: 'client-secret' } },
+  },
   tokenizer: { settings: { rotateAfterSeals: '1000000', keyringCheckSeconds: '0', recoveryRecipients: recipients, keyCacheSeconds: '60' } },
   auditCheckpoints: {
     seconds: '0',
@@ -124,6 +120,24 @@ describe('chart settings', () => {
     expect(apiEnv.get('STRONGROOM_AUDIT_CHECKPOINT_EVENTS')!.value).toBe('500');
     expect(apiEnv.get('STRONGROOM_AUDIT_CHECKPOINTS_S3_LOCK_MODE')!.value).toBe('GOVERNANCE');
     expect(apiEnv.get('STRONGROOM_AUDIT_CHECKPOINTS_S3_FORCE_PATH_STYLE')!.value).toBe('true');
+  });
+
+  it('signs the console in by OpenID Connect only when complete, the client secret a file in the api alone', () => {
+    const oidc = { issuer: 'https://idp.example.com', clientId: 'vault', roleMap: '{"g":"admin"}', clientSecret: { name: 'oidc', key: 'client-secret' } };
+    expect(validate(values({ api: { oidc } })), JSON.stringify(validate.errors)).toBe(true);
+    for (const incomplete of [{ ...oidc, clientId: '' }, { ...oidc, roleMap: '' }, { ...oidc, issuer: 'idp.example.com' }]) {
+      expect(validate(values({ api: { oidc: incomplete } })), JSON.stringify(incomplete)).toBe(false);
+    }
+    const spec = renderer.manifest('api-deployment.yaml', values({ api: { oidc } })).spec.template.spec;
+    const { api, tokenizer } = pod(values({ api: { oidc } }));
+    expect(env(api).get('STRONGROOM_OIDC_CLIENT_SECRET_FILE')!.value).toBe('/etc/strongroom/oidc/client-secret');
+    expect(env(api).has('STRONGROOM_OIDC_CLIENT_SECRET')).toBe(false);
+    expect(api.volumeMounts!.some((m) => m.name === 'oidc-client-secret')).toBe(true);
+    expect((tokenizer.volumeMounts ?? []).some((m) => m.name === 'oidc-client-secret')).toBe(false);
+    expect([...env(tokenizer).keys()].filter((n) => n.includes('OIDC'))).toEqual([]);
+    expect((spec.volumes as { name: string; secret?: { secretName: string } }[]).find((v) => v.name === 'oidc-client-secret')!.secret!.secretName).toBe('oidc');
+    // Off by default: nothing of it renders.
+    expect([...env(pod(values()).api).keys()].filter((n) => n.includes('OIDC'))).toEqual([]);
   });
 
   it('passes nothing it was not given: the programs keep their defaults', () => {

@@ -154,6 +154,25 @@ tokenizer never sees a database, object store or mail setting; the api never a k
     secretKeyRef: { name: {{ . }}, key: {{ $.Values.api.notifications.smsWebhookUrlKey }} }
 {{- end }}
 {{- end }}
+{{- with .Values.api.oidc }}
+{{- if .issuer }}
+- { name: STRONGROOM_OIDC_ISSUER, value: {{ .issuer | quote }} }
+- { name: STRONGROOM_OIDC_CLIENT_ID, value: {{ .clientId | quote }} }
+- { name: STRONGROOM_OIDC_ROLE_MAP, value: {{ .roleMap | quote }} }
+{{- with .groupsClaim }}
+- { name: STRONGROOM_OIDC_GROUPS_CLAIM, value: {{ . | quote }} }
+{{- end }}
+{{- with .redirectUrl }}
+- { name: STRONGROOM_OIDC_REDIRECT_URL, value: {{ . | quote }} }
+{{- end }}
+{{- with .tokenSeconds }}
+- { name: STRONGROOM_OIDC_TOKEN_SECONDS, value: {{ . | quote }} }
+{{- end }}
+{{- if .clientSecret.name }}
+- { name: STRONGROOM_OIDC_CLIENT_SECRET_FILE, value: /etc/strongroom/oidc/{{ .clientSecret.key }} }
+{{- end }}
+{{- end }}
+{{- end }}
 {{- with .Values.auditCheckpoints.seconds }}
 - { name: STRONGROOM_AUDIT_CHECKPOINT_SECONDS, value: {{ . | quote }} }
 {{- end }}
