@@ -89,7 +89,7 @@ describe('shared records', () => {
     const shared = await vault.call('SharedRecordCreate', { mode: 'token', identity: user.body.token, fields: 'city' }, { 'x-bunker-token': t.admin });
     expect(shared.status).toBe(200);
     const res = await fetch(`${vault.url}/v2/SharedRecordGet`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ recorduuid: shared.body.recorduuid }) });
-    expect(await res.json()).toEqual({ status: 'ok', data: { city: 'Paris' } });
+    expect(await res.json()).toEqual({ status: 'ok', data: { city: 'Paris' }, expirationtime: shared.body.expirationtime });
     // The retrieval is audited in the record's own tenant.
     const events = await vault.call('AuditListUserEvents', { mode: 'token', identity: user.body.token }, { 'x-bunker-token': t.admin });
     expect(events.body.rows.map((e: { title: string }) => e.title)).toContain('SharedRecordGet');
