@@ -12,7 +12,7 @@ import { HeldSql, OwnTransaction, PoolSql, type Sql } from './sql.js';
 import { KEYS_SCHEMA } from './keys-database.js';
 
 import { GLOBAL_SCHEMA, MAIN_TENANT_ID, MAIN_TENANT_NAME, tenantSchema } from './schemas.js';
-import { dropTenantRole, grantTenantRole } from './tenant-roles.js';
+import { dropTenantRole, grantTenantRole, missingTenantRoles, noRolesAdvice } from './tenant-roles.js';
 import { trySessionLock, withSessionLock } from './session-locks.js';
 import { reclaimLostConnections } from './pool-guard.js';
 import { GlobalStores, Stores } from './stores.js';
@@ -238,6 +238,8 @@ export class Database {
       [GLOBAL_SCHEMA],
     );
     const tenants = await sql.query<{ id: number }>(`select id from "${GLOBAL_SCHEMA}".tenants order by id`);
+    const missing = this.roleOf ? await missingTenantRoles(sql, tenants.map((t) => t.id), this.roleOf) : [];
+    if (missing.length) log.warn({ tenants: missing }, 'tenant database roles missing (a restored database?): re-creating them');
     for (const t of tenants) await this.migrateTenantNow(t.id);
   }
 
@@ -249,11 +251,12 @@ export class Database {
   roleOf: ((tenantId: number) => string) | undefined;
 
   private async setUpIsolation(log: Logger): Promise<void> {
-    const [me] = await this.vaultSql.query<{ can: boolean; db: string }>(
-      'select (rolsuper or rolcreaterole) as can, current_database() as db from pg_roles where rolname = current_user',
+    const [me] = await this.vaultSql.query<{ can: boolean; db: string; user: string }>(
+      'select (rolsuper or rolcreaterole) as can, current_database() as db, current_user as user from pg_roles where rolname = current_user',
     );
     if (!me?.can) {
-      log.warn('the database user may not create roles: tenants are isolated by schema only, without per-tenant roles');
+      const advice = noRolesAdvice(me?.user ?? 'strongroom');
+      log.warn({ sql: advice.sql }, advice.msg);
       return;
     }
     // Role names are cluster-wide: the database's name goes into them, so two vaults on one server never share one.
