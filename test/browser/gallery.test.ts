@@ -6,7 +6,7 @@ import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, it } from 'vitest';
 import type { Browser, Locator, Page } from 'playwright-core';
 import { startVault, type TestVault } from '../fixtures/vault.js';
-import { CLIENT_ID, CLIENT_SECRET, startIdentityProvider, type IdentityProvider } from '../fixtures/identity-provider.js';
+import { startIdentityProvider, type IdentityProvider, oidcEnv } from '../fixtures/identity-provider.js';
 import { ensurePagesBuilt, launch, poll, shown } from './support.js';
 
 const WANTED = process.env.STRONGROOM_GALLERY === '1';
@@ -22,7 +22,7 @@ beforeAll(async () => {
   // An identity provider, so the sign-in page shows the organisation's sign-in as a deployment with one does.
   idp = await startIdentityProvider();
   vault = await startVault({
-    env: { STRONGROOM_OIDC_ISSUER: idp.issuer, STRONGROOM_OIDC_CLIENT_ID: CLIENT_ID, STRONGROOM_OIDC_CLIENT_SECRET: CLIENT_SECRET, STRONGROOM_OIDC_ROLE_MAP: '{"vault-admins":"admin"}' },
+    env: oidcEnv(idp, { 'vault-admins': 'admin' }),
   });
   idp.serve(`${vault.url}/oidc/callback`);
   browser = await launch();

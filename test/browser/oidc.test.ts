@@ -5,7 +5,7 @@ import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
 import { startVault, type TestVault } from '../fixtures/vault.js';
-import { CLIENT_ID, CLIENT_SECRET, startIdentityProvider, type IdentityProvider } from '../fixtures/identity-provider.js';
+import { startIdentityProvider, type IdentityProvider, oidcEnv } from '../fixtures/identity-provider.js';
 import { ensurePagesBuilt, expectAccessible, launch, poll, screenshot, shown, watch } from './support.js';
 
 let idp: IdentityProvider;
@@ -16,14 +16,7 @@ const role = `desk-${randomUUID().slice(0, 6)}`;
 beforeAll(async () => {
   ensurePagesBuilt();
   idp = await startIdentityProvider();
-  vault = await startVault({
-    env: {
-      STRONGROOM_OIDC_ISSUER: idp.issuer,
-      STRONGROOM_OIDC_CLIENT_ID: CLIENT_ID,
-      STRONGROOM_OIDC_CLIENT_SECRET: CLIENT_SECRET,
-      STRONGROOM_OIDC_ROLE_MAP: JSON.stringify({ 'vault-admins': 'admin', support: role }),
-    },
-  });
+  vault = await startVault({ env: oidcEnv(idp, { 'vault-admins': 'admin', support: role }) });
   idp.serve(`${vault.url}/oidc/callback`);
   await vault.call('RoleCreate', { rolename: role });
   browser = await launch();

@@ -3,13 +3,13 @@
 // into 503 (never 500, never plaintext) after the key-cache TTL and back once restored; and a populated vault moved
 // static → pkcs11 → static while reads run, none failing.
 import { randomUUID } from 'node:crypto';
-import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { spawn } from 'node:child_process';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createTestDatabase, type TestDatabase } from '../fixtures/database.js';
-import { startSupervisor, type Supervised } from '../fixtures/processes.js';
+import { startSupervisor, type Supervised, supervisedChildren } from '../fixtures/processes.js';
 import { buildProfile } from '../fixtures/vault.js';
 import { createToken, filesHolding, holdsKey, NO_SOFTHSM, type TestToken } from '../fixtures/softhsm.js';
 import { initKeyring, rewrapKeyring } from '../../tokenizer/keyring-init.js';
@@ -32,18 +32,7 @@ afterEach(async () => {
 
 /** The supervisor's api and tokenizer children. */
 function childrenOf(pid: number): { api: number; tokenizer: number } {
-  const found: Record<string, number> = {};
-  for (const name of readdirSync('/proc').filter((n) => /^\d+$/.test(n))) {
-    try {
-      const stat = readFileSync(`/proc/${name}/stat`, 'utf8');
-      if (Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]) !== pid) continue;
-      const cmdline = readFileSync(`/proc/${name}/cmdline`, 'utf8');
-      if (/tokenizer\/main\.(ts|js)/.test(cmdline)) found.tokenizer = Number(name);
-      else if (/api\/main\.(ts|js)/.test(cmdline)) found.api = Number(name);
-    } catch {
-      // Gone while we looked.
-    }
-  }
+  const found = supervisedChildren(pid);
   return found as { api: number; tokenizer: number };
 }
 

@@ -4,12 +4,12 @@
 // issue a new wrapping key through SystemGenerateWrappingKey.
 import { spawnSync } from 'node:child_process';
 import { randomBytes, randomUUID } from 'node:crypto';
-import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createTestDatabase, type TestDatabase } from '../fixtures/database.js';
-import { startSupervisor, type Supervised } from '../fixtures/processes.js';
+import { startSupervisor, type Supervised, supervisedChildren } from '../fixtures/processes.js';
 import { initKeyring } from '../../tokenizer/keyring-init.js';
 
 /** Whether every directory above `path` lets other users through (o+x). */
@@ -43,19 +43,7 @@ function dataDir(): string {
 
 /** The supervisor's children, by which main they run. */
 function childrenOf(pid: number): { api: number; tokenizer: number } {
-  const found: Record<string, number> = {};
-  for (const name of readdirSync('/proc')) {
-    if (!/^\d+$/.test(name)) continue;
-    try {
-      const stat = readFileSync(`/proc/${name}/stat`, 'utf8');
-      if (Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]) !== pid) continue;
-      const cmdline = readFileSync(`/proc/${name}/cmdline`, 'utf8');
-      if (/tokenizer\/main\.(ts|js)/.test(cmdline)) found.tokenizer = Number(name);
-      else if (/api\/main\.(ts|js)/.test(cmdline)) found.api = Number(name);
-    } catch {
-      // Gone while we looked.
-    }
-  }
+  const found = supervisedChildren(pid);
   expect(found.api, 'the api child').toBeDefined();
   expect(found.tokenizer, 'the tokenizer child').toBeDefined();
   return found as { api: number; tokenizer: number };

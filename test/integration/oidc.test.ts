@@ -4,7 +4,7 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startVault, type TestVault } from '../fixtures/vault.js';
-import { CLIENT_ID, CLIENT_SECRET, startIdentityProvider, type IdentityProvider } from '../fixtures/identity-provider.js';
+import { startIdentityProvider, type IdentityProvider, oidcEnv } from '../fixtures/identity-provider.js';
 
 let idp: IdentityProvider;
 let vault: TestVault;
@@ -13,13 +13,7 @@ const role = `support-${randomUUID().slice(0, 6)}`;
 beforeAll(async () => {
   idp = await startIdentityProvider();
   vault = await startVault({
-    env: {
-      STRONGROOM_OIDC_ISSUER: idp.issuer,
-      STRONGROOM_OIDC_CLIENT_ID: CLIENT_ID,
-      STRONGROOM_OIDC_CLIENT_SECRET: CLIENT_SECRET,
-      STRONGROOM_OIDC_ROLE_MAP: JSON.stringify({ 'vault-admins': 'admin', 'support-desk': role, 'ghosts': 'no-such-role' }),
-      STRONGROOM_OIDC_TOKEN_SECONDS: '300',
-    },
+    env: oidcEnv(idp, { 'vault-admins': 'admin', 'support-desk': role, ghosts: 'no-such-role' }, { STRONGROOM_OIDC_TOKEN_SECONDS: '300' }),
   });
   idp.serve(`${vault.url}/oidc/callback`);
   await vault.call('RoleCreate', { rolename: role });
