@@ -38,8 +38,9 @@ async function signInToConsole(page: Page): Promise<void> {
  * Answers the code the vault "emailed", or null when none was sent.
  */
 async function portalCode(page: Page, email: string): Promise<string | null> {
-  // The challenge is solved in a Web Worker, off the page's own thread.
-  const solver = page.waitForEvent('worker');
+  // The challenge is solved in a Web Worker, off the page's own thread. The worker starts once CaptchaCreate has
+  // answered: on a loaded CI machine (the whole suite on the embedded database) that took more than 30 s once.
+  const solver = page.waitForEvent('worker', { timeout: 90_000 });
   await page.goto(`${vault.url}/portal/`);
   expect((await solver).url()).toMatch(/\/static\/solver\.worker-[\w-]+\.js$/);
   const before = sent.length;
