@@ -125,6 +125,7 @@ function notReadyReason(state: KeyringState): string | undefined {
 
 function startJobs(services: Services): void {
   services.sweeper.start();
+  services.dispatcher.start();
   services.tenantKeks.start();
   // Signed checkpoints of every tenant's audit head, and the periodic verification of whole chains.
   services.auditCheckpoints.start();
@@ -160,6 +161,7 @@ function closer({ server, metricsServer, services, tokenizer, db, keysDb, log }:
       });
       metricsServer?.close();
       await services.sweeper.stop();
+      await services.dispatcher.stop();
       await services.tenantKeks.stop();
       await services.auditVerifier.stop();
       await services.auditCheckpoints.stop();

@@ -121,3 +121,45 @@ export function registerPoolGauge(sample: () => { total: number; idle: number; w
     },
   });
 }
+
+export const eventsDelivered = new client.Counter({
+  name: 'strongroom_events_deliveries_total',
+  help: 'Privacy event delivery attempts by sink kind and result (delivered, failed: retried later, dead: given up).',
+  labelNames: ['kind', 'result'],
+  registers: [registry],
+});
+
+export const eventsBacklog = new client.Gauge({
+  name: 'strongroom_events_outbox_depth',
+  help: 'Privacy events not yet fanned out plus deliveries pending, per tenant (measured by its dispatcher).',
+  labelNames: ['tenant'],
+  registers: [registry],
+});
+
+export const eventsBacklogAge = new client.Gauge({
+  name: 'strongroom_events_outbox_age_seconds',
+  help: 'Age of the oldest privacy event waiting to be fanned out or delivered, per tenant.',
+  labelNames: ['tenant'],
+  registers: [registry],
+});
+
+export const eventsDead = new client.Gauge({
+  name: 'strongroom_events_dead_letters',
+  help: 'Deliveries given up after STRONGROOM_EVENTS_RETRY_SECONDS (EventDeliveryList status dead; EventReplay sends them again), per tenant.',
+  labelNames: ['tenant'],
+  registers: [registry],
+});
+
+export const erasuresPending = new client.Gauge({
+  name: 'strongroom_erasures_pending_confirmation',
+  help: 'Confirmations of erasures still owed by their recipients, per tenant.',
+  labelNames: ['tenant'],
+  registers: [registry],
+});
+
+export const erasuresOverdue = new client.Gauge({
+  name: 'strongroom_erasures_overdue',
+  help: 'Confirmations of erasures owed past STRONGROOM_ERASURE_CONFIRM_SECONDS, per tenant.',
+  labelNames: ['tenant'],
+  registers: [registry],
+});

@@ -7,6 +7,7 @@ import type { AuditNote } from '../vault/audit/trail.js';
 import type { Stores } from '../store/stores.js';
 import type { Scope } from '../vault/scope.js';
 import type { Actor } from '../vault/audit/actor.js';
+import type { PrivacyEventDraft } from '../vault/privacy/events.js';
 
 /**
  * public: no token; tenant: any credential of the resolved tenant (role xtokens as their policies allow);
@@ -42,7 +43,14 @@ export interface OpContext {
    * (calls of one turn travel together). Optional: an event not sealed ahead is sealed at the end; a read's is
    * drafted at the end whatever it says.
    */
-  event: { final(scope: Scope): void };
+  event: {
+    final(scope: Scope): void;
+    /**
+     * Privacy events of the call (api/vault/privacy/events.ts): a write's commit with it, in the statement that queues
+     * its audit event; a read's are written once it has run, before its answer.
+     */
+    publish(...events: PrivacyEventDraft[]): void;
+  };
   now: number;
 }
 

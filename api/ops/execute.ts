@@ -15,6 +15,7 @@ import { Gate } from './gate.js';
 import { MAX_DEPTH, tooDeep } from '../vault/documents.js';
 import { actorOf, type Actor, type RequestFacts } from '../vault/audit/actor.js';
 import { mayBeHousekeeping } from './housekeeping.js';
+import type { PrivacyEventDraft } from '../vault/privacy/events.js';
 
 /** An authenticated call: who, in which tenant, and what the http layer knows of the request. */
 export interface Caller {
@@ -118,8 +119,11 @@ export async function executePublicOperation(
   const principal: Principal = { credentialId: '', kind: 'public', tenantId, roleId: null, userToken: null, expiresAt: null };
   const stores = services.db.stores(tenantId);
   const actor: Actor = { principal, rolename: null, request: tenant.request, housekeepingAllowed: false };
-  const ctx: OpContext = { services, principal, tenantId, stores, audit: {}, now: nowSeconds(), gate: Gate.open(services, principal, stores), event: READ_EVENT, tenantNamed: tenant.named, clientAddress: tenant.address, actor };
-  return op.run({ input, ctx });
+  const event = new ReadEvent();
+  const ctx: OpContext = { services, principal, tenantId, stores, audit: {}, now: nowSeconds(), gate: Gate.open(services, principal, stores), event, tenantNamed: tenant.named, clientAddress: tenant.address, actor };
+  const result = await op.run({ input, ctx });
+  await event.commit(services, stores, ctx.now);
+  return result;
 }
 
 export async function executeOperation(services: Services, op: OpDefinition, caller: Caller, rawBody: Record<string, unknown>): Promise<Record<string, unknown>> {
@@ -198,6 +202,7 @@ async function run(call: Call): Promise<Record<string, unknown>> {
 async function runWrite(call: Call): Promise<Record<string, unknown>> {
   const { services, op, tenantId, input } = call;
   let queued: QueuedWrite = [];
+  let published = false;
   // Tenant operations run as the tenant's database role; admin and main-tenant ones reach global tables.
   const result = await services.db.write(tenantId, op.access === 'tenant', async (tx) => {
     const event = new WriteEvent(services, tx, call.event);
@@ -206,8 +211,10 @@ async function runWrite(call: Call): Promise<Record<string, unknown>> {
     ctx.gate.assertJudged();
     // The event is the write's last statement: it travels with COMMIT.
     queued = await event.queue(ctx);
+    published = event.published;
     return masked(result, ctx.gate.fields);
   });
+  if (published) services.outbox.committed(tenantId);
   // Committed with its event queued; answered once the event is in the chain.
   await services.audit.chained(tenantId, queued);
   return result;
@@ -215,15 +222,37 @@ async function runWrite(call: Call): Promise<Record<string, unknown>> {
 
 async function runRead(call: Call): Promise<Record<string, unknown>> {
   const { services, op, tenantId, input, event } = call;
-  const ctx = contextOf(call, services.db.stores(tenantId), READ_EVENT);
+  const stores = services.db.stores(tenantId);
+  const published = new ReadEvent();
+  const ctx = contextOf(call, stores, published);
   const result = await op.run({ input, ctx });
   ctx.gate.assertJudged();
+  // Its privacy events (a detokenization's count) are committed before its audit event, and both before the answer.
+  await published.commit(services, stores, ctx.now);
   await services.audit.record(tenantId, event());
   return masked(result, ctx.gate.fields);
 }
 
-/** A read's event is drafted once the read is done, whatever the operation says of its note. */
-const READ_EVENT = { final: () => undefined };
+/**
+ * A read's event is drafted once the read is done, whatever the operation says of its note. Its privacy events are
+ * published in a statement of their own once it has run.
+ */
+class ReadEvent {
+  private readonly drafts: PrivacyEventDraft[] = [];
+
+  final(): void {}
+
+  publish(...events: PrivacyEventDraft[]): void {
+    this.drafts.push(...events);
+  }
+
+  /** Writes the events published, if any, in one statement, and tells the dispatcher. */
+  async commit(services: Services, stores: Stores, now: number): Promise<void> {
+    if (!this.drafts.length) return;
+    await services.outbox.publish(stores, this.drafts, now);
+    services.outbox.committed(stores.tenantId);
+  }
+}
 
 /**
  * A write's event: queued in its transaction as its last statement, and sealed ahead once the operation says its
@@ -232,6 +261,7 @@ const READ_EVENT = { final: () => undefined };
 class WriteEvent {
   private draft: AuditDraft | undefined;
   private ahead: SealedAhead | undefined;
+  private readonly privacy: PrivacyEventDraft[] = [];
 
   constructor(
     private readonly services: Services,
@@ -244,9 +274,19 @@ class WriteEvent {
     this.ahead ??= this.services.audit.sealAhead(this.stores, this.draft, this.services.keys.knownIn(scope));
   }
 
+  publish(...events: PrivacyEventDraft[]): void {
+    this.privacy.push(...events);
+  }
+
+  /** Whether the write published privacy events (they commit with it). */
+  get published(): boolean {
+    return this.privacy.length > 0;
+  }
+
   queue(scope: Scope): Promise<QueuedWrite> {
     const known = this.services.keys.knownIn(scope);
-    return this.services.audit.writeInTx(this.stores, [this.draft ?? this.drafted()], { known, ahead: this.ahead, commit: true });
+    const privacy = this.services.outbox.batch(this.privacy, scope.now);
+    return this.services.audit.writeInTx(this.stores, [this.draft ?? this.drafted()], { known, ahead: this.ahead, commit: true, privacy });
   }
 }
 

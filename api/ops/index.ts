@@ -10,6 +10,16 @@ import { AppdataUpdate } from './appdata/AppdataUpdate.js';
 import { AuditGetEvent } from './audit/AuditGetEvent.js';
 import { AuditListUserEvents } from './audit/AuditListUserEvents.js';
 import { AuditVerify } from './audit/AuditVerify.js';
+import { EventSubscriptionCreate } from './events/EventSubscriptionCreate.js';
+import { EventSubscriptionList } from './events/EventSubscriptionList.js';
+import { EventSubscriptionUpdate } from './events/EventSubscriptionUpdate.js';
+import { EventSubscriptionDelete } from './events/EventSubscriptionDelete.js';
+import { EventSubscriptionTest } from './events/EventSubscriptionTest.js';
+import { EventDeliveryList } from './events/EventDeliveryList.js';
+import { EventReplay } from './events/EventReplay.js';
+import { ErasureConfirm } from './events/ErasureConfirm.js';
+import { ErasureStatusGet } from './events/ErasureStatusGet.js';
+import { ErasureReceiptGet } from './events/ErasureReceiptGet.js';
 import { BulkDeleteTokens } from './bulk/BulkDeleteTokens.js';
 import { BulkListAllUsers } from './bulk/BulkListAllUsers.js';
 import { BulkListUnlock } from './bulk/BulkListUnlock.js';
@@ -149,6 +159,16 @@ export const operations: readonly OpDefinition[] = [
   BulkListUnlock,
   BulkListUsers,
   CaptchaCreate,
+  ErasureConfirm,
+  ErasureReceiptGet,
+  ErasureStatusGet,
+  EventDeliveryList,
+  EventReplay,
+  EventSubscriptionCreate,
+  EventSubscriptionDelete,
+  EventSubscriptionList,
+  EventSubscriptionTest,
+  EventSubscriptionUpdate,
   FileCreate,
   FileDelete,
   FileGet,

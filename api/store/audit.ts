@@ -63,7 +63,7 @@ export function auditGrants(schema: string, role: string): string[] {
     // Only the functions a tenant's write calls: audit_enqueue (SECURITY DEFINER) queues its events. Appending to
     // the trail and locking its head are the chainer's, as the vault's own user: the tenant's role may do neither.
     `revoke execute on all functions in schema ${schema} from ${role}`,
-    `grant execute on function ${schema}.audit_enqueue(uuid[], bigint[], text[], text[], text[], text[], uuid[], text[], text[], bytea[], bytea[]), ${schema}.file_trash_add() to ${role}`,
+    `grant execute on function ${schema}.audit_enqueue(uuid[], bigint[], text[], text[], text[], text[], uuid[], text[], text[], bytea[], bytea[]), ${schema}.file_trash_add(), ${schema}.events_publish(jsonb, bigint) to ${role}`,
     // The audit trail is append-only for the tenant: it queues only through audit_enqueue, and PostgreSQL refuses
     // it any UPDATE, DELETE or TRUNCATE of the events, the head or the queue.
     `revoke insert, update, delete, truncate on ${schema}.audit_events, ${schema}.audit_head, ${schema}.audit_queue, ${schema}.audit_refused from ${role}`,
@@ -73,6 +73,9 @@ export function auditGrants(schema: string, role: string): string[] {
     `grant select (uuid, "when", title, status, msg, actor, record, mode, app, details, refused_at) on ${schema}.audit_refused to ${role}`,
     // How far the trail is checkpointed paces the signing of checkpoints: the tenant may not hold them back.
     `revoke insert, update, delete, truncate on ${schema}.audit_checkpointed from ${role}`,
+    // Privacy events, like the audit events they ride with, are published through events_publish and never changed
+    // by the tenant: a forged or withdrawn erasure notice would mislead every recipient.
+    `revoke insert, update, delete, truncate on ${schema}.privacy_events from ${role}`,
   ];
 }
 
@@ -165,14 +168,20 @@ export class AuditStore extends TenantTables {
    * Queues events in the caller's transaction (a write's): they are chained later, in a batch, by `append`. With
    * `commit`, the statement is the transaction's last and COMMIT goes with it.
    */
-  async enqueue(rows: (Omit<QueuedEvent, 'mac'> & { mac?: Buffer | null | undefined })[], opts: { commit?: boolean } = {}): Promise<void> {
+  async enqueue(
+    rows: (Omit<QueuedEvent, 'mac'> & { mac?: Buffer | null | undefined })[],
+    opts: { commit?: boolean; privacy?: { rows: string; due: number } | undefined } = {},
+  ): Promise<void> {
+    // The write's privacy events (api/vault/privacy/outbox.ts) ride in the same statement: no round trip of their own.
+    const privacy = opts.privacy ? `, ${this.t}.events_publish($12::jsonb, $13)` : '';
     await (opts.commit ? this.sqlThenCommit.bind(this) : this.sql.bind(this))(
       `select ${this.t}.audit_enqueue($1::uuid[], $2::bigint[], $3::text[], $4::text[], $5::text[], $6::text[], $7::uuid[],
-        $8::text[], $9::text[], $10::bytea[], $11::bytea[])`,
+        $8::text[], $9::text[], $10::bytea[], $11::bytea[])${privacy}`,
       [
         rows.map((r) => r.uuid), rows.map((r) => r.when), rows.map((r) => r.title), rows.map((r) => r.status),
         rows.map((r) => r.msg), rows.map((r) => r.actor), rows.map((r) => r.record), rows.map((r) => r.mode),
         rows.map((r) => r.app), rows.map((r) => r.details), rows.map((r) => r.mac ?? null),
+        ...(opts.privacy ? [opts.privacy.rows, opts.privacy.due] : []),
       ],
     );
   }

@@ -186,24 +186,28 @@ export class ConsentStore extends TenantTables {
   }
 
   /** Every agreement of a brief that is in force or pending becomes `revoked`; returns how many. */
-  async revokeAll(brief: string, now: number): Promise<number> {
-    const rows = await this.sql(`update ${this.t}.agreements set status = 'revoked', updated = $2 where brief = $1 and status in ('active', 'pending') returning 1`,
+  /** Revokes every agreement in force or pending to `brief`: answers whose. */
+  async revokeAll(brief: string, now: number): Promise<string[]> {
+    const rows = await this.sql<{ user_token: string }>(`update ${this.t}.agreements set status = 'revoked', updated = $2 where brief = $1 and status in ('active', 'pending') returning user_token`,
       [brief, now],
     );
-    return rows.length;
+    return rows.map((r) => r.user_token);
   }
 
-  /** The sweeper's pass: pending agreements whose start has come begin; those past their end expire. */
-  async sweep(now: number, batch: number): Promise<number> {
+  /**
+   * The sweeper's pass: pending agreements whose start has come begin; those past their end expire. Answers how many
+   * changed, and whose agreement to which basis expired.
+   */
+  async sweep(now: number, batch: number): Promise<{ count: number; expired: { token: string; brief: string }[] }> {
     const started = await this.sql(`update ${this.t}.agreements set status = 'active', updated = $1 where ctid in (
          select ctid from ${this.t}.agreements where status = 'pending' and starttime > updated and starttime <= $1 limit $2) returning 1`,
       [now, batch],
     );
     const ended = await this.sql(`update ${this.t}.agreements set status = 'expired', updated = $1 where ctid in (
-         select ctid from ${this.t}.agreements where endtime > 0 and endtime <= $1 and status in ('active', 'pending') limit $2) returning 1`,
+         select ctid from ${this.t}.agreements where endtime > 0 and endtime <= $1 and status in ('active', 'pending') limit $2) returning user_token, brief`,
       [now, batch],
     );
-    return started.length + ended.length;
+    return { count: started.length + ended.length, expired: ended.map((r) => ({ token: r.user_token as string, brief: r.brief as string })) };
   }
 
   // Processing activities

@@ -13,7 +13,7 @@ import { KEYS_SCHEMA } from './keys-database.js';
 
 import { GLOBAL_SCHEMA, MAIN_TENANT_ID, MAIN_TENANT_NAME, tenantSchema } from './schemas.js';
 import { dropTenantRole, grantTenantRole, missingTenantRoles, noRolesAdvice } from './tenant-roles.js';
-import { trySessionLock, withSessionLock } from './session-locks.js';
+import { trySessionLock, withSessionLock, SessionLeases } from './session-locks.js';
 import { reclaimLostConnections } from './pool-guard.js';
 import { GlobalStores, Stores } from './stores.js';
 import { AUDIT_LOCK_TIMEOUT, AuditStore, type AuditHead, type QueuedEvent } from './audit.js';
@@ -207,6 +207,11 @@ export class Database {
    * of its own, for background passes longer than a transaction should be (the periodic audit verification).
    * Undefined when another holds it. The embedded database has one process, hence nobody to exclude.
    */
+  /** Locks held for as long as this process wants them (SessionLeases); undefined on the embedded database (one process). */
+  sessionLeases(): SessionLeases | undefined {
+    return this.databaseUrl ? new SessionLeases(this.databaseUrl) : undefined;
+  }
+
   tryExclusive<T>(name: string, work: () => Promise<T>): Promise<T | undefined> {
     return this.databaseUrl ? trySessionLock(this.databaseUrl, name, work) : work();
   }

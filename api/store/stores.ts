@@ -7,12 +7,14 @@ import { AuditStore } from './audit.js';
 import { AuditCheckpointedStore } from './audit-checkpointed.js';
 import { ConsentStore } from './consent.js';
 import { CredentialStore } from './credentials.js';
+import { EventSubscriptionStore } from './event-subscriptions.js';
 import { FileStore } from './files.js';
 import { GroupStore } from './groups.js';
 import { LockStore } from './locks.js';
 import { LegacyStore } from './legacy.js';
 import { LoginStore } from './logins.js';
 import { OverviewStore } from './overview.js';
+import { PrivacyEventStore } from './privacy-events.js';
 import { RateLimitClient } from './rate-limits.js';
 import { RequestStore } from './requests.js';
 import { RoleStore } from './roles.js';
@@ -90,6 +92,9 @@ export class Stores extends GlobalStores {
   get consent(): ConsentStore {
     return new ConsentStore(this.tenantSql, this.tenantId, this.places);
   }
+  get eventSubscriptions(): EventSubscriptionStore {
+    return new EventSubscriptionStore(this.tenantSql, this.tenantId, this.places);
+  }
   get files(): FileStore {
     return new FileStore(this.tenantSql, this.tenantId, this.places);
   }
@@ -104,6 +109,9 @@ export class Stores extends GlobalStores {
   }
   get overview(): OverviewStore {
     return new OverviewStore(this.tenantSql, this.tenantId, this.places);
+  }
+  get privacyEvents(): PrivacyEventStore {
+    return new PrivacyEventStore(this.tenantSql, this.tenantId, this.places);
   }
   get requests(): RequestStore {
     return new RequestStore(this.tenantSql, this.tenantId, this.places);

@@ -11,6 +11,8 @@ export interface VaultEvents {
   peopleLoaded: { scope: Scope; count: number };
   /** A batch of `events` audit events was appended to the tenant's trail (checkpoints count towards the next). */
   auditAppended: { tenantId: number; events: number };
+  /** Privacy events of a tenant committed to its outbox: its dispatcher may deliver them now. */
+  privacyEventsCommitted: { tenantId: number };
   /** A tenant's data finished its upgrade from the legacy format: its calls are served again. */
   tenantUpgraded: { tenantId: number };
 }

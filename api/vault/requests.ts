@@ -1,5 +1,6 @@
 // The approval workflow (CONTRACT §4.7): a person (or a service for them) asks for a change; an admin approves
 // it, which carries the stored change out, or either side cancels it. Proposed changes are sealed.
+import { changedFields, erased, type PrivacyEventDraft } from './privacy/events.js';
 import { randomUUID } from 'node:crypto';
 import mergePatch from 'json-merge-patch';
 import type { Sealer } from './sealed.js';
@@ -96,17 +97,20 @@ export class UserRequests {
 
   /**
    * Carries out the stored change in the caller's transaction, then closes the request as approved. A profile
-   * change reaches its person through `person` (the operation's door: ops/subject.ts, which judges them).
+   * change reaches its person through `person` (the operation's door: ops/subject.ts, which judges them). Answers the
+   * request as closed and the privacy events of the change it made.
    */
-  async approve(scope: Asked, uuid: string, reason: string, person: (token: string) => Promise<FoundUser>): Promise<RequestRow> {
+  async approve(scope: Asked, uuid: string, reason: string, person: (token: string) => Promise<FoundUser>): Promise<{ row: RequestRow; events: PrivacyEventDraft[] }> {
     const row = await this.get(scope, uuid, true);
     if (row.status !== 'open') throw conflict(Messages.requestClosed);
     const change = await this.change(scope, row);
+    const events: PrivacyEventDraft[] = [{ type: 'request.approved', person: row.user_token, data: { request: row.requestuuid, action: row.requesttype } }];
     switch (row.requesttype as RequestType) {
       case 'forget-me':
         // The person goes with their key; the request's own record stays, closed, without personal data, so
         // that the person and the regulator can see it was carried out.
         await this.users.remove(scope, row.user_token);
+        events.push(erased(row.user_token, row.requestuuid));
         break;
       case 'change-profile': {
         const user = await person(row.user_token);
@@ -115,17 +119,21 @@ export class UserRequests {
             ? applyProfilePatch(user.profile, change.patch, this.users.maxBytes)
             : (mergePatch.apply(structuredClone(user.profile), change && 'profile' in change ? change.profile : {}) as Record<string, unknown>);
         await this.users.replace(scope, user, next);
+        const changed = changedFields(user.profile, next);
+        if (changed.fields.length) events.push({ type: 'person.updated', person: row.user_token, data: { ...changed, request: row.requestuuid } });
         break;
       }
       case 'change-app-data':
         await this.appdata.merge(scope, row.user_token, row.appname!, change && 'appdata' in change ? change.appdata : {}, { create: true });
+        events.push({ type: 'appdata.updated', person: row.user_token, data: { app: row.appname!, request: row.requestuuid } });
         break;
       case 'agreement-withdraw':
         await this.consent.cancel(scope, row.user_token, row.brief!);
+        events.push({ type: 'consent.withdrawn', person: row.user_token, data: { brief: row.brief!, request: row.requestuuid } });
         break;
     }
     await scope.stores.requests.close(row.requestuuid, 'approved', reason, scope.now);
-    return { ...row, status: 'approved', reason };
+    return { row: { ...row, status: 'approved', reason }, events };
   }
 
   async cancel(scope: Asked, uuid: string, reason: string): Promise<RequestRow> {

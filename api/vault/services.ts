@@ -33,6 +33,11 @@ import { UserRequests } from './requests.js';
 import { Files } from './files.js';
 import { BulkStatistics } from './statistics.js';
 import { createBlobStore } from '../store/blobs/index.js';
+import { Outbox } from './privacy/outbox.js';
+import { Dispatcher } from './privacy/dispatcher.js';
+import { SinkFactory } from './privacy/sinks.js';
+import { Subscriptions } from './privacy/subscriptions.js';
+import { parseAllowList } from './privacy/ssrf.js';
 
 export interface Services {
   config: Config;
@@ -66,6 +71,9 @@ export interface Services {
   requests: UserRequests;
   files: Files;
   statistics: BulkStatistics;
+  outbox: Outbox;
+  subscriptions: Subscriptions;
+  dispatcher: Dispatcher;
 }
 
 export function buildServices(config: Config, log: Logger, db: Database, tokenizer: TokenizerClient): Services {
@@ -103,6 +111,13 @@ export function buildServices(config: Config, log: Logger, db: Database, tokeniz
   const rewrapper = new Rewrapper(db, tokenizer, log, config.rewrap, keys);
   const legacy = new LegacyMigrator(db, tokenizer, log, { ...config.rewrap, batch: config.legacyBatch }, { keys, audit, blobs: files.blobs, events });
   events.on('tenantUpgraded', ({ tenantId }) => keyringCheck.migrated(tenantId));
+  // Privacy events: written beside each write's audit event, delivered by the tenant's elected dispatcher.
+  const outbox = new Outbox(config.events.confirmSeconds, events);
+  const allow = parseAllowList(config.events.allowAddresses);
+  const sinks = new SinkFactory(sealer, { allow, timeoutMs: config.events.timeoutMs, maxResponseBytes: config.events.maxResponseBytes, concurrency: config.events.concurrency, natsUrl: config.events.natsUrl }, log);
+  const dispatcher = new Dispatcher(db, log, { seconds: config.events.dispatchSeconds, retrySeconds: config.events.retrySeconds, retryFirstMs: config.events.retryFirstMs }, { sinks, outbox, leases: db.sessionLeases() });
+  events.on('privacyEventsCommitted', ({ tenantId }) => dispatcher.committed(tenantId));
+  const subscriptions = new Subscriptions(sealer, sinks, { allow, maxSubscriptions: config.events.maxSubscriptions, natsPrefix: config.events.natsPrefix });
   const auditVerifier = new AuditVerifier(db, tokenizer, log, auditCheckpoints, { seconds: config.audit.verifySeconds, migration: keyringCheck });
   return {
     config,
@@ -123,7 +138,7 @@ export function buildServices(config: Config, log: Logger, db: Database, tokeniz
     tenants: new Tenants(db, config.tenantDomain),
     unlocks: new Unlocks(db, config.unlockSeconds),
     tokens: new Tokens(tokenizer, db, keys),
-    sweeper: new Sweeper(db, log, config.sweepSeconds, { files, logins, audit }),
+    sweeper: new Sweeper(db, log, config.sweepSeconds, { files, logins, audit, eventRetentionSeconds: config.events.retentionSeconds }),
     roles,
     groups: new Groups(roles),
     users,
@@ -136,5 +151,8 @@ export function buildServices(config: Config, log: Logger, db: Database, tokeniz
     requests: new UserRequests(sealer, users, appdata, consent),
     files,
     statistics,
+    outbox,
+    subscriptions,
+    dispatcher,
   };
 }

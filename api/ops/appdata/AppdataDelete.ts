@@ -19,6 +19,7 @@ export const AppdataDelete = defineOp({
     ctx.audit.app = input.appname;
     const row = await subjectRow(ctx, input, true);
     if (!(await ctx.stores.appdata.remove(row.token, input.appname))) throw notFound(Messages.appNotFound);
+    ctx.event.publish({ type: 'appdata.updated', person: row.token, data: { app: input.appname, action: 'deleted' } });
     return {};
   },
 });

@@ -18,6 +18,7 @@ export const AppdataUpdate = defineOp({
     ctx.audit.app = input.appname;
     const row = await subjectRow(ctx, input, true);
     await ctx.services.appdata.merge(ctx, row.token, input.appname, input.appdata, { create: false });
+    ctx.event.publish({ type: 'appdata.updated', person: row.token, data: { app: input.appname } });
     return {};
   },
 });

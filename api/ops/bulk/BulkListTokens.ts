@@ -21,6 +21,7 @@ export const BulkListTokens = defineOp({
     const rows = input.tokens.map((t) => found.get(t)).filter((r) => r !== undefined && !seen.has(r.tokenuuid) && seen.add(r.tokenuuid));
     const opened = await tokens.open(ctx.tenantId, rows as NonNullable<(typeof rows)[number]>[]);
     const out = opened.map((o) => ({ tokenuuid: o.row.tokenuuid, tokenbase: o.row.tokenbase, record: o.record, tokentype: o.row.tokentype }));
+    if (out.length) ctx.event.publish({ type: 'token.detokenized', person: null, data: { count: out.length } });
     return { total: out.length, rows: out };
   },
 });

@@ -65,6 +65,7 @@ export async function recordAgreement(
   };
   await ctx.services.consent.accept(ctx, token, input.brief, { status, starttime, endtime, details });
   ctx.audit.after = { brief: input.brief, status, starttime, endtime };
+  ctx.event.publish({ type: 'consent.accepted', person: token, data: { brief: input.brief } });
 }
 
 /** A point in time in any accepted form: a duration counts from now. */

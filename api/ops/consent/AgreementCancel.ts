@@ -19,6 +19,7 @@ export const AgreementCancel = defineOp({
     const before = await ctx.services.consent.cancel(ctx, row.token, input.brief);
     ctx.audit.before = { brief: input.brief, status: before };
     ctx.audit.after = { brief: input.brief, status: 'canceled' };
+    ctx.event.publish({ type: 'consent.withdrawn', person: row.token, data: { brief: input.brief } });
     return {};
   },
 });

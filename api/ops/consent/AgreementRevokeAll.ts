@@ -12,8 +12,10 @@ export const AgreementRevokeAll = defineOp({
   input: z.object({ brief: Brief }),
   async run({ input, ctx }) {
     await ctx.services.consent.basis(ctx, input.brief, true);
-    const revoked = await ctx.stores.consent.revokeAll(input.brief, ctx.now);
+    const tokens = await ctx.stores.consent.revokeAll(input.brief, ctx.now);
+    const revoked = tokens.length;
     ctx.audit.after = { brief: input.brief, revoked };
+    ctx.event.publish(...tokens.map((token) => ({ type: 'consent.withdrawn' as const, person: token, data: { brief: input.brief } })));
     return { revoked };
   },
 });

@@ -1,4 +1,5 @@
 // POST /v2/AgreementCancelRequest: asks for consent to a legal basis to be withdrawn (`agreement-withdraw`).
+import { requestCreated } from '../../vault/privacy/events.js';
 import { z } from 'zod';
 import { defineOp, personOp } from '../define.js';
 import { RequestAnswer } from '../outputs.js';
@@ -21,6 +22,7 @@ export const AgreementCancelRequest = defineOp({
     await consent.basis(ctx, input.brief);
     if (!(await ctx.stores.consent.agreement(row.token, input.brief))) throw notFound(Messages.agreementNotFound);
     const { requestuuid, existed } = await ctx.services.requests.open(ctx, row.token, 'agreement-withdraw', { brief: input.brief }, null);
+    if (!existed) ctx.event.publish(requestCreated(row.token, requestuuid, 'agreement-withdraw'));
     return { requestuuid, ...(existed ? { result: 'request-exists' } : {}) };
   },
 });

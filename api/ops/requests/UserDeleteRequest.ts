@@ -1,4 +1,5 @@
 // POST /v2/UserDeleteRequest: asks for the person's record to be erased (`forget-me`), pending approval.
+import { requestCreated } from '../../vault/privacy/events.js';
 import { z } from 'zod';
 import { defineOp, personOp } from '../define.js';
 import { RequestAnswer } from '../outputs.js';
@@ -16,6 +17,7 @@ export const UserDeleteRequest = defineOp({
   async run({ input, ctx }) {
     const row = await subjectRow(ctx, input, true);
     const { requestuuid, existed } = await ctx.services.requests.open(ctx, row.token, 'forget-me', {}, null);
+    if (!existed) ctx.event.publish(requestCreated(row.token, requestuuid, 'forget-me'));
     return { requestuuid, ...(existed ? { result: 'request-exists' } : {}) };
   },
 });

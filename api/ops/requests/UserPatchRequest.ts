@@ -1,4 +1,5 @@
 // POST /v2/UserPatchRequest: proposes a JSON Patch of the profile (`change-profile`), pending approval.
+import { requestCreated } from '../../vault/privacy/events.js';
 import { z } from 'zod';
 import { defineOp, personOp } from '../define.js';
 import { RequestAnswer } from '../outputs.js';
@@ -26,6 +27,7 @@ export const UserPatchRequest = defineOp({
     // A patch that cannot apply to the profile as it is now is refused at once, not at approval.
     applyProfilePatch(await ctx.services.users.open(ctx.tenantId, row), patch, ctx.services.config.profileMaxBytes);
     const { requestuuid, existed, hash, bytes } = await ctx.services.requests.open(ctx, row.token, 'change-profile', {}, { patch });
+    if (!existed) ctx.event.publish(requestCreated(row.token, requestuuid, 'change-profile'));
     // The change is sealed in the request; its event keeps only its keyed hash and size.
     ctx.audit.after = { requestuuid, change: { hash, bytes } };
     return { requestuuid, ...(existed ? { result: 'request-exists' } : {}) };

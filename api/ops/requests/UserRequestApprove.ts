@@ -15,9 +15,10 @@ export const UserRequestApprove = defineOp({
   input: z.object({ requestuuid: Uuid, reason: z.string().max(1024).optional() }),
   async run({ input, ctx }) {
     const person = (token: string) => judgedUser(ctx, { mode: 'token', identity: token }, true);
-    const row = await ctx.services.requests.approve(ctx, input.requestuuid, input.reason ?? 'approved', person);
+    const { row, events } = await ctx.services.requests.approve(ctx, input.requestuuid, input.reason ?? 'approved', person);
     ctx.audit.record = row.user_token;
     ctx.audit.after = { requestuuid: row.requestuuid, requesttype: row.requesttype, status: row.status };
+    ctx.event.publish(...events);
     return {};
   },
 });

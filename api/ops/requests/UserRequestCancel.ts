@@ -19,6 +19,7 @@ export const UserRequestCancel = defineOp({
     const row = await ctx.services.requests.cancel(ctx, input.requestuuid, input.reason ?? 'user operation');
     ctx.audit.record = row.user_token;
     ctx.audit.after = { requestuuid: row.requestuuid, status: row.status, reason: row.reason };
+    ctx.event.publish({ type: 'request.rejected', person: row.user_token, data: { request: row.requestuuid, action: row.requesttype } });
     return {};
   },
 });

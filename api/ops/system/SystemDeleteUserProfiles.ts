@@ -1,5 +1,6 @@
 // POST /v2/SystemDeleteUserProfiles: removes a person's records in every tenant (or one), keeping their versions
 // so SystemRestoreUserProfile can bring them back; main tenant only, behind the unlock UUID.
+import { erased } from '../../vault/privacy/events.js';
 import { z } from 'zod';
 import { defineOp, mainTenantOp } from '../define.js';
 import { page, TenantRecord } from '../outputs.js';
@@ -37,6 +38,8 @@ export const SystemDeleteUserProfiles = defineOp({
         await ctx.services.users.removeKeepingVersions(scope, row);
         removed.push({ token: row.token, tenantid: t.tenantid, tenantname: t.tenantname });
       }
+      // Each tenant's events go to its own outbox, in this transaction.
+      await ctx.services.outbox.publish(scope.stores, rows.map((row) => erased(row.token)), ctx.now);
     }
     if (!removed.length) throw notFound(Messages.userNotFound);
     ctx.audit.after = { removed: removed.map((r) => ({ token: r.token, tenantid: r.tenantid })) };

@@ -21,7 +21,9 @@ export const SystemRestoreUserProfile = defineOp({
     if (!tenant) throw notFound(Messages.tenantNotFound);
     const token = input.token.toLowerCase();
     ctx.audit.record = token;
-    const profile = await ctx.services.users.restore({ stores: ctx.stores.inTenant(tenant.tenantid), tenantId: tenant.tenantid, now: ctx.now }, token);
+    const scope = { stores: ctx.stores.inTenant(tenant.tenantid), tenantId: tenant.tenantid, now: ctx.now };
+    const profile = await ctx.services.users.restore(scope, token);
+    await ctx.services.outbox.publish(scope.stores, [{ type: 'person.restored', person: token, data: {} }], ctx.now);
     return { result: 'restored', token, profile };
   },
 });

@@ -17,6 +17,7 @@ export const TokenGet = defineOp({
     const row = await namedToken(ctx, input.token);
     const [opened] = await tokens.open(ctx.tenantId, [row]);
     await tokens.touch(ctx, row);
+    ctx.event.publish({ type: 'token.detokenized', person: null, data: { count: 1 } });
     return { record: opened!.record, tokentype: row.tokentype, tokenuuid: row.tokenuuid, tokenbase: row.tokenbase };
   },
 });

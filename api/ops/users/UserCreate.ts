@@ -22,6 +22,7 @@ export const UserCreate = defineOp({
     if (membership) await ctx.stores.groups.addMembers(membership.groupId, [token], membership.roleId);
     ctx.audit.record = token;
     ctx.audit.after = input.profile;
+    ctx.event.publish({ type: 'person.created', person: token, data: {} });
     return { token };
   },
 });

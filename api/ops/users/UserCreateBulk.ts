@@ -45,6 +45,7 @@ export const UserCreateBulk = defineOp({
     }
     for (const j of joins.values()) await ctx.stores.groups.addMembers(j.groupId, j.tokens, j.roleId);
     ctx.audit.after = { created: outcome.created.map((c) => c.token), errors: outcome.errors.length };
+    ctx.event.publish(...outcome.created.map((c) => ({ type: 'person.created' as const, person: c.token, data: {} })));
     return { created: outcome.created, errors: outcome.errors, summary: { created: outcome.created.length, errors: outcome.errors.length } };
   },
 });

@@ -1,4 +1,5 @@
 // POST /v2/UserDelete: erases the profile, its indexes and its versions. The audit trail keeps no copy.
+import { erased } from '../../vault/privacy/events.js';
 import { z } from 'zod';
 import { defineOp, personOp } from '../define.js';
 import { Done } from '../outputs.js';
@@ -15,6 +16,7 @@ export const UserDelete = defineOp({
   async run({ input, ctx }) {
     const row = await subjectRow(ctx, input, true);
     await ctx.services.users.remove(ctx, row.token);
+    ctx.event.publish(erased(row.token));
     return {};
   },
 });

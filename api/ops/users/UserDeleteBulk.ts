@@ -1,4 +1,5 @@
 // POST /v2/UserDeleteBulk: erases many users at once (as UserDelete each); unknown ones are skipped.
+import { erased } from '../../vault/privacy/events.js';
 import { z } from 'zod';
 import { defineOp, tenantOp } from '../define.js';
 import { UserRef } from '../schemas.js';
@@ -34,6 +35,7 @@ export const UserDeleteBulk = defineOp({
       deleted.add(token);
     }
     ctx.audit.after = { deleted: [...deleted] };
+    ctx.event.publish(...[...deleted].map((token) => erased(token)));
     return { deleted_count: deleted.size };
   },
 });

@@ -24,6 +24,7 @@ import { Tenant0012AuditAppendQueued } from './Tenant0012AuditAppendQueued.js';
 import { Tenant0013SealedStorage } from './Tenant0013SealedStorage.js';
 import { Tenant0014AuditSearchPath } from './Tenant0014AuditSearchPath.js';
 import { Tenant0015AuditQueueMac } from './Tenant0015AuditQueueMac.js';
+import { Tenant0016PrivacyEvents } from './Tenant0016PrivacyEvents.js';
 
 export const globalMigrations = [Global0001Init, Global0002Roles, Global0003Login, Global0004Ownership, Global0005Credentials, Global0006Bounds, Global0007TenantKeySalt, Global0008TenantOwnership, Global0009TenantKek, Global0010TenantKekRetired];
-export const tenantMigrations = [Tenant0001Users, Tenant0002AuditAppend, Tenant0003Tokens, Tenant0004Groups, Tenant0005Appdata, Tenant0006Subjects, Tenant0007Files, Tenant0008SubjectKeys, Tenant0009KeyedAudit, Tenant0010AuditQueue, Tenant0011AuditCheckpointed, Tenant0012AuditAppendQueued, Tenant0013SealedStorage, Tenant0014AuditSearchPath, Tenant0015AuditQueueMac];
+export const tenantMigrations = [Tenant0001Users, Tenant0002AuditAppend, Tenant0003Tokens, Tenant0004Groups, Tenant0005Appdata, Tenant0006Subjects, Tenant0007Files, Tenant0008SubjectKeys, Tenant0009KeyedAudit, Tenant0010AuditQueue, Tenant0011AuditCheckpointed, Tenant0012AuditAppendQueued, Tenant0013SealedStorage, Tenant0014AuditSearchPath, Tenant0015AuditQueueMac, Tenant0016PrivacyEvents];

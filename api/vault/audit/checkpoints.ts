@@ -3,6 +3,7 @@
 // directory, an S3 bucket). A later rewrite of anything up to a checkpoint no longer matches its link.
 // Elected: per tenant, only the replica holding the tenant's checkpoint lock signs, and the database keeps how far
 // the trail is checkpointed (audit_checkpointed), so a head is signed once whichever replicas see it.
+import { publishRows } from '../privacy/events.js';
 import type { KeyObject } from 'node:crypto';
 import type { Logger } from 'pino';
 import { Periodic } from '../periodic.js';
@@ -134,6 +135,9 @@ export class AuditCheckpoints {
       await this.writeOut(pending);
       await store.mark(pending.line.seq, d.head.hash, pending.line.time);
       this.unwritten.delete(tenantId);
+      // Recipients learn of it as of any privacy event (its digest is public: the chain's, not a link).
+      const { seq, digest, time } = pending.line;
+      await this.db.stores(tenantId).privacyEvents.publish(publishRows([{ type: 'audit.checkpoint', person: null, data: { seq, digest } }], time * 1000), time);
       return pending.line;
     });
     return out ?? null;

@@ -65,7 +65,13 @@ export class AuditTrail {
   async writeInTx(
     stores: Stores,
     drafts: AuditDraft[],
-    opts: { known?: ReadonlyMap<string, Buffer | null> | undefined; ahead?: SealedAhead | undefined; commit?: boolean } = {},
+    opts: {
+      known?: ReadonlyMap<string, Buffer | null> | undefined;
+      ahead?: SealedAhead | undefined;
+      commit?: boolean;
+      /** The write's privacy events, published in the same statement. */
+      privacy?: { rows: string; due: number } | undefined;
+    } = {},
   ): Promise<QueuedWrite> {
     const { known, ahead } = opts;
     if (drafts.length === 0) return [];

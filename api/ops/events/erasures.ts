@@ -1,0 +1,36 @@
+// An erasure's confirmations, gathered per erasure event, as ErasureStatusGet and the portal's receipt show them.
+import { z } from 'zod';
+import type { ConfirmationRow } from '../../store/event-subscriptions.js';
+
+export const Recipient = z.object({
+  subscriptionid: z.string(),
+  description: z.string().nullable(),
+  confirmed: z.boolean(),
+  confirmedtime: z.number().int().nullable(),
+  via: z.enum(['webhook', 'api']).nullable().meta({ description: 'How it confirmed: the webhook answered `{"erased": true}`, or ErasureConfirm.' }),
+  overdue: z.boolean(),
+});
+
+export const Erasure = z.object({
+  eventid: z.string(),
+  token: z.string(),
+  requestuuid: z.string().nullable(),
+  erasedtime: z.number().int(),
+  duetime: z.number().int(),
+  confirmed: z.number().int(),
+  total: z.number().int(),
+  recipients: z.array(Recipient),
+});
+
+export function erasuresOf(rows: readonly ConfirmationRow[], now: number): z.infer<typeof Erasure>[] {
+  const byEvent = new Map<string, z.infer<typeof Erasure>>();
+  for (const r of rows) {
+    let e = byEvent.get(r.event);
+    if (!e) byEvent.set(r.event, (e = { eventid: r.event, token: r.person, requestuuid: r.request, erasedtime: r.erasedAt, duetime: r.due, confirmed: 0, total: 0, recipients: [] }));
+    const confirmed = r.confirmedAt !== null;
+    e.total++;
+    if (confirmed) e.confirmed++;
+    e.recipients.push({ subscriptionid: r.subscription, description: r.description, confirmed, confirmedtime: r.confirmedAt, via: r.via as 'webhook' | 'api' | null, overdue: !confirmed && r.due < now });
+  }
+  return [...byEvent.values()];
+}

@@ -1,0 +1,187 @@
+// Delivers each tenant's privacy events from its outbox (docs/events.md). Every replica runs the timer; per tenant
+// only the one holding the tenant's lease (a session advisory lock: SessionLeases) delivers, and another takes over
+// when it stops. A pass fans new events out into deliveries, then tries each subscription's due deliveries: one
+// person's in the order they happened, others side by side; a failure is retried with exponential back-off and
+// jitter until STRONGROOM_EVENTS_RETRY_SECONDS, then dead-lettered. A delivery is marked done only once its sink
+// acknowledged it: an event is delivered at least once, and receivers de-duplicate by its id.
+import type { Logger } from 'pino';
+import type { Database } from '../../store/database.js';
+import type { SessionLeases } from '../../store/session-locks.js';
+import type { Attempt, DueDelivery } from '../../store/privacy-events.js';
+import type { SubscriptionRow } from '../../store/event-subscriptions.js';
+import { isTenantGone } from '../../store/errors.js';
+import { Job } from '../jobs/job.js';
+import { cloudEventBody } from './events.js';
+import type { Outbox } from './outbox.js';
+import type { Sink, DeliveryResult } from './sink.js';
+import type { SinkFactory } from './sinks.js';
+import { eventsDelivered, eventsBacklog, eventsBacklogAge, eventsDead, erasuresPending, erasuresOverdue } from '../../metrics.js';
+
+/** Events fanned out per statement, and deliveries tried per round. */
+const FAN_OUT = 2_000;
+const ROUND = 1_000;
+/** Back-off: from STRONGROOM_EVENTS_RETRY_FIRST_MS, doubling, at most 10 min, each with ±50 % jitter. */
+const LONGEST_RETRY_MS = 600_000;
+/** How often each tenant's backlog and erasures are measured (and overdue erasures announced). */
+const MEASURE_EVERY_MS = 15_000;
+
+export interface DispatchOptions {
+  seconds: number;
+  retrySeconds: number;
+  retryFirstMs: number;
+}
+
+/** When a failed delivery of an event `ageMs` old, tried `attempts` times now, is tried again; null: never (dead). */
+export function nextTry(attempts: number, ageMs: number, now: number, retry: { forMs: number; firstMs: number }, random = Math.random): number | null {
+  const base = Math.min(LONGEST_RETRY_MS, retry.firstMs * 2 ** Math.min(attempts, 20));
+  const delay = Math.round(base * (0.5 + random()));
+  return ageMs + delay > retry.forMs ? null : now + delay;
+}
+
+export class Dispatcher extends Job {
+  private readonly kicked = new Set<number>();
+  private readonly measured = new Map<number, number>();
+
+  constructor(
+    private readonly db: Database,
+    private readonly log: Logger,
+    private readonly opts: DispatchOptions,
+    private readonly deps: { sinks: SinkFactory; outbox: Outbox; leases: SessionLeases | undefined },
+  ) {
+    super('event delivery', opts.seconds, log);
+  }
+
+  /** Events of `tenantId` committed here: delivered now rather than at the next tick. */
+  committed(tenantId: number): void {
+    if (!this.opts.seconds) return;
+    this.kicked.add(tenantId);
+    this.kick();
+  }
+
+  protected async pass(): Promise<number> {
+    let delivered = 0;
+    const kicked = [...this.kicked];
+    this.kicked.clear();
+    const tenants = (await this.db.global().tenants.all()).map((t) => t.id);
+    // Tenants with events committed here first.
+    for (const id of [...new Set([...kicked, ...tenants])]) {
+      if (this.stopping) break;
+      if (!tenants.includes(id)) continue;
+      if (this.deps.leases && !(await this.deps.leases.hold(`strongroom:events:${id}`))) continue;
+      try {
+        delivered += await this.dispatchTenant(id);
+      } catch (err) {
+        if (isTenantGone(err)) {
+          await this.deps.leases?.release(`strongroom:events:${id}`);
+          continue;
+        }
+        this.log.error({ err: { type: (err as Error).name, message: (err as Error).message }, tenantId: id }, 'event delivery failed');
+      }
+    }
+    // More came in during the pass: another at once.
+    if (this.kicked.size) this.kick();
+    return delivered;
+  }
+
+  override async stop(): Promise<void> {
+    await super.stop();
+    await this.deps.sinks.close();
+    await this.deps.leases?.close();
+  }
+
+  /** One tenant: its new events fanned out, every subscription's due deliveries tried. Answers how many were delivered. */
+  async dispatchTenant(tenantId: number): Promise<number> {
+    const stores = this.db.stores(tenantId);
+    while ((await this.db.write(tenantId, false, (tx) => tx.privacyEvents.fanOut(FAN_OUT, Date.now()))) >= FAN_OUT) {
+      if (this.stopping) return 0;
+    }
+    let delivered = 0;
+    const due = await stores.privacyEvents.subscriptionsDue(Date.now());
+    const subscriptions = (await stores.eventSubscriptions.list()).filter((s) => due.includes(s.id));
+    await Promise.all(subscriptions.map(async (s) => (delivered += await this.deliverAll(tenantId, s))));
+    await this.measure(tenantId);
+    return delivered;
+  }
+
+  /** A subscription's due deliveries, round after round while some are due. */
+  private async deliverAll(tenantId: number, subscription: SubscriptionRow): Promise<number> {
+    const sink = await this.deps.sinks.sinkOf(tenantId, subscription);
+    let delivered = 0;
+    for (;;) {
+      if (this.stopping) break;
+      const due = await this.db.stores(tenantId).privacyEvents.due(subscription.id, Date.now(), ROUND);
+      if (!due.length) break;
+      const { ok, tried } = await this.deliverRound(tenantId, subscription, sink, due);
+      delivered += ok;
+      // Nothing went through: the rest waits for its retry time.
+      if (!ok || tried < ROUND) break;
+    }
+    return delivered;
+  }
+
+  /**
+   * One round: each person's due deliveries in order (the next only once the one before is acknowledged), people side
+   * by side. Answers how many were delivered and tried.
+   */
+  private async deliverRound(tenantId: number, subscription: SubscriptionRow, sink: Sink, due: DueDelivery[]): Promise<{ ok: number; tried: number }> {
+    const lines = new Map<string, DueDelivery[]>();
+    due.forEach((d, i) => {
+      const key = d.event.person ?? `#${i}`;
+      const line = lines.get(key);
+      if (line) line.push(d);
+      else lines.set(key, [d]);
+    });
+    let ok = 0;
+    let tried = 0;
+    let heads = [...lines.values()];
+    while (heads.length && !this.stopping) {
+      const batch = heads.map((line) => line[0]!);
+      const results = await sink.deliver(batch.map((d) => ({ id: d.event.uuid, body: cloudEventBody(tenantId, d.event), time: Math.floor(d.event.time / 1000) })));
+      await this.record(tenantId, subscription, batch, results);
+      tried += batch.length;
+      ok += results.filter((r) => r.ok).length;
+      heads = heads.filter((line, i) => results[i]!.ok && line.length > 1).map((line) => line.slice(1));
+    }
+    return { ok, tried };
+  }
+
+  private async record(tenantId: number, subscription: SubscriptionRow, batch: DueDelivery[], results: DeliveryResult[]): Promise<void> {
+    const now = Date.now();
+    const retry = { forMs: this.opts.retrySeconds * 1000, firstMs: this.opts.retryFirstMs };
+    const attempts: Attempt[] = batch.map((d, i) => {
+      const r = results[i]!;
+      const next = r.ok ? null : nextTry(d.attempts, now - d.event.time, now, retry);
+      return { event: d.event.id, ok: r.ok, nextTry: next, error: r.ok ? null : (r.error ?? 'failed'), status: r.status ?? null };
+    });
+    const stores = this.db.stores(tenantId);
+    await stores.privacyEvents.record(subscription.id, attempts, now);
+    for (const a of attempts) eventsDelivered.inc({ kind: subscription.kind, result: a.ok ? 'delivered' : a.nextTry === null ? 'dead' : 'failed' });
+    // A recipient that answered an erasure with {"erased": true} has confirmed it.
+    const erased = batch.filter((d, i) => results[i]!.erased && d.event.type === 'person.erased');
+    for (const d of erased) await stores.eventSubscriptions.confirm(d.event.uuid, [subscription.id], 'webhook', `webhook ${subscription.id}`, Math.floor(now / 1000));
+    const dead = attempts.filter((a) => a.ok === false && a.nextTry === null).length;
+    if (dead) this.log.warn({ tenantId, subscription: subscription.id, dead }, 'event deliveries dead-lettered');
+  }
+
+  /** Now and then: the tenant's backlog and erasures as metrics; erasures whose confirmation is overdue announced. */
+  private async measure(tenantId: number): Promise<void> {
+    const now = Date.now();
+    if (now - (this.measured.get(tenantId) ?? 0) < MEASURE_EVERY_MS) return;
+    this.measured.set(tenantId, now);
+    const stores = this.db.stores(tenantId);
+    const seconds = Math.floor(now / 1000);
+    const overdue = await this.db.write(tenantId, false, (tx) => tx.eventSubscriptions.overdue(seconds, 1_000));
+    if (overdue.length) {
+      await this.deps.outbox.publish(stores, overdue.map((o) => ({ type: 'erasure.overdue', person: o.person, data: { erasure: o.event, subscription: o.subscription } })), seconds);
+      this.kicked.add(tenantId);
+    }
+    const tenant = String(tenantId);
+    const backlog = await stores.privacyEvents.backlog();
+    eventsBacklog.set({ tenant }, backlog.events + backlog.deliveries);
+    eventsBacklogAge.set({ tenant }, backlog.oldest === null ? 0 : Math.max(0, (now - backlog.oldest) / 1000));
+    eventsDead.set({ tenant }, backlog.dead);
+    const erasures = await stores.eventSubscriptions.pending(seconds);
+    erasuresPending.set({ tenant }, erasures.pending);
+    erasuresOverdue.set({ tenant }, erasures.overdue);
+  }
+}
