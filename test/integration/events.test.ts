@@ -7,7 +7,7 @@ import { afterAll, beforeAll, describe, expect } from 'vitest';
 import { Webhook } from 'standardwebhooks';
 import { connect } from '@nats-io/transport-node';
 import { jetstreamManager } from '@nats-io/jetstream';
-import { vaultTest, type Vault } from '../fixtures/vault.js';
+import { vaultTest, type TestVault as Vault } from '../fixtures/vault.js';
 
 const it = vaultTest({
   env: {

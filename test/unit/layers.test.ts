@@ -31,6 +31,7 @@ const RANK: Record<string, number> = {
   'api/metrics': 0,
   'api/config': 0,
   'api/config-oidc': 0,
+  'api/config-events': 0,
   'api/coalesce': 0,
   store: 1,
   'tokenizer-client': 1,

@@ -14,6 +14,7 @@ import { AuditLinker, auditFailure, headMoved, isBroken, isCut, type Linked } fr
 import { sealEvents } from './seal.js';
 import { refuseQueued } from './refused.js';
 import type { Events } from '../events.js';
+import type { OutboxBatch } from '../privacy/outbox.js';
 
 // What other modules import from here: the events' shapes and texts, and the reader, now in modules of their own.
 export { AUDIT_TABLE, canonical, canonicalHead, draftEvent, presentEvent, type AuditDraft, type AuditNote, type AuditRow } from './note.js';
@@ -59,19 +60,14 @@ export class AuditTrail {
   /**
    * Queues a write's events in its transaction, which the caller must have: they commit or roll back with the
    * change they describe, and no lock is taken (a write no longer waits on the chain's head). With `commit`, the
-   * queueing is the transaction's last statement and commits it. Returns them, for the caller to give to `chained`
+   * queueing is the transaction's last statement and commits it; the write's privacy events (`privacy`) go in the
+   * same statement. Returns them, for the caller to give to `chained`
    * once the transaction has committed.
    */
   async writeInTx(
     stores: Stores,
     drafts: AuditDraft[],
-    opts: {
-      known?: ReadonlyMap<string, Buffer | null> | undefined;
-      ahead?: SealedAhead | undefined;
-      commit?: boolean;
-      /** The write's privacy events, published in the same statement. */
-      privacy?: { rows: string; due: number } | undefined;
-    } = {},
+    opts: { known?: ReadonlyMap<string, Buffer | null> | undefined; ahead?: SealedAhead | undefined; commit?: boolean; privacy?: OutboxBatch | undefined } = {},
   ): Promise<QueuedWrite> {
     const { known, ahead } = opts;
     if (drafts.length === 0) return [];

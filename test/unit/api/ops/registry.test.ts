@@ -29,6 +29,16 @@ const SDK_EXTRAS = [
 /** Operations of our own, so what is made can be removed and a lost tenant admin token replaced. */
 /* One name a line, so that operations added side by side merge. */
 const OUR_OWN = [
+  'ErasureConfirm',
+  'ErasureReceiptGet',
+  'ErasureStatusGet',
+  'EventDeliveryList',
+  'EventReplay',
+  'EventSubscriptionCreate',
+  'EventSubscriptionDelete',
+  'EventSubscriptionList',
+  'EventSubscriptionTest',
+  'EventSubscriptionUpdate',
   'AuditVerify',
   'PolicyDelete',
   'PolicyExplain',
