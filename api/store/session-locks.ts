@@ -69,7 +69,7 @@ export class SessionLeases {
   private connection(): Promise<pg.Client> {
     if (this.client) return Promise.resolve(this.client);
     this.connecting ??= (async () => {
-      const client = new pg.Client({ connectionString: this.databaseUrl, application_name: 'strongroom-leases' });
+      const client = new pg.Client({ connectionString: this.databaseUrl, application_name: `strongroom-leases-${process.pid}` });
       // A dropped connection released every lock: none is held any more.
       client.on('error', () => this.drop());
       client.on('end', () => this.drop());

@@ -115,7 +115,7 @@ export function buildServices(config: Config, log: Logger, db: Database, tokeniz
   const outbox = new Outbox(config.events.confirmSeconds, events);
   const allow = parseAllowList(config.events.allowAddresses);
   const sinks = new SinkFactory(sealer, { allow, timeoutMs: config.events.timeoutMs, maxResponseBytes: config.events.maxResponseBytes, concurrency: config.events.concurrency, natsUrl: config.events.natsUrl }, log);
-  const dispatcher = new Dispatcher(db, log, { seconds: config.events.dispatchSeconds, retrySeconds: config.events.retrySeconds, retryFirstMs: config.events.retryFirstMs }, { sinks, outbox, leases: db.sessionLeases() });
+  const dispatcher = new Dispatcher(db, log, { seconds: config.events.dispatchSeconds, retrySeconds: config.events.retrySeconds, retryFirstMs: config.events.retryFirstMs, measureSeconds: config.events.measureSeconds }, { sinks, outbox, leases: db.sessionLeases() });
   events.on('privacyEventsCommitted', ({ tenantId }) => dispatcher.committed(tenantId));
   const subscriptions = new Subscriptions(sealer, sinks, { allow, maxSubscriptions: config.events.maxSubscriptions, natsPrefix: config.events.natsPrefix });
   const auditVerifier = new AuditVerifier(db, tokenizer, log, auditCheckpoints, { seconds: config.audit.verifySeconds, migration: keyringCheck });

@@ -22,13 +22,13 @@ const FAN_OUT = 2_000;
 const ROUND = 1_000;
 /** Back-off: from STRONGROOM_EVENTS_RETRY_FIRST_MS, doubling, at most 10 min, each with ±50 % jitter. */
 const LONGEST_RETRY_MS = 600_000;
-/** How often each tenant's backlog and erasures are measured (and overdue erasures announced). */
-const MEASURE_EVERY_MS = 15_000;
 
 export interface DispatchOptions {
   seconds: number;
   retrySeconds: number;
   retryFirstMs: number;
+  /** How often each tenant's backlog and erasures are measured (and overdue erasures announced). */
+  measureSeconds: number;
 }
 
 /** When a failed delivery of an event `ageMs` old, tried `attempts` times now, is tried again; null: never (dead). */
@@ -166,7 +166,7 @@ export class Dispatcher extends Job {
   /** Now and then: the tenant's backlog and erasures as metrics; erasures whose confirmation is overdue announced. */
   private async measure(tenantId: number): Promise<void> {
     const now = Date.now();
-    if (now - (this.measured.get(tenantId) ?? 0) < MEASURE_EVERY_MS) return;
+    if (now - (this.measured.get(tenantId) ?? 0) < this.opts.measureSeconds * 1000) return;
     this.measured.set(tenantId, now);
     const stores = this.db.stores(tenantId);
     const seconds = Math.floor(now / 1000);
