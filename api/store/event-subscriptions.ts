@@ -78,6 +78,16 @@ export class EventSubscriptionStore extends TenantTables {
     return r ? subscriptionOf(r) : null;
   }
 
+  /** Active subscriptions with deliveries due at `now` (ms). */
+  async withDeliveriesDue(now: number): Promise<SubscriptionRow[]> {
+    const rows = await this.sql(
+      `select ${COLUMNS} from ${this.t}.event_subscriptions s where s.active
+         and exists (select from ${this.t}.event_deliveries d where d.subscription = s.id and d.status = 'pending' and d.next_try <= $1)`,
+      [now],
+    );
+    return rows.map(subscriptionOf);
+  }
+
   async list(): Promise<SubscriptionRow[]> {
     return (await this.sql(`select ${COLUMNS} from ${this.t}.event_subscriptions order by created, id`)).map(subscriptionOf);
   }

@@ -82,16 +82,6 @@ export class PrivacyEventStore extends TenantTables {
     return Number(r?.n ?? 0);
   }
 
-  /** Active subscriptions with deliveries due at `now` (ms). */
-  async subscriptionsDue(now: number): Promise<string[]> {
-    const rows = await this.sql<{ subscription: string }>(
-      `select distinct d.subscription from ${this.t}.event_deliveries d join ${this.t}.event_subscriptions s on s.id = d.subscription
-        where d.status = 'pending' and d.next_try <= $1 and s.active`,
-      [now],
-    );
-    return rows.map((r) => r.subscription);
-  }
-
   /**
    * Up to `limit` deliveries of one subscription due at `now`, oldest event first; none of a person whose earlier
    * event waits for a retry (one person's events reach a recipient in the order they happened).

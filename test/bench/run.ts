@@ -14,6 +14,7 @@ import { percentile, printTable, type Row } from './stats.js';
 import { measureFf1 } from './ff1.js';
 import { measureSubjects } from './subjects.js';
 import { measureFiles } from './files.js';
+import { EVENTS_BENCH_ENV, measureEvents } from './events.js';
 import { measureAccess } from './access.js';
 import { measureEdge } from './edge.js';
 import { startReference, type Reference } from './references.js';
@@ -224,7 +225,7 @@ async function main() {
     // BENCH_CPU_PROF=<dir>: the supervisor, the api and the tokenizer each write a CPU profile there when they stop.
     const profiling = process.env.BENCH_CPU_PROF ? { NODE_OPTIONS: `${process.env.NODE_OPTIONS ?? ''} --cpu-prof --cpu-prof-dir=${process.env.BENCH_CPU_PROF}` } : {};
     vault = await startSupervisor(
-      { DATABASE_URL: url, STRONGROOM_DATA_DIR: dataDir, STRONGROOM_ROOT_TOKEN: rootToken, STRONGROOM_LOG_LEVEL: 'warn', ...profiling },
+      { DATABASE_URL: url, STRONGROOM_DATA_DIR: dataDir, STRONGROOM_ROOT_TOKEN: rootToken, STRONGROOM_LOG_LEVEL: 'warn', ...EVENTS_BENCH_ENV, ...profiling },
       { built: true },
     );
     await vault.waitReady();
@@ -340,6 +341,8 @@ async function main() {
     const subjects = await measureSubjects(base, rootToken, (op, body) => post(base, rootToken, op, body), tokens, LOAD_SECONDS, updates.ref.rps);
     console.log('FileCreate and FileGet of 1 MiB files, one at a time…');
     const files = await measureFiles(base, rootToken, tokens, QUICK);
+    console.log(`Privacy events: UserUpdate with two subscriptions beside none (${LOAD_SECONDS} s each), delivery rates…`);
+    const events = await measureEvents(base, rootToken, (op, body, headers) => postWith(base, rootToken, op, body, headers), LOAD_SECONDS);
 
     const best = Math.max(seq.perSecond, par.perSecond);
     const rows: Row[] = [
@@ -378,6 +381,7 @@ async function main() {
       ...access,
       ...subjects,
       ...files,
+      ...events,
     ];
     console.log('');
     printTable(rows);

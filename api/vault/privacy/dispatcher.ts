@@ -38,9 +38,17 @@ export function nextTry(attempts: number, ageMs: number, now: number, retry: { f
   return ageMs + delay > retry.forMs ? null : now + delay;
 }
 
+/**
+ * How long after a commit its tenant is dispatched: the events of the writes committed meanwhile go in the same
+ * pass (under load, one pass per batch of writes rather than per write).
+ */
+const GATHER_MS = 100;
+
 export class Dispatcher extends Job {
   private readonly kicked = new Set<number>();
   private readonly measured = new Map<number, number>();
+  private gathering: NodeJS.Timeout | undefined;
+  private lastFull = 0;
 
   constructor(
     private readonly db: Database,
@@ -53,20 +61,30 @@ export class Dispatcher extends Job {
 
   /** Events of `tenantId` committed here: delivered now rather than at the next tick. */
   committed(tenantId: number): void {
-    if (!this.opts.seconds) return;
+    if (!this.opts.seconds || this.stopping) return;
     this.kicked.add(tenantId);
-    this.kick();
+    if (this.gathering) return;
+    this.gathering = setTimeout(() => {
+      this.gathering = undefined;
+      this.kick();
+    }, GATHER_MS);
+    this.gathering.unref();
   }
 
+  /**
+   * A pass over the tenants with events committed here since the last one, or, once every `seconds`, over every
+   * tenant (the events other replicas committed, retries come due).
+   */
   protected async pass(): Promise<number> {
     let delivered = 0;
     const kicked = [...this.kicked];
     this.kicked.clear();
-    const tenants = (await this.db.global().tenants.all()).map((t) => t.id);
+    const full = Date.now() - this.lastFull >= this.opts.seconds * 1000 * 0.9 || !kicked.length;
+    if (full) this.lastFull = Date.now();
+    const tenants = full ? (await this.db.global().tenants.all()).map((t) => t.id) : kicked;
     // Tenants with events committed here first.
     for (const id of [...new Set([...kicked, ...tenants])]) {
       if (this.stopping) break;
-      if (!tenants.includes(id)) continue;
       if (this.deps.leases && !(await this.deps.leases.hold(`strongroom:events:${id}`))) continue;
       try {
         delivered += await this.dispatchTenant(id);
@@ -78,12 +96,19 @@ export class Dispatcher extends Job {
         this.log.error({ err: { type: (err as Error).name, message: (err as Error).message }, tenantId: id }, 'event delivery failed');
       }
     }
-    // More came in during the pass: another at once.
-    if (this.kicked.size) this.kick();
+    // More came in during the pass: another soon.
+    if (this.kicked.size && !this.gathering) {
+      this.gathering = setTimeout(() => {
+        this.gathering = undefined;
+        this.kick();
+      }, GATHER_MS);
+      this.gathering.unref();
+    }
     return delivered;
   }
 
   override async stop(): Promise<void> {
+    clearTimeout(this.gathering);
     await super.stop();
     await this.deps.sinks.close();
     await this.deps.leases?.close();
@@ -96,8 +121,7 @@ export class Dispatcher extends Job {
       if (this.stopping) return 0;
     }
     let delivered = 0;
-    const due = await stores.privacyEvents.subscriptionsDue(Date.now());
-    const subscriptions = (await stores.eventSubscriptions.list()).filter((s) => due.includes(s.id));
+    const subscriptions = await stores.eventSubscriptions.withDeliveriesDue(Date.now());
     await Promise.all(subscriptions.map(async (s) => (delivered += await this.deliverAll(tenantId, s))));
     await this.measure(tenantId);
     return delivered;
