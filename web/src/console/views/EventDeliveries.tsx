@@ -38,6 +38,7 @@ export function EventDeliveries() {
       {list.data ? (
         <>
           <Table
+            className="events"
             caption={total ? `Deliveries ${offset + 1}–${Math.min(offset + PAGE, total)} of ${total}` : 'Deliveries'}
             empty="No deliveries match."
             rows={rowsOf(list.data)}

@@ -3,7 +3,7 @@
 import { useState } from 'react';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { text, type Answer } from '../../api/client';
-import { ConfirmButton, Copyable, CopyButton, ErrorMessage, Notice, QueryState, SelectField, Table, Verdict } from '../../shared/ui';
+import { ConfirmButton, CopyButton, ErrorMessage, Notice, QueryState, SelectField, Table, Verdict } from '../../shared/ui';
 import { formatTime } from '../../shared/session';
 import { useVault } from '../session';
 import { subscriptionLabel, subscriptionTarget, subscriptionsKey, useSubscriptions, type ShownSecret } from '../events';
@@ -53,17 +53,25 @@ export function EventSubscriptions() {
       <QueryState loading={list.isLoading} error={list.error} what="subscriptions" />
       {list.data ? (
         <Table
+          className="events"
           caption={`Subscriptions (${rows.length})`}
           empty="No subscriptions yet: events go nowhere."
           rows={rows}
           columns={[
             { key: 'description', label: 'Description', render: (r) => text(r.description) || <span className="muted">none</span> },
             { key: 'kind', label: 'Kind', render: (r) => (r.kind === 'nats' ? 'NATS subject' : 'webhook') },
-            { key: 'target', label: 'Target', render: (r) => <code>{subscriptionTarget(r)}</code> },
+            {
+              key: 'target',
+              label: 'Target',
+              render: (r) => (
+                <>
+                  <code>{subscriptionTarget(r)}</code> <CopyButton value={text(r.subscriptionid)} what="subscription id" />
+                </>
+              ),
+            },
             { key: 'types', label: 'Event types', render: (r) => (Array.isArray(r.types) ? r.types.map(text).join(', ') : '') },
             { key: 'active', label: 'State', render: (r) => <Verdict value={r.active ? 'active' : 'paused'} /> },
             { key: 'confirm', label: 'Confirms erasures', render: (r) => (r.confirmerasures ? `yes${r.confirmrole ? ` (role ${text(r.confirmrole)})` : ''}` : 'no') },
-            { key: 'id', label: 'Id', render: (r) => <Copyable value={text(r.subscriptionid)} what="subscription id" /> },
             {
               key: 'act',
               label: 'Actions',
