@@ -52,6 +52,7 @@ describe('console addresses', { timeout: 180_000 }, () => {
       ['Access', 'access', 'Access'],
       ['Groups', 'groups', 'Groups'],
       ['Audit', 'audit', 'Audit trail'],
+      ['Events', 'events', 'Privacy events'],
       ['Tenants', 'tenants', 'Tenants'],
       ['System', 'system', 'System'],
     ] as const) {

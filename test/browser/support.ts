@@ -5,7 +5,7 @@ import { fileURLToPath } from 'node:url';
 import { chromium, type Browser, type Locator, type Page } from 'playwright-core';
 import { AxeBuilder } from '@axe-core/playwright';
 import { afterAll, beforeAll, expect } from 'vitest';
-import { startVault, type TestVault } from '../fixtures/vault.js';
+import { startVault, type TestVault, type VaultOptions } from '../fixtures/vault.js';
 import { ensurePagesBuilt } from '../../web/scripts/ensure-built.js';
 
 export { ensurePagesBuilt };
@@ -52,15 +52,15 @@ export async function shown(locator: Locator): Promise<string> {
 
 /**
  * A vault and Chromium for one test file: started before its first test (unless `wanted` is false), handed to
- * `started`, and stopped after its last.
+ * `started`, and stopped after its last. `options` reach the vault (its environment, for one).
  */
-export function pagesVault(started: (vault: TestVault, browser: Browser) => void, wanted = true): void {
+export function pagesVault(started: (vault: TestVault, browser: Browser) => void, wanted = true, options: VaultOptions = {}): void {
   let vault: TestVault | undefined;
   let browser: Browser | undefined;
   beforeAll(async () => {
     if (!wanted) return;
     ensurePagesBuilt();
-    vault = await startVault();
+    vault = await startVault(options);
     browser = await launch();
     started(vault, browser);
   }, 120_000);

@@ -157,6 +157,82 @@ export type BulkListUsersInput = {
 
 export type CaptchaCreateInput = Record<string, unknown>;
 
+export type ErasureConfirmInput = {
+  eventid: string;
+  subscriptionid?: string;
+};
+
+export type ErasureReceiptGetInput = {
+  token: string;
+  requestuuid: string;
+};
+
+export type ErasureStatusGetInput = {
+  requestuuid?: string;
+  token?: string;
+  eventid?: string;
+};
+
+export type EventDeliveryListInput = {
+  subscriptionid?: string;
+  status?: "pending" | "delivered" | "dead";
+  offset?: number;
+  limit?: number;
+  tenantid?: number;
+};
+
+export type EventReplayInput = {
+  subscriptionid: string;
+  fromeventid?: string;
+  fromsequence?: number;
+  fromtime?: string | number;
+  limit?: number;
+  tenantid?: number;
+};
+
+export type EventSubscriptionCreateInput = {
+  url?: string;
+  nats?: string;
+  types: ("person.created" | "person.updated" | "person.erased" | "person.restored" | "consent.accepted" | "consent.withdrawn" | "consent.expired" | "appdata.updated" | "request.created" | "request.approved" | "request.rejected" | "token.detokenized" | "audit.checkpoint" | "erasure.overdue")[];
+  fields?: string[];
+  briefs?: string[];
+  description?: string;
+  confirmerasures?: boolean;
+  confirmrole?: string;
+  active?: boolean;
+  tenantid?: number;
+};
+
+export type EventSubscriptionDeleteInput = {
+  subscriptionid: string;
+  tenantid?: number;
+};
+
+export type EventSubscriptionListInput = {
+  tenantid?: number;
+};
+
+export type EventSubscriptionTestInput = {
+  subscriptionid: string;
+  tenantid?: number;
+};
+
+export type EventSubscriptionUpdateInput = {
+  subscriptionid: string;
+  url?: string;
+  nats?: string;
+  types?: ("person.created" | "person.updated" | "person.erased" | "person.restored" | "consent.accepted" | "consent.withdrawn" | "consent.expired" | "appdata.updated" | "request.created" | "request.approved" | "request.rejected" | "token.detokenized" | "audit.checkpoint" | "erasure.overdue")[];
+  fields?: string[];
+  briefs?: string[];
+  description?: string;
+  confirmerasures?: boolean;
+  confirmrole?: string;
+  active?: boolean;
+  rotatesecret?: boolean;
+  overlap?: string | number;
+  tenantid?: number;
+};
+
 export type FileCreateInput = {
   mode: "login" | "token" | "email" | "phone" | "custom";
   identity: string | number;
@@ -749,6 +825,16 @@ export interface Requests {
   BulkListUnlock: BulkListUnlockInput;
   BulkListUsers: BulkListUsersInput;
   CaptchaCreate: CaptchaCreateInput;
+  ErasureConfirm: ErasureConfirmInput;
+  ErasureReceiptGet: ErasureReceiptGetInput;
+  ErasureStatusGet: ErasureStatusGetInput;
+  EventDeliveryList: EventDeliveryListInput;
+  EventReplay: EventReplayInput;
+  EventSubscriptionCreate: EventSubscriptionCreateInput;
+  EventSubscriptionDelete: EventSubscriptionDeleteInput;
+  EventSubscriptionList: EventSubscriptionListInput;
+  EventSubscriptionTest: EventSubscriptionTestInput;
+  EventSubscriptionUpdate: EventSubscriptionUpdateInput;
   FileCreate: FileCreateInput;
   FileDelete: FileDeleteInput;
   FileGet: FileGetInput;
@@ -874,6 +960,16 @@ export const OPERATION_NAMES: readonly OperationName[] = [
   'BulkListUnlock',
   'BulkListUsers',
   'CaptchaCreate',
+  'ErasureConfirm',
+  'ErasureReceiptGet',
+  'ErasureStatusGet',
+  'EventDeliveryList',
+  'EventReplay',
+  'EventSubscriptionCreate',
+  'EventSubscriptionDelete',
+  'EventSubscriptionList',
+  'EventSubscriptionTest',
+  'EventSubscriptionUpdate',
   'FileCreate',
   'FileDelete',
   'FileGet',

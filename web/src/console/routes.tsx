@@ -12,6 +12,7 @@ import { Tokens } from './views/Tokens';
 import { Access } from './views/Access';
 import { Groups } from './views/Groups';
 import { Audit } from './views/Audit';
+import { Events } from './views/Events';
 import { Tenants } from './views/Tenants';
 import { System } from './views/System';
 
@@ -24,6 +25,7 @@ export const SECTIONS = [
   { path: 'access', name: 'Access' },
   { path: 'groups', name: 'Groups' },
   { path: 'audit', name: 'Audit' },
+  { path: 'events', name: 'Events' },
   { path: 'tenants', name: 'Tenants' },
   { path: 'system', name: 'System' },
 ] as const;
@@ -52,6 +54,7 @@ export function ConsoleRoutes({ kind }: { kind: 'root' | 'admin' }) {
       <Route path="tokens" element={<Titled title="Tokens"><Tokens /></Titled>} />
       <Route path="groups/:groupname?" element={<Titled title="Groups"><Groups /></Titled>} />
       <Route path="audit/:eventuuid?" element={<Titled title="Audit"><Audit /></Titled>} />
+      <Route path="events/:tab?" element={<Titled title="Events"><EventsRoute /></Titled>} />
       <Route path="system" element={<Titled title="System"><System /></Titled>} />
       {root ? <Route path="access/roles/:rolename?" element={<Titled title="Access"><Access /></Titled>} /> : null}
       {root ? <Route path="access" element={<Titled title="Access"><Access /></Titled>} /> : null}
@@ -64,6 +67,10 @@ export function ConsoleRoutes({ kind }: { kind: 'root' | 'admin' }) {
 function PersonRoute() {
   const { token = '', tab } = useParams();
   return <PersonRecord key={token} token={token} tab={tab} />;
+}
+
+function EventsRoute() {
+  return <Events tab={useParams().tab} />;
 }
 
 function NotFound() {

@@ -11,6 +11,7 @@ import { MyAppData, MyProfile, MySessions } from './MyData';
 import { MyConsents, MyReport, MyRequests, MyShares } from './MyRights';
 import { SharedView } from './Shared';
 import { MyAccesses } from './MyAccesses';
+import { ReceiptLink, ReceiptView } from './Receipt';
 
 const PAGES = [
   { path: 'profile', name: 'Profile', Page: MyProfile },
@@ -35,14 +36,15 @@ export function App() {
   const navigate = useNavigate();
   const { pathname } = useLocation();
   const shared = useMatch('/shared/:recorduuid');
+  const receipt = useMatch('/erasure-receipt');
   const page = PAGES.find((p) => p.path === pathname.split('/')[1]) ?? PAGES[0];
   const ui = useQuery({ queryKey: ['uiconf'], queryFn: () => call('TenantGetUIConf', {}, {}), staleTime: Infinity });
   const brand = objectOf(ui.data?.ui);
   const company = text(brand.company_title) || 'Privacy portal';
   const me = useMemo(() => (session ? meFor(session) : null), [session]);
   useEffect(() => {
-    document.title = `${shared ? 'Shared with you' : session ? page.name : 'Sign in'} · ${company} privacy portal`;
-  }, [session, page, company, shared]);
+    document.title = `${shared ? 'Shared with you' : receipt ? 'Erasure receipt' : session ? page.name : 'Sign in'} · ${company} privacy portal`;
+  }, [session, page, company, shared, receipt]);
   const update = (next: PortalSession | null) => {
     saveSession(SESSION_KEY, next);
     client.removeQueries({ predicate: (q) => q.queryKey[0] !== 'uiconf' });
@@ -59,7 +61,7 @@ export function App() {
         <p className="brand">
           {brand.logo_link ? <img src={text(brand.logo_link)} alt="" height={28} /> : null} {company} · privacy portal
         </p>
-        {session && !shared ? (
+        {session && !shared && !receipt ? (
           <div className="who">
             <button type="button" onClick={() => void signOut(session).finally(() => update(null))}>
               Sign out
@@ -70,6 +72,10 @@ export function App() {
       {shared ? (
         <main id="main" tabIndex={-1}>
           <SharedView recorduuid={shared.params.recorduuid ?? ''} />
+        </main>
+      ) : receipt ? (
+        <main id="main" tabIndex={-1}>
+          <ReceiptView />
         </main>
       ) : me ? (
         <MeContext.Provider value={me}>
@@ -87,6 +93,7 @@ export function App() {
       ) : (
         <main id="main" tabIndex={-1}>
           <Login onSignedIn={update} />
+          <ReceiptLink />
         </main>
       )}
       <footer className="site">

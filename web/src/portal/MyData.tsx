@@ -1,11 +1,13 @@
 // The person's own profile (and a change request or erasure), app data and sessions, as labelled fields.
-import { useState } from 'react';
+import { useEffect, useState } from 'react';
+import { Link } from 'react-router';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { objectOf, rowsOf, text } from '../api/client';
 import { ConfirmButton, Empty, ErrorMessage, Fields, JsonEditor, Notice, QueryState, Table, ValueView, jsonIsValid, mustBeObject } from '../shared/ui';
 import { mergePatchBetween } from '../shared/merge';
 import { formatDate, formatTime } from '../shared/session';
 import { useMe } from './session';
+import { keepReceipt } from './receipt';
 
 export function MyProfile() {
   const { call, me } = useMe();
@@ -20,10 +22,21 @@ export function MyProfile() {
       await client.invalidateQueries({ queryKey: ['myrequests'] });
     },
   });
-  const erase = useMutation({ mutationFn: () => call('UserDeleteRequest', me), onSuccess: () => client.invalidateQueries({ queryKey: ['myrequests'] }) });
+  const erase = useMutation({
+    mutationFn: () => call('UserDeleteRequest', me),
+    onSuccess: (answer) => {
+      keepReceipt(me.identity, text(answer.requestuuid));
+      return client.invalidateQueries({ queryKey: ['myrequests'] });
+    },
+  });
   const requests = useQuery({ queryKey: ['myrequests'], queryFn: () => call('UserRequestListUserRequests', me) });
   // An open erasure request, asked now or in an earlier visit, replaces the button with its date.
   const asked = rowsOf(requests.data).find((r) => r.requesttype === 'forget-me' && r.status === 'open');
+  // Asked in another browser, or before receipts were kept: this browser keeps one now.
+  const askedUuid = asked ? text(asked.requestuuid) : '';
+  useEffect(() => {
+    if (askedUuid) keepReceipt(me.identity, askedUuid);
+  }, [askedUuid, me.identity]);
   return (
     <>
       <h1>My profile</h1>
@@ -72,6 +85,12 @@ export function MyProfile() {
           <ConfirmButton subject="of all your data" label="Ask for erasure" confirmLabel="Yes, erase all my data" onConfirm={() => erase.mutate()} disabled={erase.isPending || requests.isLoading} />
         )}
         {erase.data ? <Notice>{erase.data.result === 'request-exists' ? 'You already asked for erasure; it is waiting for approval.' : 'Your erasure request was sent. It is waiting for approval.'}</Notice> : null}
+        {asked || erase.data ? (
+          <p>
+            This browser keeps a receipt of your request (a reference number, not your data). Once you are erased you cannot sign in, but the{' '}
+            <Link to="/erasure-receipt">erasure receipt</Link> page shows, without signing in, how many of the systems this organisation shares data with confirmed they erased you too.
+          </p>
+        ) : null}
         <ErrorMessage error={erase.error} />
       </section>
     </>

@@ -373,6 +373,6 @@ export function Copyable({ value, what }: { value: string; what: string }) {
 
 /** A decision or a check in words and in a colour by its meaning: allowed/intact is good, partial is a warning. */
 export function Verdict({ value }: { value: string }) {
-  const meaning = ['allow', 'allowed', 'ok', 'intact', 'active', 'approved'].includes(value) ? 'good' : ['partial', 'open', 'pending'].includes(value) ? 'warn' : 'bad';
+  const meaning = ['allow', 'allowed', 'ok', 'intact', 'active', 'approved', 'delivered', 'confirmed'].includes(value) ? 'good' : ['partial', 'open', 'pending', 'paused'].includes(value) ? 'warn' : 'bad';
   return <span className={`tag verdict-${meaning}`}>{value}</span>;
 }

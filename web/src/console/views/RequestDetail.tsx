@@ -1,6 +1,7 @@
 // One user request: what it asks for (as a diff against the data it would replace), approve or cancel it.
 import { useState } from 'react';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { Link } from 'react-router';
 import { useVault } from '../session';
 import { objectOf, text } from '../../api/client';
 import { ConfirmButton, DiffView, ErrorMessage, JsonBlock, Notice, QueryState, personLabel } from '../../shared/ui';
@@ -56,6 +57,11 @@ export function RequestDetail({ requestuuid, onDone }: { requestuuid: string; on
           ) : (
             <Notice>This request is {decided ?? text(request.status)}.</Notice>
           )}
+          {type === 'forget-me' && (decided ?? request.status) === 'approved' ? (
+            <p>
+              <Link to={`/events/erasures?requestuuid=${encodeURIComponent(requestuuid)}`}>Which recipients confirmed this erasure</Link>
+            </p>
+          ) : null}
           <ErrorMessage error={approve.error ?? cancel.error} />
         </>
       ) : null}
