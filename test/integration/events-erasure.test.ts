@@ -1,5 +1,6 @@
 // Erasure fan-out past its deadline: a recipient that never confirms is overdue in ErasureStatusGet, in the metrics,
-// and announced once by an `erasure.overdue` event; the outbox's depth and the deliveries' results are measured.
+// and announced once by an `erasure.overdue` event; the outbox's depth and the deliveries' results are measured. A
+// delivery failing past its retry window is dead-lettered, visible, and sent again by EventReplay.
 import * as http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { describe, expect } from 'vitest';
@@ -10,6 +11,8 @@ const it = vaultTest({
     STRONGROOM_EVENTS_ALLOW_ADDRESSES: '127.0.0.1/32',
     STRONGROOM_ERASURE_CONFIRM_SECONDS: '1',
     STRONGROOM_EVENTS_MEASURE_SECONDS: '1',
+    STRONGROOM_EVENTS_RETRY_SECONDS: '2',
+    STRONGROOM_EVENTS_RETRY_FIRST_MS: '100',
   },
 });
 
@@ -59,6 +62,43 @@ describe('erasure confirmations past their deadline', () => {
       await expect.poll(() => metric(vault.url, 'strongroom_erasures_overdue', tenantId), { timeout: 10_000 }).toBe(0);
       const text = await (await fetch(`${vault.url}/metrics`)).text();
       expect(text).toMatch(/strongroom_events_deliveries_total\{kind="webhook",result="delivered"\} \d+/);
+    } finally {
+      server.closeAllConnections();
+      await new Promise<void>((done) => server.close(() => done()));
+    }
+  });
+
+  it('dead-letters a delivery failing past its window, shows it, and sends it again on replay', async ({ vault }) => {
+    let failing = true;
+    const got: string[] = [];
+    const server = http.createServer((req, res) => {
+      const chunks: Buffer[] = [];
+      req.on('data', (c: Buffer) => chunks.push(c));
+      req.on('end', () => {
+        if (failing) return void res.writeHead(503).end();
+        got.push((JSON.parse(Buffer.concat(chunks).toString('utf8')) as { id: string }).id);
+        res.writeHead(204).end();
+      });
+    });
+    await new Promise<void>((done) => server.listen(0, '127.0.0.1', done));
+    const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/`;
+    try {
+      const name = `evd${Math.random().toString(36).slice(2, 8)}`;
+      const t = await vault.call('TenantCreate', { tenantname: name, tenantorg: 'x' });
+      const tenantId = t.body.tenantid as number;
+      const as = { 'x-bunker-token': t.body.xtoken as string, 'x-bunker-tenant': name };
+      const sub = (await vault.call('EventSubscriptionCreate', { url, types: ['person.created'] }, as)).body.subscriptionid as string;
+      await vault.call('UserCreate', { profile: { a: 1 } }, as);
+      await expect.poll(async () => (await vault.call('EventDeliveryList', { status: 'dead' }, as)).body.total, { timeout: 20_000, interval: 200 }).toBe(1);
+      const [row] = (await vault.call('EventDeliveryList', { status: 'dead' }, as)).body.rows as { eventid: string; attempts: number; httpstatus: number; nexttry: number | null }[];
+      expect(row!.attempts).toBeGreaterThan(1);
+      expect(row!.httpstatus).toBe(503);
+      expect(row!.nexttry).toBeNull();
+      await expect.poll(() => metric(vault.url, 'strongroom_events_dead_letters', tenantId), { timeout: 10_000 }).toBe(1);
+      failing = false;
+      expect((await vault.call('EventReplay', { subscriptionid: sub, fromtime: '1h' }, as)).body).toMatchObject({ status: 'ok', replayed: 1 });
+      await expect.poll(() => got, { timeout: 10_000 }).toEqual([row!.eventid]);
+      expect((await vault.call('EventDeliveryList', { status: 'dead' }, as)).body.total).toBe(0);
     } finally {
       server.closeAllConnections();
       await new Promise<void>((done) => server.close(() => done()));

@@ -42,10 +42,7 @@ export const EventReplay = defineOp({
     } else if (input.fromsequence !== undefined) {
       from = { id: input.fromsequence };
     } else {
-      const parsed = parseTimeValue(input.fromtime!, ctx.now);
-      if (!parsed) throw badRequest('Invalid API request parameter: fromtime: a time (e.g. 2026-11-01, a Unix time)');
-      // A duration counts back from now: `1h` replays the last hour.
-      const at = parsed.kind === 'relative' ? ctx.now - parsed.seconds : (toDeadline(parsed, ctx.now) ?? ctx.now);
+      const at = fromTime(input.fromtime!, ctx.now);
       from = { time: at * 1000 };
     }
     const r = await stores.privacyEvents.replay(input.subscriptionid, from, input.limit ?? MAX_REPLAY, Date.now());
@@ -53,3 +50,12 @@ export const EventReplay = defineOp({
     return r;
   },
 });
+
+/** A bare number from 10^9 on is a Unix time (in the past, as a replay's is); a duration counts back from now (`1h`). */
+function fromTime(value: string | number, now: number): number {
+  const bare = typeof value === 'number' ? value : /^\d+$/.test(value.trim()) ? Number(value) : undefined;
+  if (bare !== undefined && bare >= 1e9) return bare;
+  const parsed = parseTimeValue(value, now);
+  if (!parsed) throw badRequest('Invalid API request parameter: fromtime: a time (2026-11-01, a Unix time) or a duration back from now (1h)');
+  return parsed.kind === 'relative' ? now - parsed.seconds : (toDeadline(parsed, now) ?? now);
+}
