@@ -43,6 +43,9 @@ export interface DeliveryRow {
   doneAt: number | null;
 }
 
+/** The most deliveries a list counts (its `total` stops there). */
+export const COUNT_CAP = 10_000;
+
 function eventOf(r: Record<string, unknown>): PrivacyEventRow {
   return {
     id: Number(r.id),
@@ -139,7 +142,8 @@ export class PrivacyEventStore extends TenantTables {
     if (filter.status) conditions.push(`d.status = $${params.push(filter.status)}`);
     const where = conditions.length ? `where ${conditions.join(' and ')}` : '';
     const n = params.length;
-    const [count] = await this.sql<{ n: number }>(`select count(*)::int as n from ${this.t}.event_deliveries d ${where}`, params);
+    // Counted up to COUNT_CAP: a list's cost is bounded by its page, not by the tenant's history.
+    const [count] = await this.sql<{ n: number }>(`select count(*)::int as n from (select 1 from ${this.t}.event_deliveries d ${where} limit ${COUNT_CAP}) c`, params);
     const rows = await this.sql(
       `select d.subscription, d.event, e.uuid, e.type, e."time", e.person, d.status, d.attempts, d.next_try, d.last_error, d.last_status, d.done_at
          from ${this.t}.event_deliveries d join ${this.t}.privacy_events e on e.id = d.event ${where}

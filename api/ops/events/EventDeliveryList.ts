@@ -23,7 +23,7 @@ const Delivery = z.object({
 
 export const EventDeliveryList = defineOp({
   name: 'EventDeliveryList',
-  summary: "Deliveries of the tenant's privacy events, newest first: status, attempts, last error and next try",
+  summary: "Deliveries of the tenant's privacy events, newest first: status, attempts, last error and next try (`total` counts up to 10,000)",
   output: page(Delivery),
   example: { status: 'dead', limit: 20 },
   access: 'admin',
