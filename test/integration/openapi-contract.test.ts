@@ -13,7 +13,7 @@ import { buildOpenApi } from '../../api/http/openapi.js';
 
 
 /** The fields a client fills from an earlier answer: the only ones the test may change in an example. */
-const GENERATED_FIELDS = new Set(['unlockuuid', 'groupid', 'tenantid', 'tokens', 'token', 'fileuuid', 'recorduuid', 'requestuuid', 'auditeventuuid', 'xtokenid', 'captchacode', 'code', 'smscode', 'loginid', 'key1', 'key2', 'key3', 'shares']);
+const GENERATED_FIELDS = new Set(['subscriptionid', 'eventid', 'unlockuuid', 'groupid', 'tenantid', 'tokens', 'token', 'fileuuid', 'recorduuid', 'requestuuid', 'auditeventuuid', 'xtokenid', 'captchacode', 'code', 'smscode', 'loginid', 'key1', 'key2', 'key3', 'shares']);
 
 type Answers = Record<string, Record<string, any>>;
 interface Play {
@@ -78,6 +78,25 @@ const STORY: Step[] = [
   ['TenantDelete', (p) => ({ tenantid: p.answers.TenantCreate!.tenantid })],
   ['UserDelete'], ['UserDeleteBulk'],
   ['SystemDeleteUserProfiles', unlocked], ['SystemRestoreUserProfile', async (p) => ({ ...(await unlocked(p)), token: p.answers.UserCreate!.token })],
+  // Privacy events: a subscription (its host need not resolve yet), its deliveries, an erasure and its confirmation.
+  ['EventSubscriptionCreate'], ['EventSubscriptionList'],
+  ['EventSubscriptionUpdate', (p) => ({ subscriptionid: p.answers.EventSubscriptionCreate!.subscriptionid })],
+  ['EventSubscriptionTest', (p) => ({ subscriptionid: p.answers.EventSubscriptionCreate!.subscriptionid })],
+  ['EventDeliveryList'],
+  ['EventReplay', (p) => ({ subscriptionid: p.answers.EventSubscriptionCreate!.subscriptionid })],
+  ['ErasureStatusGet', async (p) => {
+    const { token } = (await p.vault.call('UserCreate', { profile: { story: 'erased' } })).body as { token: string };
+    await p.vault.call('UserDelete', { mode: 'token', identity: token });
+    return { token };
+  }],
+  ['ErasureConfirm', (p) => ({ eventid: p.answers.ErasureStatusGet!.erasures[0].eventid, subscriptionid: p.answers.EventSubscriptionCreate!.subscriptionid })],
+  ['ErasureReceiptGet', async (p) => {
+    const { token } = (await p.vault.call('UserCreate', { profile: { story: 'asked' } })).body as { token: string };
+    const { requestuuid } = (await p.vault.call('UserDeleteRequest', { mode: 'token', identity: token })).body as { requestuuid: string };
+    await p.vault.call('UserRequestApprove', { requestuuid });
+    return { token, requestuuid };
+  }],
+  ['EventSubscriptionDelete', (p) => ({ subscriptionid: p.answers.EventSubscriptionCreate!.subscriptionid })],
 ];
 
 /**

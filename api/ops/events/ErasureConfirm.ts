@@ -10,7 +10,7 @@ export const ErasureConfirm = defineOp({
   name: 'ErasureConfirm',
   summary: 'A recipient confirms it erased the person of a `person.erased` event (a role xtoken for the subscriptions naming its role)',
   output: z.object({ confirmed: z.array(z.string()).meta({ description: 'The subscriptions this erasure is now confirmed for.' }) }),
-  example: { eventid: '1b4e28ba-2fa1-41d2-883f-0016d3cca427' },
+  example: { eventid: '1b4e28ba-2fa1-41d2-883f-0016d3cca427', subscriptionid: '7c9e6679-7425-40de-944b-e07fc1f90ae7' },
   access: 'tenant',
   kinds: [],
   transaction: 'write',

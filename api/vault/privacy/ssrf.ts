@@ -172,25 +172,39 @@ export function checkUrl(url: URL, allow: AllowList): string | undefined {
   return isIP(host) ? isForbiddenAddress(host, allow) : undefined;
 }
 
+/** A target judged: refused (why), or accepted, its host perhaps not resolving now (deliveries fail until it does). */
+export interface TargetVerdict {
+  refused?: string;
+  unresolved?: true;
+}
+
 /**
- * The reason a URL may not be a subscription's target (not http or https, credentials or a fragment in it, a host
- * that does not resolve, a forbidden literal or resolved address), or undefined. Deliveries check again at
- * connect time (guardedLookup): this answer only spares a tenant a subscription that could never deliver.
+ * A URL judged as a subscription's target: refused when it is not http or https, carries credentials or a fragment,
+ * or names (or resolves to) a forbidden address. Deliveries check again at connect time (guardedLookup): this answer
+ * only spares a tenant a subscription that could never deliver. A host that does not resolve now is not refused
+ * (DNS may be late): the verdict says so.
  */
-export async function checkTarget(url: string, allow: AllowList, resolve: Resolve = dns.lookup): Promise<string | undefined> {
+export async function judgeTarget(url: string, allow: AllowList, resolve: Resolve = dns.lookup): Promise<TargetVerdict> {
   let parsed: URL;
   try {
     parsed = new URL(url);
   } catch {
-    return 'not a URL';
+    return { refused: 'not a URL' };
   }
   const reason = checkUrl(parsed, allow);
-  if (reason || isIP(parsed.hostname.replace(/^\[|\]$/g, ''))) return reason;
+  if (reason) return { refused: reason };
+  if (isIP(parsed.hostname.replace(/^\[|\]$/g, ''))) return {};
   const lookup = guardedLookup(allow, resolve);
   return new Promise((done) => {
     lookup(parsed.hostname, { all: true }, (err) => {
-      if (!err) return done(undefined);
-      done(err.code === 'EADDRNOTALLOWED' ? err.message : `host ${parsed.hostname} does not resolve`);
+      if (!err) return done({});
+      done(err.code === 'EADDRNOTALLOWED' ? { refused: err.message } : { unresolved: true });
     });
   });
+}
+
+/** The reason a URL may not be a target, or undefined; a host that does not resolve is a reason here. */
+export async function checkTarget(url: string, allow: AllowList, resolve: Resolve = dns.lookup): Promise<string | undefined> {
+  const verdict = await judgeTarget(url, allow, resolve);
+  return verdict.unresolved ? `host ${new URL(url).hostname} does not resolve` : verdict.refused;
 }

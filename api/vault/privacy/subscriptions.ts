@@ -6,7 +6,7 @@ import type { Stores } from '../../store/stores.js';
 import type { SubscriptionRow } from '../../store/event-subscriptions.js';
 import type { Sealer } from '../sealed.js';
 import { badRequest, conflict, notFound, UnavailableError } from '../../errors.js';
-import { checkTarget, type AllowList } from './ssrf.js';
+import { judgeTarget, type AllowList } from './ssrf.js';
 import { newWebhookSecret } from './webhook.js';
 import { SECRET_TABLE, type SinkFactory } from './sinks.js';
 import type { DeliveryResult } from './sink.js';
@@ -67,11 +67,11 @@ export class Subscriptions {
   ) {}
 
   /** A new subscription; a webhook's secret is answered here and never again. */
-  async create(stores: Stores, tenantName: string, input: Target & Filters & { types: string[] }, now: number): Promise<{ id: string; secret?: string }> {
+  async create(stores: Stores, tenantName: string, input: Target & Filters & { types: string[] }, now: number): Promise<{ id: string; secret?: string; warnings?: string[] }> {
     if ((await stores.eventSubscriptions.count()) >= this.settings.maxSubscriptions) {
       throw conflict(`This tenant has ${this.settings.maxSubscriptions} event subscriptions already (STRONGROOM_EVENTS_MAX_SUBSCRIPTIONS)`);
     }
-    const { kind, target } = await this.checkedTarget(input, tenantName);
+    const { kind, target, warning } = await this.checkedTarget(input, tenantName);
     const id = randomUUID();
     const secret = kind === 'webhook' ? newWebhookSecret() : undefined;
     const sealed = secret === undefined ? null : await this.sealer.seal(stores.tenantId, { table: SECRET_TABLE, rowId: id, field: 'secret' }, secret);
@@ -89,17 +89,19 @@ export class Subscriptions {
       active: input.active ?? true,
       created: now,
     });
-    return secret === undefined ? { id } : { id, secret };
+    return { id, ...(secret === undefined ? {} : { secret }), ...(warning ? { warnings: [warning] } : {}) };
   }
 
   /**
    * Changes what was sent; `rotate` makes a new secret (answered once) and keeps the previous one signing for
    * `overlap` seconds, so receivers can take the new one without missing a delivery.
    */
-  async update(stores: Stores, tenantName: string, id: string, input: Target & Filters & { rotate?: boolean; overlap?: number }, now: number): Promise<{ secret?: string }> {
+  async update(stores: Stores, tenantName: string, id: string, input: Target & Filters & { rotate?: boolean; overlap?: number }, now: number): Promise<{ secret?: string; warnings?: string[] }> {
     const s = await this.existing(stores, id, true);
+    let warning: string | undefined;
     if (input.url !== undefined || input.nats !== undefined) {
-      const { kind, target } = await this.checkedTarget(input, tenantName);
+      const { kind, target, warning: w } = await this.checkedTarget(input, tenantName);
+      warning = w;
       if (kind !== s.kind) throw badRequest(`Invalid API request parameter: ${kind === 'webhook' ? 'url' : 'nats'}: this subscription delivers to ${s.kind === 'webhook' ? 'a webhook (url)' : 'NATS (nats)'}`);
       s.target = target;
     }
@@ -121,7 +123,7 @@ export class Subscriptions {
     // Never the same version twice: the dispatcher makes a new sink for each.
     s.updated = Math.max(now, s.updated + 1);
     await stores.eventSubscriptions.update(s);
-    return secret === undefined ? {} : { secret };
+    return { ...(secret === undefined ? {} : { secret }), ...(warning ? { warnings: [warning] } : {}) };
   }
 
   async existing(stores: Stores, id: string, forUpdate = false): Promise<SubscriptionRow> {
@@ -148,12 +150,13 @@ export class Subscriptions {
     return `${this.settings.natsPrefix}.${tenantName}.`;
   }
 
-  private async checkedTarget(input: Target, tenantName: string): Promise<{ kind: 'webhook' | 'nats'; target: string }> {
+  private async checkedTarget(input: Target, tenantName: string): Promise<{ kind: 'webhook' | 'nats'; target: string; warning?: string }> {
     if ((input.url === undefined) === (input.nats === undefined)) throw badRequest('Invalid API request parameter: url or nats: exactly one of them');
     if (input.url !== undefined) {
-      const problem = await checkTarget(input.url, this.settings.allow);
-      if (problem) throw badRequest(`Invalid API request parameter: url: ${problem}`);
-      return { kind: 'webhook', target: input.url };
+      const verdict = await judgeTarget(input.url, this.settings.allow);
+      if (verdict.refused) throw badRequest(`Invalid API request parameter: url: ${verdict.refused}`);
+      const host = new URL(input.url).hostname;
+      return { kind: 'webhook', target: input.url, ...(verdict.unresolved ? { warning: `url: ${host} does not resolve now; deliveries are retried until it does` } : {}) };
     }
     const subject = input.nats!;
     const prefix = this.natsPrefix(tenantName);
