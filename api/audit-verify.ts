@@ -14,6 +14,7 @@ import { canonical } from './vault/audit/trail.js';
 import type { AuditEventRow } from './store/audit.js';
 import { S3BlobStore } from './store/blobs/s3.js';
 import { readBucketCheckpoints } from './vault/audit/checkpoint-targets.js';
+import { readCopy, verifyCopy } from './vault/audit/copy-verification.js';
 
 export type { Query } from './store/auditor.js';
 
@@ -144,13 +145,17 @@ async function main(): Promise<number> {
       's3-endpoint': { type: 'string' },
       's3-region': { type: 'string' },
       's3-force-path-style': { type: 'boolean' },
+      'from-file': { type: 'string' },
+      'tsa-cert': { type: 'string' },
     },
   });
+  if (values['from-file'] !== undefined) return verifyFile(values['from-file'], values['public-key'], values['tsa-cert']);
   const url = values['database-url'] ?? process.env.DATABASE_URL;
   if (!url || !values.tenant || !values.checkpoints || !values['public-key']) {
     process.stderr.write(
       'usage: npm run audit:verify -- --database-url <url> --tenant <name|id> --checkpoints <dir|file|s3://bucket/prefix> --public-key <pem file>\n' +
-        '       [--s3-endpoint <url>] [--s3-region <region>] [--s3-force-path-style]  (credentials: AWS_ACCESS_KEY_ID, AWS_SECRET_ACCESS_KEY, AWS_PROFILE…)\n',
+        '       [--s3-endpoint <url>] [--s3-region <region>] [--s3-force-path-style]  (credentials: AWS_ACCESS_KEY_ID, AWS_SECRET_ACCESS_KEY, AWS_PROFILE…)\n' +
+        '   or: npm run audit:verify -- --from-file <file|-> --public-key <pem file> [--tsa-cert <pem file>]  (a SIEM\'s copy: JSON lines, OCSF or syslog)\n',
     );
     return 2;
   }
@@ -185,6 +190,22 @@ async function verifyNow(query: Query, values: VerifyArgs): Promise<number> {
   const report = await verifyTrail(query, tenantId, lines, readFileSync(values['public-key'], 'utf8'));
   process.stdout.write(`${JSON.stringify(report)}\n`);
   return report.result === 'intact' ? 0 : 1;
+}
+
+/**
+ * A SIEM's copy of the trails, from a file or stdin (`-`): one report line per tenant; exit 0 when every one is
+ * intact, 1 naming the first broken sequence number of each that is not.
+ */
+async function verifyFile(path: string, publicKey: string | undefined, tsaCert: string | undefined): Promise<number> {
+  if (!publicKey) {
+    process.stderr.write('usage: npm run audit:verify -- --from-file <file|-> --public-key <pem file> [--tsa-cert <pem file>]\n');
+    return 2;
+  }
+  const text = path === '-' ? readFileSync(0, 'utf8') : readFileSync(path, 'utf8');
+  const reports = await verifyCopy(readCopy(text), readFileSync(publicKey, 'utf8'), tsaCert ? readFileSync(tsaCert, 'utf8') : undefined);
+  for (const r of reports) process.stdout.write(`${JSON.stringify(r)}\n`);
+  if (!reports.length) process.stderr.write('audit:verify: the file holds no audit record\n');
+  return reports.length && reports.every((r) => r.result === 'intact') ? 0 : 1;
 }
 
 if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) {

@@ -126,6 +126,7 @@ function notReadyReason(state: KeyringState): string | undefined {
 function startJobs(services: Services): void {
   services.sweeper.start();
   services.dispatcher.start();
+  services.auditExporter.start();
   services.tenantKeks.start();
   // Signed checkpoints of every tenant's audit head, and the periodic verification of whole chains.
   services.auditCheckpoints.start();
@@ -162,6 +163,8 @@ function closer({ server, metricsServer, services, tokenizer, db, keysDb, log }:
       metricsServer?.close();
       await services.sweeper.stop();
       await services.dispatcher.stop();
+      await services.auditExporter.stop();
+      await services.leases?.close();
       await services.tenantKeks.stop();
       await services.auditVerifier.stop();
       await services.auditCheckpoints.stop();

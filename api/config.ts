@@ -6,6 +6,7 @@ import { z } from 'zod';
 import { tokenizerSocketPath } from '../proto/paths.js';
 import { OIDC_SETTINGS, oidcOf } from './config-oidc.js';
 import { EVENTS_SETTINGS, eventsOf } from './config-events.js';
+import { AUDIT_SINK_SETTINGS, auditSinksOf } from './config-audit-sinks.js';
 
 const bool = z
   .enum(['true', 'false', '1', '0', 'yes', 'no', 'on', 'off'])
@@ -111,6 +112,7 @@ export const API_SETTINGS = z.object({
   STRONGROOM_S3_FORCE_PATH_STYLE: bool.default(false).meta({ description: '`true` puts the bucket in the path instead of the host name (MinIO, Ceph)' }),
   ...OIDC_SETTINGS,
   ...EVENTS_SETTINGS,
+  ...AUDIT_SINK_SETTINGS,
 });
 
 export type Config = ReturnType<typeof loadConfig>;
@@ -154,6 +156,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env) {
     sweepSeconds: e.STRONGROOM_SWEEP_SECONDS,
     audit: auditOf(e, env),
     events: eventsOf(e),
+    auditSinks: auditSinksOf(e),
     /**
      * Master-key rotation: how often the background rewrap looks for person keys under an older master version (0:
      * only when SystemRotateMasterKey asks), how many it moves per transaction, and the pause between batches.

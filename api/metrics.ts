@@ -163,3 +163,38 @@ export const erasuresOverdue = new client.Gauge({
   labelNames: ['tenant'],
   registers: [registry],
 });
+
+export const auditSinkErrors = new client.Counter({
+  name: 'strongroom_audit_sink_errors_total',
+  help: 'Batches an audit sink failed to take (it catches up from its cursor).',
+  labelNames: ['sink'],
+  registers: [registry],
+});
+
+export const auditSinkLagEvents = new client.Gauge({
+  name: 'strongroom_audit_sink_lag_events',
+  help: 'Events of a tenant\'s trail an audit sink has not acknowledged yet.',
+  labelNames: ['sink', 'tenant'],
+  registers: [registry],
+});
+
+export const auditSinkLagSeconds = new client.Gauge({
+  name: 'strongroom_audit_sink_lag_seconds',
+  help: 'Age of the oldest event of a tenant\'s trail an audit sink has not acknowledged yet.',
+  labelNames: ['sink', 'tenant'],
+  registers: [registry],
+});
+
+export const auditTimestamps = new client.Counter({
+  name: 'strongroom_audit_checkpoint_timestamps_total',
+  help: 'RFC 3161 timestamp requests for signed checkpoints, by outcome (stamped, failed: retried).',
+  labelNames: ['outcome'],
+  registers: [registry],
+});
+
+export const auditUntimed = new client.Gauge({
+  name: 'strongroom_audit_checkpoints_untimed',
+  help: 'Signed checkpoints still waiting for their RFC 3161 timestamp, per tenant.',
+  labelNames: ['tenant'],
+  registers: [registry],
+});

@@ -76,6 +76,8 @@ export function auditGrants(schema: string, role: string): string[] {
     // Privacy events, like the audit events they ride with, are published through events_publish and never changed
     // by the tenant: a forged or withdrawn erasure notice would mislead every recipient.
     `revoke insert, update, delete, truncate on ${schema}.privacy_events from ${role}`,
+    // Checkpoints (and their timestamps) are the vault's to write: the tenant may not plant or change one.
+    `revoke insert, update, delete, truncate on ${schema}.audit_checkpoints from ${role}`,
   ];
 }
 

@@ -5,6 +5,7 @@ import type { TenantPlaces } from './tenant-tables.js';
 import { AppStore } from './appdata.js';
 import { AuditStore } from './audit.js';
 import { AuditCheckpointedStore } from './audit-checkpointed.js';
+import { AuditSinkCursorStore } from './audit-sink-cursors.js';
 import { ConsentStore } from './consent.js';
 import { CredentialStore } from './credentials.js';
 import { EventSubscriptionStore } from './event-subscriptions.js';
@@ -32,6 +33,9 @@ import { UserStore } from './users.js';
 export class GlobalStores {
   constructor(readonly sql: Sql) {}
 
+  get auditSinkCursors(): AuditSinkCursorStore {
+    return new AuditSinkCursorStore(this.sql);
+  }
   get credentials(): CredentialStore {
     return new CredentialStore(this.sql);
   }

@@ -38,6 +38,9 @@ import { Dispatcher } from './privacy/dispatcher.js';
 import { SinkFactory } from './privacy/sinks.js';
 import { Subscriptions } from './privacy/subscriptions.js';
 import { parseAllowList } from './privacy/ssrf.js';
+import { AuditExporter } from './audit/export.js';
+import { CheckpointStamper } from './audit/timestamps.js';
+import type { SessionLeases } from '../store/session-locks.js';
 
 export interface Services {
   config: Config;
@@ -74,6 +77,9 @@ export interface Services {
   outbox: Outbox;
   subscriptions: Subscriptions;
   dispatcher: Dispatcher;
+  auditExporter: AuditExporter;
+  /** The leases of the elected jobs (one connection): closed once both jobs stopped. */
+  leases: SessionLeases | undefined;
 }
 
 export function buildServices(config: Config, log: Logger, db: Database, tokenizer: TokenizerClient): Services {
@@ -104,10 +110,21 @@ export function buildServices(config: Config, log: Logger, db: Database, tokeniz
     db,
     tokenizer,
     log,
-    { seconds: config.audit.checkpointSeconds, events: config.audit.checkpointEvents, dir: config.audit.checkpointDir, s3: config.audit.checkpointS3 },
+    {
+      seconds: config.audit.checkpointSeconds,
+      events: config.audit.checkpointEvents,
+      dir: config.audit.checkpointDir,
+      s3: config.audit.checkpointS3,
+      stamper: config.auditSinks.tsa && new CheckpointStamper(db, log, config.auditSinks.tsa),
+    },
     keyringCheck,
   );
   events.on('auditAppended', ({ tenantId, events: appended }) => auditCheckpoints.counted(tenantId, appended));
+  // One replica per tenant at a time streams its trail to the audit sinks and delivers its privacy events.
+  const leases = db.sessionLeases();
+  const { sinks: sinkSettings, seconds: sinkSeconds, lagWarn, tsa } = config.auditSinks;
+  const auditExporter = new AuditExporter(db, log, sinkSettings, { seconds: sinkSeconds, lagWarn, timestamped: Boolean(tsa) }, leases);
+  events.on('auditAppended', ({ tenantId }) => auditExporter.appended(tenantId));
   const rewrapper = new Rewrapper(db, tokenizer, log, config.rewrap, keys);
   const legacy = new LegacyMigrator(db, tokenizer, log, { ...config.rewrap, batch: config.legacyBatch }, { keys, audit, blobs: files.blobs, events });
   events.on('tenantUpgraded', ({ tenantId }) => keyringCheck.migrated(tenantId));
@@ -115,7 +132,7 @@ export function buildServices(config: Config, log: Logger, db: Database, tokeniz
   const outbox = new Outbox(config.events.confirmSeconds, events);
   const allow = parseAllowList(config.events.allowAddresses);
   const sinks = new SinkFactory(sealer, { allow, timeoutMs: config.events.timeoutMs, maxResponseBytes: config.events.maxResponseBytes, concurrency: config.events.concurrency, natsUrl: config.events.natsUrl }, log);
-  const dispatcher = new Dispatcher(db, log, { seconds: config.events.dispatchSeconds, retrySeconds: config.events.retrySeconds, retryFirstMs: config.events.retryFirstMs, measureSeconds: config.events.measureSeconds }, { sinks, outbox, leases: db.sessionLeases() });
+  const dispatcher = new Dispatcher(db, log, { seconds: config.events.dispatchSeconds, retrySeconds: config.events.retrySeconds, retryFirstMs: config.events.retryFirstMs, measureSeconds: config.events.measureSeconds }, { sinks, outbox, leases });
   events.on('privacyEventsCommitted', ({ tenantId }) => dispatcher.committed(tenantId));
   const subscriptions = new Subscriptions(sealer, sinks, { allow, maxSubscriptions: config.events.maxSubscriptions, natsPrefix: config.events.natsPrefix });
   const auditVerifier = new AuditVerifier(db, tokenizer, log, auditCheckpoints, { seconds: config.audit.verifySeconds, migration: keyringCheck });
@@ -154,5 +171,7 @@ export function buildServices(config: Config, log: Logger, db: Database, tokeniz
     outbox,
     subscriptions,
     dispatcher,
+    auditExporter,
+    leases,
   };
 }

@@ -32,6 +32,7 @@ const RANK: Record<string, number> = {
   'api/config': 0,
   'api/config-oidc': 0,
   'api/config-events': 0,
+  'api/config-audit-sinks': 0,
   'api/coalesce': 0,
   store: 1,
   'tokenizer-client': 1,

@@ -16,12 +16,15 @@ import { auditCheckpoints, auditCheckpointWriteFailures } from '../../metrics.js
 import { checkpointKey, checkpointLine, checkpointSigned, type CheckpointLine } from '../../../proto/audit-checkpoint.js';
 import { DirectoryTarget, S3Target, type CheckpointTarget, type S3CheckpointSettings } from './checkpoint-targets.js';
 import type { MigrationState } from '../events.js';
+import type { CheckpointStamper } from './timestamps.js';
 
 export interface CheckpointOptions {
   seconds: number;
   events: number;
   dir: string | undefined;
   s3?: S3CheckpointSettings | undefined;
+  /** Stamps each checkpoint by an RFC 3161 authority, when one is configured (timestamps.ts). */
+  stamper?: CheckpointStamper | undefined;
 }
 
 /** A checkpoint signed and logged, but not yet taken by every target. */
@@ -98,7 +101,11 @@ export class AuditCheckpoints {
 
   /** A checkpoint of every tenant whose head moved since its last checkpoint (failures are logged and counted). */
   async checkpointAll(): Promise<void> {
-    for (const { id } of await this.db.global().tenants.all()) await this.checkpoint(id).catch(() => undefined);
+    for (const { id } of await this.db.global().tenants.all()) {
+      await this.checkpoint(id).catch(() => undefined);
+      // Checkpoints whose timestamp could not be had before (the authority was away).
+      await this.opts.stamper?.stampPending(id).catch(() => undefined);
+    }
   }
 
   /**
@@ -135,6 +142,9 @@ export class AuditCheckpoints {
       await this.writeOut(pending);
       await store.mark(pending.line.seq, d.head.hash, pending.line.time);
       this.unwritten.delete(tenantId);
+      // Kept in the database too, for the audit sinks, and stamped (a failure is retried by the next pass).
+      await store.keep(pending.line, Math.floor(Date.now() / 1000));
+      await this.opts.stamper?.stamp(tenantId, pending.line);
       // Recipients learn of it as of any privacy event (its digest is public: the chain's, not a link).
       const { seq, digest, time } = pending.line;
       await this.db.stores(tenantId).privacyEvents.publish(publishRows([{ type: 'audit.checkpoint', person: null, data: { seq, digest } }], time * 1000), time);

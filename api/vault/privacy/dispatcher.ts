@@ -111,7 +111,6 @@ export class Dispatcher extends Job {
     clearTimeout(this.gathering);
     await super.stop();
     await this.deps.sinks.close();
-    await this.deps.leases?.close();
   }
 
   /** One tenant: its new events fanned out, every subscription's due deliveries tried. Answers how many were delivered. */

@@ -1,0 +1,177 @@
+// Streams each tenant's chained audit trail to the configured sinks (docs/operations.md, "Audit sinks"): events in
+// sequence order with their links and digests, and each signed checkpoint (with its timestamp token) after the event
+// it covers, so the copy can be verified alone. Each sink keeps a cursor per tenant in the database and sends from
+// it: a sink that is down falls behind and catches up, never stopping a request; nothing is skipped, and a resend
+// covers at most the batch whose acknowledgement was lost. Per tenant one replica sends at a time (a lease, as the
+// privacy events' dispatcher holds one). Events a sink's filter leaves out travel as their sequence number and digest
+// alone (`skipped`), so the gap is visible and the chain still checks across it.
+import type { Logger } from 'pino';
+import type { Database } from '../../store/database.js';
+import type { SessionLeases } from '../../store/session-locks.js';
+import type { AuditEventRow } from '../../store/audit.js';
+import type { AuditSinkSettings } from '../../config-audit-sinks.js';
+import { isTenantGone } from '../../store/errors.js';
+import type { CheckpointLine } from '../../../proto/audit-checkpoint.js';
+import { Job } from '../jobs/job.js';
+import { auditSinkErrors, auditSinkLagEvents, auditSinkLagSeconds } from '../../metrics.js';
+import { eventRecord, skippedRecord, type ExportRecord } from './siem/record.js';
+import { openAuditSink, type AuditSink } from './siem/sinks.js';
+
+/** Events per batch sent. */
+const BATCH = 500;
+/** A sink that failed waits before its next try: from 1 s, doubling, at most 30 s. */
+const LONGEST_WAIT_MS = 30_000;
+
+export interface ExportOptions {
+  seconds: number;
+  lagWarn: number;
+  /** Checkpoints are timestamped: one is sent once its token is there (the events go on meanwhile). */
+  timestamped: boolean;
+}
+
+/** Whether a sink's filter keeps an event (its tenant is judged before: a tenant left out sends nothing). */
+export function keeps(filter: AuditSinkSettings['filter'], e: Pick<AuditEventRow, 'title' | 'status'>): boolean {
+  if (filter.operations && !filter.operations.includes(e.title)) return false;
+  if (filter.outcomes && !filter.outcomes.includes(e.status)) return false;
+  return true;
+}
+
+interface SinkState {
+  settings: AuditSinkSettings;
+  sink: AuditSink;
+  failures: number;
+  notBefore: number;
+  lagging: Set<number>;
+}
+
+export class AuditExporter extends Job {
+  private readonly sinks: SinkState[];
+  private readonly kicked = new Set<number>();
+  private lastFull = 0;
+
+  constructor(
+    private readonly db: Database,
+    private readonly log: Logger,
+    settings: readonly AuditSinkSettings[],
+    private readonly opts: ExportOptions,
+    private readonly leases: SessionLeases | undefined,
+  ) {
+    super('audit export', settings.length ? opts.seconds : 0, log);
+    this.sinks = settings.map((s) => ({ settings: s, sink: openAuditSink(s), failures: 0, notBefore: 0, lagging: new Set() }));
+  }
+
+  /** A batch was appended to a tenant's trail here: sent now rather than at the next tick. */
+  appended(tenantId: number): void {
+    if (!this.sinks.length || this.stopping) return;
+    this.kicked.add(tenantId);
+    this.kick();
+  }
+
+  protected async pass(): Promise<number> {
+    const kicked = [...this.kicked];
+    this.kicked.clear();
+    const full = !kicked.length || Date.now() - this.lastFull >= this.opts.seconds * 900;
+    if (full) this.lastFull = Date.now();
+    const tenants = full ? await this.db.global().tenants.all() : kicked.map((id) => ({ id, name: '' }));
+    const names = full ? new Map(tenants.map((t) => [t.id, t.name])) : undefined;
+    let sent = 0;
+    for (const { id } of tenants) {
+      if (this.stopping) break;
+      if (this.leases && !(await this.leases.hold(`strongroom:audit-export:${id}`))) continue;
+      try {
+        sent += await this.exportTenant(id, names?.get(id) ?? (await this.db.global().tenants.byId(id))?.name ?? '');
+      } catch (err) {
+        if (isTenantGone(err)) await this.leases?.release(`strongroom:audit-export:${id}`);
+        else this.log.error({ err: { type: (err as Error).name, message: (err as Error).message }, tenantId: id }, 'audit export failed');
+      }
+    }
+    if (this.kicked.size) this.kick();
+    return sent;
+  }
+
+  override async stop(): Promise<void> {
+    await super.stop();
+    for (const s of this.sinks) await s.sink.close();
+  }
+
+  /** One tenant to every sink that takes it; answers how many records went. */
+  private async exportTenant(tenantId: number, tenantName: string): Promise<number> {
+    let sent = 0;
+    for (const s of this.sinks) {
+      const tenants = s.settings.filter.tenants;
+      if (tenants && !tenants.includes(tenantId) && !tenants.includes(tenantName)) continue;
+      if (Date.now() < s.notBefore) continue;
+      try {
+        sent += await this.catchUp(s, tenantId);
+        s.failures = 0;
+      } catch (err) {
+        if (isTenantGone(err)) throw err;
+        s.failures++;
+        s.notBefore = Date.now() + Math.min(LONGEST_WAIT_MS, 1000 * 2 ** Math.min(s.failures - 1, 10));
+        auditSinkErrors.inc({ sink: s.settings.name });
+        this.log.warn({ sink: s.settings.name, tenantId, err: { type: (err as Error).name, message: (err as Error).message } }, 'audit sink failed: it catches up from its cursor');
+      }
+    }
+    return sent;
+  }
+
+  /** Sends a tenant's trail to one sink from its cursor, batch after batch, until it reaches the head. */
+  private async catchUp(s: SinkState, tenantId: number): Promise<number> {
+    const global = this.db.global();
+    const stores = this.db.stores(tenantId);
+    let cursor = await global.auditSinkCursors.get(s.settings.name, tenantId);
+    let sent = 0;
+    for (;;) {
+      const events = await stores.audit.after(cursor.seq, BATCH);
+      const upTo = events.at(-1)?.seq ?? cursor.seq;
+      const kept = await stores.auditCheckpointed.linesBetween(cursor.checkpointSeq, upTo, BATCH);
+      const untimed = this.opts.timestamped ? kept.findIndex((k) => k.timestamp === null) : -1;
+      const checkpoints = untimed < 0 ? kept : kept.slice(0, untimed);
+      const records = merge(tenantId, s.settings.filter, events, checkpoints);
+      if (!records.length) break;
+      await s.sink.send(records);
+      cursor = { seq: upTo, checkpointSeq: checkpoints.at(-1)?.line.seq ?? cursor.checkpointSeq };
+      await global.auditSinkCursors.advance(s.settings.name, tenantId, cursor, Math.floor(Date.now() / 1000));
+      sent += records.length;
+      if (this.stopping || events.length < BATCH) break;
+    }
+    await this.measure(s, tenantId, cursor.seq);
+    return sent;
+  }
+
+  /** The sink's lag behind the tenant's head, in events and seconds; a warning when it passes the threshold. */
+  private async measure(s: SinkState, tenantId: number, at: number): Promise<void> {
+    const head = await this.db.stores(tenantId).audit.head();
+    const labels = { sink: s.settings.name, tenant: String(tenantId) };
+    const behind = Math.max(0, head.seq - at);
+    auditSinkLagEvents.set(labels, behind);
+    const [next] = behind ? await this.db.stores(tenantId).audit.after(at, 1) : [];
+    auditSinkLagSeconds.set(labels, next ? Math.max(0, Date.now() / 1000 - next.when) : 0);
+    if (behind >= this.opts.lagWarn && !s.lagging.has(tenantId)) {
+      s.lagging.add(tenantId);
+      this.log.warn({ sink: s.settings.name, tenantId, behind }, 'audit sink lagging');
+    } else if (behind < this.opts.lagWarn) s.lagging.delete(tenantId);
+  }
+}
+
+/**
+ * A batch's records in chain order: each event (or its skipped stand-in), and each checkpoint right after the event
+ * it covers. Checkpoints are sent once their timestamp token is there, when timestamps are kept.
+ */
+function merge(tenantId: number, filter: AuditSinkSettings['filter'], events: AuditEventRow[], checkpoints: { line: CheckpointLine; timestamp: Buffer | null }[]): ExportRecord[] {
+  const out: ExportRecord[] = [];
+  let c = 0;
+  for (const e of events) {
+    out.push(keeps(filter, e) ? eventRecord(tenantId, e) : skippedRecord(tenantId, e));
+    while (c < checkpoints.length && checkpoints[c]!.line.seq <= e.seq) {
+      const { line, timestamp } = checkpoints[c++]!;
+      out.push({ kind: 'checkpoint', tenant: tenantId, line, ...(timestamp ? { timestamp: timestamp.toString('base64') } : {}) });
+    }
+  }
+  // Checkpoints of events sent before (the checkpoint came after them).
+  for (; c < checkpoints.length; c++) {
+    const { line, timestamp } = checkpoints[c]!;
+    out.push({ kind: 'checkpoint', tenant: tenantId, line, ...(timestamp ? { timestamp: timestamp.toString('base64') } : {}) });
+  }
+  return out;
+}
