@@ -10,9 +10,9 @@ import { activityOf, fromOcsf, toOcsf } from '../../../../../../api/vault/audit/
 import { formatSyslog, frame, parseSyslogLine } from '../../../../../../api/vault/audit/siem/syslog.js';
 
 const SPECIALS = ['"', '\\', ']', '[', '{', '}', '\n', '\r\n', '\t', '\u0000', '\u007f', '\u0085', '\u2028', '\ufeff', '\ud83d\ude00', '\ud800', ' - '];
-const text = fc.array(fc.oneof(fc.string({ unit: 'binary' }), fc.constantFrom(...SPECIALS)), { maxLength: 6 }).map((a) => a.join(''));
+const text: fc.Arbitrary<string> = fc.array(fc.oneof(fc.string({ unit: 'binary' }), fc.constantFrom(...SPECIALS)), { maxLength: 6 }).map((a) => a.join(''));
 const hex = (bytes: number) => fc.uint8Array({ minLength: bytes, maxLength: bytes }).map((b) => Buffer.from(b).toString('hex'));
-const base64 = fc.uint8Array({ maxLength: 80 }).map((b) => Buffer.from(b).toString('base64'));
+const base64: fc.Arbitrary<string> = fc.uint8Array({ maxLength: 80 }).map((b) => Buffer.from(b).toString('base64'));
 const actor = fc.oneof(
   text,
   fc.record({
@@ -30,12 +30,12 @@ const event: fc.Arbitrary<ExportRecord> = fc.record({
   when: fc.integer({ min: 0, max: 253_402_300_799 }),
   title: fc.oneof(fc.constantFrom('UserCreate', 'UserGet', 'AuditListUserEvents', 'SessionUpsert', 'UserDelete', 'AgreementAccept'), text),
   status: fc.constantFrom('ok' as const, 'error' as const),
-  msg: fc.option(text),
+  msg: fc.option(text, { nil: null }),
   actor,
-  record: fc.option(text),
-  mode: fc.option(text),
-  app: fc.option(text),
-  details: fc.option(base64),
+  record: fc.option(text, { nil: null }),
+  mode: fc.option(text, { nil: null }),
+  app: fc.option(text, { nil: null }),
+  details: fc.option(base64, { nil: null }),
   link: hex(32),
   digest: fc.oneof(hex(32), fc.constant('')),
 });
@@ -56,6 +56,17 @@ const checkpoint: fc.Arbitrary<ExportRecord> = fc
   });
 
 const record = fc.oneof(event, checkpoint);
+
+/** The parts of an OCSF event the tests look at. */
+interface Ocsf {
+  type_uid: number;
+  activity_id: number;
+  status_id: number;
+  status_detail?: string;
+  actor: unknown;
+  metadata: Record<string, unknown>;
+  unmapped: Record<string, unknown>;
+}
 const name = (max: number) => fc.string({ unit: fc.integer({ min: 0x21, max: 0x7e }).map((c) => String.fromCharCode(c)), minLength: 1, maxLength: max });
 const syslogOptions = fc.record({ hostname: name(255), appName: name(48), format: fc.constantFrom('json' as const, 'ocsf' as const) });
 
@@ -123,7 +134,7 @@ describe('OCSF', () => {
     fc.assert(
       fc.property(event, (r) => {
         if (r.kind !== 'event') return;
-        const o = toOcsf(r) as Record<string, any>;
+        const o = toOcsf(r) as Ocsf;
         expect(o).toMatchObject({ class_uid: 6003, category_uid: 6, time: r.when * 1000, api: { operation: r.title } });
         expect(o.type_uid).toBe(600300 + o.activity_id);
         expect(o.status_id).toBe(r.status === 'ok' ? 1 : 2);
@@ -152,10 +163,21 @@ describe('OCSF', () => {
 
   it('names the caller from the actor text without its sealed details', () => {
     const r = eventRecord(2, {
-      seq: 1, uuid: 'u', when: 1, title: 'UserGet', status: 'error', msg: 'Access denied', record: null, mode: null, app: null,
-      actor: 'login:xt-9 {"person":"tok-person","requestid":"req-5"}', details: Buffer.from('sealed'), hash: Buffer.alloc(32), digest: Buffer.alloc(32),
+      seq: 1,
+      uuid: 'u',
+      when: 1,
+      title: 'UserGet',
+      status: 'error',
+      msg: 'Access denied',
+      actor: 'login:xt-9 {"person":"tok-person","requestid":"req-5"}',
+      record: null,
+      mode: null,
+      app: null,
+      details: Buffer.from('sealed'),
+      hash: Buffer.alloc(32),
+      digest: Buffer.alloc(32),
     });
-    const o = toOcsf(r) as Record<string, any>;
+    const o = toOcsf(r) as Ocsf;
     expect(o.actor).toEqual({ user: { type: 'login', type_id: 1, uid: 'tok-person', credential_uid: 'xt-9' } });
     expect(o.metadata.correlation_uid).toBe('req-5');
     expect(o.status_detail).toBe('Access denied');
@@ -166,7 +188,7 @@ describe('OCSF', () => {
     fc.assert(
       fc.property(checkpoint, (r) => {
         if (r.kind !== 'checkpoint') return;
-        const o = toOcsf(r) as Record<string, any>;
+        const o = toOcsf(r) as Ocsf;
         expect(o).toMatchObject({ class_uid: 6003, activity_id: 99, type_uid: 600399, time: r.line.time * 1000, unmapped: { checkpoint: r.line } });
       }),
     );
