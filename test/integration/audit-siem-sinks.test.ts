@@ -204,7 +204,7 @@ describe('HttpCollectorSink', () => {
       // Concatenated objects, as HEC takes them: split where one object ends and the next begins.
       const objects = r.body.split(/(?<=\})(?=\{"time":)/).map((o) => JSON.parse(o) as Record<string, unknown>);
       expect(objects.map((o) => ({ ...o, event: parseJson(JSON.stringify(o.event)) }))).toEqual(
-        sent.map((e) => ({ time: e.kind === 'event' ? e.when : e.line.time, host: 'vault-0', source: 'strongroom', sourcetype: 'strongroom:audit', index: 'audit', event: e })),
+        sent.map((e) => ({ time: e.kind === 'checkpoint' ? e.line.time : e.when, host: 'vault-0', source: 'strongroom', sourcetype: 'strongroom:audit', index: 'audit', event: e })),
       );
     } finally {
       sink.close();

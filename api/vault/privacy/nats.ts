@@ -32,6 +32,11 @@ export class JetStreamSink implements Sink {
     private readonly js: JetStreamClient,
     private readonly subject: string,
     private readonly timeoutMs: number,
+    /**
+     * Appended to each event's id to make the message id: two subscriptions captured by one stream must not drop each
+     * other's messages as duplicates (JetStream de-duplicates by message id within the stream).
+     */
+    private readonly idSuffix = '',
   ) {}
 
   deliver(events: readonly Outgoing[]): Promise<DeliveryResult[]> {
@@ -43,7 +48,7 @@ export class JetStreamSink implements Sink {
     h.set('content-type', CONTENT_TYPE);
     try {
       // A duplicate ack (the id was stored before) is a delivery too: the stream holds the event once.
-      await this.js.publish(this.subject, event.body, { msgID: event.id, headers: h, timeout: this.timeoutMs });
+      await this.js.publish(this.subject, event.body, { msgID: `${event.id}${this.idSuffix}`, headers: h, timeout: this.timeoutMs });
       return { ok: true };
     } catch (err) {
       return failure(publishError(err, this.timeoutMs));
@@ -83,9 +88,9 @@ export class NatsBroker {
     }
   }
 
-  /** A sink publishing to `subject`. */
-  sink(subject: string): Sink {
-    return new JetStreamSink(this.js, subject, this.timeoutMs);
+  /** A sink publishing to `subject`; `idSuffix` makes its message ids its own (the subscription's id). */
+  sink(subject: string, idSuffix = ''): Sink {
+    return new JetStreamSink(this.js, subject, this.timeoutMs, idSuffix);
   }
 
   /** The name of a stream capturing `subject`; undefined when none does or JetStream cannot say. */

@@ -15,6 +15,15 @@ export interface SinkOptions {
   maxResponseBytes: number;
   concurrency: number;
   natsUrl: string | undefined;
+  natsPrefix: string;
+}
+
+/**
+ * The subjects a tenant's NATS subscriptions may use: `<prefix>.<tenant id>.`. By id, which never changes and is never
+ * given out again: a renamed tenant keeps its subjects, and no tenant can take over another's.
+ */
+export function natsPrefix(prefix: string, tenantId: number): string {
+  return `${prefix}.${tenantId}.`;
 }
 
 /** The table and row a subscription's secrets are sealed for (their AAD). */
@@ -47,7 +56,7 @@ export class SinkFactory {
     const version = `${s.updated}:${s.previousUntil !== null && s.previousUntil * 1000 > Date.now()}`;
     const known = this.sinks.get(s.id);
     if (known?.version === version) return known.sink;
-    const sink = s.kind === 'webhook' ? await this.webhook(tenantId, s) : await this.nats(s.target);
+    const sink = s.kind === 'webhook' ? await this.webhook(tenantId, s) : await this.nats(tenantId, s);
     // A broker away is asked again next time.
     if (sink instanceof Unavailable) return sink;
     this.sinks.set(s.id, { version, sink });
@@ -84,10 +93,12 @@ export class SinkFactory {
     return new WebhookSink({ url: s.target, secrets: await this.secretsOf(tenantId, s), allow, timeoutMs, maxResponseBytes, concurrency, userAgent: 'Strongroom-Webhooks/1' });
   }
 
-  private async nats(subject: string): Promise<Sink> {
+  private async nats(tenantId: number, s: SubscriptionRow): Promise<Sink> {
+    // A subject outside the tenant's own prefix (the prefix setting changed) is never published to.
+    if (!s.target.startsWith(natsPrefix(this.opts.natsPrefix, tenantId))) return new Unavailable(`the subject is outside this tenant's prefix ${natsPrefix(this.opts.natsPrefix, tenantId)}`);
     try {
       const broker = await this.natsBroker();
-      return broker ? broker.sink(subject) : new Unavailable('NATS is not configured (STRONGROOM_NATS_URL)');
+      return broker ? broker.sink(s.target, `:${s.id}`) : new Unavailable('NATS is not configured (STRONGROOM_NATS_URL)');
     } catch (err) {
       this.log.warn({ err: { message: (err as Error).message } }, 'NATS unavailable');
       return new Unavailable('NATS is unavailable');

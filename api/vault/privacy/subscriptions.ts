@@ -8,7 +8,7 @@ import type { Sealer } from '../sealed.js';
 import { badRequest, conflict, notFound, UnavailableError } from '../../errors.js';
 import { judgeTarget, type AllowList } from './ssrf.js';
 import { newWebhookSecret } from './webhook.js';
-import { SECRET_TABLE, type SinkFactory } from './sinks.js';
+import { natsPrefix, SECRET_TABLE, type SinkFactory } from './sinks.js';
 import type { DeliveryResult } from './sink.js';
 import { sourceOf } from './events.js';
 import { CloudEvent } from 'cloudevents';
@@ -67,11 +67,14 @@ export class Subscriptions {
   ) {}
 
   /** A new subscription; a webhook's secret is answered here and never again. */
-  async create(stores: Stores, tenantName: string, input: Target & Filters & { types: string[] }, now: number): Promise<{ id: string; secret?: string; warnings?: string[] }> {
+  async create(stores: Stores, input: Target & Filters & { types: string[] }, now: number): Promise<{ id: string; secret?: string; warnings?: string[] }> {
+    // Counted under the tenant's lock on its subscriptions: concurrent creations cannot pass the bound together.
+    await stores.eventSubscriptions.lockForChange();
     if ((await stores.eventSubscriptions.count()) >= this.settings.maxSubscriptions) {
       throw conflict(`This tenant has ${this.settings.maxSubscriptions} event subscriptions already (STRONGROOM_EVENTS_MAX_SUBSCRIPTIONS)`);
     }
-    const { kind, target, warning } = await this.checkedTarget(input, tenantName);
+    const { kind, target, warning } = await this.checkedTarget(input, stores.tenantId);
+    await this.checkRole(stores, input.confirmrole);
     const id = randomUUID();
     const secret = kind === 'webhook' ? newWebhookSecret() : undefined;
     const sealed = secret === undefined ? null : await this.sealer.seal(stores.tenantId, { table: SECRET_TABLE, rowId: id, field: 'secret' }, secret);
@@ -96,13 +99,16 @@ export class Subscriptions {
    * Changes what was sent; `rotate` makes a new secret (answered once) and keeps the previous one signing for
    * `overlap` seconds, so receivers can take the new one without missing a delivery.
    */
-  async update(stores: Stores, tenantName: string, id: string, input: Target & Filters & { rotate?: boolean; overlap?: number }, now: number): Promise<{ secret?: string; warnings?: string[] }> {
+  async update(stores: Stores, id: string, input: Target & Filters & { rotate?: boolean; overlap?: number }, now: number): Promise<{ secret?: string; warnings?: string[] }> {
     const s = await this.existing(stores, id, true);
     let warning: string | undefined;
+    let newDestination = false;
     if (input.url !== undefined || input.nats !== undefined) {
-      const { kind, target, warning: w } = await this.checkedTarget(input, tenantName);
+      const { kind, target, warning: w } = await this.checkedTarget(input, stores.tenantId);
       warning = w;
       if (kind !== s.kind) throw badRequest(`Invalid API request parameter: ${kind === 'webhook' ? 'url' : 'nats'}: this subscription delivers to ${s.kind === 'webhook' ? 'a webhook (url)' : 'NATS (nats)'}`);
+      // A new destination gets a new secret, with no overlap: it cannot replay what it receives to the old one.
+      if (kind === 'webhook' && target !== s.target) newDestination = true;
       s.target = target;
     }
     if (input.types !== undefined) s.types = input.types;
@@ -110,20 +116,29 @@ export class Subscriptions {
     if (input.briefs !== undefined) s.briefs = filter(input.briefs);
     if (input.description !== undefined) s.description = input.description;
     if (input.confirmerasures !== undefined) s.confirms = input.confirmerasures;
-    if (input.confirmrole !== undefined) s.confirmRole = input.confirmrole;
+    if (input.confirmrole !== undefined) {
+      await this.checkRole(stores, input.confirmrole);
+      s.confirmRole = input.confirmrole;
+    }
     if (input.active !== undefined) s.active = input.active;
     let secret: string | undefined;
-    if (input.rotate) {
+    if (input.rotate || newDestination) {
       if (s.kind !== 'webhook') throw badRequest('Invalid API request parameter: rotatesecret: only webhooks have a signing secret');
       secret = newWebhookSecret();
-      s.previousSecret = s.secret;
-      s.previousUntil = now + (input.overlap ?? 86_400);
+      s.previousSecret = newDestination ? null : s.secret;
+      s.previousUntil = newDestination ? null : now + (input.overlap ?? 86_400);
       s.secret = await this.sealer.seal(stores.tenantId, { table: SECRET_TABLE, rowId: id, field: 'secret' }, secret);
     }
     // Never the same version twice: the dispatcher makes a new sink for each.
     s.updated = Math.max(now, s.updated + 1);
     await stores.eventSubscriptions.update(s);
     return { ...(secret === undefined ? {} : { secret }), ...(warning ? { warnings: [warning] } : {}) };
+  }
+
+  /** A confirming role must exist (a name given out later must not inherit confirmations). */
+  private async checkRole(stores: Stores, name: string | null | undefined): Promise<void> {
+    if (!name) return;
+    if (!(await stores.roles.byName(name))) throw badRequest(`Invalid API request parameter: confirmrole: no role is named ${name}`);
   }
 
   async existing(stores: Stores, id: string, forUpdate = false): Promise<SubscriptionRow> {
@@ -145,12 +160,8 @@ export class Subscriptions {
     return result!;
   }
 
-  /** The subject prefix a tenant's NATS subscriptions must use. */
-  natsPrefix(tenantName: string): string {
-    return `${this.settings.natsPrefix}.${tenantName}.`;
-  }
 
-  private async checkedTarget(input: Target, tenantName: string): Promise<{ kind: 'webhook' | 'nats'; target: string; warning?: string }> {
+  private async checkedTarget(input: Target, tenantId: number): Promise<{ kind: 'webhook' | 'nats'; target: string; warning?: string }> {
     if ((input.url === undefined) === (input.nats === undefined)) throw badRequest('Invalid API request parameter: url or nats: exactly one of them');
     if (input.url !== undefined) {
       const verdict = await judgeTarget(input.url, this.settings.allow);
@@ -159,7 +170,7 @@ export class Subscriptions {
       return { kind: 'webhook', target: input.url, ...(verdict.unresolved ? { warning: `url: ${host} does not resolve now; deliveries are retried until it does` } : {}) };
     }
     const subject = input.nats!;
-    const prefix = this.natsPrefix(tenantName);
+    const prefix = natsPrefix(this.settings.natsPrefix, tenantId);
     if (!/^[A-Za-z0-9_-]+(\.[A-Za-z0-9_-]+)*$/.test(subject)) throw badRequest('Invalid API request parameter: nats: a subject of letters, digits, - and _ separated by dots, without wildcards');
     if (!subject.startsWith(prefix)) throw badRequest(`Invalid API request parameter: nats: this tenant's subjects begin with ${prefix}`);
     const broker = await this.sinks.natsBroker().catch(() => {

@@ -113,7 +113,8 @@ export class WebhookSink implements Sink {
         finish(failure(`timed out after ${timeoutMs} ms`));
         request.destroy();
       }, timeoutMs);
-      request.on('error', (err: NodeJS.ErrnoException) => finish(failure(err.message.slice(0, 200))));
+      // One reason for every network failure (refused, reset, unreachable…): the result is no port scanner.
+      request.on('error', (err: NodeJS.ErrnoException) => finish(failure(err.code === 'EADDRNOTALLOWED' ? err.message.slice(0, 200) : 'could not connect or the connection failed')));
       request.on('response', (response) => {
         const status = response.statusCode ?? 0;
         if (status >= 300 && status < 400) {

@@ -102,11 +102,11 @@ export class HttpCollectorSink {
 
 /** The Elasticsearch document id of a record: a resent record lands on its own document and is refused as a 409. */
 export function documentId(r: ExportRecord): string {
-  return r.kind === 'event' ? `${r.tenant}-${r.seq}` : `${r.tenant}-checkpoint-${r.line.seq}`;
+  return r.kind === 'checkpoint' ? `${r.tenant}-checkpoint-${r.line.seq}` : `${r.tenant}-${r.seq}`;
 }
 
 function secondsOf(r: ExportRecord): number {
-  return r.kind === 'event' ? r.when : r.line.time;
+  return r.kind === 'checkpoint' ? r.line.time : r.when;
 }
 
 function readAnswer(res: IncomingMessage): Promise<string> {

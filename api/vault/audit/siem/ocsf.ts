@@ -40,8 +40,8 @@
 // Left out: src_endpoint (required by the class): the client's address is in the sealed details and is never opened
 // here. fromOcsf reads back only the fields the table marks as the record's (time, status_id, status_detail,
 // api.operation, metadata.uid, metadata.sequence, unmapped); the rest is derived and may be enriched by a SIEM.
-import type { CheckpointRecord, EventRecord, ExportRecord } from './record.js';
-import { isObject, validCheckpoint, validEvent } from './record.js';
+import type { CheckpointRecord, EventRecord, ExportRecord, SkippedRecord } from './record.js';
+import { isObject, validCheckpoint, validEvent, validSkipped } from './record.js';
 import { whoOf } from '../actor.js';
 
 const PRODUCT = { name: 'Strongroom', vendor_name: 'Strongroom' };
@@ -134,9 +134,28 @@ function checkpointOcsf(r: CheckpointRecord): Record<string, unknown> {
   };
 }
 
+/** An event a filter left out: API Activity "Other", its sequence number, time and digest in `unmapped.skipped`. */
+function skippedOcsf(r: SkippedRecord): Record<string, unknown> {
+  return {
+    ...CLASS,
+    activity_id: 99,
+    activity_name: 'Other',
+    type_uid: CLASS.class_uid * 100 + 99,
+    type_name: 'API Activity: Other',
+    severity_id: 1,
+    severity: 'Informational',
+    time: r.when * 1000,
+    status_id: 0,
+    status: 'Unknown',
+    api: { operation: 'AuditEventFiltered', service: { name: 'Strongroom' } },
+    metadata: metadata(r.tenant, `skipped-${r.tenant}-${r.seq}`, r.seq),
+    unmapped: { skipped: { tenant: r.tenant, seq: r.seq, when: r.when, digest: r.digest } },
+  };
+}
+
 /** A record as an OCSF 1.3.0 API Activity event (the table above). */
 export function toOcsf(r: ExportRecord): object {
-  return r.kind === 'event' ? eventOcsf(r) : checkpointOcsf(r);
+  return r.kind === 'event' ? eventOcsf(r) : r.kind === 'skipped' ? skippedOcsf(r) : checkpointOcsf(r);
 }
 
 /** The record an OCSF event made by `toOcsf` carries; null for any other object. */
@@ -145,6 +164,7 @@ export function fromOcsf(o: unknown): ExportRecord | null {
   const { metadata: m, unmapped: u } = o;
   if (!isObject(m.product) || m.product.name !== PRODUCT.name) return null;
   if (isObject(u.checkpoint)) return validCheckpoint(u.checkpoint, u.timestamp);
+  if (isObject(u.skipped)) return validSkipped(u.skipped);
   if (!isObject(o.api) || typeof o.time !== 'number' || o.time % 1000 !== 0) return null;
   const status = o.status_id === 1 ? 'ok' : o.status_id === 2 ? 'error' : null;
   if (!status || (o.status_detail !== undefined && typeof o.status_detail !== 'string')) return null;

@@ -35,12 +35,37 @@ export interface CheckpointRecord {
   timestamp?: string;
 }
 
-/** One exported record: an event or a checkpoint. */
-export type ExportRecord = EventRecord | CheckpointRecord;
+/**
+ * An event a sink's filter left out: its sequence number, time and digest only, so that the copy shows the gap and
+ * the digest chain goes on across it.
+ */
+export interface SkippedRecord {
+  kind: 'skipped';
+  tenant: number;
+  seq: number;
+  when: number;
+  digest: string;
+}
+
+/** One exported record: an event, an event left out, or a checkpoint. */
+export type ExportRecord = EventRecord | SkippedRecord | CheckpointRecord;
 
 /** The `type` of an event's JSON line (a checkpoint's is the checkpoint line's own, `strongroom.audit.checkpoint`). */
 export const EVENT_TYPE = 'strongroom.audit.event';
 const CHECKPOINT_TYPE = 'strongroom.audit.checkpoint';
+/** The `type` of a left-out event's JSON line. */
+export const SKIPPED_TYPE = 'strongroom.audit.skipped';
+
+/** The stand-in of a stored event a sink's filter leaves out. */
+export function skippedRecord(tenant: number, e: AuditEventRow): SkippedRecord {
+  return { kind: 'skipped', tenant, seq: e.seq, when: e.when, digest: e.digest ? e.digest.toString('hex') : '' };
+}
+
+/** A skipped record checked field by field; null if any is wrong. */
+export function validSkipped(v: Record<string, unknown>): SkippedRecord | null {
+  if (!isInt(v.tenant) || !isInt(v.seq) || !isInt(v.when) || !isHex(v.digest)) return null;
+  return { kind: 'skipped', tenant: v.tenant, seq: v.seq, when: v.when, digest: v.digest };
+}
 
 /** The record of a stored event of tenant `tenant`. */
 export function eventRecord(tenant: number, e: AuditEventRow): ExportRecord {
@@ -93,6 +118,7 @@ export function eventRowOf(r: EventRecord): AuditEventRow {
  * `parseCheckpoint` reads it too) plus `timestamp` when there is one.
  */
 export function toJson(r: ExportRecord): string {
+  if (r.kind === 'skipped') return JSON.stringify({ type: SKIPPED_TYPE, v: 1, tenant: r.tenant, seq: r.seq, when: r.when, digest: r.digest });
   if (r.kind === 'checkpoint') {
     const l = r.line;
     const line = { type: l.type, v: l.v, tenant: l.tenant, seq: l.seq, link: l.link, digest: l.digest, time: l.time, signature: l.signature };
@@ -131,6 +157,7 @@ export function parseJson(line: string): ExportRecord | null {
 export function recordOf(v: unknown): ExportRecord | null {
   if (!isObject(v) || v.v !== 1) return null;
   if (v.type === EVENT_TYPE) return validEvent(v);
+  if (v.type === SKIPPED_TYPE) return validSkipped(v);
   if (v.type !== CHECKPOINT_TYPE) return null;
   return validCheckpoint(v, v.timestamp);
 }

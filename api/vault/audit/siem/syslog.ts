@@ -26,9 +26,9 @@ export interface SyslogFormat {
  * RFC 5424 forbids (they come from configuration: printable ASCII without spaces, at most 255 and 48 characters).
  */
 export function formatSyslog(r: ExportRecord, o: SyslogFormat): string {
-  const severity = r.kind === 'checkpoint' ? 5 : r.status === 'ok' ? 6 : 4;
-  const seconds = r.kind === 'event' ? r.when : r.line.time;
-  const seq = r.kind === 'event' ? r.seq : r.line.seq;
+  const severity = r.kind === 'checkpoint' ? 5 : r.kind === 'skipped' || r.status === 'ok' ? 6 : 4;
+  const seconds = r.kind === 'checkpoint' ? r.line.time : r.when;
+  const seq = r.kind === 'checkpoint' ? r.line.seq : r.seq;
   const time = new Date(seconds * 1000).toISOString().replace('.000Z', 'Z');
   const sd = `[${SD_ID} tenant="${sdValue(String(r.tenant))}" seq="${sdValue(String(seq))}"]`;
   const body = o.format === 'json' ? toJson(r) : JSON.stringify(toOcsf(r));

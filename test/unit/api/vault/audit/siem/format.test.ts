@@ -55,7 +55,15 @@ const checkpoint: fc.Arbitrary<ExportRecord> = fc
     return checkpointRecord(line, timestamp && Buffer.from(timestamp));
   });
 
-const record = fc.oneof(event, checkpoint);
+const skipped: fc.Arbitrary<ExportRecord> = fc.record({
+  kind: fc.constant('skipped' as const),
+  tenant: fc.integer({ min: 1, max: 2 ** 31 }),
+  seq: fc.integer({ min: 1, max: Number.MAX_SAFE_INTEGER }),
+  when: fc.integer({ min: 0, max: 253_402_300_799 }),
+  digest: hex(32),
+});
+
+const record = fc.oneof(event, checkpoint, skipped);
 
 /** The parts of an OCSF event the tests look at. */
 interface Ocsf {
@@ -214,9 +222,9 @@ describe('RFC 5424 syslog', () => {
       fc.property(record, syslogOptions, (r, o) => {
         const msg = formatSyslog(r, o);
         expect(msg).toMatch(/^[\x20-\x7e]*$/);
-        const severity = r.kind === 'checkpoint' ? 5 : r.status === 'ok' ? 6 : 4;
-        const seq = r.kind === 'event' ? r.seq : r.line.seq;
-        const seconds = r.kind === 'event' ? r.when : r.line.time;
+        const severity = r.kind === 'checkpoint' ? 5 : r.kind === 'skipped' || r.status === 'ok' ? 6 : 4;
+        const seq = r.kind === 'checkpoint' ? r.line.seq : r.seq;
+        const seconds = r.kind === 'checkpoint' ? r.line.time : r.when;
         const head = `<${13 * 8 + severity}>1 ${new Date(seconds * 1000).toISOString().replace('.000Z', 'Z')} ${o.hostname} ${o.appName} - ${r.kind} [strongroom@32473 tenant="${r.tenant}" seq="${seq}"] `;
         expect(msg.startsWith(head)).toBe(true);
       }),
