@@ -94,11 +94,11 @@ function imprintOf(tst: TSTInfo): Buffer {
   return Buffer.from(tst.messageImprint.hashedMessage.valueBlock.valueHexView);
 }
 
-/** How long to wait, and how a failure reads, for one TSA. */
-function describeFailure(origin: string, timeoutMs: number, e: unknown): Error {
+/** A failure of the HTTP exchange itself (no answer in time, no connection), as its error reads. */
+function unanswered(origin: string, timeoutMs: number, e: unknown): Error {
   const err = e as Error & { cause?: { code?: string } };
-  if (err.name === 'TimeoutError' || err.name === 'AbortError') return new Error(`the TSA at ${origin} did not answer within ${timeoutMs} ms`);
-  return new Error(`the TSA at ${origin} could not be reached: ${err.cause?.code ?? err.message}`);
+  if (err.name === 'TimeoutError' || err.name === 'AbortError') return new Error(`the TSA at ${origin} did not answer within ${timeoutMs} ms`, { cause: e });
+  return new Error(`the TSA at ${origin} could not be reached: ${err.cause?.code ?? err.message}`, { cause: e });
 }
 
 async function readReply(res: Response, origin: string): Promise<Buffer> {
@@ -127,7 +127,7 @@ function grantedToken(reply: Buffer, imprint: Buffer, nonce: bigint, origin: str
   }
   const status = resp.status.status;
   if (status !== 0 && status !== 1) {
-    const text = resp.status.statusStrings?.map((s) => s.valueBlock.value).join('; ');
+    const text = resp.status.statusStrings?.map((s) => s.valueBlock.value).join('; ').slice(0, 200);
     throw new Error(`the TSA at ${origin} refused the timestamp (PKIStatus ${status}${text ? `: ${text}` : ''})`);
   }
   if (!tokenBytes) throw new Error(`the TSA at ${origin} granted a timestamp but sent no token`);
@@ -147,24 +147,19 @@ export async function requestTimestamp(url: string, imprint: Buffer, opts: { tim
   const origin = new URL(url).origin; // errors name the origin: a URL may carry credentials
   const nonce = randomBytes(8).readBigUInt64BE() || 1n;
   const body = timestampRequest(imprint, nonce);
-  let reply: Buffer;
-  try {
-    const res = await fetch(url, {
-      method: 'POST',
-      headers: { 'content-type': 'application/timestamp-query', accept: 'application/timestamp-reply' },
-      body,
-      signal: AbortSignal.timeout(opts.timeoutMs),
-      redirect: 'error',
-    });
-    if (!res.ok) {
-      await res.body?.cancel();
-      throw new Error(`the TSA at ${origin} answered HTTP ${res.status}`);
-    }
-    reply = await readReply(res, origin);
-  } catch (e) {
-    if (e instanceof Error && e.message.startsWith(`the TSA at ${origin}`)) throw e;
-    throw describeFailure(origin, opts.timeoutMs, e);
+  const signal = AbortSignal.timeout(opts.timeoutMs);
+  const headers = { 'content-type': 'application/timestamp-query', accept: 'application/timestamp-reply' };
+  const res = await fetch(url, { method: 'POST', headers, body, signal, redirect: 'error' }).catch((e: unknown) => {
+    throw unanswered(origin, opts.timeoutMs, e);
+  });
+  if (!res.ok) {
+    await res.body?.cancel();
+    throw new Error(`the TSA at ${origin} answered HTTP ${res.status}`);
   }
+  // The same signal bounds the body: a TSA that sends headers and then stalls is cut off too.
+  const reply = await readReply(res, origin).catch((e: unknown) => {
+    throw signal.aborted ? unanswered(origin, opts.timeoutMs, e) : e;
+  });
   return grantedToken(reply, imprint, nonce, origin);
 }
 
