@@ -144,6 +144,13 @@ describe('a timestamp from a real TSA', () => {
     await expect(verifyTimestamp(await tsa.signAs('tsa', token.subarray(...tstInfoRange(token))), i, tsa.tsaCertPem)).resolves.toBeDefined();
   });
 
+  it('does not verify when signed over SHA-1, even by the TSA key', async ({ tsa }) => {
+    const i = imprint();
+    const token = await requestTimestamp(tsa.url, i, TIMEOUT);
+    const sha1 = await tsa.signAs('tsa', token.subarray(...tstInfoRange(token)), 'sha1');
+    await expect(verifyTimestamp(sha1, i, tsa.caPem)).rejects.toThrow(/signed over a digest not accepted here \(1\.3\.14\.3\.2\.26\)/);
+  });
+
   it('is accepted by OpenSSL ts -verify, and refused by it for another digest', async ({ tsa, onTestFinished: onCleanup }) => {
     const dir = await mkdtemp(join(tmpdir(), 'tsa-verify-'));
     onCleanup(() => rm(dir, { recursive: true, force: true }));

@@ -27,6 +27,8 @@ const ID_CONTENT_TYPE = '1.2.840.113549.1.9.3';
 const ID_MESSAGE_DIGEST = '1.2.840.113549.1.9.4';
 /** Attribute types of a certificate's subject, as errors name them. */
 const NAMES: Record<string, string> = { '2.5.4.3': 'CN', '2.5.4.6': 'C', '2.5.4.10': 'O', '2.5.4.11': 'OU' };
+/** Digests a TSA may sign over (SHA-1 and MD5 no longer bind a signature to its content). */
+const STRONG_DIGESTS = new Set(['SHA-256', 'SHA-384', 'SHA-512']);
 /** A TSA's reply is a few kilobytes (a token and its certificates); more is not a TSA. */
 const MAX_REPLY = 1024 * 1024;
 
@@ -216,7 +218,8 @@ async function checkSignature({ signed, content }: ParsedToken, signer: Certific
   if (!info.signedAttrs || contentType?.valueBlock.toString() !== id_eContentType_TSTInfo || !digest) {
     throw new Error('the timestamp token signature does not verify: its signed attributes lack the TSTInfo content type or the message digest');
   }
-  const hash = engine.getAlgorithmByOID(info.digestAlgorithm.algorithmId, true, 'digestAlgorithm');
+  const hash = engine.getAlgorithmByOID(info.digestAlgorithm.algorithmId, false, 'digestAlgorithm');
+  if (!('name' in hash) || !STRONG_DIGESTS.has(hash.name.toUpperCase())) throw new Error(`the timestamp token is signed over a digest not accepted here (${info.digestAlgorithm.algorithmId})`);
   const computed = Buffer.from(await engine.digest(hash, content));
   if (!computed.equals(Buffer.from(digest.valueBlock.valueHexView))) throw new Error('the timestamp token signature does not verify: its content does not match the signed digest');
   const ok = await engine.verifyWithPublicKey(info.signedAttrs.encodedValue, info.signature, signer.subjectPublicKeyInfo, info.signatureAlgorithm, hash.name).catch(() => false);
