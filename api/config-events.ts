@@ -14,7 +14,7 @@ export const EVENTS_SETTINGS = {
   STRONGROOM_EVENTS_MAX_SUBSCRIPTIONS: z.coerce.number().int().min(1).max(1000).default(20).meta({ description: 'Most event subscriptions one tenant may have' }),
   STRONGROOM_EVENTS_MEASURE_SECONDS: z.coerce.number().int().min(1).max(3600).default(15).meta({ description: 'How often each tenant\'s dispatcher measures its backlog and erasures for the metrics, and announces erasures whose confirmation is overdue' }),
   STRONGROOM_NATS_URL: z.string().optional().meta({ description: 'NATS server(s) with JetStream for `nats` subscriptions (e.g. `nats://127.0.0.1:4222`); unset: such subscriptions are refused' }),
-  STRONGROOM_NATS_SUBJECT_PREFIX: z.string().regex(/^[A-Za-z0-9_-]+$/, 'letters, digits, - and _ only').default('strongroom').meta({ description: 'A tenant\'s `nats` subscriptions publish under `<prefix>.<tenant name>.`: no tenant can publish into another\'s subjects' }),
+  STRONGROOM_NATS_SUBJECT_PREFIX: z.string().regex(/^[A-Za-z0-9_-]+$/, 'letters, digits, - and _ only').default('strongroom').meta({ description: 'A tenant\'s `nats` subscriptions publish under `<prefix>.<tenant id>.`: no tenant can publish into another\'s subjects (vaults sharing a NATS server need prefixes of their own)' }),
   STRONGROOM_ERASURE_CONFIRM_SECONDS: z.coerce.number().int().min(1).default(30 * 86_400).meta({ description: 'How long each recipient has to confirm an erasure (`ErasureConfirm`, or `{"erased": true}` in the webhook\'s answer) before it is overdue: a metric and an `erasure.overdue` event' }),
 };
 

@@ -34,6 +34,8 @@ export interface ConfirmationRow {
   due: number;
   confirmedAt: number | null;
   via: string | null;
+  /** The subscription was deleted since (its confirmation, or its silence, stays on record). */
+  deleted: boolean;
 }
 
 const COLUMNS = `id, kind, target, types, fields, briefs, description, confirms, confirm_role, secret, previous_secret, previous_until, active, created, updated`;
@@ -67,21 +69,26 @@ export class EventSubscriptionStore extends TenantTables {
     );
   }
 
+  /** Serialises changes to the tenant's set of subscriptions until the transaction ends (its bound is counted under it). */
+  async lockForChange(): Promise<void> {
+    await this.sql('select pg_advisory_xact_lock(hashtext($1))', [`strongroom:subscriptions:${this.tenantId}`]);
+  }
+
   /** How many subscriptions the tenant has (a bound on how many it may make). */
   async count(): Promise<number> {
-    const [r] = await this.sql<{ n: number }>(`select count(*)::int as n from ${this.t}.event_subscriptions`);
+    const [r] = await this.sql<{ n: number }>(`select count(*)::int as n from ${this.t}.event_subscriptions where deleted is null`);
     return Number(r?.n ?? 0);
   }
 
   async get(id: string): Promise<SubscriptionRow | null> {
-    const [r] = await this.sql(`select ${COLUMNS} from ${this.t}.event_subscriptions where id = $1`, [id]);
+    const [r] = await this.sql(`select ${COLUMNS} from ${this.t}.event_subscriptions where id = $1 and deleted is null`, [id]);
     return r ? subscriptionOf(r) : null;
   }
 
   /** Active subscriptions with deliveries due at `now` (ms). */
   async withDeliveriesDue(now: number): Promise<SubscriptionRow[]> {
     const rows = await this.sql(
-      `select ${COLUMNS} from ${this.t}.event_subscriptions s where s.active
+      `select ${COLUMNS} from ${this.t}.event_subscriptions s where s.active and s.deleted is null
          and exists (select from ${this.t}.event_deliveries d where d.subscription = s.id and d.status = 'pending' and d.next_try <= $1)`,
       [now],
     );
@@ -89,7 +96,7 @@ export class EventSubscriptionStore extends TenantTables {
   }
 
   async list(): Promise<SubscriptionRow[]> {
-    return (await this.sql(`select ${COLUMNS} from ${this.t}.event_subscriptions order by created, id`)).map(subscriptionOf);
+    return (await this.sql(`select ${COLUMNS} from ${this.t}.event_subscriptions where deleted is null order by created, id`)).map(subscriptionOf);
   }
 
   /** Replaces the stored fields of a subscription (a read-modify-write under the row's lock: `getForUpdate`). */
@@ -102,13 +109,22 @@ export class EventSubscriptionStore extends TenantTables {
   }
 
   async getForUpdate(id: string): Promise<SubscriptionRow | null> {
-    const [r] = await this.sql(`select ${COLUMNS} from ${this.t}.event_subscriptions where id = $1 for update`, [id]);
+    const [r] = await this.sql(`select ${COLUMNS} from ${this.t}.event_subscriptions where id = $1 and deleted is null for update`, [id]);
     return r ? subscriptionOf(r) : null;
   }
 
-  /** Removes a subscription with its deliveries and owed confirmations; false when there was none. */
-  async remove(id: string): Promise<boolean> {
-    return (await this.sql(`delete from ${this.t}.event_subscriptions where id = $1 returning 1`, [id])).length > 0;
+  /**
+   * Ends a subscription: nothing more is sent to it (its pending deliveries go), but the row stays, deleted, with the
+   * confirmations it owed and gave: the evidence of an erasure's fan-out cannot be removed. False when there was none.
+   */
+  async remove(id: string, now: number): Promise<boolean> {
+    const [r] = await this.sql<{ n: number }>(
+      `with ended as (update ${this.t}.event_subscriptions set deleted = $2, active = false, secret = null, previous_secret = null where id = $1 and deleted is null returning id),
+       gone as (delete from ${this.t}.event_deliveries d using ended where d.subscription = ended.id and d.status = 'pending' returning 1)
+       select (select count(*) from ended)::int as n, (select count(*) from gone)::int as pending`,
+      [id, now],
+    );
+    return Number(r?.n ?? 0) > 0;
   }
 
   /**
@@ -128,7 +144,7 @@ export class EventSubscriptionStore extends TenantTables {
   async confirmations(by: { person?: string; request?: string; event?: string }, limit: number): Promise<ConfirmationRow[]> {
     const [column, value] = by.event ? ['c.event', by.event] : by.request ? ['c.request', by.request] : ['c.person', by.person];
     const rows = await this.sql(
-      `select c.event, c.subscription, s.description, c.person, c.request, c.erased_at, c.due, c.confirmed_at, c.confirmed_via
+      `select c.event, c.subscription, s.description, s.deleted, c.person, c.request, c.erased_at, c.due, c.confirmed_at, c.confirmed_via
          from ${this.t}.erasure_confirmations c join ${this.t}.event_subscriptions s on s.id = c.subscription
         where ${column} = $1 order by c.erased_at, c.event, s.created limit $2`,
       [value, limit],
@@ -143,6 +159,7 @@ export class EventSubscriptionStore extends TenantTables {
       due: Number(r.due),
       confirmedAt: r.confirmed_at == null ? null : Number(r.confirmed_at),
       via: (r.confirmed_via as string | null) ?? null,
+      deleted: r.deleted != null,
     }));
   }
 

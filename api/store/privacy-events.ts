@@ -77,7 +77,7 @@ export class PrivacyEventStore extends TenantTables {
       `with batch as (select id from ${this.t}.privacy_events where not fanned order by id limit $1 for update skip locked),
        marked as (update ${this.t}.privacy_events e set fanned = true from batch where e.id = batch.id returning e.id, e.type, e."time", e.person, e.data),
        made as (insert into ${this.t}.event_deliveries (subscription, event, person, next_try)
-         select s.id, e.id, e.person, $2 from marked e join ${this.t}.event_subscriptions s on s.active and e."time" >= s.created * 1000 and ${MATCHES}
+         select s.id, e.id, e.person, $2 from marked e join ${this.t}.event_subscriptions s on s.deleted is null and e."time" >= s.created * 1000 and ${MATCHES}
          on conflict do nothing returning 1)
        select (select count(*) from marked)::int as n, (select count(*) from made)::int as made`,
       [limit, now],

@@ -131,7 +131,7 @@ export function buildServices(config: Config, log: Logger, db: Database, tokeniz
   // Privacy events: written beside each write's audit event, delivered by the tenant's elected dispatcher.
   const outbox = new Outbox(config.events.confirmSeconds, events);
   const allow = parseAllowList(config.events.allowAddresses);
-  const sinks = new SinkFactory(sealer, { allow, timeoutMs: config.events.timeoutMs, maxResponseBytes: config.events.maxResponseBytes, concurrency: config.events.concurrency, natsUrl: config.events.natsUrl }, log);
+  const sinks = new SinkFactory(sealer, { allow, timeoutMs: config.events.timeoutMs, maxResponseBytes: config.events.maxResponseBytes, concurrency: config.events.concurrency, natsUrl: config.events.natsUrl, natsPrefix: config.events.natsPrefix }, log);
   const dispatcher = new Dispatcher(db, log, { seconds: config.events.dispatchSeconds, retrySeconds: config.events.retrySeconds, retryFirstMs: config.events.retryFirstMs, measureSeconds: config.events.measureSeconds }, { sinks, outbox, leases });
   events.on('privacyEventsCommitted', ({ tenantId }) => dispatcher.committed(tenantId));
   const subscriptions = new Subscriptions(sealer, sinks, { allow, maxSubscriptions: config.events.maxSubscriptions, natsPrefix: config.events.natsPrefix });

@@ -62,14 +62,14 @@ async function until(what: () => number | Promise<number>, target: number, timeo
 
 /** A tenant of its own with PEOPLE people; its admin's headers. */
 async function tenantWithPeople(post: Post, root: string, name: string, run: string, first: number) {
-  ok('TenantCreate', await post('TenantCreate', { tenantname: name, tenantorg: 'bench' }));
+  const id = ok('TenantCreate', await post('TenantCreate', { tenantname: name, tenantorg: 'bench' })).tenantid as number;
   const as = { 'x-bunker-token': root, 'x-bunker-tenant': name };
   const tokens: string[] = [];
   for (let i = 0; i < PEOPLE; i += 250) {
     const records = Array.from({ length: 250 }, (_, j) => ({ profile: benchProfile(first + i + j, run) }));
     tokens.push(...(ok('UserCreateBulk', await post('UserCreateBulk', { records }, as)).created as { token: string }[]).map((c) => c.token));
   }
-  return { as, tokens };
+  return { id, as, tokens };
 }
 
 /** The dispatcher's rate: events already in the outbox, put in the subscription's queue at once, until all arrived. */
@@ -91,12 +91,12 @@ export async function measureEvents(base: string, root: string, post: Post, seco
   const busy = `benchevs${run}`;
   const stream = `BENCH_${run.toUpperCase()}`;
   try {
-    await jsm.streams.add({ name: stream, subjects: [`strongroom.${busy}.>`] });
     // UserUpdate with two subscriptions delivering beside a tenant with none.
     const none = await tenantWithPeople(post, root, quiet, run, 3_000_000);
     const two = await tenantWithPeople(post, root, busy, run, 3_100_000);
+    await jsm.streams.add({ name: stream, subjects: [`strongroom.${two.id}.>`] });
     ok('EventSubscriptionCreate', await post('EventSubscriptionCreate', { url: hook.url, types: ['person.updated'] }, two.as));
-    ok('EventSubscriptionCreate', await post('EventSubscriptionCreate', { nats: `strongroom.${busy}.people`, types: ['person.updated'] }, two.as));
+    ok('EventSubscriptionCreate', await post('EventSubscriptionCreate', { nats: `strongroom.${two.id}.people`, types: ['person.updated'] }, two.as));
     const update = (tokens: string[]) => (i: number) => ({ mode: 'token', identity: tokens[i % tokens.length], profile: { visits: i } });
     await hammer(base, none.as, 'UserUpdate', 1, update(none.tokens));
     await hammer(base, two.as, 'UserUpdate', 1, update(two.tokens));
@@ -109,14 +109,14 @@ export async function measureEvents(base: string, root: string, post: Post, seco
 
     // Delivery rates: a tenant whose events are all in the outbox, replayed to each subscription.
     const rated = `benchevr${run}`;
-    ok('TenantCreate', await post('TenantCreate', { tenantname: rated, tenantorg: 'bench' }));
+    const ratedId = ok('TenantCreate', await post('TenantCreate', { tenantname: rated, tenantorg: 'bench' })).tenantid as number;
     const as = { 'x-bunker-token': root, 'x-bunker-tenant': rated };
     for (let i = 0; i < EVENTS; i += 1_000) ok('UserCreateBulk', await post('UserCreateBulk', { records: Array.from({ length: 1_000 }, (_, j) => ({ profile: { n: i + j } })) }, as));
-    await jsm.streams.add({ name: `${stream}_R`, subjects: [`strongroom.${rated}.>`], duplicate_window: 1_000_000_000 });
+    await jsm.streams.add({ name: `${stream}_R`, subjects: [`strongroom.${ratedId}.>`], duplicate_window: 1_000_000_000 });
     const webhookSub = ok('EventSubscriptionCreate', await post('EventSubscriptionCreate', { url: hook.url, types: ['person.created'] }, as)).subscriptionid as string;
     const webhookRate = await deliveryRate(post, as, webhookSub, hook.count);
     ok('EventSubscriptionUpdate', await post('EventSubscriptionUpdate', { subscriptionid: webhookSub, active: false }, as));
-    const natsSub = ok('EventSubscriptionCreate', await post('EventSubscriptionCreate', { nats: `strongroom.${rated}.people`, types: ['person.created'] }, as)).subscriptionid as string;
+    const natsSub = ok('EventSubscriptionCreate', await post('EventSubscriptionCreate', { nats: `strongroom.${ratedId}.people`, types: ['person.created'] }, as)).subscriptionid as string;
     const natsRate = await deliveryRate(post, as, natsSub, async () => (await jsm.streams.info(`${stream}_R`)).state.messages);
 
     if (errors) throw new Error(`UserUpdate under load answered ${errors} errors`);

@@ -16,7 +16,7 @@ let replicas: Replica[];
 async function leaseHolders(tenantId: number): Promise<number[]> {
   const rows = await set.sql<{ name: string }>(
     `select a.application_name as name from pg_locks l join pg_stat_activity a on a.pid = l.pid
-      where l.locktype = 'advisory' and l.granted and l.objid = ((hashtext($1)::bigint) & 4294967295)::bigint::oid
+      where l.locktype = 'advisory' and l.granted and l.database = (select oid from pg_database where datname = current_database()) and l.objid = ((hashtext($1)::bigint) & 4294967295)::bigint::oid
         and a.application_name like 'strongroom-leases-%'`,
     [`strongroom:events:${tenantId}`],
   );

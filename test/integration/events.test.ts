@@ -182,8 +182,10 @@ describe('privacy events', () => {
     const a = await receiver((d) => ({ status: 200, body: d.event.type === 'person.erased' ? '{"erased": true}' : '' }));
     const b = await receiver();
     const c = await receiver();
+    const role = `confirm${t.name}`;
+    await vault.call('RoleCreate', { rolename: role });
     const subA = await subscribe(t, a, { types: ['person.erased'], description: 'CRM' });
-    const subB = (await t.call('EventSubscriptionCreate', { url: b.url, types: ['person.erased'], description: 'Warehouse', confirmrole: `confirm${t.name}` })).body.subscriptionid as string;
+    const subB = (await t.call('EventSubscriptionCreate', { url: b.url, types: ['person.erased'], description: 'Warehouse', confirmrole: role })).body.subscriptionid as string;
     b.useSecret('');
     const subC = (await t.call('EventSubscriptionCreate', { url: c.url, types: ['person.erased'], description: 'Mailer' })).body.subscriptionid as string;
     const { token } = (await t.call('UserCreate', { profile: { email: 'gone@example.com' } })).body as { token: string };
@@ -192,8 +194,6 @@ describe('privacy events', () => {
     await until(() => b.got.length + a.got.length, (n) => n >= 2);
     const eventid = b.got[0]!.event.id;
     // The warehouse confirms with an xtoken of its confirmation role.
-    const role = `confirm${t.name}`;
-    await vault.call('RoleCreate', { rolename: role });
     const policy = await vault.call('PolicyCreate', { policyname: `p${role}`, policy: { Statement: [{ Effect: 'Allow', Principal: { Role: role }, Action: ['ErasureConfirm'], Resource: '*' }] } });
     await vault.call('RoleLinkPolicy', { rolename: role, policyname: `p${role}` });
     expect(policy.body.status).toBe('ok');
@@ -259,6 +259,80 @@ describe('privacy events', () => {
   });
 });
 
+describe('privacy events, as an attacker tried them', () => {
+  it('lets no tenant\'s silent receiver hold up another tenant\'s deliveries', async ({ vault }) => {
+    const held: http.ServerResponse[] = [];
+    const silent = http.createServer((_req, res) => held.push(res));
+    await new Promise<void>((done) => silent.listen(0, '127.0.0.1', done));
+    const a = await tenant(vault);
+    const b = await tenant(vault);
+    const hook = await receiver();
+    try {
+      const url = `http://127.0.0.1:${(silent.address() as AddressInfo).port}/`;
+      expect((await a.call('EventSubscriptionCreate', { url, types: ['person.created'] })).status).toBe(200);
+      for (let i = 0; i < 5; i++) await a.call('UserCreate', { profile: { i } });
+      await until(() => held.length, (n) => n >= 5);
+      await subscribe(b, hook, { types: ['person.created'] });
+      await b.call('UserCreate', { profile: { b: 1 } });
+      await until(() => hook.got.length, (n) => n >= 1);
+      // Delivered while the silent receiver still holds every request it was sent (none timed out yet).
+      expect(hook.got).toHaveLength(1);
+      expect(held.every((res) => !res.writableEnded && !res.socket?.destroyed)).toBe(true);
+    } finally {
+      for (const res of held) res.socket?.destroy();
+      silent.closeAllConnections();
+      await new Promise<void>((done) => silent.close(() => done()));
+      await hook.close();
+    }
+  });
+
+  it('never names a field whose key is itself a personal value', async ({ vault }) => {
+    const t = await tenant(vault);
+    const hook = await receiver();
+    await subscribe(t, hook, { types: ['person.updated'] });
+    const { token } = (await t.call('UserCreate', { profile: { contacts: {} } })).body as { token: string };
+    await t.call('UserUpdate', { mode: 'token', identity: token, profile: { name: 'x', contacts: { 'keyed-alice@example.com': 1, '+44 7700 900999': 2 } } });
+    await until(() => hook.got.length, (n) => n >= 1);
+    expect(hook.got[0]!.event.data).toMatchObject({ fields: ['contacts', 'name'], unnamed: 2 });
+    expect(hook.got[0]!.body).not.toContain('alice');
+    expect(hook.got[0]!.body).not.toContain('7700');
+    await hook.close();
+  });
+
+  it('keeps what a deleted subscription owed and confirmed, and bounds subscriptions under a race', async ({ vault }) => {
+    const t = await tenant(vault);
+    const hook = await receiver((d) => ({ status: 200, body: d.event.type === 'person.erased' ? '{"erased":true}' : '' }));
+    const confirming = await subscribe(t, hook, { types: ['person.erased'] });
+    const silent = (await t.call('EventSubscriptionCreate', { url: hook.url.replace('/events', '/other'), types: ['person.erased'], active: false })).body.subscriptionid as string;
+    const { token } = (await t.call('UserCreate', { profile: { a: 1 } })).body as { token: string };
+    await t.call('UserDelete', { mode: 'token', identity: token });
+    await until(async () => (await t.call('ErasureStatusGet', { token })).body.erasures?.[0]?.confirmed as number, (n) => n === 1);
+    for (const id of [confirming, silent]) expect((await t.call('EventSubscriptionDelete', { subscriptionid: id })).status).toBe(200);
+    const [erasure] = (await t.call('ErasureStatusGet', { token })).body.erasures as { confirmed: number; total: number; recipients: { subscriptionid: string; confirmed: boolean; deleted: boolean }[] }[];
+    expect(erasure).toMatchObject({ confirmed: 1, total: 2 });
+    expect(erasure!.recipients.map((r) => [r.subscriptionid, r.confirmed, r.deleted]).sort()).toEqual([[confirming, true, true], [silent, false, true]].sort());
+    expect((await t.call('EventSubscriptionList')).body.total).toBe(0);
+    // Forty at once against a bound of twenty: never more than twenty.
+    await Promise.all(Array.from({ length: 40 }, () => t.call('EventSubscriptionCreate', { url: hook.url, types: ['person.created'] })));
+    expect((await t.call('EventSubscriptionList')).body.total).toBe(20);
+    await hook.close();
+  });
+
+  it('takes a confirming role only if it exists, and gives a new destination a new secret', async ({ vault }) => {
+    const t = await tenant(vault);
+    const hook = await receiver();
+    const sub = await subscribe(t, hook, { types: ['person.created'] });
+    const bad = await t.call('EventSubscriptionUpdate', { subscriptionid: sub, confirmrole: `nosuchrole${t.name}` });
+    expect(bad.status).toBe(400);
+    expect(bad.body.message).toMatch(/confirmrole/);
+    const moved = await t.call('EventSubscriptionUpdate', { subscriptionid: sub, url: hook.url.replace('/events', '/moved') });
+    expect(moved.body.secret).toMatch(/^whsec_/);
+    const [row] = (await t.call('EventSubscriptionList')).body.rows as { previoussecretuntil: number | null }[];
+    expect(row!.previoussecretuntil).toBeNull();
+    await hook.close();
+  });
+});
+
 /** Whether the machine's NATS answers on 127.0.0.1:4222. */
 async function natsUp(): Promise<boolean> {
   return new Promise((resolve) => {
@@ -282,25 +356,34 @@ describe('privacy events to NATS JetStream', () => {
     const nc = await connect({ servers: '127.0.0.1:4222' });
     const jsm = await jetstreamManager(nc);
     const stream = `SR_${t.name.toUpperCase()}`;
-    await jsm.streams.add({ name: stream, subjects: [`strongroom.${t.name}.>`] });
+    await jsm.streams.add({ name: stream, subjects: [`strongroom.${t.id}.>`] });
     try {
-      expect((await t.call('EventSubscriptionCreate', { nats: `strongroom.other.events`, types: ['person.created'] })).status).toBe(400);
-      expect((await t.call('EventSubscriptionCreate', { nats: `strongroom.${t.name}.>`, types: ['person.created'] })).status).toBe(400);
-      const r = await t.call('EventSubscriptionCreate', { nats: `strongroom.${t.name}.people`, types: ['person.created'] });
+      expect((await t.call('EventSubscriptionCreate', { nats: `strongroom.${t.id + 1000}.events`, types: ['person.created'] })).status).toBe(400);
+      expect((await t.call('EventSubscriptionCreate', { nats: `strongroom.${t.id}.>`, types: ['person.created'] })).status).toBe(400);
+      const r = await t.call('EventSubscriptionCreate', { nats: `strongroom.${t.id}.people`, types: ['person.created'] });
       expect(r.body.status).toBe('ok');
       expect(r.body.secret).toBeUndefined();
-      for (let i = 0; i < 3; i++) await t.call('UserCreate', { profile: { i } });
-      const info = await until(() => jsm.streams.info(stream), (s) => s.state.messages >= 3);
-      expect(info.state.messages).toBe(3);
+      // A second subscription captured by the same stream gets every event too (its message ids are its own).
+      const second = await t.call('EventSubscriptionCreate', { nats: `strongroom.${t.id}.crm`, types: ['person.created'] });
+      // Renaming the tenant changes nothing of its subjects: they are by id.
+      expect((await vault.call('TenantUpdate', { tenantid: t.id, tenantname: `${t.name}x` })).status).toBe(200);
+      const as = { 'x-bunker-token': (await vault.call('TenantRotateAdminToken', { tenantid: t.id })).body.xtoken as string, 'x-bunker-tenant': `${t.name}x` };
+      for (let i = 0; i < 3; i++) expect((await vault.call('UserCreate', { profile: { i } }, as)).status).toBe(200);
+      const info = await until(() => jsm.streams.info(stream), (s) => s.state.messages >= 6);
+      expect(info.state.messages).toBe(6);
       const js = jsm.jetstream();
       const consumer = await js.consumers.get(stream);
-      const msgs = await consumer.fetch({ max_messages: 3, expires: 2000 });
+      const msgs = await consumer.fetch({ max_messages: 6, expires: 2000 });
+      const bySubject = new Map<string, string[]>();
       for await (const m of msgs) {
         const event = m.json<{ id: string; type: string }>();
-        expect(m.headers?.get('Nats-Msg-Id')).toBe(event.id);
+        const sub = m.subject.endsWith('.people') ? r.body.subscriptionid : second.body.subscriptionid;
+        expect(m.headers?.get('Nats-Msg-Id')).toBe(`${event.id}:${sub}`);
         expect(event.type).toBe('person.created');
+        bySubject.set(m.subject, [...(bySubject.get(m.subject) ?? []), event.id]);
         m.ack();
       }
+      expect(bySubject.get(`strongroom.${t.id}.people`)).toEqual(bySubject.get(`strongroom.${t.id}.crm`));
     } finally {
       await jsm.streams.delete(stream).catch(() => undefined);
       await nc.close();

@@ -18,8 +18,8 @@ export const EventSubscriptionCreate = defineOp({
   transaction: 'write',
   input: z.object({ url: Url.optional(), nats: Subject.optional(), types: EventTypes, ...SubscriptionFilters, ...ForTenant }),
   async run({ input, ctx }) {
-    const { stores, name } = await eventTenant(ctx, input.tenantid);
-    const { id, secret, warnings } = await ctx.services.subscriptions.create(stores, name, input, ctx.now);
+    const { stores } = await eventTenant(ctx, input.tenantid);
+    const { id, secret, warnings } = await ctx.services.subscriptions.create(stores, input, ctx.now);
     ctx.audit.after = { subscriptionid: id, kind: input.url !== undefined ? 'webhook' : 'nats', types: input.types, tenantid: stores.tenantId };
     return { subscriptionid: id, ...(secret === undefined ? {} : { secret }), ...(warnings ? { warnings } : {}) };
   },

@@ -1,4 +1,5 @@
-// POST /v2/EventSubscriptionDelete: removes a subscription, its pending deliveries and the confirmations it owed.
+// POST /v2/EventSubscriptionDelete: ends a subscription and drops its pending deliveries; the erasure confirmations
+// it owed and gave stay on record (ErasureStatusGet shows it as deleted).
 import { z } from 'zod';
 import { defineOp } from '../define.js';
 import { Done } from '../outputs.js';
@@ -7,7 +8,7 @@ import { ForTenant, SubscriptionId, eventTenant } from './schemas.js';
 
 export const EventSubscriptionDelete = defineOp({
   name: 'EventSubscriptionDelete',
-  summary: 'Removes a subscription, its pending deliveries and the erasure confirmations it owed',
+  summary: 'Ends a subscription and drops its pending deliveries; the erasure confirmations it owed and gave stay on record',
   output: Done,
   example: { subscriptionid: '7c9e6679-7425-40de-944b-e07fc1f90ae7' },
   access: 'admin',
@@ -16,7 +17,7 @@ export const EventSubscriptionDelete = defineOp({
   input: z.object({ subscriptionid: SubscriptionId, ...ForTenant }),
   async run({ input, ctx }) {
     const { stores } = await eventTenant(ctx, input.tenantid);
-    if (!(await stores.eventSubscriptions.remove(input.subscriptionid))) throw notFound('Event subscription not found');
+    if (!(await stores.eventSubscriptions.remove(input.subscriptionid, ctx.now))) throw notFound('Event subscription not found');
     ctx.audit.after = { subscriptionid: input.subscriptionid, tenantid: stores.tenantId };
     return {};
   },

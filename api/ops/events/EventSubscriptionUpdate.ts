@@ -27,9 +27,9 @@ export const EventSubscriptionUpdate = defineOp({
     ...ForTenant,
   }),
   async run({ input, ctx }) {
-    const { stores, name } = await eventTenant(ctx, input.tenantid);
+    const { stores } = await eventTenant(ctx, input.tenantid);
     const overlap = overlapOf(input.overlap);
-    const { secret, warnings } = await ctx.services.subscriptions.update(stores, name, input.subscriptionid, { ...input, overlap, rotate: input.rotatesecret ?? false }, ctx.now);
+    const { secret, warnings } = await ctx.services.subscriptions.update(stores, input.subscriptionid, { ...input, overlap, rotate: input.rotatesecret ?? false }, ctx.now);
     ctx.audit.after = { subscriptionid: input.subscriptionid, rotated: secret !== undefined, tenantid: stores.tenantId };
     return { ...(secret === undefined ? {} : { secret }), ...(warnings ? { warnings } : {}) };
   },

@@ -9,6 +9,7 @@ export const Recipient = z.object({
   confirmedtime: z.number().int().nullable(),
   via: z.enum(['webhook', 'api']).nullable().meta({ description: 'How it confirmed: the webhook answered `{"erased": true}`, or ErasureConfirm.' }),
   overdue: z.boolean(),
+  deleted: z.boolean().meta({ description: 'The subscription was deleted since; what it owed and confirmed stays on record.' }),
 });
 
 export const Erasure = z.object({
@@ -30,7 +31,7 @@ export function erasuresOf(rows: readonly ConfirmationRow[], now: number): z.inf
     const confirmed = r.confirmedAt !== null;
     e.total++;
     if (confirmed) e.confirmed++;
-    e.recipients.push({ subscriptionid: r.subscription, description: r.description, confirmed, confirmedtime: r.confirmedAt, via: r.via as 'webhook' | 'api' | null, overdue: !confirmed && r.due < now });
+    e.recipients.push({ subscriptionid: r.subscription, description: r.description, confirmed, confirmedtime: r.confirmedAt, via: r.via as 'webhook' | 'api' | null, overdue: !confirmed && r.due < now, deleted: r.deleted });
   }
   return [...byEvent.values()];
 }

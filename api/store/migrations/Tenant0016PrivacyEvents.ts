@@ -8,7 +8,8 @@ import { inSchema } from './Tenant0014AuditSearchPath.js';
 
 /**
  * events_publish(events, due): the events of a write (a JSON array of {uuid, type, time, person, data}) and, for each
- * `person.erased`, a confirmation owed by every active subscription that receives erasures and confirms them.
+ * `person.erased`, a confirmation owed by every subscription (paused ones too: they deliver once resumed) that
+ * receives erasures and confirms them. A deleted subscription is kept as evidence of what it owed and confirmed.
  */
 export const PUBLISH = `create or replace function %1$I.events_publish(p_events jsonb, p_due bigint)
   returns void language plpgsql security definer set search_path = %1$I, pg_temp as $fn$
@@ -19,7 +20,7 @@ export const PUBLISH = `create or replace function %1$I.events_publish(p_events 
     insert into %1$I.erasure_confirmations (event, subscription, person, request, erased_at, due)
     select x.uuid, s.id, x.person, (x.data->>'request')::uuid, x."time" / 1000, p_due
       from jsonb_to_recordset(p_events) as x(uuid uuid, type text, "time" bigint, person uuid, data jsonb)
-      join %1$I.event_subscriptions s on s.active and s.confirms and 'person.erased' = any(s.types)
+      join %1$I.event_subscriptions s on s.deleted is null and s.confirms and 'person.erased' = any(s.types)
      where x.type = 'person.erased' and x.person is not null;
   end
   $fn$`;
@@ -52,6 +53,7 @@ export class Tenant0016PrivacyEvents extends Migration {
       previous_secret bytea null,
       previous_until bigint null,
       active boolean not null default true,
+      deleted bigint null,
       created bigint not null,
       updated bigint not null)`);
     this.addSql(`create table event_deliveries (

@@ -49,6 +49,11 @@ export class Dispatcher extends Job {
   private readonly measured = new Map<number, number>();
   private gathering: NodeJS.Timeout | undefined;
   private lastFull = 0;
+  /**
+   * Each subscription's deliveries under way, by subscription id: they run on their own, so that a slow or silent
+   * receiver holds up its own deliveries only, never another subscription's or another tenant's.
+   */
+  private readonly delivering = new Map<string, Promise<void>>();
 
   constructor(
     private readonly db: Database,
@@ -110,20 +115,36 @@ export class Dispatcher extends Job {
   override async stop(): Promise<void> {
     clearTimeout(this.gathering);
     await super.stop();
+    await Promise.all(this.delivering.values());
     await this.deps.sinks.close();
   }
 
-  /** One tenant: its new events fanned out, every subscription's due deliveries tried. Answers how many were delivered. */
+  /**
+   * One tenant: its new events fanned out, and each subscription with deliveries due set going (unless it is still
+   * delivering). Answers how many subscriptions were set going.
+   */
   async dispatchTenant(tenantId: number): Promise<number> {
     const stores = this.db.stores(tenantId);
     while ((await this.db.write(tenantId, false, (tx) => tx.privacyEvents.fanOut(FAN_OUT, Date.now()))) >= FAN_OUT) {
       if (this.stopping) return 0;
     }
-    let delivered = 0;
-    const subscriptions = await stores.eventSubscriptions.withDeliveriesDue(Date.now());
-    await Promise.all(subscriptions.map(async (s) => (delivered += await this.deliverAll(tenantId, s))));
+    let started = 0;
+    for (const s of await stores.eventSubscriptions.withDeliveriesDue(Date.now())) {
+      if (this.delivering.has(s.id) || this.stopping) continue;
+      const run = this.deliverAll(tenantId, s)
+        .then((delivered) => {
+          // More may be due now (a full round went through): the tenant is looked at again soon.
+          if (delivered) this.committed(tenantId);
+        })
+        .catch((err: unknown) => {
+          if (!isTenantGone(err)) this.log.error({ err: { type: (err as Error).name, message: (err as Error).message }, tenantId, subscription: s.id }, 'event delivery failed');
+        })
+        .finally(() => this.delivering.delete(s.id));
+      this.delivering.set(s.id, run);
+      started++;
+    }
     await this.measure(tenantId);
-    return delivered;
+    return started;
   }
 
   /** A subscription's due deliveries, round after round while some are due. */

@@ -29,6 +29,8 @@ export type EventType = (typeof EVENT_TYPES)[number];
  */
 export interface EventData {
   fields?: string[];
+  /** Changed leaves under keys that are not identifiers: counted, never named. */
+  unnamed?: number;
   brief?: string;
   app?: string;
   request?: string;
@@ -53,22 +55,36 @@ export interface PrivacyEventDraft {
 export const MAX_FIELDS = 100;
 
 /**
- * The names of the fields whose value differs between two profiles: leaves as dotted paths (an array is one field),
- * sorted, at most MAX_FIELDS (then `count` says how many changed).
+ * A key that may be named: an identifier (a letter or `_`, then letters, digits, `_` and `-`, at most 64). Keys are the
+ * tenant's to choose, and a profile keyed by email or phone (a map of contacts) would otherwise send them out: a key
+ * that is not an identifier is never named, only counted (`unnamed`).
  */
-export function changedFields(before: unknown, after: unknown): { fields: string[]; count?: number } {
+const NAMEABLE = /^[A-Za-z_][A-Za-z0-9_-]{0,63}$/;
+
+/**
+ * The names of the fields whose value differs between two profiles: leaves as dotted paths (an array is one field),
+ * sorted, at most MAX_FIELDS (then `count` says how many changed); leaves under a key that is not an identifier are
+ * counted in `unnamed`, never named.
+ */
+export function changedFields(before: unknown, after: unknown): { fields: string[]; count?: number; unnamed?: number } {
   const a = leaves(before);
   const b = leaves(after);
-  const out = [...new Set([...a.keys(), ...b.keys()])].filter((k) => a.get(k) !== b.get(k)).sort();
-  return out.length > MAX_FIELDS ? { fields: out.slice(0, MAX_FIELDS), count: out.length } : { fields: out };
+  const changed = [...new Set([...a.keys(), ...b.keys()])].filter((k) => a.get(k) !== b.get(k)).map((k) => JSON.parse(k) as string[]);
+  const named = changed.filter((path) => path.every((segment) => NAMEABLE.test(segment))).map((path) => path.join('.')).sort();
+  const unnamed = changed.length - named.length;
+  return {
+    fields: named.slice(0, MAX_FIELDS),
+    ...(named.length > MAX_FIELDS ? { count: named.length } : {}),
+    ...(unnamed ? { unnamed } : {}),
+  };
 }
 
-/** A document's leaves by dotted path, each as its JSON text (an array or an empty object is one leaf). */
-function leaves(doc: unknown, path = '', out = new Map<string, string>()): Map<string, string> {
+/** A document's leaves by path (its keys as a JSON array), each as its JSON text (an array or an empty object is one leaf). */
+function leaves(doc: unknown, path: string[] = [], out = new Map<string, string>()): Map<string, string> {
   if (typeof doc === 'object' && doc !== null && !Array.isArray(doc) && Object.keys(doc).length) {
-    for (const [key, value] of Object.entries(doc)) leaves(value, path ? `${path}.${key}` : key, out);
-  } else if (path && doc !== undefined) {
-    out.set(path, JSON.stringify(doc));
+    for (const [key, value] of Object.entries(doc)) leaves(value, [...path, key], out);
+  } else if (path.length && doc !== undefined) {
+    out.set(JSON.stringify(path), JSON.stringify(doc));
   }
   return out;
 }

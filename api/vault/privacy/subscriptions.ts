@@ -138,7 +138,7 @@ export class Subscriptions {
   /** A confirming role must exist (a name given out later must not inherit confirmations). */
   private async checkRole(stores: Stores, name: string | null | undefined): Promise<void> {
     if (!name) return;
-    if (!(await stores.roles.byName(name))) throw badRequest(`Invalid API request parameter: confirmrole: no role is named ${name}`);
+    if (!(await stores.roles.role({ name }))) throw badRequest(`Invalid API request parameter: confirmrole: no role is named ${name}`);
   }
 
   async existing(stores: Stores, id: string, forUpdate = false): Promise<SubscriptionRow> {

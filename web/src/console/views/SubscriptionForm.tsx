@@ -52,7 +52,7 @@ export function SubscriptionForm({ onCreated }: { onCreated: (secret: ShownSecre
         {kind === 'webhook' ? (
           <TextField label="Webhook URL" value={target} onChange={setTarget} required hint="https://… ; each event is POSTed there, signed with the secret shown after creation." />
         ) : (
-          <TextField label="NATS subject" value={target} onChange={setTarget} required hint="Under the vault's prefix and this tenant's name, e.g. strongroom.acme.privacy." />
+          <TextField label="NATS subject" value={target} onChange={setTarget} required hint="Under the vault's prefix and this tenant's id, e.g. strongroom.7.privacy." />
         )}
       </div>
       <fieldset className="choices">

@@ -5,16 +5,18 @@ import fc from 'fast-check';
 import { changedFields, cloudEventBody, MAX_FIELDS } from '../../../../../api/vault/privacy/events.js';
 import { nextTry } from '../../../../../api/vault/privacy/dispatcher.js';
 
-/** Every leaf of a document by its path, the oracle's own way: JSON text of each non-object value. */
+/** Every leaf of a document by its path (as a JSON array of keys), the oracle's own way: JSON text of each non-object value. */
 function flat(doc: unknown, prefix: string[] = []): Map<string, string> {
   const out = new Map<string, string>();
   if (typeof doc === 'object' && doc !== null && !Array.isArray(doc) && Object.keys(doc).length) {
     for (const [k, v] of Object.entries(doc)) for (const [p, t] of flat(v, [...prefix, k])) out.set(p, t);
-  } else if (prefix.length && doc !== undefined) out.set(prefix.join('.'), JSON.stringify(doc));
+  } else if (prefix.length && doc !== undefined) out.set(JSON.stringify(prefix), JSON.stringify(doc));
   return out;
 }
 
-const key = fc.constantFrom('name', 'email', 'phone', 'address', 'city', 'tags', 'x');
+/** Keys a tenant might use: identifiers, and keys that are personal values themselves (a map of contacts). */
+const PERSONAL_KEYS = ['alice@example.com', '+44 7700 900123', 'Ada Lovelace', '447700900123', 'a.b', 'x/y~z', ''];
+const key = fc.constantFrom('name', 'email', 'phone', 'address', 'city', 'tags', 'x', ...PERSONAL_KEYS);
 const leaf = fc.oneof(fc.string(), fc.integer(), fc.boolean(), fc.constant(null), fc.array(fc.integer(), { maxLength: 3 }));
 const doc = fc.letrec((tie) => ({ node: fc.dictionary(key, fc.oneof({ depthSize: 'small' }, leaf, tie('node')), { maxKeys: 4 }) })).node;
 
@@ -26,11 +28,15 @@ describe('changedFields', () => {
         const after = { ...b, secret: `${canary}-new` };
         const x = flat(before);
         const y = flat(after);
-        const oracle = [...new Set([...x.keys(), ...y.keys()])].filter((k) => x.get(k) !== y.get(k)).sort();
-        const { fields, count } = changedFields(before, after);
+        const changed = [...new Set([...x.keys(), ...y.keys()])].filter((k) => x.get(k) !== y.get(k)).map((k) => JSON.parse(k) as string[]);
+        const personal = changed.filter((path) => path.some((k) => PERSONAL_KEYS.includes(k)));
+        const oracle = changed.filter((path) => !personal.includes(path)).map((path) => path.join('.')).sort();
+        const { fields, count, unnamed } = changedFields(before, after);
         expect(fields).toEqual(oracle.slice(0, MAX_FIELDS));
         if (oracle.length > MAX_FIELDS) expect(count).toBe(oracle.length);
+        expect(unnamed ?? 0).toBe(personal.length);
         expect(JSON.stringify(fields)).not.toContain(canary);
+        for (const k of PERSONAL_KEYS.filter(Boolean)) expect(fields.some((f) => f.split('.').includes(k) || f.includes(k + '.') )).toBe(false);
       }),
     );
   });
