@@ -1,0 +1,179 @@
+// The audit trail streamed to a real rsyslog (RFC 5424 over TCP, octet-counted) and to an HTTP collector, its
+// checkpoints stamped by a real RFC 3161 authority (openssl ts): the copies verify offline with the public key and the
+// authority's certificate, an edited, dropped or moved line fails naming its sequence number, a filtered copy shows
+// what it left out, and a sink that is down for a while never stops a request and catches up with no gap.
+import * as http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { execFile } from 'node:child_process';
+import { mkdtempSync, writeFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { afterAll, describe, expect } from 'vitest';
+import { vaultTest, type TestVault } from '../fixtures/vault.js';
+import { startRsyslog, type Rsyslog } from '../fixtures/rsyslog.js';
+import { startTsa } from '../fixtures/tsa.js';
+import { readCopy, verifyCopy } from '../../api/vault/audit/copy-verification.js';
+
+/** An HTTP collector taking NDJSON batches: every line it was sent, in order. */
+async function collector() {
+  const lines: string[] = [];
+  const server = http.createServer((req, res) => {
+    const chunks: Buffer[] = [];
+    req.on('data', (c: Buffer) => chunks.push(c));
+    req.on('end', () => {
+      lines.push(...Buffer.concat(chunks).toString('utf8').split('\n').filter(Boolean));
+      res.writeHead(204).end();
+    });
+  });
+  await new Promise<void>((done) => server.listen(0, '127.0.0.1', done));
+  return { lines, url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/ingest`, close: () => new Promise<void>((done) => (server.closeAllConnections(), server.close(() => done()))) };
+}
+
+let syslog: Rsyslog = await startRsyslog();
+const port = syslog.port;
+const all = await collector();
+const errors = await collector();
+const tsa = await startTsa();
+const dir = mkdtempSync(join(tmpdir(), 'sr-sinks-'));
+
+const it = vaultTest({
+  env: {
+    STRONGROOM_AUDIT_SINKS: JSON.stringify([
+      { name: 'soc', type: 'syslog', host: '127.0.0.1', port, format: 'json' },
+      { name: 'lake', type: 'http', url: all.url, shape: 'lines', format: 'ocsf' },
+      { name: 'errors', type: 'http', url: errors.url, shape: 'lines', format: 'json', filter: { outcomes: ['error'] } },
+    ]),
+    STRONGROOM_AUDIT_TSA_URL: tsa.url,
+    STRONGROOM_AUDIT_CHECKPOINT_SECONDS: '1',
+  },
+});
+
+afterAll(async () => {
+  await syslog.stop();
+  await all.close();
+  await errors.close();
+  await tsa.stop();
+  rmSync(dir, { recursive: true, force: true });
+});
+
+/** The main tenant's head, and the records a copy holds of it. */
+async function head(vault: TestVault): Promise<number> {
+  return (await vault.api.services.db.stores(1).audit.head()).seq;
+}
+
+async function publicKey(vault: TestVault): Promise<string> {
+  return vault.api.services.auditCheckpoints.publicKey();
+}
+
+/** Until the copy holds the head's event and a timestamped checkpoint. */
+async function caughtUp(vault: TestVault, lines: () => Promise<string[]> | string[]): Promise<string[]> {
+  const target = await head(vault);
+  let got: string[] = [];
+  await expect
+    .poll(
+      async () => {
+        got = await lines();
+        const records = readCopy(got.join('\n')).filter((r) => r.tenant === 1);
+        const seqs = records.flatMap((r) => (r.kind === 'checkpoint' ? [] : [r.seq]));
+        return Math.max(0, ...seqs) >= target && records.some((r) => r.kind === 'checkpoint' && r.timestamp);
+      },
+      { timeout: 30_000, interval: 200 },
+    )
+    .toBe(true);
+  return got;
+}
+
+const verifyCli = (file: string, pub: string, tsaCert: string) =>
+  new Promise<{ code: number; out: string }>((resolve) => {
+    const root = fileURLToPath(new URL('../..', import.meta.url));
+    execFile(process.execPath, ['--import', 'tsx', join(root, 'api/audit-verify.ts'), '--from-file', file, '--public-key', pub, '--tsa-cert', tsaCert], { cwd: root }, (err, stdout) =>
+      resolve({ code: err ? ((err as { code?: number }).code ?? 1) : 0, out: stdout }),
+    );
+  });
+
+describe('audit sinks', () => {
+  it('stream a copy that verifies offline, and fails on an edited, dropped or moved line naming its sequence', async ({ vault }) => {
+    for (let i = 0; i < 5; i++) await vault.call('UserCreate', { profile: { email: `sink${i}@example.com` } });
+    await vault.call('UserGet', { mode: 'email', identity: 'nobody@example.com' });
+    const lines = await caughtUp(vault, () => syslog.lines());
+    const pub = await publicKey(vault);
+    const [report] = (await verifyCopy(readCopy(lines.join('\n')), pub, tsa.caPem)).filter((r) => r.tenant === 1);
+    expect(report).toMatchObject({ result: 'intact', skipped: 0 });
+    expect(report!.checkpoints.timestamped).toBeGreaterThan(0);
+    expect(report!.provenUpTo).toBeGreaterThan(0);
+    // The command, on the file rsyslog wrote.
+    const files = { copy: join(dir, 'copy.log'), pub: join(dir, 'audit.pub'), ca: join(dir, 'tsa-ca.pem'), other: join(dir, 'other.pem') };
+    writeFileSync(files.copy, lines.join('\n'));
+    writeFileSync(files.pub, pub);
+    writeFileSync(files.ca, tsa.caPem);
+    writeFileSync(files.other, tsa.otherCaPem);
+    const cli = await verifyCli(files.copy, files.pub, files.ca);
+    expect(cli.code, cli.out).toBe(0);
+    expect(cli.out).toContain('"result":"intact"');
+    // The wrong authority's certificate: its first timestamped checkpoint fails.
+    const wrong = await verifyCli(files.copy, files.pub, files.other);
+    expect(wrong.code).toBe(1);
+    expect(wrong.out).toMatch(/checkpoint timestamp does not hold/);
+
+    const eventLines = lines.map((l, i) => ({ l, i, r: readCopy(l)[0] })).filter((x) => x.r?.kind === 'event' && x.r.tenant === 1 && x.r.seq > 1);
+    const victim = eventLines[1]!;
+    const seq = victim.r!.kind === 'event' ? victim.r!.seq : 0;
+    const judge = async (copy: string[]) => (await verifyCopy(readCopy(copy.join('\n')), pub)).find((r) => r.tenant === 1)!;
+    const edited = lines.map((l, i) => (i === victim.i ? l.replace(/\\"title\\":\\"[A-Za-z]+\\"|"title":"[A-Za-z]+"/, (m) => m.replace(/[A-Za-z]+(\\?")$/, 'UserDelete$1')) : l));
+    expect(edited).not.toEqual(lines);
+    expect((await judge(edited)).broken).toMatchObject({ seq });
+    expect((await judge(lines.filter((_, i) => i !== victim.i))).broken).toMatchObject({ seq });
+    const moved = [...lines];
+    [moved[victim.i], moved[victim.i + 1]] = [moved[victim.i + 1]!, moved[victim.i]!];
+    const movedReport = await judge(moved);
+    expect(movedReport.result).toBe('broken');
+    expect([seq, seq + 1]).toContain(movedReport.broken!.seq);
+  });
+
+  it('send an OCSF copy that verifies too, and a filtered copy that shows what it left out', async ({ vault }) => {
+    await vault.call('UserCreate', { profile: { email: 'ocsf@example.com' } });
+    await vault.call('UserGet', { mode: 'email', identity: 'still-nobody@example.com' });
+    const pub = await publicKey(vault);
+    const ocsf = await caughtUp(vault, () => all.lines);
+    expect(JSON.parse(ocsf[0]!)).toMatchObject({ class_uid: 6003 });
+    expect((await verifyCopy(readCopy(ocsf.join('\n')), pub, tsa.caPem)).find((r) => r.tenant === 1)).toMatchObject({ result: 'intact' });
+    const filtered = await caughtUp(vault, () => errors.lines);
+    const report = (await verifyCopy(readCopy(filtered.join('\n')), pub)).find((r) => r.tenant === 1)!;
+    expect(report.result).toBe('intact');
+    expect(report.skipped).toBeGreaterThan(0);
+    expect(report.events).toBeGreaterThan(0);
+    // Only failed calls' content: every full event in the filtered copy is an error.
+    expect(readCopy(filtered.join('\n')).every((r) => r.kind !== 'event' || r.status === 'error')).toBe(true);
+  });
+
+  it('keep serving while a sink is down for 30 s, then catch up from its cursor with no gap', async ({ vault }) => {
+    const before = await syslog.lines();
+    await syslog.stop();
+    let failed = 0;
+    let served = 0;
+    const stopAt = Date.now() + 30_000;
+    while (Date.now() < stopAt) {
+      const r = await vault.call('UserCreate', { profile: { n: served } });
+      if (r.status === 200) served++;
+      else failed++;
+      await new Promise((resolve) => setTimeout(resolve, 50));
+    }
+    expect(failed).toBe(0);
+    expect(served).toBeGreaterThan(50);
+    const lag = async () => {
+      const text = await (await fetch(`${vault.url}/metrics`)).text();
+      const line = text.split('\n').find((l) => l.startsWith('strongroom_audit_sink_lag_events{') && l.includes('sink="soc"') && l.includes('tenant="1"'));
+      return Number(line?.split(' ').at(-1) ?? NaN);
+    };
+    expect(await lag()).toBeGreaterThan(0);
+    syslog = await startRsyslog({ port });
+    await expect.poll(lag, { timeout: 60_000, interval: 250 }).toBe(0);
+    const after = await caughtUp(vault, () => syslog.lines());
+    const copy = [...before, ...after];
+    const [report] = (await verifyCopy(readCopy(copy.join('\n')), await publicKey(vault), tsa.caPem)).filter((r) => r.tenant === 1);
+    expect(report).toMatchObject({ result: 'intact' });
+    // A resend covers at most the batch whose acknowledgement was lost.
+    expect(report!.duplicates).toBeLessThanOrEqual(500);
+  }, 120_000);
+});
