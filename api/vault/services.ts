@@ -120,21 +120,10 @@ export function buildServices(config: Config, log: Logger, db: Database, tokeniz
     keyringCheck,
   );
   events.on('auditAppended', ({ tenantId, events: appended }) => auditCheckpoints.counted(tenantId, appended));
-  // One replica per tenant at a time streams its trail to the audit sinks and delivers its privacy events.
-  const leases = db.sessionLeases();
-  const { sinks: sinkSettings, seconds: sinkSeconds, lagWarn, tsa } = config.auditSinks;
-  const auditExporter = new AuditExporter(db, log, sinkSettings, { seconds: sinkSeconds, lagWarn, timestamped: Boolean(tsa) }, leases);
-  events.on('auditAppended', ({ tenantId }) => auditExporter.appended(tenantId));
   const rewrapper = new Rewrapper(db, tokenizer, log, config.rewrap, keys);
   const legacy = new LegacyMigrator(db, tokenizer, log, { ...config.rewrap, batch: config.legacyBatch }, { keys, audit, blobs: files.blobs, events });
   events.on('tenantUpgraded', ({ tenantId }) => keyringCheck.migrated(tenantId));
-  // Privacy events: written beside each write's audit event, delivered by the tenant's elected dispatcher.
-  const outbox = new Outbox(config.events.confirmSeconds, events);
-  const allow = parseAllowList(config.events.allowAddresses);
-  const sinks = new SinkFactory(sealer, { allow, timeoutMs: config.events.timeoutMs, maxResponseBytes: config.events.maxResponseBytes, concurrency: config.events.concurrency, natsUrl: config.events.natsUrl, natsPrefix: config.events.natsPrefix }, log);
-  const dispatcher = new Dispatcher(db, log, { seconds: config.events.dispatchSeconds, retrySeconds: config.events.retrySeconds, retryFirstMs: config.events.retryFirstMs, measureSeconds: config.events.measureSeconds }, { sinks, outbox, leases });
-  events.on('privacyEventsCommitted', ({ tenantId }) => dispatcher.committed(tenantId));
-  const subscriptions = new Subscriptions(sealer, sinks, { allow, maxSubscriptions: config.events.maxSubscriptions, natsPrefix: config.events.natsPrefix });
+  const { leases, auditExporter, outbox, subscriptions, dispatcher } = outbound(config, log, db, sealer, events);
   const auditVerifier = new AuditVerifier(db, tokenizer, log, auditCheckpoints, { seconds: config.audit.verifySeconds, migration: keyringCheck });
   return {
     config,
@@ -174,4 +163,23 @@ export function buildServices(config: Config, log: Logger, db: Database, tokeniz
     auditExporter,
     leases,
   };
+}
+
+/**
+ * What leaves the vault: the audit sinks' exporter and the privacy events (their outbox, subscriptions and
+ * dispatcher). One replica per tenant at a time streams its trail and delivers its events (their leases).
+ */
+function outbound(config: Config, log: Logger, db: Database, sealer: Sealer, events: Events) {
+  const leases = db.sessionLeases();
+  const { sinks: sinkSettings, seconds: sinkSeconds, lagWarn, tsa } = config.auditSinks;
+  const auditExporter = new AuditExporter(db, log, sinkSettings, { seconds: sinkSeconds, lagWarn, timestamped: Boolean(tsa) }, leases);
+  events.on('auditAppended', ({ tenantId }) => auditExporter.appended(tenantId));
+  // Privacy events: written beside each write's audit event, delivered by the tenant's elected dispatcher.
+  const outbox = new Outbox(config.events.confirmSeconds, events);
+  const allow = parseAllowList(config.events.allowAddresses);
+  const sinks = new SinkFactory(sealer, { allow, timeoutMs: config.events.timeoutMs, maxResponseBytes: config.events.maxResponseBytes, concurrency: config.events.concurrency, natsUrl: config.events.natsUrl, natsPrefix: config.events.natsPrefix }, log);
+  const dispatcher = new Dispatcher(db, log, { seconds: config.events.dispatchSeconds, retrySeconds: config.events.retrySeconds, retryFirstMs: config.events.retryFirstMs, measureSeconds: config.events.measureSeconds }, { sinks, outbox, leases });
+  events.on('privacyEventsCommitted', ({ tenantId }) => dispatcher.committed(tenantId));
+  const subscriptions = new Subscriptions(sealer, sinks, { allow, maxSubscriptions: config.events.maxSubscriptions, natsPrefix: config.events.natsPrefix });
+  return { leases, auditExporter, outbox, subscriptions, dispatcher };
 }
