@@ -1,6 +1,6 @@
 // A small renderer of the chart's templates, for tests that need the manifests Helm would produce without Helm:
 // the subset of Go templates and Sprig functions the chart uses (if/else if/else, with, define/include, variables,
-// pipelines, printf, default, quote, toYaml, nindent, …). An unknown function or construct throws: a template
+// pipelines, printf, default, quote, toYaml, toJson, nindent, …). An unknown function or construct throws: a template
 // that outgrows it fails the test loudly instead of rendering something else.
 import { createHash, randomBytes, randomUUID } from 'node:crypto';
 import { readdirSync, readFileSync } from 'node:fs';
@@ -241,6 +241,9 @@ export class ChartRenderer {
         return JSON.stringify(str(a[0]));
       case 'toYaml':
         return YAML.stringify(a[0]).trimEnd();
+      case 'toJson':
+        // As Go's json.Marshal: compact, object keys sorted.
+        return JSON.stringify(a[0], (_k, v: unknown) => (v && typeof v === 'object' && !Array.isArray(v) ? Object.fromEntries(Object.entries(v).sort(([x], [y]) => (x < y ? -1 : 1))) : v));
       case 'nindent':
         return '\n' + str(a[1]).split('\n').map((l) => ' '.repeat(a[0]) + l).join('\n');
       case 'indent':

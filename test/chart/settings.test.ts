@@ -71,6 +71,8 @@ const everything = {
     oidc: { issuer: 'https://idp.example.com', clientId: 'vault', roleMap: '{"vault-admins":"admin"}', groupsClaim: 'groups', redirectUrl: 'https://vault.example.com/oidc/callback', tokenSeconds: '600', clientSecret: { name: 'oidc', key: 'client-secret' } },
   },
   tokenizer: { settings: { rotateAfterSeals: '1000000', keyringCheckSeconds: '0', recoveryRecipients: recipients, keyCacheSeconds: '60' } },
+  privacyEvents: { dispatchSeconds: '1', retrySeconds: '1', retryFirstMs: '1', retentionSeconds: '1', timeoutMs: '1', maxResponseBytes: '1', concurrency: '1', allowAddresses: '10.0.0.0/8', maxSubscriptions: '1', measureSeconds: '1', natsUrl: 'nats://nats:4222', natsSubjectPrefix: 'strongroom', erasureConfirmSeconds: '1' },
+  auditSinks: { sinks: [{ name: 'soc', type: 'syslog', host: 'relay', port: 6514 }], seconds: '1', lagWarn: '100', tsaUrl: 'https://tsa.example.com', tsaTimeoutMs: '5000' },
   auditCheckpoints: {
     seconds: '0',
     events: '500',
@@ -97,7 +99,7 @@ describe('chart settings', () => {
     const tokEnv = new Map([...env(pod(values(helmMerge(everything, hsm('3')))).tokenizer), ...env(pod(values(helmMerge(everything, hsm()))).tokenizer), ...env(tokenizer)]);
     // The local file store's directory and the bucket's settings exclude each other: both renders together.
     const apiEnv = new Map([...env(pod(values(helmMerge(everything, { files: { store: 'local' }, api: { replicas: 1 }, keyring: { source: 'persistentVolume' } }))).api), ...env(api)]);
-    for (const name of [...read('api/config.ts'), ...read('api/config-oidc.ts')]) {
+    for (const name of [...read('api/config.ts'), ...read('api/config-oidc.ts'), ...read('api/config-events.ts'), ...read('api/config-audit-sinks.ts')]) {
       if (NOT_OFFERED[name]) continue;
       expect(apiEnv.has(name), name).toBe(true);
       expect(tokEnv.has(name) && !['STRONGROOM_DATA_DIR', 'STRONGROOM_TOKENIZER_SOCKET', 'STRONGROOM_LOG_LEVEL'].includes(name), name).toBe(false);
@@ -120,6 +122,10 @@ describe('chart settings', () => {
     expect(apiEnv.get('STRONGROOM_AUDIT_CHECKPOINT_EVENTS')!.value).toBe('500');
     expect(apiEnv.get('STRONGROOM_AUDIT_CHECKPOINTS_S3_LOCK_MODE')!.value).toBe('GOVERNANCE');
     expect(apiEnv.get('STRONGROOM_AUDIT_CHECKPOINTS_S3_FORCE_PATH_STYLE')!.value).toBe('true');
+    expect(JSON.parse(apiEnv.get('STRONGROOM_AUDIT_SINKS')!.value!)).toEqual([{ name: 'soc', type: 'syslog', host: 'relay', port: 6514 }]);
+    // Sinks whose headers carry tokens come from a Secret.
+    const fromSecret = env(pod(values(helmMerge(everything, { auditSinks: { existingSecret: 'siem', secretKey: 'sinks' } }))).api).get('STRONGROOM_AUDIT_SINKS')!;
+    expect(fromSecret.valueFrom?.secretKeyRef).toEqual({ name: 'siem', key: 'sinks' });
   });
 
   it('signs the console in by OpenID Connect only when complete, the client secret a file in the api alone', () => {

@@ -173,6 +173,64 @@ tokenizer never sees a database, object store or mail setting; the api never a k
 {{- end }}
 {{- end }}
 {{- end }}
+{{- with .Values.privacyEvents.dispatchSeconds }}
+- { name: STRONGROOM_EVENTS_DISPATCH_SECONDS, value: {{ . | quote }} }
+{{- end }}
+{{- with .Values.privacyEvents.retrySeconds }}
+- { name: STRONGROOM_EVENTS_RETRY_SECONDS, value: {{ . | quote }} }
+{{- end }}
+{{- with .Values.privacyEvents.retryFirstMs }}
+- { name: STRONGROOM_EVENTS_RETRY_FIRST_MS, value: {{ . | quote }} }
+{{- end }}
+{{- with .Values.privacyEvents.retentionSeconds }}
+- { name: STRONGROOM_EVENTS_RETENTION_SECONDS, value: {{ . | quote }} }
+{{- end }}
+{{- with .Values.privacyEvents.timeoutMs }}
+- { name: STRONGROOM_EVENTS_TIMEOUT_MS, value: {{ . | quote }} }
+{{- end }}
+{{- with .Values.privacyEvents.maxResponseBytes }}
+- { name: STRONGROOM_EVENTS_MAX_RESPONSE_BYTES, value: {{ . | quote }} }
+{{- end }}
+{{- with .Values.privacyEvents.concurrency }}
+- { name: STRONGROOM_EVENTS_CONCURRENCY, value: {{ . | quote }} }
+{{- end }}
+{{- with .Values.privacyEvents.allowAddresses }}
+- { name: STRONGROOM_EVENTS_ALLOW_ADDRESSES, value: {{ . | quote }} }
+{{- end }}
+{{- with .Values.privacyEvents.maxSubscriptions }}
+- { name: STRONGROOM_EVENTS_MAX_SUBSCRIPTIONS, value: {{ . | quote }} }
+{{- end }}
+{{- with .Values.privacyEvents.measureSeconds }}
+- { name: STRONGROOM_EVENTS_MEASURE_SECONDS, value: {{ . | quote }} }
+{{- end }}
+{{- with .Values.privacyEvents.natsUrl }}
+- { name: STRONGROOM_NATS_URL, value: {{ . | quote }} }
+{{- end }}
+{{- with .Values.privacyEvents.natsSubjectPrefix }}
+- { name: STRONGROOM_NATS_SUBJECT_PREFIX, value: {{ . | quote }} }
+{{- end }}
+{{- with .Values.privacyEvents.erasureConfirmSeconds }}
+- { name: STRONGROOM_ERASURE_CONFIRM_SECONDS, value: {{ . | quote }} }
+{{- end }}
+{{- if .Values.auditSinks.existingSecret }}
+- name: STRONGROOM_AUDIT_SINKS
+  valueFrom:
+    secretKeyRef: { name: {{ .Values.auditSinks.existingSecret }}, key: {{ .Values.auditSinks.secretKey }} }
+{{- else if .Values.auditSinks.sinks }}
+- { name: STRONGROOM_AUDIT_SINKS, value: {{ .Values.auditSinks.sinks | toJson | quote }} }
+{{- end }}
+{{- with .Values.auditSinks.seconds }}
+- { name: STRONGROOM_AUDIT_SINKS_SECONDS, value: {{ . | quote }} }
+{{- end }}
+{{- with .Values.auditSinks.lagWarn }}
+- { name: STRONGROOM_AUDIT_SINK_LAG_WARN, value: {{ . | quote }} }
+{{- end }}
+{{- with .Values.auditSinks.tsaUrl }}
+- { name: STRONGROOM_AUDIT_TSA_URL, value: {{ . | quote }} }
+{{- end }}
+{{- with .Values.auditSinks.tsaTimeoutMs }}
+- { name: STRONGROOM_AUDIT_TSA_TIMEOUT_MS, value: {{ . | quote }} }
+{{- end }}
 {{- with .Values.auditCheckpoints.seconds }}
 - { name: STRONGROOM_AUDIT_CHECKPOINT_SECONDS, value: {{ . | quote }} }
 {{- end }}
