@@ -15,6 +15,7 @@ import { measureFf1 } from './ff1.js';
 import { measureSubjects } from './subjects.js';
 import { measureFiles } from './files.js';
 import { EVENTS_BENCH_ENV, measureEvents } from './events.js';
+import { measureAuditSinks } from './audit-sinks.js';
 import { measureAccess } from './access.js';
 import { measureEdge } from './edge.js';
 import { startReference, type Reference } from './references.js';
@@ -343,6 +344,8 @@ async function main() {
     const files = await measureFiles(base, rootToken, tokens, QUICK);
     console.log(`Privacy events: UserUpdate with two subscriptions beside none (${LOAD_SECONDS} s each), delivery rates…`);
     const events = await measureEvents(base, rootToken, (op, body, headers) => postWith(base, rootToken, op, body, headers), LOAD_SECONDS);
+    console.log(`Audit sinks: UserGet and UserUpdate with a syslog and a collector sink beside none (two vaults, ${LOAD_SECONDS} s each)…`);
+    const auditSinks = await measureAuditSinks(LOAD_SECONDS);
 
     const best = Math.max(seq.perSecond, par.perSecond);
     const rows: Row[] = [
@@ -382,6 +385,7 @@ async function main() {
       ...subjects,
       ...files,
       ...events,
+      ...auditSinks,
     ];
     console.log('');
     printTable(rows);

@@ -21,6 +21,13 @@ import { openAuditSink, type AuditSink } from './siem/sinks.js';
 const BATCH = 500;
 /** A sink that failed waits before its next try: from 1 s, doubling, at most 30 s. */
 const LONGEST_WAIT_MS = 30_000;
+/**
+ * How long after a batch is appended its tenant is sent: under load the batches of that moment go out together (a
+ * pass per quarter second rather than per batch).
+ */
+const GATHER_MS = 250;
+/** How often a sink's lag is measured per tenant. */
+const MEASURE_MS = 5_000;
 
 export interface ExportOptions {
   seconds: number;
@@ -48,6 +55,8 @@ export class AuditExporter extends Job {
   private readonly sinks: SinkState[];
   private readonly kicked = new Set<number>();
   private lastFull = 0;
+  private gathering: NodeJS.Timeout | undefined;
+  private readonly measured = new Map<string, number>();
 
   constructor(
     private readonly db: Database,
@@ -64,7 +73,16 @@ export class AuditExporter extends Job {
   appended(tenantId: number): void {
     if (!this.sinks.length || this.stopping) return;
     this.kicked.add(tenantId);
-    this.kick();
+    this.gather();
+  }
+
+  private gather(): void {
+    if (this.gathering) return;
+    this.gathering = setTimeout(() => {
+      this.gathering = undefined;
+      this.kick();
+    }, GATHER_MS);
+    this.gathering.unref();
   }
 
   protected async pass(): Promise<number> {
@@ -85,11 +103,12 @@ export class AuditExporter extends Job {
         else this.log.error({ err: { type: (err as Error).name, message: (err as Error).message }, tenantId: id }, 'audit export failed');
       }
     }
-    if (this.kicked.size) this.kick();
+    if (this.kicked.size) this.gather();
     return sent;
   }
 
   override async stop(): Promise<void> {
+    clearTimeout(this.gathering);
     await super.stop();
     for (const s of this.sinks) await s.sink.close();
   }
@@ -97,12 +116,25 @@ export class AuditExporter extends Job {
   /** One tenant to every sink that takes it; answers how many records went. */
   private async exportTenant(tenantId: number, tenantName: string): Promise<number> {
     let sent = 0;
+    // Sinks at the same place read the same events once, and share their records (details in base64 once).
+    const reads = new Map<number, Promise<AuditEventRow[]>>();
+    const read = (from: number) => {
+      let r = reads.get(from);
+      if (!r) reads.set(from, (r = this.db.stores(tenantId).audit.after(from, BATCH)));
+      return r;
+    };
+    const records = new Map<number, ExportRecord>();
+    const recordOf = (e: AuditEventRow) => {
+      let r = records.get(e.seq);
+      if (!r) records.set(e.seq, (r = eventRecord(tenantId, e)));
+      return r;
+    };
     for (const s of this.sinks) {
       const tenants = s.settings.filter.tenants;
       if (tenants && !tenants.includes(tenantId) && !tenants.includes(tenantName)) continue;
       if (Date.now() >= s.notBefore) {
         try {
-          sent += await this.catchUp(s, tenantId);
+          sent += await this.catchUp(s, tenantId, read, recordOf);
           s.failures = 0;
         } catch (err) {
           if (isTenantGone(err)) throw err;
@@ -112,25 +144,29 @@ export class AuditExporter extends Job {
           this.log.warn({ sink: s.settings.name, tenantId, err: { type: (err as Error).name, message: (err as Error).message } }, 'audit sink failed: it catches up from its cursor');
         }
       }
-      // Measured whether it sent or not: a sink that is down shows its lag growing.
-      await this.measure(s, tenantId, (await this.db.global().auditSinkCursors.get(s.settings.name, tenantId)).seq);
+      // Measured whether it sent or not (a sink that is down shows its lag growing), every few seconds.
+      const key = `${s.settings.name}/${tenantId}`;
+      if (Date.now() - (this.measured.get(key) ?? 0) >= MEASURE_MS || s.failures) {
+        this.measured.set(key, Date.now());
+        await this.measure(s, tenantId, (await this.db.global().auditSinkCursors.get(s.settings.name, tenantId)).seq);
+      }
     }
     return sent;
   }
 
   /** Sends a tenant's trail to one sink from its cursor, batch after batch, until it reaches the head. */
-  private async catchUp(s: SinkState, tenantId: number): Promise<number> {
+  private async catchUp(s: SinkState, tenantId: number, read: (from: number) => Promise<AuditEventRow[]>, recordOf: (e: AuditEventRow) => ExportRecord): Promise<number> {
     const global = this.db.global();
     const stores = this.db.stores(tenantId);
     let cursor = await global.auditSinkCursors.get(s.settings.name, tenantId);
     let sent = 0;
     for (;;) {
-      const events = await stores.audit.after(cursor.seq, BATCH);
+      const events = await read(cursor.seq);
       const upTo = events.at(-1)?.seq ?? cursor.seq;
       const kept = await stores.auditCheckpointed.linesBetween(cursor.checkpointSeq, upTo, BATCH);
       const untimed = this.opts.timestamped ? kept.findIndex((k) => k.timestamp === null) : -1;
       const checkpoints = untimed < 0 ? kept : kept.slice(0, untimed);
-      const records = merge(tenantId, s.settings.filter, events, checkpoints);
+      const records = merge(tenantId, s.settings.filter, events, checkpoints, recordOf);
       if (!records.length) break;
       await s.sink.send(records);
       cursor = { seq: upTo, checkpointSeq: checkpoints.at(-1)?.line.seq ?? cursor.checkpointSeq };
@@ -160,11 +196,17 @@ export class AuditExporter extends Job {
  * A batch's records in chain order: each event (or its skipped stand-in), and each checkpoint right after the event
  * it covers. Checkpoints are sent once their timestamp token is there, when timestamps are kept.
  */
-function merge(tenantId: number, filter: AuditSinkSettings['filter'], events: AuditEventRow[], checkpoints: { line: CheckpointLine; timestamp: Buffer | null }[]): ExportRecord[] {
+function merge(
+  tenantId: number,
+  filter: AuditSinkSettings['filter'],
+  events: AuditEventRow[],
+  checkpoints: { line: CheckpointLine; timestamp: Buffer | null }[],
+  recordOf: (e: AuditEventRow) => ExportRecord,
+): ExportRecord[] {
   const out: ExportRecord[] = [];
   let c = 0;
   for (const e of events) {
-    out.push(keeps(filter, e) ? eventRecord(tenantId, e) : skippedRecord(tenantId, e));
+    out.push(keeps(filter, e) ? recordOf(e) : skippedRecord(tenantId, e));
     while (c < checkpoints.length && checkpoints[c]!.line.seq <= e.seq) {
       const { line, timestamp } = checkpoints[c++]!;
       out.push({ kind: 'checkpoint', tenant: tenantId, line, ...(timestamp ? { timestamp: timestamp.toString('base64') } : {}) });
