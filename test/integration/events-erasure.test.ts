@@ -5,6 +5,7 @@ import * as http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { describe, expect } from 'vitest';
 import { vaultTest } from '../fixtures/vault.js';
+import { tenantSchema } from '../../api/store/schemas.js';
 
 const it = vaultTest({
   env: {
@@ -103,5 +104,25 @@ describe('erasure confirmations past their deadline', () => {
       server.closeAllConnections();
       await new Promise<void>((done) => server.close(() => done()));
     }
+  });
+
+  it('sweeps delivered events past their retention, keeping those still pending', async ({ vault }) => {
+    const name = `evs${Math.random().toString(36).slice(2, 8)}`;
+    const t = await vault.call('TenantCreate', { tenantname: name, tenantorg: 'x' });
+    const tenantId = t.body.tenantid as number;
+    const as = { 'x-bunker-token': t.body.xtoken as string, 'x-bunker-tenant': name };
+    // A paused subscription: its deliveries stay pending, so its events are kept.
+    const sub = await vault.call('EventSubscriptionCreate', { url: 'http://127.0.0.1:9/never', types: ['person.created'], active: false }, as);
+    expect(sub.status).toBe(200);
+    await vault.call('UserCreate', { profile: { a: 1 } }, as);
+    await vault.call('TokenCreate', { tokentype: 'text', record: 'x' }, as).then(async (r) => vault.call('TokenGet', { token: r.body.tokenuuid }, as));
+    const stores = vault.api.services.db.stores(tenantId);
+    await expect.poll(async () => (await stores.privacyEvents.backlog()).events, { timeout: 10_000 }).toBe(0);
+    const later = Math.floor(Date.now() / 1000) + 8 * 86_400;
+    await vault.api.services.sweeper.sweepOnce(later);
+    const left = await vault.api.services.db.orm.em.getConnection().execute(`select type from "${tenantSchema(tenantId)}".privacy_events order by id`);
+    // The pending delivery's event stayed; the detokenization (delivered to no one) went.
+    expect(left.map((r) => r.type as string)).toEqual(['person.created']);
+    expect((await stores.privacyEvents.backlog()).deliveries).toBe(1);
   });
 });
