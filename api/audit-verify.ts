@@ -147,15 +147,16 @@ async function main(): Promise<number> {
       's3-force-path-style': { type: 'boolean' },
       'from-file': { type: 'string' },
       'tsa-cert': { type: 'string' },
+      complete: { type: 'boolean' },
     },
   });
-  if (values['from-file'] !== undefined) return verifyFile(values['from-file'], values['public-key'], values['tsa-cert']);
+  if (values['from-file'] !== undefined) return verifyFile(values['from-file'], values['public-key'], values['tsa-cert'], values.complete === true);
   const url = values['database-url'] ?? process.env.DATABASE_URL;
   if (!url || !values.tenant || !values.checkpoints || !values['public-key']) {
     process.stderr.write(
       'usage: npm run audit:verify -- --database-url <url> --tenant <name|id> --checkpoints <dir|file|s3://bucket/prefix> --public-key <pem file>\n' +
         '       [--s3-endpoint <url>] [--s3-region <region>] [--s3-force-path-style]  (credentials: AWS_ACCESS_KEY_ID, AWS_SECRET_ACCESS_KEY, AWS_PROFILE…)\n' +
-        '   or: npm run audit:verify -- --from-file <file|-> --public-key <pem file> [--tsa-cert <pem file>]  (a SIEM\'s copy: JSON lines, OCSF or syslog)\n',
+        '   or: npm run audit:verify -- --from-file <file|-> --public-key <pem file> [--tsa-cert <pem file>] [--complete]  (a SIEM\'s copy: JSON lines, OCSF or syslog; --complete: from an unfiltered sink)\n',
     );
     return 2;
   }
@@ -196,16 +197,19 @@ async function verifyNow(query: Query, values: VerifyArgs): Promise<number> {
  * A SIEM's copy of the trails, from a file or stdin (`-`): one report line per tenant; exit 0 when every one is
  * intact, 1 naming the first broken sequence number of each that is not.
  */
-async function verifyFile(path: string, publicKey: string | undefined, tsaCert: string | undefined): Promise<number> {
+async function verifyFile(path: string, publicKey: string | undefined, tsaCert: string | undefined, complete: boolean): Promise<number> {
   if (!publicKey) {
-    process.stderr.write('usage: npm run audit:verify -- --from-file <file|-> --public-key <pem file> [--tsa-cert <pem file>]\n');
+    process.stderr.write('usage: npm run audit:verify -- --from-file <file|-> --public-key <pem file> [--tsa-cert <pem file>] [--complete]\n');
     return 2;
   }
   const text = path === '-' ? readFileSync(0, 'utf8') : readFileSync(path, 'utf8');
-  const reports = await verifyCopy(readCopy(text), readFileSync(publicKey, 'utf8'), tsaCert ? readFileSync(tsaCert, 'utf8') : undefined);
+  const copy = readCopy(text);
+  const reports = await verifyCopy(copy.records, readFileSync(publicKey, 'utf8'), { tsaPem: tsaCert ? readFileSync(tsaCert, 'utf8') : undefined, complete });
   for (const r of reports) process.stdout.write(`${JSON.stringify(r)}\n`);
+  // A line that claims to be a record and is not one faithfully (edited where a SIEM shows it) fails the copy.
+  for (const m of copy.malformed) process.stdout.write(`${JSON.stringify({ result: 'broken', line: m.line, why: m.why })}\n`);
   if (!reports.length) process.stderr.write('audit:verify: the file holds no audit record\n');
-  return reports.length && reports.every((r) => r.result === 'intact') ? 0 : 1;
+  return reports.length && !copy.malformed.length && reports.every((r) => r.result === 'intact') ? 0 : 1;
 }
 
 if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) {

@@ -34,10 +34,11 @@ const AREAS: [RegExp, string][] = [
   [/^SharedRecord/, 'Shared records'],
   [/^(File|BulkListFilesByTag)/, 'Files'],
   [/^System/, 'System'],
+  [/^(Event|Erasure)/, 'Privacy events'],
 ];
 
 /** Operations served beyond the DatabunkerPro v2 contract. */
-export const EXTRA_OPERATIONS = ['AuditVerify', 'PolicyDelete', 'PolicyExplain', 'RoleDelete', 'RoleGet', 'RoleUnlinkPolicy', 'SharedRecordDelete', 'SharedRecordListUserRecords', 'SystemGetKeyringStatus', 'SystemResplitRecoveryKey', 'SystemRotateMasterKey', 'TenantRotateAdminToken', 'XTokenListForRole', 'XTokenListForUser', 'XTokenRevoke'];
+export const EXTRA_OPERATIONS = ['AuditVerify', 'PolicyDelete', 'PolicyExplain', 'RoleDelete', 'RoleGet', 'RoleUnlinkPolicy', 'SharedRecordDelete', 'SharedRecordListUserRecords', 'SystemGetKeyringStatus', 'SystemResplitRecoveryKey', 'SystemRotateMasterKey', 'TenantRotateAdminToken', 'XTokenListForRole', 'XTokenListForUser', 'XTokenRevoke', 'EventSubscriptionCreate', 'EventSubscriptionList', 'EventSubscriptionUpdate', 'EventSubscriptionDelete', 'EventSubscriptionTest', 'EventDeliveryList', 'EventReplay', 'ErasureConfirm', 'ErasureStatusGet', 'ErasureReceiptGet'];
 
 export function areaOf(name: string): string {
   return AREAS.find(([re]) => re.test(name))?.[1] ?? 'Other';
@@ -87,7 +88,7 @@ const ERRORS: Record<string, string> = {
 };
 
 /** Users first, then the rest by name: the order a newcomer reads in. */
-const TAG_ORDER = ['Users', 'Login', 'Consent', 'App data', 'Requests', 'Files', 'Sessions', 'Shared records', 'Tokens', 'Groups', 'Bulk', 'Audit', 'Access', 'Tenants', 'System', 'Processing activities', 'Health'];
+const TAG_ORDER = ['Users', 'Login', 'Consent', 'App data', 'Requests', 'Files', 'Sessions', 'Shared records', 'Tokens', 'Groups', 'Bulk', 'Audit', 'Privacy events', 'Access', 'Tenants', 'System', 'Processing activities', 'Health'];
 
 const rank = (tag: string) => (TAG_ORDER.includes(tag) ? TAG_ORDER.indexOf(tag) : TAG_ORDER.length);
 

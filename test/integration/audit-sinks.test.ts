@@ -14,6 +14,9 @@ import { vaultTest, type TestVault } from '../fixtures/vault.js';
 import { startRsyslog, type Rsyslog } from '../fixtures/rsyslog.js';
 import { startTsa } from '../fixtures/tsa.js';
 import { readCopy, verifyCopy } from '../../api/vault/audit/copy-verification.js';
+import { toJson, type ExportRecord } from '../../api/vault/audit/siem/record.js';
+import { auditDigest } from '../../proto/audit-checkpoint.js';
+import { canonical } from '../../api/vault/audit/note.js';
 
 /** An HTTP collector taking NDJSON batches: every line it was sent, in order. */
 async function collector() {
@@ -74,7 +77,7 @@ async function caughtUp(vault: TestVault, lines: () => Promise<string[]> | strin
     .poll(
       async () => {
         got = await lines();
-        const records = readCopy(got.join('\n')).filter((r) => r.tenant === 1);
+        const records = readCopy(got.join('\n')).records.filter((r) => r.tenant === 1);
         const seqs = records.flatMap((r) => (r.kind === 'checkpoint' ? [] : [r.seq]));
         return Math.max(0, ...seqs) >= target && records.some((r) => r.kind === 'checkpoint' && r.timestamp);
       },
@@ -82,6 +85,24 @@ async function caughtUp(vault: TestVault, lines: () => Promise<string[]> | strin
     )
     .toBe(true);
   return got;
+}
+
+/**
+ * The stranger's forgery: the JSON line at `at` (event `seq`) rewritten as a successful TenantListTenants with its digest
+ * recomputed from the one before, and the line at `then` replaced by a skipped stand-in keeping its digest.
+ */
+function forge(lines: string[], at: number, then: number, seq: number): string[] {
+  const records = readCopy(lines.join('\n')).records.filter((r) => r.tenant === 1 && r.kind !== 'checkpoint');
+  const before = records.find((r) => r.kind !== 'checkpoint' && r.seq === seq - 1)!;
+  const original = readCopy(lines[at]!).records[0]!;
+  if (original.kind !== 'event' || before.kind === 'checkpoint') throw new Error('not an event line');
+  const fake = { ...original, title: 'TenantListTenants', status: 'ok' as const, msg: null };
+  const details = fake.details === null ? null : Buffer.from(fake.details, 'base64');
+  fake.digest = auditDigest(Buffer.from(before.digest, 'hex'), seq, canonical({ ...fake, details })).toString('hex');
+  const next = readCopy(lines[then]!).records[0]!;
+  if (next.kind !== 'event') throw new Error('not an event line');
+  const stand: ExportRecord = { kind: 'skipped', tenant: 1, seq: next.seq, when: next.when, digest: next.digest };
+  return lines.map((l, i) => (i === at ? toJson(fake) : i === then ? toJson(stand) : l));
 }
 
 const verifyCli = (file: string, pub: string, tsaCert: string) =>
@@ -98,7 +119,7 @@ describe('audit sinks', () => {
     await vault.call('UserGet', { mode: 'email', identity: 'nobody@example.com' });
     const lines = await caughtUp(vault, () => syslog.lines());
     const pub = await publicKey(vault);
-    const [report] = (await verifyCopy(readCopy(lines.join('\n')), pub, tsa.caPem)).filter((r) => r.tenant === 1);
+    const [report] = (await verifyCopy(readCopy(lines.join('\n')).records, pub, { tsaPem: tsa.caPem, complete: true })).filter((r) => r.tenant === 1);
     expect(report).toMatchObject({ result: 'intact', skipped: 0 });
     expect(report!.checkpoints.timestamped).toBeGreaterThan(0);
     expect(report!.provenUpTo).toBeGreaterThan(0);
@@ -116,10 +137,10 @@ describe('audit sinks', () => {
     expect(wrong.code).toBe(1);
     expect(wrong.out).toMatch(/checkpoint timestamp does not hold/);
 
-    const eventLines = lines.map((l, i) => ({ l, i, r: readCopy(l)[0] })).filter((x) => x.r?.kind === 'event' && x.r.tenant === 1 && x.r.seq > 1);
+    const eventLines = lines.map((l, i) => ({ l, i, r: readCopy(l).records[0] })).filter((x) => x.r?.kind === 'event' && x.r.tenant === 1 && x.r.seq > 1);
     const victim = eventLines[1]!;
     const seq = victim.r!.kind === 'event' ? victim.r!.seq : 0;
-    const judge = async (copy: string[]) => (await verifyCopy(readCopy(copy.join('\n')), pub)).find((r) => r.tenant === 1)!;
+    const judge = async (copy: string[]) => (await verifyCopy(readCopy(copy.join('\n')).records, pub)).find((r) => r.tenant === 1)!;
     const edited = lines.map((l, i) => (i === victim.i ? l.replace(/\\"title\\":\\"[A-Za-z]+\\"|"title":"[A-Za-z]+"/, (m) => m.replace(/[A-Za-z]+(\\?")$/, 'UserDelete$1')) : l));
     expect(edited).not.toEqual(lines);
     expect((await judge(edited)).broken).toMatchObject({ seq });
@@ -129,6 +150,32 @@ describe('audit sinks', () => {
     const movedReport = await judge(moved);
     expect(movedReport.result).toBe('broken');
     expect([seq, seq + 1]).toContain(movedReport.broken!.seq);
+
+    // As the stranger forged it: an event rewritten (its digest recomputed: it needs no key) and the next one turned
+    // into a skipped stand-in keeping its digest. Consistent, but nothing before the stand-in is proven any more.
+    const next = eventLines.find((x) => x.r!.kind === 'event' && x.r!.seq === seq + 1)!;
+    const forged = forge(lines, victim.i, next.i, seq);
+    const forgedReport = await judge(forged);
+    expect(forgedReport.result).toBe('intact');
+    expect(forgedReport.provenUpTo).toBeLessThan(seq);
+    expect(forgedReport.unproven).toBeGreaterThan(0);
+    expect((await verifyCopy(readCopy(forged.join('\n')).records, pub, { complete: true })).find((r) => r.tenant === 1)).toMatchObject({ result: 'broken', broken: { seq: seq + 1 } });
+    // Timestamps stripped: with the authority's certificate, unstamped checkpoints prove nothing.
+    const stripped = lines.map((l) => l.replace(/,\\?"timestamp\\?":\\?"[^"\\]*\\?"/, ''));
+    expect((await verifyCopy(readCopy(stripped.join('\n')).records, pub, { tsaPem: tsa.caPem })).find((r) => r.tenant === 1)).toMatchObject({ result: 'intact', provenUpTo: 0 });
+    // A line that claims to be ours but is not one faithfully is named.
+    const junk = [...lines, '{"type":"strongroom.audit.event","v":1,"tenant":1,"seq":2,"title":"UserDelete","digest":"not-hex"}'];
+    expect(readCopy(junk.join('\n')).malformed).toEqual([{ line: junk.length, why: 'not a well-formed audit record' }]);
+  });
+
+  it('refuse an OCSF line whose fields a SIEM shows were changed', async ({ vault }) => {
+    const ocsf = await caughtUp(vault, () => all.lines);
+    const i = ocsf.findIndex((l) => (JSON.parse(l) as { actor?: { user?: unknown } }).actor?.user !== undefined);
+    const o = JSON.parse(ocsf[i]!) as { actor: { user: { uid: string } } };
+    o.actor.user.uid = 'someone-else';
+    const edited = [...ocsf];
+    edited[i] = JSON.stringify(o);
+    expect(readCopy(edited.join('\n')).malformed).toEqual([{ line: i + 1, why: 'OCSF fields that disagree with the record' }]);
   });
 
   it('send an OCSF copy that verifies too, and a filtered copy that shows what it left out', async ({ vault }) => {
@@ -137,14 +184,18 @@ describe('audit sinks', () => {
     const pub = await publicKey(vault);
     const ocsf = await caughtUp(vault, () => all.lines);
     expect(JSON.parse(ocsf[0]!)).toMatchObject({ class_uid: 6003 });
-    expect((await verifyCopy(readCopy(ocsf.join('\n')), pub, tsa.caPem)).find((r) => r.tenant === 1)).toMatchObject({ result: 'intact' });
+    expect((await verifyCopy(readCopy(ocsf.join('\n')).records, pub, { tsaPem: tsa.caPem })).find((r) => r.tenant === 1)).toMatchObject({ result: 'intact' });
+    expect(readCopy(ocsf.join('\n')).malformed).toEqual([]);
     const filtered = await caughtUp(vault, () => errors.lines);
-    const report = (await verifyCopy(readCopy(filtered.join('\n')), pub)).find((r) => r.tenant === 1)!;
+    const report = (await verifyCopy(readCopy(filtered.join('\n')).records, pub)).find((r) => r.tenant === 1)!;
     expect(report.result).toBe('intact');
     expect(report.skipped).toBeGreaterThan(0);
     expect(report.events).toBeGreaterThan(0);
     // Only failed calls' content: every full event in the filtered copy is an error.
-    expect(readCopy(filtered.join('\n')).every((r) => r.kind !== 'event' || r.status === 'error')).toBe(true);
+    expect(readCopy(filtered.join('\n')).records.every((r) => r.kind !== 'event' || r.status === 'error')).toBe(true);
+    // A stand-in proves nothing before it: the filtered copy proves less than it holds, and is not complete.
+    expect(report.provenUpTo).toBeLessThan(await head(vault));
+    expect((await verifyCopy(readCopy(filtered.join('\n')).records, pub, { complete: true })).find((r) => r.tenant === 1)!.result).toBe('broken');
   });
 
   it('keep serving while a sink is down for 30 s, then catch up from its cursor with no gap', async ({ vault }) => {
@@ -171,7 +222,7 @@ describe('audit sinks', () => {
     await expect.poll(lag, { timeout: 60_000, interval: 250 }).toBe(0);
     const after = await caughtUp(vault, () => syslog.lines());
     const copy = [...before, ...after];
-    const [report] = (await verifyCopy(readCopy(copy.join('\n')), await publicKey(vault), tsa.caPem)).filter((r) => r.tenant === 1);
+    const [report] = (await verifyCopy(readCopy(copy.join('\n')).records, await publicKey(vault), { tsaPem: tsa.caPem, complete: true })).filter((r) => r.tenant === 1);
     expect(report).toMatchObject({ result: 'intact' });
     // A resend covers at most the batch whose acknowledgement was lost.
     expect(report!.duplicates).toBeLessThanOrEqual(500);

@@ -2,11 +2,18 @@
 // checkpoint key's public half alone (and the timestamp authority's certificate): every event follows the digest of
 // the one before it, no sequence number is missing, repeated with other content or out of order, and every
 // checkpoint's signature (and timestamp) holds and matches the event it covers. `npm run audit:verify -- --from-file`.
+//
+// What a copy proves. An event is proven by a later checkpoint that holds when every event between them is in the
+// copy with its content: the checkpoint's signed digest then follows from them. A `skipped` stand-in (an event a
+// sink's filter left out) carries only its digest, which cannot be checked: nothing before it is proven by a
+// checkpoint after it. A filtered copy is consistent, and proves only what follows its last stand-in up to a
+// checkpoint; `--complete` says the copy comes from an unfiltered sink, and fails on any stand-in. With the timestamp
+// authority's certificate, only timestamped checkpoints prove anything (a checkpoint key's holder could re-sign).
+import { isDeepStrictEqual } from 'node:util';
 import { auditDigest, checkpointKey, checkpointSigned } from '../../../proto/audit-checkpoint.js';
 import { canonical } from './note.js';
-import { parseJson, type ExportRecord } from './siem/record.js';
-import { fromOcsf } from './siem/ocsf.js';
-import { parseSyslogLine } from './siem/syslog.js';
+import { recordOf, toJson, type ExportRecord } from './siem/record.js';
+import { fromOcsf, toOcsf } from './siem/ocsf.js';
 import { checkpointImprint, verifyTimestamp } from './tsa.js';
 
 export interface CopyReport {
@@ -17,10 +24,20 @@ export interface CopyReport {
   skipped: number;
   /** Lines sent again (a resend after a lost acknowledgement), identical to the first. */
   duplicates: number;
-  checkpoints: { valid: number; timestamped: number };
-  /** The newest checkpoint that holds and matches the copy: everything up to it is proven (0: nothing is). */
+  checkpoints: { valid: number; timestamped: number; untimed: number };
+  /** Events with content proven by a later checkpoint, and those not (a stand-in, or no checkpoint, after them). */
+  proven: number;
+  unproven: number;
+  /** The newest checkpoint up to which every event is in the copy and proven (0: none). */
   provenUpTo: number;
   broken?: { seq: number; why: string };
+}
+
+export interface CopyOptions {
+  /** The timestamp authority's certificate (or CA): only timestamped checkpoints then prove anything. */
+  tsaPem?: string | undefined;
+  /** The copy comes from an unfiltered sink: a stand-in in it is an event removed. */
+  complete?: boolean | undefined;
 }
 
 interface TenantState {
@@ -28,33 +45,59 @@ interface TenantState {
   last: number;
   digests: Map<number, Buffer>;
   seen: Map<number, string>;
+  /** Sequence numbers of content events and of stand-ins, and the checkpoints that may prove (held and matched). */
+  contents: number[];
+  stands: number[];
+  proving: number[];
 }
 
+type Checkpoint = Extract<ExportRecord, { kind: 'checkpoint' }>;
+
 /** The copy's records, in the order captured, checked tenant by tenant; the first break of each tenant is named. */
-export async function verifyCopy(records: Iterable<ExportRecord>, publicKeyPem: string, tsaPem?: string): Promise<CopyReport[]> {
+export async function verifyCopy(records: Iterable<ExportRecord>, publicKeyPem: string, opts: CopyOptions = {}): Promise<CopyReport[]> {
   const key = checkpointKey(publicKeyPem);
   const tenants = new Map<number, TenantState>();
   const stateOf = (tenant: number) => {
     let s = tenants.get(tenant);
-    if (!s) tenants.set(tenant, (s = { report: { tenant, result: 'intact', events: 0, skipped: 0, duplicates: 0, checkpoints: { valid: 0, timestamped: 0 }, provenUpTo: 0 }, last: 0, digests: new Map(), seen: new Map() }));
+    if (!s) {
+      const report: CopyReport = { tenant, result: 'intact', events: 0, skipped: 0, duplicates: 0, checkpoints: { valid: 0, timestamped: 0, untimed: 0 }, proven: 0, unproven: 0, provenUpTo: 0 };
+      tenants.set(tenant, (s = { report, last: 0, digests: new Map(), seen: new Map(), contents: [], stands: [], proving: [] }));
+    }
     return s;
   };
-  const pendingCheckpoints: { s: TenantState; r: Extract<ExportRecord, { kind: 'checkpoint' }> }[] = [];
+  const later: { s: TenantState; r: Checkpoint; proves: boolean }[] = [];
   for (const r of records) {
     const s = stateOf(r.tenant);
     if (s.report.broken) continue;
-    const why = r.kind === 'checkpoint' ? await checkpoint(s, r, key, tsaPem, pendingCheckpoints) : event(s, r);
+    const why = r.kind === 'checkpoint' ? await checkpoint(s, r, key, opts.tsaPem, later) : event(s, r, opts.complete === true);
     if (why) breakAt(s, why.seq, why.why);
   }
   // A checkpoint seen before the event it covers is checked once the whole copy is read.
-  for (const { s, r } of pendingCheckpoints) {
+  for (const { s, r, proves } of later) {
     if (s.report.broken) continue;
     const digest = s.digests.get(r.line.seq);
     if (!digest) breakAt(s, r.line.seq, 'checkpoint of an event the copy does not hold');
     else if (digest.toString('hex') !== r.line.digest) breakAt(s, r.line.seq, 'checkpoint does not match the event');
-    else s.report.provenUpTo = Math.max(s.report.provenUpTo, r.line.seq);
+    else if (proves) s.proving.push(r.line.seq);
   }
+  for (const s of tenants.values()) prove(s);
   return [...tenants.values()].map((s) => s.report).sort((a, b) => a.tenant - b.tenant);
+}
+
+/** Which events the proving checkpoints prove: those with no stand-in between them and a checkpoint at or after them. */
+function prove(s: TenantState): void {
+  const checkpoints = [...new Set(s.proving)].sort((a, b) => a - b);
+  const stands = [...s.stands].sort((a, b) => a - b);
+  const standAfter = (seq: number) => stands.find((x) => x > seq);
+  const nextCheckpoint = (seq: number) => checkpoints.find((c) => c >= seq);
+  for (const seq of s.contents) {
+    const c = nextCheckpoint(seq);
+    const stand = standAfter(seq);
+    if (c !== undefined && (stand === undefined || stand > c)) s.report.proven++;
+    else s.report.unproven++;
+  }
+  const firstStand = stands[0] ?? Infinity;
+  s.report.provenUpTo = Math.max(0, ...checkpoints.filter((c) => c < firstStand));
 }
 
 function breakAt(s: TenantState, seq: number, why: string): void {
@@ -63,7 +106,7 @@ function breakAt(s: TenantState, seq: number, why: string): void {
 }
 
 /** An event or a skipped one, in order: the reason it breaks the copy, or undefined. */
-function event(s: TenantState, r: Exclude<ExportRecord, { kind: 'checkpoint' }>): { seq: number; why: string } | undefined {
+function event(s: TenantState, r: Exclude<ExportRecord, { kind: 'checkpoint' }>, complete: boolean): { seq: number; why: string } | undefined {
   const text = JSON.stringify(r);
   const seen = s.seen.get(r.seq);
   if (seen !== undefined) {
@@ -80,8 +123,11 @@ function event(s: TenantState, r: Exclude<ExportRecord, { kind: 'checkpoint' }>)
     const computed = auditDigest(previous, r.seq, canonical({ uuid: r.uuid, when: r.when, title: r.title, status: r.status, msg: r.msg, actor: r.actor, record: r.record, mode: r.mode, app: r.app, details }));
     if (!computed.equals(stated)) return { seq: r.seq, why: 'digest does not follow from the event and the one before' };
     s.report.events++;
+    s.contents.push(r.seq);
   } else {
+    if (complete) return { seq: r.seq, why: 'left out (a skipped stand-in) in a copy said to be complete' };
     s.report.skipped++;
+    s.stands.push(r.seq);
   }
   s.digests.set(r.seq, stated);
   s.seen.set(r.seq, text);
@@ -91,47 +137,99 @@ function event(s: TenantState, r: Exclude<ExportRecord, { kind: 'checkpoint' }>)
 
 async function checkpoint(
   s: TenantState,
-  r: Extract<ExportRecord, { kind: 'checkpoint' }>,
+  r: Checkpoint,
   key: ReturnType<typeof checkpointKey>,
   tsaPem: string | undefined,
-  later: { s: TenantState; r: Extract<ExportRecord, { kind: 'checkpoint' }> }[],
+  later: { s: TenantState; r: Checkpoint; proves: boolean }[],
 ): Promise<{ seq: number; why: string } | undefined> {
   const { line } = r;
   if (line.tenant !== r.tenant || !checkpointSigned(key, line)) return { seq: line.seq, why: 'checkpoint signature does not hold' };
-  if (tsaPem && r.timestamp) {
-    try {
-      await verifyTimestamp(Buffer.from(r.timestamp, 'base64'), checkpointImprint(line), tsaPem);
-      s.report.checkpoints.timestamped++;
-    } catch (err) {
-      return { seq: line.seq, why: `checkpoint timestamp does not hold: ${(err as Error).message}` };
+  let proves = true;
+  if (tsaPem) {
+    if (r.timestamp) {
+      try {
+        await verifyTimestamp(Buffer.from(r.timestamp, 'base64'), checkpointImprint(line), tsaPem);
+        s.report.checkpoints.timestamped++;
+      } catch (err) {
+        return { seq: line.seq, why: `checkpoint timestamp does not hold: ${(err as Error).message}` };
+      }
+    } else {
+      // Signed, but not stamped: its key's holder could have signed it any time.
+      s.report.checkpoints.untimed++;
+      proves = false;
     }
   }
   s.report.checkpoints.valid++;
   const digest = s.digests.get(line.seq);
   if (!digest) {
-    later.push({ s, r });
+    later.push({ s, r, proves });
     return undefined;
   }
   if (digest.toString('hex') !== line.digest) return { seq: line.seq, why: 'checkpoint does not match the event' };
-  s.report.provenUpTo = Math.max(s.report.provenUpTo, line.seq);
+  if (proves) s.proving.push(line.seq);
   return undefined;
 }
 
-/** The records of a captured copy, line by line: the vault's JSON, OCSF JSON, or syslog lines carrying either. */
-export function readCopy(text: string): ExportRecord[] {
-  const out: ExportRecord[] = [];
-  for (const line of text.split('\n')) {
-    if (!line.trim()) continue;
-    const r = parseJson(line) ?? ocsfLine(line) ?? parseSyslogLine(line);
-    if (r) out.push(r);
-  }
-  return out;
+/** A captured copy's records, and the lines that look like ours but are not one faithfully (edited, malformed). */
+export interface Copy {
+  records: ExportRecord[];
+  /** 1-based line numbers, with why. */
+  malformed: { line: number; why: string }[];
 }
 
-function ocsfLine(line: string): ExportRecord | null {
+/** A line that claims to be an audit record (the vault's JSON, OCSF from Strongroom, our syslog structured data). */
+const OURS = /strongroom\.audit|"class_uid"\s*:\s*6003|strongroom@32473/;
+
+/**
+ * The records of a captured copy, line by line: the vault's JSON, OCSF JSON, or syslog lines carrying either. A line
+ * that claims to be ours must be one exactly: its JSON the record's own (an extra or changed field, a SIEM-visible
+ * OCSF field that disagrees with the record, is refused), so nothing a SIEM shows escapes the check.
+ */
+export function readCopy(text: string): Copy {
+  const records: ExportRecord[] = [];
+  const malformed: Copy['malformed'] = [];
+  text.split('\n').forEach((line, i) => {
+    if (!line.trim()) return;
+    const r = faithful(line);
+    if (r === 'not ours') return;
+    if (typeof r === 'string') malformed.push({ line: i + 1, why: r });
+    else records.push(r);
+  });
+  return { records, malformed };
+}
+
+function faithful(line: string): ExportRecord | string {
+  let parsed: unknown;
   try {
-    return fromOcsf(JSON.parse(line));
+    parsed = JSON.parse(line);
   } catch {
-    return null;
+    parsed = undefined;
   }
+  if (parsed !== undefined) {
+    const own = recordOf(parsed);
+    if (own) return sameJson(parsed, JSON.parse(toJson(own)), ['@timestamp']) ? own : 'fields that are not the record\'s own';
+    const ocsf = fromOcsf(parsed);
+    if (ocsf) return sameJson(parsed, toOcsf(ocsf)) ? ocsf : 'OCSF fields that disagree with the record';
+  }
+  // A syslog line: its message is the JSON after the header, and the header's structured data must agree with it.
+  const brace = parsed === undefined ? line.indexOf('{') : -1;
+  if (brace > 0) {
+    const inner = faithful(line.slice(brace));
+    if (typeof inner !== 'string') {
+      const sd = SD.exec(line.slice(0, brace));
+      const seq = inner.kind === 'checkpoint' ? inner.line.seq : inner.seq;
+      return sd && Number(sd[1]) === inner.tenant && Number(sd[2]) === seq ? inner : 'a syslog header that disagrees with its record';
+    }
+    if (inner !== 'not ours') return inner;
+  }
+  return OURS.test(line) ? 'not a well-formed audit record' : 'not ours';
+}
+
+/** The structured data every syslog message of ours carries. */
+const SD = /\[strongroom@32473 tenant="(\d+)" seq="(\d+)"\]/;
+
+/** Deep equality of two JSON values, `ignoring` top-level keys a collector adds (Elastic's `@timestamp`). */
+function sameJson(a: unknown, b: unknown, ignoring: string[] = []): boolean {
+  const strip = (v: unknown) => (typeof v === 'object' && v !== null && !Array.isArray(v) ? Object.fromEntries(Object.entries(v).filter(([k]) => !ignoring.includes(k))) : v);
+  return isDeepStrictEqual(strip(a), strip(b));
 }
