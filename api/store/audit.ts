@@ -262,6 +262,20 @@ export class AuditStore extends TenantTables {
     return r ? toRow(r) : null;
   }
 
+  /**
+   * Events after a sequence number, oldest first, at most `limit` and, past the first, at most `maxBytes` of sealed
+   * details in all: a batch's memory is bounded whatever the events carry.
+   */
+  async afterBounded(seq: number, limit: number, maxBytes: number): Promise<AuditEventRow[]> {
+    const rows = await this.sql(
+      `select ${COLUMNS} from (select ${COLUMNS}, sum(coalesce(length(details), 0) + 256) over (order by seq) as running,
+         coalesce(length(details), 0) + 256 as own from (select ${COLUMNS} from ${this.t}.audit_events where seq > $1 order by seq limit $2) b) w
+       where running - own < $3 order by seq`,
+      [seq, limit, maxBytes],
+    );
+    return rows.map(toRow);
+  }
+
   /** Events after a sequence number, oldest first: the chain in order, a batch at a time. */
   async after(seq: number, limit: number): Promise<AuditEventRow[]> {
     return (await this.sql(`select ${COLUMNS} from ${this.t}.audit_events where seq > $1 order by seq limit $2`, [seq, limit])).map(toRow);

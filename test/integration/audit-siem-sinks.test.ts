@@ -126,6 +126,35 @@ describe('SyslogSink to rsyslog', () => {
     }
   });
 
+  it('confirms only what a receiver read to the end: one that stalls, or drops the connection unread, is not confirmed', async () => {
+    // A receiver that takes the connection and never reads (nor closes): the bytes are flushed, but never confirmed.
+    const held: import('node:net').Socket[] = [];
+    const stalled: Server = createTcpServer((s) => void held.push(s.pause()));
+    stalled.listen(0, '127.0.0.1');
+    await once(stalled, 'listening');
+    const sink = new SyslogSink({ host: '127.0.0.1', port: (stalled.address() as { port: number }).port, timeoutMs: 500 });
+    try {
+      await sink.send(['<110>1 - - - - - - unread']);
+      await expect(sink.confirm()).rejects.toThrow(/did not confirm/);
+    } finally {
+      for (const s of held) s.destroy();
+      stalled.close();
+      await sink.close();
+    }
+    // A receiver that reads to the end and closes: confirmed.
+    const reader: Server = createTcpServer((s) => s.resume().on('end', () => s.end()));
+    reader.listen(0, '127.0.0.1');
+    await once(reader, 'listening');
+    const ok = new SyslogSink({ host: '127.0.0.1', port: (reader.address() as { port: number }).port, timeoutMs: 2_000 });
+    try {
+      await ok.send(['<110>1 - - - - - - read']);
+      await ok.confirm();
+    } finally {
+      reader.close();
+      await ok.close();
+    }
+  });
+
   it('rejects at once when nothing listens', async () => {
     const sink = new SyslogSink({ host: '127.0.0.1', port: await freePort(), timeoutMs: 5_000 });
     await expect(sink.send(['<110>1 - - - - - - x'])).rejects.toThrow(/ECONNREFUSED/);

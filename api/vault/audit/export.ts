@@ -17,8 +17,13 @@ import { auditSinkErrors, auditSinkLagEvents, auditSinkLagSeconds } from '../../
 import { eventRecord, skippedRecord, type ExportRecord } from './siem/record.js';
 import { openAuditSink, type AuditSink } from './siem/sinks.js';
 
-/** Events per batch sent. */
+/** Events per batch read, and at most this many bytes of them (sealed details); a larger event goes alone. */
 const BATCH = 500;
+const BATCH_BYTES = 4 * 1024 * 1024;
+/** At most this many bytes per send (a receiver's body limit, nginx's default among them); a larger record goes alone. */
+const SEND_BYTES = 1024 * 1024;
+/** Sends between confirmations: what a failed confirmation sends again. */
+const CONFIRM_EVERY = 8;
 /** A sink that failed waits before its next try: from 1 s, doubling, at most 30 s. */
 const LONGEST_WAIT_MS = 30_000;
 /**
@@ -120,7 +125,7 @@ export class AuditExporter extends Job {
     const reads = new Map<number, Promise<AuditEventRow[]>>();
     const read = (from: number) => {
       let r = reads.get(from);
-      if (!r) reads.set(from, (r = this.db.stores(tenantId).audit.after(from, BATCH)));
+      if (!r) reads.set(from, (r = this.db.stores(tenantId).audit.afterBounded(from, BATCH, BATCH_BYTES)));
       return r;
     };
     const records = new Map<number, ExportRecord>();
@@ -160,6 +165,13 @@ export class AuditExporter extends Job {
     const stores = this.db.stores(tenantId);
     let cursor = await global.auditSinkCursors.get(s.settings.name, tenantId);
     let sent = 0;
+    let unconfirmed = 0;
+    const confirm = async () => {
+      // The cursor moves only once the sink confirmed: a receiver that died with messages unread gets them again.
+      await s.sink.confirm();
+      await global.auditSinkCursors.advance(s.settings.name, tenantId, cursor, Math.floor(Date.now() / 1000));
+      unconfirmed = 0;
+    };
     for (;;) {
       const events = await read(cursor.seq);
       const upTo = events.at(-1)?.seq ?? cursor.seq;
@@ -168,12 +180,13 @@ export class AuditExporter extends Job {
       const checkpoints = untimed < 0 ? kept : kept.slice(0, untimed);
       const records = merge(tenantId, s.settings.filter, events, checkpoints, recordOf);
       if (!records.length) break;
-      await s.sink.send(records);
+      for (const chunk of bySize(records)) await s.sink.send(chunk);
       cursor = { seq: upTo, checkpointSeq: checkpoints.at(-1)?.line.seq ?? cursor.checkpointSeq };
-      await global.auditSinkCursors.advance(s.settings.name, tenantId, cursor, Math.floor(Date.now() / 1000));
       sent += records.length;
+      if (++unconfirmed >= CONFIRM_EVERY) await confirm();
       if (this.stopping || events.length < BATCH) break;
     }
+    if (unconfirmed) await confirm();
     return sent;
   }
 
@@ -217,5 +230,29 @@ function merge(
     const { line, timestamp } = checkpoints[c]!;
     out.push({ kind: 'checkpoint', tenant: tenantId, line, ...(timestamp ? { timestamp: timestamp.toString('base64') } : {}) });
   }
+  return out;
+}
+
+/** A record's size as sent, roughly: its sealed details (base64) and the rest. */
+function sizeOf(r: ExportRecord): number {
+  return (r.kind === 'event' ? (r.details?.length ?? 0) + r.actor.length + (r.msg?.length ?? 0) : 0) + 1024;
+}
+
+/** Records in sends of at most SEND_BYTES (a larger record alone), in order. */
+function bySize(records: ExportRecord[]): ExportRecord[][] {
+  const out: ExportRecord[][] = [];
+  let chunk: ExportRecord[] = [];
+  let bytes = 0;
+  for (const r of records) {
+    const size = sizeOf(r);
+    if (chunk.length && bytes + size > SEND_BYTES) {
+      out.push(chunk);
+      chunk = [];
+      bytes = 0;
+    }
+    chunk.push(r);
+    bytes += size;
+  }
+  if (chunk.length) out.push(chunk);
   return out;
 }

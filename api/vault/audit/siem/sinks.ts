@@ -9,6 +9,11 @@ import { HttpCollectorSink } from './collector.js';
 export interface AuditSink {
   /** Resolves once the sink took every record; rejects otherwise (the exporter sends again from its cursor). */
   send(records: ExportRecord[]): Promise<void>;
+  /**
+   * Resolves once everything sent so far is known received (a collector's 2xx already says so; a syslog receiver
+   * confirms by reading to the end of the connection): only then does the exporter move its cursor.
+   */
+  confirm(): Promise<void>;
   close(): Promise<void>;
 }
 
@@ -18,10 +23,10 @@ const TIMEOUT_MS = 10_000;
 export function openAuditSink(s: AuditSinkSettings): AuditSink {
   if (s.type === 'http') {
     const sink = new HttpCollectorSink({ url: s.url, shape: s.shape, timeoutMs: TIMEOUT_MS, ...(s.headers ? { headers: s.headers } : {}), ...(s.index ? { index: s.index } : {}) });
-    return { send: (records) => sink.send(records, s.format), close: async () => sink.close() };
+    return { send: (records) => sink.send(records, s.format), confirm: () => Promise.resolve(), close: async () => sink.close() };
   }
   const tls = s.tls === true ? {} : s.tls === false || s.tls === undefined ? undefined : s.tls;
   const sink = new SyslogSink({ host: s.host, port: s.port, timeoutMs: TIMEOUT_MS, ...(tls ? { tls } : {}) });
   const o = { hostname: s.hostname ?? hostname(), appName: 'strongroom', format: s.format };
-  return { send: (records) => sink.send(records.map((r) => formatSyslog(r, o))), close: async () => sink.close() };
+  return { send: (records) => sink.send(records.map((r) => formatSyslog(r, o))), confirm: () => sink.confirm(), close: async () => sink.close() };
 }

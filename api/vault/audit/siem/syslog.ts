@@ -133,6 +133,33 @@ export class SyslogSink {
     return mine;
   }
 
+  /**
+   * Confirms what was sent since the last confirmation: ends the connection and waits for the receiver to close its
+   * side, which it does once it has read everything up to the end. TCP syslog has no acknowledgement of its own:
+   * bytes the socket flushed may still die unread in a receiver that stalls or goes away. Rejects (the sender then
+   * sends again from its cursor) when the receiver does not close in time, or the connection fails.
+   */
+  async confirm(): Promise<void> {
+    await this.turn;
+    const s = this.socket;
+    this.socket = null;
+    if (!s) return;
+    if (s.destroyed) throw new Error(`syslog connection to ${this.o.host}:${this.o.port} was lost before its messages were confirmed`);
+    await new Promise<void>((resolve, reject) => {
+      const timer = setTimeout(() => {
+        s.destroy();
+        reject(new Error(`syslog receiver ${this.o.host}:${this.o.port} did not confirm within ${this.o.timeoutMs} ms`));
+      }, this.o.timeoutMs);
+      s.once('error', () => undefined);
+      s.once('close', (hadError: boolean) => {
+        clearTimeout(timer);
+        if (hadError) reject(new Error(`syslog connection to ${this.o.host}:${this.o.port} failed before its messages were confirmed`));
+        else resolve();
+      });
+      s.end();
+    });
+  }
+
   /** Ends the connection once written data is flushed (destroys it if that takes longer than the deadline). */
   async close(): Promise<void> {
     await this.turn;
