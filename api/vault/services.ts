@@ -106,19 +106,9 @@ export function buildServices(config: Config, log: Logger, db: Database, tokeniz
   const keyringCheck = new KeyringCheck(db, tokenizer, log, keys);
   // The upgrade from a legacy database: its tenants are served again as each is done; their trails are neither
   // checkpointed nor verified before they are re-chained (a checkpoint of a link about to change would not hold).
-  const auditCheckpoints = new AuditCheckpoints(
-    db,
-    tokenizer,
-    log,
-    {
-      seconds: config.audit.checkpointSeconds,
-      events: config.audit.checkpointEvents,
-      dir: config.audit.checkpointDir,
-      s3: config.audit.checkpointS3,
-      stamper: config.auditSinks.tsa && new CheckpointStamper(db, log, config.auditSinks.tsa),
-    },
-    keyringCheck,
-  );
+  const { checkpointSeconds: seconds, checkpointEvents, checkpointDir: dir, checkpointS3: s3 } = config.audit;
+  const stamper = config.auditSinks.tsa && new CheckpointStamper(db, log, config.auditSinks.tsa);
+  const auditCheckpoints = new AuditCheckpoints(db, tokenizer, log, { seconds, events: checkpointEvents, dir, s3, stamper }, keyringCheck);
   events.on('auditAppended', ({ tenantId, events: appended }) => auditCheckpoints.counted(tenantId, appended));
   const rewrapper = new Rewrapper(db, tokenizer, log, config.rewrap, keys);
   const legacy = new LegacyMigrator(db, tokenizer, log, { ...config.rewrap, batch: config.legacyBatch }, { keys, audit, blobs: files.blobs, events });
