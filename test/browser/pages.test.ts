@@ -516,10 +516,12 @@ describe('the pages themselves', { timeout: 180_000 }, () => {
     await poll(() => shown(page.getByText(UserCreate.summary, { exact: true }).first()), { timeout: 30_000 }).toBe('shown');
     expect((await page.locator('.opblock-tag').first().textContent())?.trim()).toMatch(/^Users/);
     // A long document is rendered as it is scrolled to: the later sections appear once reached.
+    // Step by step, so that no section is scrolled past before it had the time to render.
     await poll(async () => {
-      await page.mouse.wheel(0, 4000);
-      return shown(page.getByText(TenantRotateAdminToken.summary, { exact: true }).first());
-    }, { timeout: 30_000 }).toBe('shown');
+      if ((await shown(page.getByText(TenantRotateAdminToken.summary, { exact: true }).first())) === 'shown') return 'shown';
+      await page.mouse.wheel(0, 1200);
+      return 'not shown';
+    }, { timeout: 45_000, interval: 300 }).toBe('shown');
     expect(await page.getByRole('heading', { name: 'The envelope' }).count()).toBe(1);
     await screenshot(page, 'docs');
     expect(problems).toEqual([]);

@@ -6,7 +6,7 @@ import pg from 'pg';
 import { describe, expect } from 'vitest';
 import { vaultTest, type TestVault } from '../fixtures/vault.js';
 
-const it = vaultTest({ env: { STRONGROOM_AUDIT_CHECKPOINT_SECONDS: '0', STRONGROOM_AUDIT_VERIFY_SECONDS: '0', STRONGROOM_SWEEP_SECONDS: '0' } });
+const it = vaultTest({ env: { STRONGROOM_AUDIT_CHECKPOINT_SECONDS: '0', STRONGROOM_AUDIT_VERIFY_SECONDS: '0', STRONGROOM_SWEEP_SECONDS: '0', STRONGROOM_EVENTS_DISPATCH_SECONDS: '0' } });
 
 const sql = (vault: TestVault, text: string, params: unknown[] = []) => vault.api.services.db.global().sql.query(text, params);
 
