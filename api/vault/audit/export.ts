@@ -60,7 +60,6 @@ export class AuditExporter extends Job {
   private readonly sinks: SinkState[];
   private readonly kicked = new Set<number>();
   private lastFull = 0;
-  private gathering: NodeJS.Timeout | undefined;
   private readonly measured = new Map<string, number>();
 
   constructor(
@@ -78,17 +77,9 @@ export class AuditExporter extends Job {
   appended(tenantId: number): void {
     if (!this.sinks.length || this.stopping) return;
     this.kicked.add(tenantId);
-    this.gather();
+    this.kickSoon(GATHER_MS);
   }
 
-  private gather(): void {
-    if (this.gathering) return;
-    this.gathering = setTimeout(() => {
-      this.gathering = undefined;
-      this.kick();
-    }, GATHER_MS);
-    this.gathering.unref();
-  }
 
   protected async pass(): Promise<number> {
     const kicked = [...this.kicked];
@@ -108,12 +99,11 @@ export class AuditExporter extends Job {
         else this.log.error({ err: { type: (err as Error).name, message: (err as Error).message }, tenantId: id }, 'audit export failed');
       }
     }
-    if (this.kicked.size) this.gather();
+    if (this.kicked.size) this.kickSoon(GATHER_MS);
     return sent;
   }
 
   override async stop(): Promise<void> {
-    clearTimeout(this.gathering);
     await super.stop();
     for (const s of this.sinks) await s.sink.close();
   }

@@ -6,6 +6,7 @@ import { Periodic } from '../periodic.js';
 
 export abstract class Job {
   private readonly schedule: Periodic;
+  private soon: NodeJS.Timeout | undefined;
 
   /** `what` names the job in the log line of a failed pass; every `seconds` (0: never on a schedule). */
   protected constructor(what: string, seconds: number, log: Logger) {
@@ -26,7 +27,19 @@ export abstract class Job {
     this.schedule.kick();
   }
 
+  /** Kicks a pass `ms` from now, unless one is due already: what comes in meanwhile is gathered into that pass. */
+  protected kickSoon(ms: number): void {
+    if (this.soon || this.stopping) return;
+    this.soon = setTimeout(() => {
+      this.soon = undefined;
+      this.kick();
+    }, ms);
+    this.soon.unref();
+  }
+
   async stop(): Promise<void> {
+    clearTimeout(this.soon);
+    this.soon = undefined;
     await this.schedule.stop();
   }
 

@@ -47,7 +47,6 @@ const GATHER_MS = 100;
 export class Dispatcher extends Job {
   private readonly kicked = new Set<number>();
   private readonly measured = new Map<number, number>();
-  private gathering: NodeJS.Timeout | undefined;
   private lastFull = 0;
   /**
    * Each subscription's deliveries under way, by subscription id: they run on their own, so that a slow or silent
@@ -68,12 +67,7 @@ export class Dispatcher extends Job {
   committed(tenantId: number): void {
     if (!this.opts.seconds || this.stopping) return;
     this.kicked.add(tenantId);
-    if (this.gathering) return;
-    this.gathering = setTimeout(() => {
-      this.gathering = undefined;
-      this.kick();
-    }, GATHER_MS);
-    this.gathering.unref();
+    this.kickSoon(GATHER_MS);
   }
 
   /**
@@ -102,18 +96,11 @@ export class Dispatcher extends Job {
       }
     }
     // More came in during the pass: another soon.
-    if (this.kicked.size && !this.gathering) {
-      this.gathering = setTimeout(() => {
-        this.gathering = undefined;
-        this.kick();
-      }, GATHER_MS);
-      this.gathering.unref();
-    }
+    if (this.kicked.size) this.kickSoon(GATHER_MS);
     return delivered;
   }
 
   override async stop(): Promise<void> {
-    clearTimeout(this.gathering);
     await super.stop();
     await Promise.all(this.delivering.values());
     await this.deps.sinks.close();
