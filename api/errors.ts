@@ -82,6 +82,7 @@ export const Messages = {
   badMode: 'The mode parameter has an incorrect format: use login, token, email, phone or custom',
   badUuid: 'Bad UUID',
   badBody: 'Failed to decode the request body',
+  protoKey: 'The request body may not contain a field named __proto__',
   notJson: 'The request body must be JSON, sent with Content-Type: application/json',
   badUnlock: 'The unlockuuid value was not found or is not valid',
   listUsersDisabled: 'BulkListUsers is disabled',

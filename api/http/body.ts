@@ -87,6 +87,8 @@ export function bodyReader(limit: number) {
       leaveBodyUnread(ctx);
       // A compressed body that does not decode (gzip, deflate, br) is the client's bad body, not the vault's fault.
       if (isDecodingError(err)) throw badRequest(Messages.badBody);
+      // The parser refuses a `__proto__` key at any depth (prototype poisoning): the caller is told which key.
+      if (err instanceof SyntaxError && /forbidden prototype property/.test(err.message)) throw badRequest(Messages.protoKey);
       throw err;
     }
     return ctx.request.body;
