@@ -6,10 +6,11 @@ import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { parseArgs } from 'node:util';
+import { verifyProof } from './vault/audit/proof.js';
 import pg from 'pg';
 import { HeldSql } from './store/sql.js';
 import { eventsAfter, storedHead, tenantIdOf as storedTenantId, type Query } from './store/auditor.js';
-import { auditDigest, checkpointKey, checkpointSigned, parseCheckpoint, type CheckpointLine } from '../proto/audit-checkpoint.js';
+import { followingDigest, checkpointKey, checkpointSigned, parseCheckpoint, type CheckpointLine } from '../proto/audit-checkpoint.js';
 import { canonical } from './vault/audit/trail.js';
 import type { AuditEventRow } from './store/audit.js';
 import { S3BlobStore } from './store/blobs/s3.js';
@@ -116,7 +117,7 @@ export async function verifyTrail(query: Query, tenantId: number, lines: Checkpo
       const seq = Number(r.seq);
       if (seq !== last + 1) return broken(last + 1, 'gap');
       const e = { ...r, when: Number(r.when) } as unknown as AuditEventRow;
-      digest = auditDigest(digest, seq, canonical(e));
+      digest = followingDigest(digest, seq, canonical(e), e.digest);
       // The stored digest must be the one recomputed from the stored events; links are 32-byte MACs, each chained
       // on the one before, so a repeat means a link was copied, not computed.
       if (!e.digest?.equals(digest) || e.hash.length !== 32 || e.hash.equals(link)) return broken(seq, 'link');
@@ -146,17 +147,20 @@ async function main(): Promise<number> {
       's3-region': { type: 'string' },
       's3-force-path-style': { type: 'boolean' },
       'from-file': { type: 'string' },
+      proof: { type: 'string' },
       'tsa-cert': { type: 'string' },
       complete: { type: 'boolean' },
     },
   });
+  if (values.proof !== undefined) return verifyProofFile(values.proof, values['public-key'], values['tsa-cert']);
   if (values['from-file'] !== undefined) return verifyFile(values['from-file'], values['public-key'], values['tsa-cert'], values.complete === true);
   const url = values['database-url'] ?? process.env.DATABASE_URL;
   if (!url || !values.tenant || !values.checkpoints || !values['public-key']) {
     process.stderr.write(
       'usage: npm run audit:verify -- --database-url <url> --tenant <name|id> --checkpoints <dir|file|s3://bucket/prefix> --public-key <pem file>\n' +
         '       [--s3-endpoint <url>] [--s3-region <region>] [--s3-force-path-style]  (credentials: AWS_ACCESS_KEY_ID, AWS_SECRET_ACCESS_KEY, AWS_PROFILE…)\n' +
-        '   or: npm run audit:verify -- --from-file <file|-> --public-key <pem file> [--tsa-cert <pem file>] [--complete]  (a SIEM\'s copy: JSON lines, OCSF or syslog; --complete: from an unfiltered sink)\n',
+        '   or: npm run audit:verify -- --from-file <file|-> --public-key <pem file> [--tsa-cert <pem file>] [--complete]  (a SIEM\'s copy: JSON lines, OCSF or syslog; --complete: from an unfiltered sink)\n' +
+        '   or: npm run audit:verify -- --proof <file|-> --public-key <pem file> [--tsa-cert <pem file>]  (a person\'s proof, from AuditProveEvents)\n',
     );
     return 2;
   }
@@ -210,6 +214,29 @@ async function verifyFile(path: string, publicKey: string | undefined, tsaCert: 
   for (const m of copy.malformed) process.stdout.write(`${JSON.stringify({ result: 'broken', line: m.line, why: m.why })}\n`);
   if (!reports.length) process.stderr.write('audit:verify: the file holds no audit record\n');
   return reports.length && !copy.malformed.length && reports.every((r) => r.result === 'intact') ? 0 : 1;
+}
+
+/**
+ * A person's proof (AuditProveEvents' answer, or its `proof`), from a file or stdin: one report line; exit 0 when it
+ * holds, 1 naming where it does not.
+ */
+async function verifyProofFile(path: string, publicKey: string | undefined, tsaCert: string | undefined): Promise<number> {
+  if (!publicKey) {
+    process.stderr.write('usage: npm run audit:verify -- --proof <file|-> --public-key <pem file> [--tsa-cert <pem file>]\n');
+    return 2;
+  }
+  const text = path === '-' ? readFileSync(0, 'utf8') : readFileSync(path, 'utf8');
+  let value: unknown;
+  try {
+    value = JSON.parse(text);
+  } catch {
+    value = null;
+  }
+  // The whole answer as saved from the API, or its proof alone.
+  const proof = value && typeof value === 'object' && 'proof' in value ? (value as { proof: unknown }).proof : value;
+  const report = await verifyProof(proof, readFileSync(publicKey, 'utf8'), { tsaPem: tsaCert ? readFileSync(tsaCert, 'utf8') : undefined });
+  process.stdout.write(`${JSON.stringify(report)}\n`);
+  return report.result === 'intact' ? 0 : 1;
 }
 
 if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) {

@@ -23,14 +23,49 @@ export interface CheckpointLine {
 const DOMAIN = 'strongroom/audit-checkpoint/v1';
 
 /**
- * The public digest chain: digest_n = sha256(digest_{n-1} ‖ int8(seq_n) ‖ utf8(canonical_n)). Unkeyed, so anyone
- * with the events can recompute it (and anyone who writes the database can forge it: it proves nothing alone);
- * signed in a checkpoint, it lets an auditor without the audit key check every event up to that checkpoint.
+ * The public digest chain: digest_n = sha256(digest_{n-1} ‖ int8(seq_n) ‖ leaf_n), leaf_n = sha256(utf8(canonical_n)).
+ * Unkeyed, so anyone with the events can recompute it (and anyone who writes the database can forge it: it proves
+ * nothing alone); signed in a checkpoint, it lets an auditor without the audit key check every event up to that
+ * checkpoint. Through the leaves, one person's events are shown to follow into a checkpoint with only the hashes of
+ * the others between them (auditProof below), never their content: each canonical text holds a random UUID.
  */
 export function auditDigest(previous: Buffer, seq: number, canonical: string): Buffer {
+  return digestOfLeaf(previous, seq, auditLeaf(canonical));
+}
+
+/** An event's leaf: the hash of its canonical text, all a proof shows of someone else's event. */
+export function auditLeaf(canonical: string): Buffer {
+  return createHash('sha256').update(canonical, 'utf8').digest();
+}
+
+export function digestOfLeaf(previous: Buffer, seq: number, leaf: Buffer): Buffer {
+  return createHash('sha256').update(previous).update(seqBytes(seq)).update(leaf).digest();
+}
+
+/**
+ * The chain's first form, over the canonical text itself: events chained before leaves (and the legacy unkeyed
+ * links, which had this form) keep it. Its input is longer than the leaf form's 72 bytes (a canonical text holds a
+ * 36-character UUID), so no text can stand for a leaf: accepting either form needs a SHA-256 collision to forge.
+ */
+export function auditDigestFirstForm(previous: Buffer, seq: number, canonical: string): Buffer {
+  return createHash('sha256').update(previous).update(seqBytes(seq)).update(canonical, 'utf8').digest();
+}
+
+/**
+ * The digest following `previous` for this event, in the form `stated` has: the leaf form unless the stated digest
+ * is the first form's (an event chained before leaves). A verifier compares the answer with `stated`.
+ */
+export function followingDigest(previous: Buffer, seq: number, canonical: string, stated: Buffer | null | undefined): Buffer {
+  const digest = auditDigest(previous, seq, canonical);
+  if (!stated || digest.equals(stated)) return digest;
+  const first = auditDigestFirstForm(previous, seq, canonical);
+  return first.equals(stated) ? first : digest;
+}
+
+function seqBytes(seq: number): Buffer {
   const n = Buffer.alloc(8);
   n.writeBigInt64BE(BigInt(seq));
-  return createHash('sha256').update(previous).update(n).update(canonical, 'utf8').digest();
+  return n;
 }
 
 export interface CheckpointFields {

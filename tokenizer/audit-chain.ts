@@ -10,14 +10,14 @@ import type { ChainLinks__Output } from '../proto/generated/strongroom/tokenizer
 import { chainLinks, type AuditKeys } from './audit-keys.js';
 import { AuditBrokenError, AuditCutError, type AuditHeads } from './audit-heads.js';
 import { refusedQueued } from './audit-queue.js';
-import { auditDigest } from '../proto/audit-checkpoint.js';
+import { auditDigestFirstForm } from '../proto/audit-checkpoint.js';
 
 /** Whether `previous` (the link at first_seq - 1) is vouched for, or proven by the item's proof (one HMAC). */
 function provenPrevious(keys: AuditKeys, heads: AuditHeads, tenantId: number, salt: Buffer, item: ChainItem__Output): boolean {
   const from = Number(item.first_seq) - 1;
   if (heads.vouches(tenantId, salt, from, item.previous)) return true;
   if (from < 1 || !item.proof_canonical || item.previous.length !== 32) return false;
-  if (item.proof_legacy) return heads.get(tenantId, salt).seq === 0 && auditDigest(item.proof_previous, from, item.proof_canonical).equals(item.previous);
+  if (item.proof_legacy) return heads.get(tenantId, salt).seq === 0 && auditDigestFirstForm(item.proof_previous, from, item.proof_canonical).equals(item.previous);
   return keys.isLink(tenantId, salt, { previous: item.proof_previous, seq: from, canonical: item.proof_canonical, link: item.previous });
 }
 

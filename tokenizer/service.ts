@@ -4,7 +4,7 @@ import { performance } from 'node:perf_hooks';
 import * as grpc from '@grpc/grpc-js';
 import type { Logger } from 'pino';
 import type { Batch__Output, BatchResult, TokenizerHandlers } from '../proto/loader.js';
-import { auditDigest } from '../proto/audit-checkpoint.js';
+import { followingDigest } from '../proto/audit-checkpoint.js';
 import { Subkeys } from './subkeys.js';
 import { runBatch, BadItemError, MAX_CHAIN } from './batch.js';
 import { DEFAULT_ROTATE_AFTER, SealCounts } from './seal-counts.js';
@@ -181,7 +181,7 @@ export class TokenizerService {
     checkTenant(tenantId, salt);
     if (!Number.isSafeInteger(seq) || seq < 1) throw new BadItemError('seq must be 1 or more');
     if (!this.audit.isLink(tenantId, salt, { previous, seq, canonical, link })) throw new RefusedError('the link is not this tenant\'s link of that event');
-    if (!auditDigest(req.previous_digest, seq, canonical).equals(digest)) throw new RefusedError('the digest is not that event\'s digest');
+    if (!followingDigest(req.previous_digest, seq, canonical, digest).equals(digest)) throw new RefusedError('the digest is not that event\'s digest');
     // A head signed is committed: the newest the tokenizer knows, and one older than that is a cut trail.
     this.heads.raise(tenantId, salt, seq, link);
     const time = Math.floor(Date.now() / 1000);

@@ -9,6 +9,7 @@ import { AppdataListVersions } from './appdata/AppdataListVersions.js';
 import { AppdataUpdate } from './appdata/AppdataUpdate.js';
 import { AuditGetEvent } from './audit/AuditGetEvent.js';
 import { AuditListUserEvents } from './audit/AuditListUserEvents.js';
+import { AuditProveEvents } from './audit/AuditProveEvents.js';
 import { AuditVerify } from './audit/AuditVerify.js';
 import { EventSubscriptionCreate } from './events/EventSubscriptionCreate.js';
 import { EventSubscriptionList } from './events/EventSubscriptionList.js';
@@ -148,6 +149,7 @@ export const operations: readonly OpDefinition[] = [
   AppdataUpdateRequest,
   AuditGetEvent,
   AuditListUserEvents,
+  AuditProveEvents,
   AuditVerify,
   BulkDeleteTokens,
   BulkListAllAuditEvents,

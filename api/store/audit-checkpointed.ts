@@ -35,6 +35,15 @@ export class AuditCheckpointedStore extends TenantTables {
     return rows.map((r) => ({ line: r.line, timestamp: r.timestamp ?? null }));
   }
 
+  /** The first kept checkpoint at or after `seq`, with its timestamp token; null when none is kept yet. */
+  async covering(seq: number): Promise<{ line: CheckpointLine; timestamp: Buffer | null } | null> {
+    const [r] = await this.sql<{ line: CheckpointLine; timestamp: Buffer | null }>(
+      `select line, timestamp from ${this.t}.audit_checkpoints where seq >= $1 order by seq limit 1`,
+      [seq],
+    );
+    return r ? { line: r.line, timestamp: r.timestamp ?? null } : null;
+  }
+
   /** Kept checkpoints still without a timestamp token, oldest first. */
   async untimed(limit: number): Promise<CheckpointLine[]> {
     return (await this.sql<{ line: CheckpointLine }>(`select line from ${this.t}.audit_checkpoints where timestamp is null order by seq limit $1`, [limit])).map((r) => r.line);

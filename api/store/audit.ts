@@ -276,6 +276,11 @@ export class AuditStore extends TenantTables {
     return rows.map(toRow);
   }
 
+  /** One record's events after a sequence number, oldest first, at most `limit` (the index on record, seq). */
+  async forRecordAfter(record: string, seq: number, limit: number): Promise<AuditEventRow[]> {
+    return (await this.sql(`select ${COLUMNS} from ${this.t}.audit_events where record = $1 and seq > $2 order by seq limit $3`, [record, seq, limit])).map(toRow);
+  }
+
   /** Events after a sequence number, oldest first: the chain in order, a batch at a time. */
   async after(seq: number, limit: number): Promise<AuditEventRow[]> {
     return (await this.sql(`select ${COLUMNS} from ${this.t}.audit_events where seq > $1 order by seq limit $2`, [seq, limit])).map(toRow);

@@ -7,7 +7,7 @@ import type { TestVault } from '../fixtures/vault.js';
 import { inbox, type Sent } from '../fixtures/login.js';
 import { UserCreate } from '../../api/ops/users/UserCreate.js';
 import { TenantRotateAdminToken } from '../../api/ops/tenants/TenantRotateAdminToken.js';
-import { expectAccessible, openPage, pagesVault, poll, screenshot, shown } from './support.js';
+import { expectAccessible, openPage, pagesVault, poll, screenshot, shown, streamText } from './support.js';
 
 let vault: TestVault;
 let browser: Browser;
@@ -464,12 +464,6 @@ describe('every section', { timeout: 180_000 }, () => {
     await admin.page.context().close();
   });
 });
-
-async function streamText(stream: NodeJS.ReadableStream): Promise<string> {
-  const chunks: Buffer[] = [];
-  for await (const chunk of stream) chunks.push(Buffer.from(chunk as Buffer));
-  return Buffer.concat(chunks).toString('utf8');
-}
 
 describe('the pages at phone width', { timeout: 180_000 }, () => {
   it('fit a phone screen and stay accessible', async () => {

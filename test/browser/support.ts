@@ -76,3 +76,10 @@ export async function openPage(browser: Browser, width = 1280, height = 900): Pr
   const page = await context.newPage();
   return { page, problems: watch(page) };
 }
+
+/** A download's (or any stream's) whole text. */
+export async function streamText(stream: NodeJS.ReadableStream): Promise<string> {
+  const chunks: Buffer[] = [];
+  for await (const chunk of stream) chunks.push(Buffer.from(chunk as Buffer));
+  return Buffer.concat(chunks).toString('utf8');
+}

@@ -7,15 +7,21 @@ import { describe, expect, it } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
 import type { TestVault } from '../fixtures/vault.js';
 import { HOUSEKEEPING } from '../../web/src/api/housekeeping.js';
-import { expectAccessible, openPage, pagesVault, poll, screenshot, shown } from './support.js';
+import { expectAccessible, openPage, pagesVault, poll, screenshot, shown, streamText } from './support.js';
+import { verifyProof } from '../../api/vault/audit/proof.js';
 
 let vault: TestVault;
 let browser: Browser;
 
-pagesVault((v, b) => {
-  vault = v;
-  browser = b;
-});
+// Checkpoints every second, so that a person's proof covers their events at once.
+pagesVault(
+  (v, b) => {
+    vault = v;
+    browser = b;
+  },
+  true,
+  { env: { STRONGROOM_AUDIT_CHECKPOINT_SECONDS: '1' } },
+);
 
 interface Sent {
   op: string;
@@ -149,6 +155,30 @@ describe('who made each event', { timeout: 180_000 }, () => {
       expect(problems).toEqual([]);
       await page.context().close();
     }
+  });
+
+  it('gives the person a proof of their log, which verifies offline', async () => {
+    const { token, xtoken } = await personAndRole();
+    await vault.call('UserGet', { mode: 'token', identity: token }, { 'x-bunker-token': xtoken });
+    const login = (await vault.call('XTokenCreateForUser', { mode: 'token', identity: token, finaltime: '1h' })).body.xtoken as string;
+    // Once a checkpoint covers what the person's events are so far.
+    await poll(async () => ((await vault.call('AuditProveEvents', { mode: 'token', identity: token })).body.unproven as unknown[]).length).toBe(0);
+    const { page, problems } = await openPage(browser, 1280, 844);
+    await page.context().addInitScript(`sessionStorage.setItem('strongroom.portal', ${JSON.stringify(JSON.stringify({ xtoken: login, token }))});`);
+    await page.goto(`${vault.url}/portal/accesses`);
+    const button = page.getByRole('button', { name: 'Download a proof of this log' });
+    await poll(() => shown(button)).toBe('shown');
+    const [file] = await Promise.all([page.waitForEvent('download'), button.click()]);
+    expect(file.suggestedFilename()).toBe('my-access-log-proof.json');
+    const saved = JSON.parse(await streamText(await file.createReadStream())) as { proof: { record: string }; publickey: string };
+    expect(saved.proof.record).toBe(token);
+    const report = await verifyProof(saved.proof, await vault.api.services.auditCheckpoints.publicKey());
+    expect(report.result).toBe('intact');
+    expect(report.proven).toBeGreaterThanOrEqual(2);
+    await poll(() => shown(page.getByText('Your download has started.', { exact: false }))).toBe('shown');
+    await expectAccessible(page, 'portal proof of the access log');
+    expect(problems).toEqual([]);
+    await page.context().close();
   });
 });
 

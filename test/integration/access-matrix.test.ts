@@ -14,6 +14,7 @@ const LOGIN_OPS = new Set([
   'UserGet',
   'UserListVersions',
   'AuditListUserEvents',
+  'AuditProveEvents',
   'AppdataGet',
   'AppdataListUserAppNames',
   'AppdataListVersions',

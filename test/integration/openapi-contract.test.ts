@@ -49,7 +49,7 @@ const STORY: Step[] = [
   ['UserRequestApprove', (p) => ({ requestuuid: p.answers.UserUpdateRequest!.requestuuid })],
   ['UserRequestCancel', (p) => ({ requestuuid: p.answers.UserDeleteRequest!.requestuuid })],
   ['AuditListUserEvents'], ['AuditGetEvent', (p) => ({ auditeventuuid: p.answers.AuditListUserEvents!.rows[0].auditeventuuid })],
-  ['BulkListAllAuditEvents', unlocked], ['AuditVerify'],
+  ['BulkListAllAuditEvents', unlocked], ['AuditVerify'], ['AuditProveEvents'],
   ['PolicyCreate'], ['PolicyGet'], ['PolicyUpdate'], ['PolicyListAllPolicies'],
   ['RoleCreate'], ['RoleGet'], ['RoleUpdate'], ['RoleLinkPolicy'], ['RoleListAllRoles'], ['PolicyExplain'],
   ['XTokenCreateForRole'], ['XTokenListForRole'], ['XTokenCreateForUser'], ['XTokenListForUser'],

@@ -10,7 +10,7 @@
 // checkpoint; `--complete` says the copy comes from an unfiltered sink, and fails on any stand-in. With the timestamp
 // authority's certificate, only timestamped checkpoints prove anything (a checkpoint key's holder could re-sign).
 import { isDeepStrictEqual } from 'node:util';
-import { auditDigest, checkpointKey, checkpointSigned } from '../../../proto/audit-checkpoint.js';
+import { followingDigest, checkpointKey, checkpointSigned } from '../../../proto/audit-checkpoint.js';
 import { canonical } from './note.js';
 import { recordOf, toJson, type ExportRecord } from './siem/record.js';
 import { fromOcsf, toOcsf } from './siem/ocsf.js';
@@ -120,7 +120,7 @@ function event(s: TenantState, r: Exclude<ExportRecord, { kind: 'checkpoint' }>,
   if (r.kind === 'event') {
     const previous = r.seq === 1 ? Buffer.alloc(0) : s.digests.get(r.seq - 1)!;
     const details = r.details === null ? null : Buffer.from(r.details, 'base64');
-    const computed = auditDigest(previous, r.seq, canonical({ uuid: r.uuid, when: r.when, title: r.title, status: r.status, msg: r.msg, actor: r.actor, record: r.record, mode: r.mode, app: r.app, details }));
+    const computed = followingDigest(previous, r.seq, canonical({ uuid: r.uuid, when: r.when, title: r.title, status: r.status, msg: r.msg, actor: r.actor, record: r.record, mode: r.mode, app: r.app, details }), stated);
     if (!computed.equals(stated)) return { seq: r.seq, why: 'digest does not follow from the event and the one before' };
     s.report.events++;
     s.contents.push(r.seq);

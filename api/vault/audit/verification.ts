@@ -10,7 +10,7 @@ import { canonical } from './trail.js';
 import { Periodic } from '../periodic.js';
 import type { AuditCheckpoints } from './checkpoints.js';
 import { auditBroken, auditVerifiedAt, auditVerifiedSequence } from '../../metrics.js';
-import { auditDigest } from '../../../proto/audit-checkpoint.js';
+import { followingDigest } from '../../../proto/audit-checkpoint.js';
 import type { AuditHead } from '../../store/audit.js';
 import { ConflictError } from '../../errors.js';
 import type { MigrationState } from '../events.js';
@@ -129,7 +129,7 @@ export class AuditVerifier {
       const known = mark ? linked.filter((r) => r.seq <= mark.seq).length : 0;
       const links = known < linked.length ? await this.tokenizer.chainAudit(tenantId, known ? linked[known - 1]!.hash : prev, linked[known]!.seq, texts.slice(known)) : [];
       for (const [i, r] of linked.entries()) {
-        digest = auditDigest(digest, r.seq, texts[i]!);
+        digest = followingDigest(digest, r.seq, texts[i]!, r.digest);
         if (!r.digest?.equals(digest)) return broken(r.seq, 'link');
         if (i >= known && !links[i - known]!.equals(r.hash)) return broken(r.seq, 'link');
         linksSeen = linksHash(linksSeen, r.hash);

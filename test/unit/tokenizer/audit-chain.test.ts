@@ -15,7 +15,7 @@ import { AuditBrokenError, AuditHeads } from '../../../tokenizer/audit-heads.js'
 import { linkChainItem } from '../../../tokenizer/audit-chain.js';
 import { Subkeys } from '../../../tokenizer/subkeys.js';
 import type { ChainItem__Output } from '../../../proto/generated/strongroom/tokenizer/v1/ChainItem.js';
-import { auditDigest } from '../../../proto/audit-checkpoint.js';
+import { auditDigestFirstForm } from '../../../proto/audit-checkpoint.js';
 
 const log = pino({ level: 'silent' });
 const TENANT = 7;
@@ -94,7 +94,7 @@ describe('linking onto a head forged in the database (H1)', () => {
     const legacy: Trail = [];
     for (let i = 0; i < 3; i++) {
       const t = text();
-      legacy.push({ text: t, link: auditDigest(legacy.at(-1)?.link ?? Buffer.alloc(0), i + 1, t) });
+      legacy.push({ text: t, link: auditDigestFirstForm(legacy.at(-1)?.link ?? Buffer.alloc(0), i + 1, t) });
     }
     const heads = tokenizer();
     const asLegacy = (trail: Trail) => ({ ...item(trail, [text()]), proof_legacy: true });
@@ -106,7 +106,7 @@ describe('linking onto a head forged in the database (H1)', () => {
     link(heads, trail, 1);
     // Once a committed head is known, a legacy-form head (forged: anyone computes sha256) is refused.
     const forged = text();
-    trail.push({ text: forged, link: auditDigest(trail.at(-1)!.link, trail.length + 1, forged) });
+    trail.push({ text: forged, link: auditDigestFirstForm(trail.at(-1)!.link, trail.length + 1, forged) });
     expect(() => linkChainItem(keys, heads, TENANT, salt, asLegacy(trail))).toThrow(AuditBrokenError);
   });
 

@@ -98,6 +98,13 @@ export type AuditListUserEventsInput = {
   limit?: number;
 };
 
+export type AuditProveEventsInput = {
+  mode: "login" | "token" | "email" | "phone" | "custom";
+  identity: string | number;
+  after?: number;
+  limit?: number;
+};
+
 export type AuditVerifyInput = Record<string, unknown>;
 
 export type BulkDeleteTokensInput = {
@@ -814,6 +821,7 @@ export interface Requests {
   AppdataUpdateRequest: AppdataUpdateRequestInput;
   AuditGetEvent: AuditGetEventInput;
   AuditListUserEvents: AuditListUserEventsInput;
+  AuditProveEvents: AuditProveEventsInput;
   AuditVerify: AuditVerifyInput;
   BulkDeleteTokens: BulkDeleteTokensInput;
   BulkListAllAuditEvents: BulkListAllAuditEventsInput;
@@ -949,6 +957,7 @@ export const OPERATION_NAMES: readonly OperationName[] = [
   'AppdataUpdateRequest',
   'AuditGetEvent',
   'AuditListUserEvents',
+  'AuditProveEvents',
   'AuditVerify',
   'BulkDeleteTokens',
   'BulkListAllAuditEvents',

@@ -40,6 +40,7 @@ const OUR_OWN = [
   'EventSubscriptionTest',
   'EventSubscriptionUpdate',
   'AuditVerify',
+  'AuditProveEvents',
   'PolicyDelete',
   'PolicyExplain',
   'RoleDelete',
