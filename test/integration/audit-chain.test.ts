@@ -14,9 +14,10 @@ import { vaultTest, buildProfile, type TestVault } from '../fixtures/vault.js';
 import { usingPostgres } from '../fixtures/database.js';
 
 import { canonical } from '../../api/vault/audit/trail.js';
-import { auditDigest, checkpointKey, checkpointSigned, parseCheckpoint } from '../../proto/audit-checkpoint.js';
+import { auditDigest, auditDigestFirstForm, checkpointKey, checkpointSigned, parseCheckpoint } from '../../proto/audit-checkpoint.js';
 import { readCheckpoints, verifyTrail, type Query } from '../../api/audit-verify.js';
 import { TokenizerRejectedError } from '../../api/tokenizer-client.js';
+import { verifyProof, type AuditProof } from '../../api/vault/audit/proof.js';
 
 const checkpointDir = mkdtempSync(join(tmpdir(), 'sr-checkpoints-'));
 const it = vaultTest({
@@ -118,6 +119,40 @@ async function redigest(vault: TestVault, t: Trail) {
 }
 
 describe('the keyed audit chain', () => {
+  it('verifies a trail chained in the first form (before leaves), and proves only the events after it', async ({ vault }) => {
+    const name = `first${randomUUID().slice(0, 8)}`;
+    const created = await vault.call('TenantCreate', { tenantname: name, tenantorg: 'Audit' });
+    const t: Trail = { id: created.body.tenantid, name, admin: { 'x-bunker-token': created.body.xtoken as string }, checkpoint: 0 };
+    const person = await vault.call('UserCreate', { profile: buildProfile() }, t.admin);
+    const ref = { mode: 'token', identity: person.body.token as string };
+    for (let i = 0; i < 3; i++) await vault.call('UserGet', ref, t.admin);
+    // As a release before leaves chained them: every digest so far in the first form.
+    const old = await vault.api.services.db.stores(t.id).audit.after(0, 10_000);
+    let digest: Buffer = Buffer.alloc(0);
+    for (const r of old) {
+      digest = auditDigestFirstForm(digest, r.seq, canonical(r));
+      await sql(vault, `update ${events(t)} set digest = $1 where seq = $2`, [digest, r.seq]);
+    }
+    await sql(vault, `update ${head(t)} set digest = $1`, [digest]);
+    const upTo = old.at(-1)!.seq;
+    // This release chains on from there in the leaf form, and signs it.
+    for (let i = 0; i < 3; i++) await vault.call('UserGet', ref, t.admin);
+    const line = (await vault.api.services.auditCheckpoints.checkpoint(t.id))!;
+    expect(line.seq).toBeGreaterThan(upTo + 2);
+    expect(await verify(vault, t)).toMatchObject({ result: 'intact' });
+    expect(await audit(vault, t)).toMatchObject({ result: 'intact', provenUpTo: line.seq });
+    // The proof covers the events after the first form; those before are named.
+    const answer = (await vault.call('AuditProveEvents', { ...ref, after: 0 }, t.admin)).body;
+    const proven = (answer.proof as AuditProof).segments.flatMap((s) => s.events.map((e) => e.seq));
+    const unproven = answer.unproven as { seq: number; why: string }[];
+    expect(unproven.length).toBeGreaterThanOrEqual(4);
+    expect(unproven.every((u) => u.seq <= upTo && u.why === 'chained before proofs')).toBe(true);
+    expect(proven.length).toBeGreaterThanOrEqual(3);
+    expect(proven.every((seq) => seq > upTo && seq <= line.seq)).toBe(true);
+    const pem = (await vault.call('SystemGetKeyringStatus')).body.auditpublickey as string;
+    expect(await verifyProof(answer.proof, pem)).toMatchObject({ result: 'intact', proven: proven.length });
+  });
+
   it('verifies intact, for the tenant\'s admin and the root through X-Bunker-Tenant, and for the auditor', async ({ vault }) => {
     const t = await trail(vault);
     const mine = await verify(vault, t);

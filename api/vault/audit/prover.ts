@@ -56,41 +56,51 @@ export async function proveEvents(stores: Stores, tenantId: number, record: stri
       continue;
     }
     const built = await segmentOf(stores, group, cp);
-    if (typeof built === 'string') for (const e of group) unproven.push({ seq: e.seq, why: built });
-    else {
-      segments.push(built);
-      budget -= span;
+    if ('why' in built) {
+      // Chained before leaves up to `at`: the person's events after it may still be proven from there.
+      const taken = built.why === 'chained before proofs' ? group.filter((e) => e.seq <= built.at) : group;
+      for (const e of taken) unproven.push({ seq: e.seq, why: built.why });
+      i += taken.length;
+      continue;
     }
+    segments.push(built);
+    budget -= span;
     i = j;
   }
   return { proof: { type: PROOF_TYPE, v: 1, tenant: tenantId, record, segments }, unproven, next };
 }
 
+/** Why a segment cannot be made, and the sequence number where that was found. */
+type Failure = { why: Unproven['why']; at: number };
+
 /** The segment from `group`'s first event to its checkpoint, its leaves recomputed and checked against the digests. */
-async function segmentOf(stores: Stores, group: AuditEventRow[], cp: { line: ProofSegment['checkpoint']; timestamp: Buffer | null }): Promise<ProofSegment | Unproven['why']> {
+async function segmentOf(stores: Stores, group: AuditEventRow[], cp: { line: ProofSegment['checkpoint']; timestamp: Buffer | null }): Promise<ProofSegment | Failure> {
   const first = group[0]!.seq;
+  const broken = (at: number): Failure => ({ why: 'the stored trail does not lead to its checkpoint', at });
   const before = first > 1 ? (await stores.audit.atAndBefore(first)).find((r) => r.seq === first - 1) : undefined;
-  if (first > 1 && !before?.digest) return 'chained before proofs';
+  // Stored before the digest chain (a legacy event, not re-chained yet): no digest to start from.
+  if (first > 1 && !before?.digest) return { why: 'chained before proofs', at: first };
   const previous = before?.digest ?? Buffer.alloc(0);
   const leaves = Buffer.alloc((cp.line.seq - first + 1) * 32);
   let digest = previous;
   let seq = first - 1;
   while (seq < cp.line.seq) {
     const rows = (await stores.audit.afterBounded(seq, Math.min(PAGE, cp.line.seq - seq), PAGE_BYTES)).filter((r) => r.seq <= cp.line.seq);
-    if (!rows.length) return 'the stored trail does not lead to its checkpoint';
+    if (!rows.length) return broken(seq + 1);
     for (const r of rows) {
-      if (r.seq !== seq + 1 || !r.digest) return r.digest ? 'the stored trail does not lead to its checkpoint' : 'chained before proofs';
+      if (r.seq !== seq + 1) return broken(seq + 1);
+      if (!r.digest) return { why: 'chained before proofs', at: r.seq };
       const text = canonical(r);
       const leaf = auditLeaf(text);
       const prior = digest;
       digest = digestOfLeaf(prior, r.seq, leaf);
       // A digest of the first form (before leaves) cannot be shown without the event's whole text.
-      if (!digest.equals(r.digest)) return auditDigestFirstForm(prior, r.seq, text).equals(r.digest) ? 'chained before proofs' : 'the stored trail does not lead to its checkpoint';
+      if (!digest.equals(r.digest)) return auditDigestFirstForm(prior, r.seq, text).equals(r.digest) ? { why: 'chained before proofs', at: r.seq } : broken(r.seq);
       leaf.copy(leaves, (r.seq - first) * 32);
       seq = r.seq;
     }
   }
-  if (digest.toString('hex') !== cp.line.digest) return 'the stored trail does not lead to its checkpoint';
+  if (digest.toString('hex') !== cp.line.digest) return broken(cp.line.seq);
   return {
     previous: previous.toString('hex'),
     first,
