@@ -23,19 +23,34 @@ export interface CheckpointLine {
 const DOMAIN = 'strongroom/audit-checkpoint/v1';
 
 /**
- * The public digest chain: digest_n = sha256(digest_{n-1} ‖ int8(seq_n) ‖ leaf_n), leaf_n = sha256(utf8(canonical_n)).
- * Unkeyed, so anyone with the events can recompute it (and anyone who writes the database can forge it: it proves
- * nothing alone); signed in a checkpoint, it lets an auditor without the audit key check every event up to that
- * checkpoint. Through the leaves, one person's events are shown to follow into a checkpoint with only the hashes of
- * the others between them (auditProof below), never their content: each canonical text holds a random UUID.
+ * The public digest chain: digest_n = sha256(digest_{n-1} ‖ int8(seq_n) ‖ leaf_n), where leaf_n is the hash of the
+ * event's canonical text with its sealed details replaced by their SHA-256 (auditLeaf). Unkeyed, so anyone with the
+ * events can recompute it (and anyone who writes the database can forge it: it proves nothing alone); signed in a
+ * checkpoint, it lets an auditor without the audit key check every event up to that checkpoint. Through the leaves,
+ * one person's events are shown to follow into a checkpoint with only the hashes of the others between them
+ * (proofs), never their content: each canonical text holds a random UUID. Through the details' hash, a copy of the
+ * trail is verifiable without the sealed details themselves (the audit sinks send the hash, not the bytes).
  */
 export function auditDigest(previous: Buffer, seq: number, canonical: string): Buffer {
   return digestOfLeaf(previous, seq, auditLeaf(canonical));
 }
 
-/** An event's leaf: the hash of its canonical text, all a proof shows of someone else's event. */
+/** An event's leaf, from its canonical text (canonicalText below): all a proof shows of someone else's event. */
 export function auditLeaf(canonical: string): Buffer {
-  return createHash('sha256').update(canonical, 'utf8').digest();
+  // The details are the last element, `null` or a base64 string: base64 holds no comma.
+  const comma = canonical.lastIndexOf(',');
+  const details = canonical.slice(comma + 1, -1);
+  return leafOfDigest(`${canonical.slice(0, comma)}]`, details === 'null' ? null : detailsDigest(Buffer.from(details.slice(1, -1), 'base64')));
+}
+
+/** The SHA-256 of an event's sealed details, hex; null when it has none. */
+export function detailsDigest(details: Buffer | null): string | null {
+  return details ? createHash('sha256').update(details).digest('hex') : null;
+}
+
+/** The leaf of an event from `head`, the JSON array of its nine fields before the details, and its details' digest. */
+export function leafOfDigest(head: string, digestHex: string | null): Buffer {
+  return createHash('sha256').update(`${head.slice(0, -1)},${JSON.stringify(digestHex)}]`, 'utf8').digest();
 }
 
 export function digestOfLeaf(previous: Buffer, seq: number, leaf: Buffer): Buffer {
@@ -46,6 +61,7 @@ export function digestOfLeaf(previous: Buffer, seq: number, leaf: Buffer): Buffe
  * The chain's first form, over the canonical text itself: events chained before leaves (and the legacy unkeyed
  * links, which had this form) keep it. Its input is longer than the leaf form's 72 bytes (a canonical text holds a
  * 36-character UUID), so no text can stand for a leaf: accepting either form needs a SHA-256 collision to forge.
+ * (The first form covers the sealed details themselves: a copy of such an event is verifiable only with them.)
  */
 export function auditDigestFirstForm(previous: Buffer, seq: number, canonical: string): Buffer {
   return createHash('sha256').update(previous).update(seqBytes(seq)).update(canonical, 'utf8').digest();

@@ -22,6 +22,9 @@ export interface AuditEventRow {
 }
 
 /** An event as queued by a write: every stored field but its place in the chain, and the tokenizer's MAC of it. */
+/** A stored event as the audit sinks read it (AuditStore.afterForExport): `details` only when it is needed. */
+export type ExportRow = AuditEventRow & { detailsDigest: string | null; size: number };
+
 export type QueuedEvent = Omit<AuditEventRow, 'seq' | 'hash' | 'digest'> & { mac: Buffer | null; chained?: boolean };
 
 /** A queued event to append: its uuid (its data is in the queue) with the link and digest made for it. */
@@ -274,6 +277,28 @@ export class AuditStore extends TenantTables {
       [seq, limit, maxBytes],
     );
     return rows.map(toRow);
+  }
+
+  /**
+   * Events after `seq` as the audit sinks send them: the SHA-256 of their sealed details (hex) and its size instead
+   * of the bytes (`details` null), at most `limit`; and the digest of event `seq` (empty at 0), the chain's start.
+   */
+  async afterForExport(seq: number, limit: number): Promise<{ previous: Buffer; rows: ExportRow[] }> {
+    const found = await this.sql(
+      `select seq, uuid, "when", title, status, msg, actor, record, mode, app, null::bytea as details, hash, digest,
+         encode(sha256(details), 'hex') as details_digest, coalesce(octet_length(details), 0) as size
+       from ${this.t}.audit_events where seq >= $1 order by seq limit $2`,
+      [seq, limit + 1],
+    );
+    const rows = found.map((r) => ({ ...toRow(r), detailsDigest: (r.details_digest as string | null) ?? null, size: Number(r.size) }));
+    const previous = rows[0]?.seq === seq ? (rows.shift()!.digest ?? Buffer.alloc(0)) : Buffer.alloc(0);
+    return { previous, rows: rows.slice(0, limit) };
+  }
+
+  /** The sealed details of these events, by sequence number. */
+  async detailsOf(seqs: readonly number[]): Promise<Map<number, Buffer | null>> {
+    const rows = await this.sql<{ seq: string; details: Buffer | null }>(`select seq, details from ${this.t}.audit_events where seq = any($1::bigint[])`, [seqs]);
+    return new Map(rows.map((r) => [Number(r.seq), r.details ?? null]));
   }
 
   /** One record's events after a sequence number, oldest first, at most `limit` (the index on record, seq). */

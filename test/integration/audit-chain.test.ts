@@ -18,6 +18,9 @@ import { auditDigest, auditDigestFirstForm, checkpointKey, checkpointSigned, par
 import { readCheckpoints, verifyTrail, type Query } from '../../api/audit-verify.js';
 import { TokenizerRejectedError } from '../../api/tokenizer-client.js';
 import { verifyProof, type AuditProof } from '../../api/vault/audit/proof.js';
+import { readForSinks } from '../../api/vault/audit/export.js';
+import { checkpointRecord, eventRecord, type ExportRecord } from '../../api/vault/audit/siem/record.js';
+import { verifyCopy } from '../../api/vault/audit/copy-verification.js';
 
 const checkpointDir = mkdtempSync(join(tmpdir(), 'sr-checkpoints-'));
 const it = vaultTest({
@@ -151,6 +154,15 @@ describe('the keyed audit chain', () => {
     expect(proven.every((seq) => seq > upTo && seq <= line.seq)).toBe(true);
     const pem = (await vault.call('SystemGetKeyringStatus')).body.auditpublickey as string;
     expect(await verifyProof(answer.proof, pem)).toMatchObject({ result: 'intact', proven: proven.length });
+    // The audit sinks send the first form's events with their sealed bytes, the others with their hash alone, and
+    // the copy verifies, complete, up to the checkpoint.
+    const rows = await readForSinks(vault.api.services.db.stores(t.id).audit, 0);
+    expect(rows.filter((r) => r.withDetails).map((r) => r.seq)).toEqual(old.map((r) => r.seq));
+    const records: ExportRecord[] = rows.map((r) => eventRecord(t.id, r, { detailsDigest: r.detailsDigest, withDetails: r.withDetails }));
+    expect(records.filter((r) => r.kind === 'event' && r.seq > upTo && r.details !== undefined)).toEqual([]);
+    records.splice(line.seq, 0, checkpointRecord(line));
+    const [copy] = await verifyCopy(records, pem, { complete: true });
+    expect(copy).toMatchObject({ result: 'intact', provenUpTo: line.seq, proven: line.seq, unproven: rows.length - line.seq });
   });
 
   it('verifies intact, for the tenant\'s admin and the root through X-Bunker-Tenant, and for the auditor', async ({ vault }) => {

@@ -15,8 +15,8 @@ import { startRsyslog, type Rsyslog } from '../fixtures/rsyslog.js';
 import { startTsa } from '../fixtures/tsa.js';
 import { readCopy, verifyCopy } from '../../api/vault/audit/copy-verification.js';
 import { toJson, type ExportRecord } from '../../api/vault/audit/siem/record.js';
-import { auditDigest } from '../../proto/audit-checkpoint.js';
-import { canonical } from '../../api/vault/audit/note.js';
+import { digestOfLeaf, leafOfDigest } from '../../proto/audit-checkpoint.js';
+import { canonicalHead } from '../../api/vault/audit/note.js';
 
 /** An HTTP collector taking NDJSON batches: every line it was sent, in order. */
 async function collector() {
@@ -97,8 +97,7 @@ function forge(lines: string[], at: number, then: number, seq: number): string[]
   const original = readCopy(lines[at]!).records[0]!;
   if (original.kind !== 'event' || before.kind === 'checkpoint') throw new Error('not an event line');
   const fake = { ...original, title: 'TenantListTenants', status: 'ok' as const, msg: null };
-  const details = fake.details === null ? null : Buffer.from(fake.details, 'base64');
-  fake.digest = auditDigest(Buffer.from(before.digest, 'hex'), seq, canonical({ ...fake, details })).toString('hex');
+  fake.digest = digestOfLeaf(Buffer.from(before.digest, 'hex'), seq, leafOfDigest(canonicalHead(fake), fake.detailsdigest)).toString('hex');
   const next = readCopy(lines[then]!).records[0]!;
   if (next.kind !== 'event') throw new Error('not an event line');
   const stand: ExportRecord = { kind: 'skipped', tenant: 1, seq: next.seq, when: next.when, digest: next.digest };

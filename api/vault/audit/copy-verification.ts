@@ -10,8 +10,8 @@
 // checkpoint; `--complete` says the copy comes from an unfiltered sink, and fails on any stand-in. With the timestamp
 // authority's certificate, only timestamped checkpoints prove anything (a checkpoint key's holder could re-sign).
 import { isDeepStrictEqual } from 'node:util';
-import { followingDigest, checkpointKey, checkpointSigned } from '../../../proto/audit-checkpoint.js';
-import { canonical } from './note.js';
+import { detailsDigest, digestOfLeaf, followingDigest, leafOfDigest, checkpointKey, checkpointSigned } from '../../../proto/audit-checkpoint.js';
+import { canonical, canonicalHead } from './note.js';
 import { recordOf, toJson, type ExportRecord } from './siem/record.js';
 import { fromOcsf, toOcsf } from './siem/ocsf.js';
 import { checkpointImprint, verifyTimestamp } from './tsa.js';
@@ -119,8 +119,16 @@ function event(s: TenantState, r: Exclude<ExportRecord, { kind: 'checkpoint' }>,
   const stated = Buffer.from(r.digest, 'hex');
   if (r.kind === 'event') {
     const previous = r.seq === 1 ? Buffer.alloc(0) : s.digests.get(r.seq - 1)!;
-    const details = r.details === null ? null : Buffer.from(r.details, 'base64');
-    const computed = followingDigest(previous, r.seq, canonical({ uuid: r.uuid, when: r.when, title: r.title, status: r.status, msg: r.msg, actor: r.actor, record: r.record, mode: r.mode, app: r.app, details }), stated);
+    const fields = { uuid: r.uuid, when: r.when, title: r.title, status: r.status, msg: r.msg, actor: r.actor, record: r.record, mode: r.mode, app: r.app };
+    let computed: Buffer;
+    if (r.details !== undefined) {
+      // Sent with its bytes (an event of the first form): the digest of the bytes must be the one stated too.
+      const details = r.details === null ? null : Buffer.from(r.details, 'base64');
+      if (detailsDigest(details) !== r.detailsdigest) return { seq: r.seq, why: 'details do not match their digest' };
+      computed = followingDigest(previous, r.seq, canonical({ ...fields, details }), stated);
+    } else {
+      computed = digestOfLeaf(previous, r.seq, leafOfDigest(canonicalHead(fields), r.detailsdigest));
+    }
     if (!computed.equals(stated)) return { seq: r.seq, why: 'digest does not follow from the event and the one before' };
     s.report.events++;
     s.contents.push(r.seq);

@@ -8,16 +8,21 @@
 import type { Logger } from 'pino';
 import type { Database } from '../../store/database.js';
 import type { SessionLeases } from '../../store/session-locks.js';
-import type { AuditEventRow } from '../../store/audit.js';
+import type { AuditEventRow, AuditStore, ExportRow } from '../../store/audit.js';
 import type { AuditSinkSettings } from '../../config-audit-sinks.js';
 import { isTenantGone } from '../../store/errors.js';
-import type { CheckpointLine } from '../../../proto/audit-checkpoint.js';
+import { digestOfLeaf, leafOfDigest, type CheckpointLine } from '../../../proto/audit-checkpoint.js';
+import { canonicalHead } from './note.js';
 import { Job } from '../jobs/job.js';
 import { auditSinkErrors, auditSinkLagEvents, auditSinkLagSeconds } from '../../metrics.js';
 import { eventRecord, skippedRecord, type ExportRecord } from './siem/record.js';
 import { openAuditSink, type AuditSink } from './siem/sinks.js';
 
-/** Events per batch read, and at most this many bytes of them (sealed details); a larger event goes alone. */
+/**
+ * Events per batch read. Events are read with their sealed details' SHA-256, not the bytes (the digest chain covers the
+ * hash); only an event of the chain's first form is sent with its bytes, at most BATCH_BYTES of them per batch (a
+ * larger event goes alone).
+ */
 const BATCH = 500;
 const BATCH_BYTES = 4 * 1024 * 1024;
 /** At most this many bytes per send (a receiver's body limit, nginx's default among them); a larger record goes alone. */
@@ -111,17 +116,17 @@ export class AuditExporter extends Job {
   /** One tenant to every sink that takes it; answers how many records went. */
   private async exportTenant(tenantId: number, tenantName: string): Promise<number> {
     let sent = 0;
-    // Sinks at the same place read the same events once, and share their records (details in base64 once).
-    const reads = new Map<number, Promise<AuditEventRow[]>>();
+    // Sinks at the same place read the same events once, and share their records.
+    const reads = new Map<number, Promise<SinkRow[]>>();
     const read = (from: number) => {
       let r = reads.get(from);
-      if (!r) reads.set(from, (r = this.db.stores(tenantId).audit.afterBounded(from, BATCH, BATCH_BYTES)));
+      if (!r) reads.set(from, (r = readForSinks(this.db.stores(tenantId).audit, from)));
       return r;
     };
     const records = new Map<number, ExportRecord>();
-    const recordOf = (e: AuditEventRow) => {
+    const recordOf = (e: SinkRow) => {
       let r = records.get(e.seq);
-      if (!r) records.set(e.seq, (r = eventRecord(tenantId, e)));
+      if (!r) records.set(e.seq, (r = eventRecord(tenantId, e, { detailsDigest: e.detailsDigest, withDetails: e.withDetails })));
       return r;
     };
     for (const s of this.sinks) {
@@ -150,7 +155,7 @@ export class AuditExporter extends Job {
   }
 
   /** Sends a tenant's trail to one sink from its cursor, batch after batch, until it reaches the head. */
-  private async catchUp(s: SinkState, tenantId: number, read: (from: number) => Promise<AuditEventRow[]>, recordOf: (e: AuditEventRow) => ExportRecord): Promise<number> {
+  private async catchUp(s: SinkState, tenantId: number, read: (from: number) => Promise<SinkRow[]>, recordOf: (e: SinkRow) => ExportRecord): Promise<number> {
     const global = this.db.global();
     const stores = this.db.stores(tenantId);
     let cursor = await global.auditSinkCursors.get(s.settings.name, tenantId);
@@ -202,9 +207,9 @@ export class AuditExporter extends Job {
 function merge(
   tenantId: number,
   filter: AuditSinkSettings['filter'],
-  events: AuditEventRow[],
+  events: SinkRow[],
   checkpoints: { line: CheckpointLine; timestamp: Buffer | null }[],
-  recordOf: (e: AuditEventRow) => ExportRecord,
+  recordOf: (e: SinkRow) => ExportRecord,
 ): ExportRecord[] {
   const out: ExportRecord[] = [];
   let c = 0;
@@ -223,7 +228,38 @@ function merge(
   return out;
 }
 
-/** A record's size as sent, roughly: its sealed details (base64) and the rest. */
+/** An event as the sinks send it: with its details' bytes only when its digest is of the first form. */
+type SinkRow = ExportRow & { withDetails: boolean };
+
+/**
+ * A batch of events after `from`. An event whose stored digest follows in the leaf form from its fields and details'
+ * hash goes without its bytes; any other (the first form, a legacy event, or a digest that follows in neither form,
+ * which a verifier is to see as it is) goes with them, the batch ending before those bytes pass BATCH_BYTES.
+ */
+export async function readForSinks(audit: AuditStore, from: number): Promise<SinkRow[]> {
+  const { previous, rows } = await audit.afterForExport(from, BATCH);
+  const out: SinkRow[] = [];
+  const wanted: number[] = [];
+  let before = previous;
+  let bytes = 0;
+  for (const r of rows) {
+    const leafForm = r.digest !== null && digestOfLeaf(before, r.seq, leafOfDigest(canonicalHead(r), r.detailsDigest)).equals(r.digest);
+    if (!leafForm) {
+      if (wanted.length && bytes + r.size > BATCH_BYTES) break;
+      wanted.push(r.seq);
+      bytes += r.size;
+    }
+    out.push({ ...r, withDetails: !leafForm });
+    before = r.digest ?? before;
+  }
+  if (wanted.length) {
+    const details = await audit.detailsOf(wanted);
+    for (const r of out) if (r.withDetails) r.details = details.get(r.seq) ?? null;
+  }
+  return out;
+}
+
+/** A record's size as sent, roughly: its sealed details (base64, when sent) and the rest. */
 function sizeOf(r: ExportRecord): number {
   return (r.kind === 'event' ? (r.details?.length ?? 0) + r.actor.length + (r.msg?.length ?? 0) : 0) + 1024;
 }

@@ -31,9 +31,10 @@
 // | metadata.tenant_uid         | the tenant's id, as text                               | same                               |
 // | metadata.correlation_uid    | the request's id (X-Request-Id), when the actor has it | —                                  |
 // | metadata.log_name           | "strongroom.audit"                                     | same                               |
-// | unmapped.tenant, .record,   | the stored fields as they are: `details` the sealed    | —                                  |
-// | .mode, .app, .details,      | bytes in base64 (never opened), `actor` the whole      |                                    |
-// | .actor, .link, .digest      | text, `link` and `digest` hex                          |                                    |
+// | unmapped.tenant, .record,   | the stored fields as they are: `detailsdigest` the     | —                                  |
+// | .mode, .app, .detailsdigest,| sealed details' SHA-256 (and `details`, the bytes in   |                                    |
+// | .details, .actor, .link,    | base64, only for an event of the chain's first form),  |                                    |
+// | .digest                     | `actor` the whole text, the digests and `link` hex     |                                    |
 // | unmapped.checkpoint         | —                                                      | the signed checkpoint line         |
 // | unmapped.timestamp          | —                                                      | the RFC 3161 token (base64 DER)    |
 //
@@ -107,7 +108,17 @@ function eventOcsf(r: EventRecord): Record<string, unknown> {
     api: { operation: r.title, service: { name: 'Strongroom' } },
     actor: actorOf(r.actor),
     metadata: { ...metadata(r.tenant, r.uuid, r.seq), ...(requestId ? { correlation_uid: requestId } : {}) },
-    unmapped: { tenant: r.tenant, record: r.record, mode: r.mode, app: r.app, details: r.details, actor: r.actor, link: r.link, digest: r.digest },
+    unmapped: {
+      tenant: r.tenant,
+      record: r.record,
+      mode: r.mode,
+      app: r.app,
+      detailsdigest: r.detailsdigest,
+      ...(r.details !== undefined ? { details: r.details } : {}),
+      actor: r.actor,
+      link: r.link,
+      digest: r.digest,
+    },
   };
 }
 
@@ -180,6 +191,7 @@ export function fromOcsf(o: unknown): ExportRecord | null {
     record: u.record,
     mode: u.mode,
     app: u.app,
+    detailsdigest: u.detailsdigest,
     details: u.details,
     link: u.link,
     digest: u.digest,

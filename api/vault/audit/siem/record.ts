@@ -1,10 +1,11 @@
 // The audit trail as it leaves for a SIEM: one record per stored event or signed checkpoint, and the vault's own JSON
 // line of it, which the offline verifier reads back (events and checkpoints from one file). Everything a record holds
-// is what the trail stores in the clear: sealed details stay sealed (base64), so the copy is verifiable and no wider.
+// is what the trail stores in the clear, and of the sealed details only their SHA-256 (which the digest chain covers),
+// so the copy is verifiable and no wider. Events chained before leaves (the first form) carry their sealed bytes too.
 import type { AuditEventRow } from '../../../store/audit.js';
-import type { CheckpointLine } from '../../../../proto/audit-checkpoint.js';
+import { detailsDigest, type CheckpointLine } from '../../../../proto/audit-checkpoint.js';
 
-/** A stored event as exported. `details` is the sealed bytes in base64; `link` and `digest` are hex. */
+/** A stored event as exported. `detailsdigest` is the SHA-256 of the sealed details; it, `link` and `digest` are hex. */
 export interface EventRecord {
   kind: 'event';
   tenant: number;
@@ -18,8 +19,13 @@ export interface EventRecord {
   record: string | null;
   mode: string | null;
   app: string | null;
-  /** Base64 of the sealed bytes, never opened. */
-  details: string | null;
+  /** The SHA-256 of the sealed details, hex; null when the event has none. */
+  detailsdigest: string | null;
+  /**
+   * Base64 of the sealed bytes, never opened: only for an event whose digest is of the first form (chained before
+   * leaves, or a legacy event), which covers the bytes themselves.
+   */
+  details?: string | null;
   /** The keyed link, hex. */
   link: string;
   /** The public digest chain's value, hex; empty for a legacy event stored before the digest chain (no digest). */
@@ -67,8 +73,11 @@ export function validSkipped(v: Record<string, unknown>): SkippedRecord | null {
   return { kind: 'skipped', tenant: v.tenant, seq: v.seq, when: v.when, digest: v.digest };
 }
 
-/** The record of a stored event of tenant `tenant`. */
-export function eventRecord(tenant: number, e: AuditEventRow): ExportRecord {
+/**
+ * The record of a stored event of tenant `tenant`: `detailsDigest` as read with it (else computed from its details),
+ * and its details' bytes only `withDetails`.
+ */
+export function eventRecord(tenant: number, e: AuditEventRow, opts: { detailsDigest?: string | null; withDetails?: boolean } = {}): ExportRecord {
   return {
     kind: 'event',
     tenant,
@@ -82,7 +91,8 @@ export function eventRecord(tenant: number, e: AuditEventRow): ExportRecord {
     record: e.record,
     mode: e.mode,
     app: e.app,
-    details: e.details ? e.details.toString('base64') : null,
+    detailsdigest: opts.detailsDigest !== undefined ? opts.detailsDigest : detailsDigest(e.details),
+    ...(opts.withDetails ? { details: e.details ? e.details.toString('base64') : null } : {}),
     link: e.hash.toString('hex'),
     digest: e.digest ? e.digest.toString('hex') : '',
   };
@@ -106,7 +116,7 @@ export function eventRowOf(r: EventRecord): AuditEventRow {
     record: r.record,
     mode: r.mode,
     app: r.app,
-    details: r.details === null ? null : Buffer.from(r.details, 'base64'),
+    details: r.details ? Buffer.from(r.details, 'base64') : null,
     hash: Buffer.from(r.link, 'hex'),
     digest: r.digest ? Buffer.from(r.digest, 'hex') : null,
   };
@@ -138,7 +148,8 @@ export function toJson(r: ExportRecord): string {
     record: r.record,
     mode: r.mode,
     app: r.app,
-    details: r.details,
+    detailsdigest: r.detailsdigest,
+    ...(r.details !== undefined ? { details: r.details } : {}),
     link: r.link,
     digest: r.digest,
   });
@@ -176,7 +187,8 @@ export function validEvent(v: Record<string, unknown>): EventRecord | null {
     isText(v.record) &&
     isText(v.mode) &&
     isText(v.app) &&
-    (v.details === null || isBase64(v.details)) &&
+    (v.detailsdigest === null || (isHex(v.detailsdigest) && v.detailsdigest.length === 64)) &&
+    (v.details === undefined || v.details === null || isBase64(v.details)) &&
     isHex(v.link) &&
     v.link.length > 0 &&
     isHex(v.digest);
@@ -195,7 +207,8 @@ export function validEvent(v: Record<string, unknown>): EventRecord | null {
     record: e.record,
     mode: e.mode,
     app: e.app,
-    details: e.details,
+    detailsdigest: e.detailsdigest,
+    ...(e.details !== undefined ? { details: e.details } : {}),
     link: e.link,
     digest: e.digest,
   };

@@ -1,7 +1,7 @@
 // A person's audit proof against generated trails: the chain is computed here by an oracle written from the format's
-// definition (sha256 over the digest before, the sequence number and the hash of the ten fields as JSON), not by the
-// vault's functions. Any single alteration of a proof breaks it; no field of anyone else's event is in it; and the
-// digest chain accepts an event in either of its forms, and nothing else.
+// definition (sha256 over the digest before, the sequence number and the hash of the ten fields as JSON, the sealed
+// details as their hash), not by the vault's functions. Any single alteration of a proof breaks it; no field of
+// anyone else's event is in it; and the digest chain accepts an event in either of its forms, and nothing else.
 import { createHash, generateKeyPairSync, sign } from 'node:crypto';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
@@ -20,6 +20,8 @@ const int8 = (n: number) => {
   return b;
 };
 const text = (e: ProofEvent) => JSON.stringify([e.uuid, e.when, e.title, e.status, e.msg, e.actor, e.record, e.mode, e.app, e.details]);
+/** A leaf, by the format's definition: the ten fields as JSON, the sealed details as their SHA-256 in hex. */
+const leaf = (e: ProofEvent) => sha(JSON.stringify([e.uuid, e.when, e.title, e.status, e.msg, e.actor, e.record, e.mode, e.app, e.details === null ? null : sha(Buffer.from(e.details, 'base64')).toString('hex')]));
 
 const people = ['tok-ada', 'tok-bob', 'tok-cy'];
 const eventArb = fc.record({
@@ -44,7 +46,7 @@ const trailArb = fc
     events[Math.floor(events.length / 2)]!.record = 'tok-ada';
     const digests: Buffer[] = [];
     let d = Buffer.alloc(0);
-    for (const e of events) digests.push((d = sha(d, int8(e.seq), sha(text(e)))));
+    for (const e of events) digests.push((d = sha(d, int8(e.seq), leaf(e))));
     const head = events.at(-1)!;
     const fields = { tenant: 3, seq: head.seq, link: sha('link'), digest: digests.at(-1)!, time: 1_800_000_000 };
     const line = checkpointLine(fields, sign(null, checkpointMessage(fields), privateKey));
@@ -53,7 +55,7 @@ const trailArb = fc
     const segment: ProofSegment = {
       previous: first === 1 ? '' : digests[first - 2]!.toString('hex'),
       first,
-      leaves: Buffer.concat(events.slice(first - 1).map((e) => sha(text(e)))).toString('base64'),
+      leaves: Buffer.concat(events.slice(first - 1).map(leaf)).toString('base64'),
       events: mine,
       checkpoint: line,
     };
@@ -136,7 +138,7 @@ describe('the digest chain’s two forms', () => {
       fc.property(fc.uint8Array({ minLength: 32, maxLength: 32 }), fc.integer({ min: 1, max: 1e9 }), eventArb, fc.uint8Array({ minLength: 32, maxLength: 32 }), (prev, seq, e, junk) => {
         const previous = Buffer.from(prev);
         const canonical = text({ ...e, seq });
-        const leafForm = sha(previous, int8(seq), sha(canonical));
+        const leafForm = sha(previous, int8(seq), leaf({ ...e, seq }));
         const firstForm = sha(previous, int8(seq), canonical);
         expect(followingDigest(previous, seq, canonical, leafForm)).toEqual(leafForm);
         expect(followingDigest(previous, seq, canonical, firstForm)).toEqual(firstForm);
