@@ -5,8 +5,8 @@
 import type { Logger } from 'pino';
 import type { AuditAppend, AuditHead, QueuedLink } from '../../store/audit.js';
 import { TokenizerRejectedError, type TokenizerClient } from '../../tokenizer-client.js';
-import { auditDigest } from '../../../proto/audit-checkpoint.js';
-import { canonical, type AuditEventToChain } from './note.js';
+import { detailsDigest, digestOfLeaf, leafOfDigest } from '../../../proto/audit-checkpoint.js';
+import { canonical, canonicalHead, type AuditEventToChain } from './note.js';
 import { UnavailableError, VaultError } from '../../errors.js';
 
 /** How long after a batch's commit the tokenizer is told its head, unless a link call carried it meanwhile. */
@@ -107,7 +107,9 @@ export class AuditLinker {
     const gone = new Set(refused);
     const kept = all.flatMap((e, i) => (gone.has(i) ? [] : [{ e, text: texts[i]!, queued: i < queued.length }]));
     let digest = head.digest;
-    const chained = kept.map((k, i) => ({ ...k, hash: links[i]!, digest: (digest = auditDigest(digest, head.seq + 1 + i, k.text)) }));
+    // The leaf from the event's own fields and details (the same as from its canonical text, without decoding it).
+    const leafOf = (e: AuditEventToChain) => leafOfDigest(canonicalHead(e), detailsDigest(e.details));
+    const chained = kept.map((k, i) => ({ ...k, hash: links[i]!, digest: (digest = digestOfLeaf(digest, head.seq + 1 + i, leafOf(k.e))) }));
     const last = chained.at(-1);
     return {
       queued: chained.filter((c) => c.queued).map((c) => ({ uuid: c.e.uuid, hash: c.hash, digest: c.digest })),

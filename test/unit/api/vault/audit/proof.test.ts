@@ -5,7 +5,8 @@
 import { createHash, generateKeyPairSync, sign } from 'node:crypto';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { checkpointLine, checkpointMessage, followingDigest } from '../../../../../proto/audit-checkpoint.js';
+import { auditLeaf, checkpointLine, checkpointMessage, detailsDigest, followingDigest, leafOfDigest } from '../../../../../proto/audit-checkpoint.js';
+import { canonical, canonicalHead } from '../../../../../api/vault/audit/note.js';
 import { verifyProof, PROOF_TYPE, type AuditProof, type ProofEvent, type ProofSegment } from '../../../../../api/vault/audit/proof.js';
 
 const { publicKey, privateKey } = generateKeyPairSync('ed25519');
@@ -133,6 +134,17 @@ describe('a person’s audit proof', () => {
 });
 
 describe('the digest chain’s two forms', () => {
+  it('takes the same leaf from an event’s canonical text as from its fields and details’ hash (what the chainer does)', () => {
+    fc.assert(
+      fc.property(eventArb, (e) => {
+        const details = e.details === null ? null : Buffer.from(e.details, 'base64');
+        const fields = { ...e, details };
+        expect(leafOfDigest(canonicalHead(fields), detailsDigest(details))).toEqual(auditLeaf(canonical(fields)));
+        expect(auditLeaf(canonical(fields))).toEqual(leaf({ ...e, seq: 1 }));
+      }),
+    );
+  });
+
   it('follows an event in the leaf form or the first form, and refuses any other digest', () => {
     fc.assert(
       fc.property(fc.uint8Array({ minLength: 32, maxLength: 32 }), fc.integer({ min: 1, max: 1e9 }), eventArb, fc.uint8Array({ minLength: 32, maxLength: 32 }), (prev, seq, e, junk) => {
