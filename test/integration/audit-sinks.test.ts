@@ -192,9 +192,19 @@ describe('audit sinks', () => {
     expect(report.events).toBeGreaterThan(0);
     // Only failed calls' content: every full event in the filtered copy is an error.
     expect(readCopy(filtered.join('\n')).records.every((r) => r.kind !== 'event' || r.status === 'error')).toBe(true);
-    // A stand-in proves nothing before it: the filtered copy proves less than it holds, and is not complete.
-    expect(report.provenUpTo).toBeLessThan(await head(vault));
-    expect((await verifyCopy(readCopy(filtered.join('\n')).records, pub, { complete: true })).find((r) => r.tenant === 1)!.result).toBe('broken');
+    // Its stand-ins carry their leaves: the chain is checked across them, so the filtered copy proves its events up to
+    // its newest checkpoint as the whole copy does; but it is not complete.
+    const records = readCopy(filtered.join('\n')).records;
+    expect(records.filter((r) => r.kind === 'skipped').every((r) => r.kind === 'skipped' && r.leaf)).toBe(true);
+    const newest = Math.max(...records.flatMap((r) => (r.kind === 'checkpoint' && r.tenant === 1 ? [r.line.seq] : [])));
+    expect(report.provenUpTo).toBe(newest);
+    expect((await verifyCopy(records, pub, { complete: true })).find((r) => r.tenant === 1)!.result).toBe('broken');
+    // A stand-in's leaf that is not its event's breaks the copy; without leaves, a stand-in proves nothing before it.
+    const stands = records.flatMap((r, i) => (r.kind === 'skipped' && r.tenant === 1 ? [i] : []));
+    const lied = records.map((r, i) => (i === stands[0] ? { ...r, leaf: 'ab'.repeat(32) } : r));
+    expect((await verifyCopy(lied, pub)).find((r) => r.tenant === 1)).toMatchObject({ result: 'broken', broken: { seq: (records[stands[0]!] as { seq: number }).seq } });
+    const bare = records.map((r) => (r.kind === 'skipped' ? { kind: r.kind, tenant: r.tenant, seq: r.seq, when: r.when, digest: r.digest } : r));
+    expect((await verifyCopy(bare, pub)).find((r) => r.tenant === 1)!.provenUpTo).toBeLessThan(newest);
   });
 
   it('keep serving while a sink is down for 30 s, then catch up from its cursor with no gap', async ({ vault }) => {

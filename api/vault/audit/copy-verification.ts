@@ -4,10 +4,10 @@
 // checkpoint's signature (and timestamp) holds and matches the event it covers. `npm run audit:verify -- --from-file`.
 //
 // What a copy proves. An event is proven by a later checkpoint that holds when every event between them is in the
-// copy with its content: the checkpoint's signed digest then follows from them. A `skipped` stand-in (an event a
-// sink's filter left out) carries only its digest, which cannot be checked: nothing before it is proven by a
-// checkpoint after it. A filtered copy is consistent, and proves only what follows its last stand-in up to a
-// checkpoint; `--complete` says the copy comes from an unfiltered sink, and fails on any stand-in. With the timestamp
+// copy with its content, or as a `skipped` stand-in (an event a sink's filter left out) with its leaf: the
+// checkpoint's signed digest then follows from them. A stand-in without a leaf (an event of the chain's first form)
+// carries only its digest, which cannot be checked: nothing before it is proven by a checkpoint after it.
+// `--complete` says the copy comes from an unfiltered sink, and fails on any stand-in. With the timestamp
 // authority's certificate, only timestamped checkpoints prove anything (a checkpoint key's holder could re-sign).
 import { isDeepStrictEqual } from 'node:util';
 import { detailsDigest, digestOfLeaf, followingDigest, leafOfDigest, checkpointKey, checkpointSigned } from '../../../proto/audit-checkpoint.js';
@@ -135,7 +135,12 @@ function event(s: TenantState, r: Exclude<ExportRecord, { kind: 'checkpoint' }>,
   } else {
     if (complete) return { seq: r.seq, why: 'left out (a skipped stand-in) in a copy said to be complete' };
     s.report.skipped++;
-    s.stands.push(r.seq);
+    if (r.leaf === undefined) s.stands.push(r.seq);
+    else {
+      // With its leaf, the stand-in's digest is recomputed: the chain is checked across it, so it proves as events do.
+      const previous = r.seq === 1 ? Buffer.alloc(0) : s.digests.get(r.seq - 1)!;
+      if (!digestOfLeaf(previous, r.seq, Buffer.from(r.leaf, 'hex')).equals(stated)) return { seq: r.seq, why: 'digest does not follow from the leaf and the one before' };
+    }
   }
   s.digests.set(r.seq, stated);
   s.seen.set(r.seq, text);

@@ -214,7 +214,7 @@ function merge(
   const out: ExportRecord[] = [];
   let c = 0;
   for (const e of events) {
-    out.push(keeps(filter, e) ? recordOf(e) : skippedRecord(tenantId, e));
+    out.push(keeps(filter, e) ? recordOf(e) : skippedRecord(tenantId, e, e.withDetails ? undefined : leafOfDigest(canonicalHead(e), e.detailsDigest)));
     while (c < checkpoints.length && checkpoints[c]!.line.seq <= e.seq) {
       const { line, timestamp } = checkpoints[c++]!;
       out.push({ kind: 'checkpoint', tenant: tenantId, line, ...(timestamp ? { timestamp: timestamp.toString('base64') } : {}) });

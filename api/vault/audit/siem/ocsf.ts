@@ -160,7 +160,7 @@ function skippedOcsf(r: SkippedRecord): Record<string, unknown> {
     status: 'Unknown',
     api: { operation: 'AuditEventFiltered', service: { name: 'Strongroom' } },
     metadata: metadata(r.tenant, `skipped-${r.tenant}-${r.seq}`, r.seq),
-    unmapped: { skipped: { tenant: r.tenant, seq: r.seq, when: r.when, digest: r.digest } },
+    unmapped: { skipped: { tenant: r.tenant, seq: r.seq, when: r.when, digest: r.digest, ...(r.leaf !== undefined ? { leaf: r.leaf } : {}) } },
   };
 }
 

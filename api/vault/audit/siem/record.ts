@@ -43,7 +43,9 @@ export interface CheckpointRecord {
 
 /**
  * An event a sink's filter left out: its sequence number, time and digest only, so that the copy shows the gap and
- * the digest chain goes on across it.
+ * the digest chain goes on across it; and its leaf (the hash of its canonical text with its details' hash), which
+ * says nothing about it but lets a verifier recompute its digest, so events before it are still proven by a later
+ * checkpoint. (No leaf for an event of the chain's first form.)
  */
 export interface SkippedRecord {
   kind: 'skipped';
@@ -51,6 +53,7 @@ export interface SkippedRecord {
   seq: number;
   when: number;
   digest: string;
+  leaf?: string;
 }
 
 /** One exported record: an event, an event left out, or a checkpoint. */
@@ -62,15 +65,16 @@ const CHECKPOINT_TYPE = 'strongroom.audit.checkpoint';
 /** The `type` of a left-out event's JSON line. */
 export const SKIPPED_TYPE = 'strongroom.audit.skipped';
 
-/** The stand-in of a stored event a sink's filter leaves out. */
-export function skippedRecord(tenant: number, e: AuditEventRow): SkippedRecord {
-  return { kind: 'skipped', tenant, seq: e.seq, when: e.when, digest: e.digest ? e.digest.toString('hex') : '' };
+/** The stand-in of a stored event a sink's filter leaves out, with its leaf when it has one. */
+export function skippedRecord(tenant: number, e: AuditEventRow, leaf?: Buffer): SkippedRecord {
+  return { kind: 'skipped', tenant, seq: e.seq, when: e.when, digest: e.digest ? e.digest.toString('hex') : '', ...(leaf ? { leaf: leaf.toString('hex') } : {}) };
 }
 
 /** A skipped record checked field by field; null if any is wrong. */
 export function validSkipped(v: Record<string, unknown>): SkippedRecord | null {
   if (!isInt(v.tenant) || !isInt(v.seq) || !isInt(v.when) || !isHex(v.digest)) return null;
-  return { kind: 'skipped', tenant: v.tenant, seq: v.seq, when: v.when, digest: v.digest };
+  if (v.leaf !== undefined && !(isHex(v.leaf) && v.leaf.length === 64)) return null;
+  return { kind: 'skipped', tenant: v.tenant, seq: v.seq, when: v.when, digest: v.digest, ...(v.leaf !== undefined ? { leaf: v.leaf } : {}) };
 }
 
 /**
@@ -128,7 +132,7 @@ export function eventRowOf(r: EventRecord): AuditEventRow {
  * `parseCheckpoint` reads it too) plus `timestamp` when there is one.
  */
 export function toJson(r: ExportRecord): string {
-  if (r.kind === 'skipped') return JSON.stringify({ type: SKIPPED_TYPE, v: 1, tenant: r.tenant, seq: r.seq, when: r.when, digest: r.digest });
+  if (r.kind === 'skipped') return JSON.stringify({ type: SKIPPED_TYPE, v: 1, tenant: r.tenant, seq: r.seq, when: r.when, digest: r.digest, ...(r.leaf !== undefined ? { leaf: r.leaf } : {}) });
   if (r.kind === 'checkpoint') {
     const l = r.line;
     const line = { type: l.type, v: l.v, tenant: l.tenant, seq: l.seq, link: l.link, digest: l.digest, time: l.time, signature: l.signature };

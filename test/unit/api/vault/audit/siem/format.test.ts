@@ -64,7 +64,8 @@ const skipped: fc.Arbitrary<ExportRecord> = fc.record({
   seq: fc.integer({ min: 1, max: Number.MAX_SAFE_INTEGER }),
   when: fc.integer({ min: 0, max: 253_402_300_799 }),
   digest: hex(32),
-});
+  leaf: fc.option(hex(32), { nil: undefined }),
+}, { requiredKeys: ['kind', 'tenant', 'seq', 'when', 'digest'] });
 
 const record = fc.oneof(event, checkpoint, skipped);
 
