@@ -6,7 +6,7 @@ import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { parseArgs } from 'node:util';
-import { verifyProof } from './vault/audit/proof.js';
+import { keyFingerprint, verifyProof } from './vault/audit/proof.js';
 import pg from 'pg';
 import { HeldSql } from './store/sql.js';
 import { eventsAfter, storedHead, tenantIdOf as storedTenantId, type Query } from './store/auditor.js';
@@ -232,11 +232,24 @@ async function verifyProofFile(path: string, publicKey: string | undefined, tsaC
   } catch {
     value = null;
   }
-  // The whole answer as saved from the API, or its proof alone.
-  const proof = value && typeof value === 'object' && 'proof' in value ? (value as { proof: unknown }).proof : value;
-  const report = await verifyProof(proof, readFileSync(publicKey, 'utf8'), { tsaPem: tsaCert ? readFileSync(tsaCert, 'utf8') : undefined });
+  // The whole answer as saved from the API (or the portal), or its proof alone.
+  const whole = value && typeof value === 'object' && 'proof' in value ? (value as { proof: unknown; publickey?: unknown }) : undefined;
+  const pem = readFileSync(publicKey, 'utf8');
+  const report = await verifyProof(whole ? whole.proof : value, pem, { tsaPem: tsaCert ? readFileSync(tsaCert, 'utf8') : undefined });
+  // The key the file states is not evidence; one that differs from the key given is worth saying.
+  if (typeof whole?.publickey === 'string' && !samePublicKey(whole.publickey, pem)) {
+    process.stderr.write('audit:verify: the file states another public key than --public-key; it was checked against --public-key only\n');
+  }
   process.stdout.write(`${JSON.stringify(report)}\n`);
   return report.result === 'intact' ? 0 : 1;
+}
+
+function samePublicKey(a: string, b: string): boolean {
+  try {
+    return keyFingerprint(a) === keyFingerprint(b);
+  } catch {
+    return false;
+  }
 }
 
 if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) {

@@ -106,6 +106,14 @@ function toRow(r: Record<string, unknown>): AuditEventRow {
   };
 }
 
+// An event without its sealed bytes: their SHA-256, computed by the database, and their size.
+const EXPORT_COLUMNS = `seq, uuid, "when", title, status, msg, actor, record, mode, app, null::bytea as details, hash, digest,
+  encode(sha256(details), 'hex') as details_digest, coalesce(octet_length(details), 0) as size`;
+
+function exportRow(r: Record<string, unknown>): ExportRow {
+  return { ...toRow(r), detailsDigest: (r.details_digest as string | null) ?? null, size: Number(r.size) };
+}
+
 export class AuditStore extends TenantTables {
   /** The statement that locks and reads the head (for a transaction that begins with it). */
   get lockHeadStatement(): string {
@@ -284,13 +292,8 @@ export class AuditStore extends TenantTables {
    * of the bytes (`details` null), at most `limit`; and the digest of event `seq` (empty at 0), the chain's start.
    */
   async afterForExport(seq: number, limit: number): Promise<{ previous: Buffer; rows: ExportRow[] }> {
-    const found = await this.sql(
-      `select seq, uuid, "when", title, status, msg, actor, record, mode, app, null::bytea as details, hash, digest,
-         encode(sha256(details), 'hex') as details_digest, coalesce(octet_length(details), 0) as size
-       from ${this.t}.audit_events where seq >= $1 order by seq limit $2`,
-      [seq, limit + 1],
-    );
-    const rows = found.map((r) => ({ ...toRow(r), detailsDigest: (r.details_digest as string | null) ?? null, size: Number(r.size) }));
+    const found = await this.sql(`select ${EXPORT_COLUMNS} from ${this.t}.audit_events where seq >= $1 order by seq limit $2`, [seq, limit + 1]);
+    const rows = found.map(exportRow);
     const previous = rows[0]?.seq === seq ? (rows.shift()!.digest ?? Buffer.alloc(0)) : Buffer.alloc(0);
     return { previous, rows: rows.slice(0, limit) };
   }
@@ -301,9 +304,13 @@ export class AuditStore extends TenantTables {
     return new Map(rows.map((r) => [Number(r.seq), r.details ?? null]));
   }
 
-  /** One record's events after a sequence number, oldest first, at most `limit` (the index on record, seq). */
-  async forRecordAfter(record: string, seq: number, limit: number): Promise<AuditEventRow[]> {
-    return (await this.sql(`select ${COLUMNS} from ${this.t}.audit_events where record = $1 and seq > $2 order by seq limit $3`, [record, seq, limit])).map(toRow);
+  /** One record's events after a sequence number, oldest first, at most `limit`, as afterForExport reads them. */
+  async forRecordAfter(record: string, seq: number, limit: number): Promise<ExportRow[]> {
+    const found = await this.sql(
+      `select ${EXPORT_COLUMNS} from ${this.t}.audit_events where record = $1 and seq > $2 order by seq limit $3`,
+      [record, seq, limit],
+    );
+    return found.map(exportRow);
   }
 
   /** Events after a sequence number, oldest first: the chain in order, a batch at a time. */

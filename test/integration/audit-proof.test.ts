@@ -86,9 +86,12 @@ describe('AuditProveEvents', () => {
     expect(report).toMatchObject({ result: 'intact', tenant: 1, record: ada.token, proven: events, unproven: 0 });
     expect(report.checkpoints.timestamped).toBe(proof.segments.length);
 
-    // Nothing of Bob's: not his token, his email or his profile, not even sealed (only leaves of his events).
+    // Nothing of Bob's: not his token, his email or his profile, not even sealed (only leaves of his events); and of
+    // Ada's own events' sealed details only their hash.
     const text = JSON.stringify(proof);
     for (const canary of [bob.token, 'bob-canary-7f3a', 'bob-secret-']) expect(text).not.toContain(canary);
+    expect(proof.segments.flatMap((s) => s.events).every((e) => !('details' in e) && (e.detailsdigest === null || /^[0-9a-f]{64}$/.test(e.detailsdigest)))).toBe(true);
+    expect(report.events.map((e) => e.seq)).toEqual(proof.segments.flatMap((s) => s.events.map((e) => e.seq)));
 
     // The command, on the saved answer.
     const file = join(dir, 'proof.json');
@@ -151,10 +154,26 @@ describe('AuditProveEvents', () => {
     }
     expect(seen).toEqual([...new Set(seen)].sort((a, b) => a - b));
     expect(seen.length).toBeGreaterThanOrEqual(6);
-    // Bad input names its field.
-    const bad = await vault.call('AuditProveEvents', { mode: 'token', identity: ada.token, after: -1 });
-    expect(bad.status).toBe(400);
-    expect(bad.body.message).toMatch(/after/);
+    // Its size is the person's events', whatever the events between them hold: Bob's large updates and Ada's own
+    // large request metadata travel as hashes.
+    const big = 'x'.repeat(300_000);
+    for (let i = 0; i < 4; i++) {
+      await vault.call('UserUpdate', { mode: 'token', identity: eve.token, profile: { note: `${big}${i}` } });
+      await vault.call('UserGet', { mode: 'token', identity: ada.token, request_metadata: { note: big } }, ada.login);
+    }
+    await expect
+      .poll(async () => ((await vault.call('AuditProveEvents', { mode: 'token', identity: ada.token, limit: 100 }, ada.login)).body.unproven as unknown[]).length, { timeout: 30_000, interval: 300 })
+      .toBe(0);
+    const whole = await vault.call('AuditProveEvents', { mode: 'token', identity: ada.token, limit: 100 }, ada.login);
+    expect(JSON.stringify(whole.body).length).toBeLessThan(64 * 1024);
+
+    // Bad input names its field: a negative, fractional or non-number `after`.
+    // (null is absent, as for every field.)
+    for (const after of [-1, 1.5, '12', [5], true]) {
+      const bad = await vault.call('AuditProveEvents', { mode: 'token', identity: ada.token, after });
+      expect(bad.status, JSON.stringify(after)).toBe(400);
+      expect(bad.body.message).toMatch(/after/);
+    }
   });
 });
 

@@ -9,7 +9,8 @@ import { Limit, UserRef, pageOf } from '../schemas.js';
 import { subjectRow } from '../subject.js';
 import { proveEvents } from '../../vault/audit/prover.js';
 
-const Seq = z.coerce.number().int().min(0).max(Number.MAX_SAFE_INTEGER);
+// A JSON number, nothing coerced into one (a new field: no client sends it as text).
+const Seq = z.number().int().min(0).max(Number.MAX_SAFE_INTEGER);
 
 export const AuditProveEvents = defineOp({
   name: 'AuditProveEvents',
@@ -21,7 +22,7 @@ export const AuditProveEvents = defineOp({
       tenant: z.number().int(),
       record: z.string(),
       segments: z.array(z.record(z.string(), z.unknown())).meta({
-        description: 'From one of the user’s events to the next signed checkpoint: the digest before it, one leaf per event up to the checkpoint (base64), the user’s events whole, the checkpoint line and its timestamp token.',
+        description: 'From one of the user’s events to the next signed checkpoint: the digest before it, one leaf per event up to the checkpoint (base64), the user’s events (their sealed details as their SHA-256), the checkpoint line and its timestamp token.',
       }),
     }),
     unproven: z.array(z.object({ seq: z.number().int(), why: z.string() })).meta({ description: 'The user’s events in this page that no proof covers yet, with why (e.g. not checkpointed yet).' }),

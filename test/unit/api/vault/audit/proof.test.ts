@@ -20,9 +20,13 @@ const int8 = (n: number) => {
   b.writeBigInt64BE(BigInt(n));
   return b;
 };
-const text = (e: ProofEvent) => JSON.stringify([e.uuid, e.when, e.title, e.status, e.msg, e.actor, e.record, e.mode, e.app, e.details]);
+/** An event as stored: its sealed details in base64. */
+type Stored = Omit<ProofEvent, 'detailsdigest'> & { details: string | null };
+const text = (e: Stored) => JSON.stringify([e.uuid, e.when, e.title, e.status, e.msg, e.actor, e.record, e.mode, e.app, e.details]);
+const hashOf = (details: string | null) => (details === null ? null : sha(Buffer.from(details, 'base64')).toString('hex'));
 /** A leaf, by the format's definition: the ten fields as JSON, the sealed details as their SHA-256 in hex. */
-const leaf = (e: ProofEvent) => sha(JSON.stringify([e.uuid, e.when, e.title, e.status, e.msg, e.actor, e.record, e.mode, e.app, e.details === null ? null : sha(Buffer.from(e.details, 'base64')).toString('hex')]));
+const leaf = (e: Stored) => sha(JSON.stringify([e.uuid, e.when, e.title, e.status, e.msg, e.actor, e.record, e.mode, e.app, hashOf(e.details)]));
+const given = ({ details, ...e }: Stored): ProofEvent => ({ ...e, detailsdigest: hashOf(details) });
 
 const people = ['tok-ada', 'tok-bob', 'tok-cy'];
 const eventArb = fc.record({
@@ -42,7 +46,7 @@ const eventArb = fc.record({
 const trailArb = fc
   .array(eventArb, { minLength: 1, maxLength: 30 })
   .map((raw) => {
-    const events = raw.map((e, i) => ({ ...e, seq: i + 1 }));
+    const events: Stored[] = raw.map((e, i) => ({ ...e, seq: i + 1 }));
     // Ada has at least one event.
     events[Math.floor(events.length / 2)]!.record = 'tok-ada';
     const digests: Buffer[] = [];
@@ -57,7 +61,7 @@ const trailArb = fc
       previous: first === 1 ? '' : digests[first - 2]!.toString('hex'),
       first,
       leaves: Buffer.concat(events.slice(first - 1).map(leaf)).toString('base64'),
-      events: mine,
+      events: mine.map(given),
       checkpoint: line,
     };
     const proof: AuditProof = { type: PROOF_TYPE, v: 1, tenant: 3, record: 'tok-ada', segments: [segment] };
@@ -69,11 +73,11 @@ const seg = (p: AuditProof) => p.segments[0]!;
 const alterations: Record<string, Alteration> = {
   'an event field': (p, n) => {
     const e = seg(p).events[n % seg(p).events.length]!;
-    const keys = ['uuid', 'when', 'title', 'status', 'msg', 'actor', 'mode', 'app', 'details'] as const;
+    const keys = ['uuid', 'when', 'title', 'status', 'msg', 'actor', 'mode', 'app', 'detailsdigest'] as const;
     const k = keys[n % keys.length]!;
     if (k === 'when') e.when += 1;
     else if (k === 'status') e.status = e.status === 'ok' ? 'error' : 'ok';
-    else if (k === 'details') e.details = e.details === null ? 'AAAA' : null;
+    else if (k === 'detailsdigest') e.detailsdigest = e.detailsdigest === null ? sha('x').toString('hex') : null;
     else (e as unknown as Record<string, unknown>)[k] = `${String(e[k] ?? '')}x`;
   },
   'a leaf byte': (p, n) => {
@@ -100,6 +104,9 @@ describe('a person’s audit proof', () => {
       fc.asyncProperty(trailArb, async ({ events, proof }) => {
         const report = await verifyProof(structuredClone(proof), pub);
         expect(report).toMatchObject({ result: 'intact', proven: proof.segments[0]!.events.length });
+        // The report says what was proven, and with which key.
+        expect(report.events.map((e) => e.uuid)).toEqual(proof.segments[0]!.events.map((e) => e.uuid));
+        expect(report.key).toBe(createHash('sha256').update(publicKey.export({ type: 'spki', format: 'der' })).digest('hex'));
         const json = JSON.stringify(proof);
         for (const e of events.filter((x) => x.record !== 'tok-ada')) {
           expect(json).not.toContain(e.uuid);
@@ -123,6 +130,30 @@ describe('a person’s audit proof', () => {
       }),
       { numRuns: 300 },
     );
+  });
+
+  it('takes no field it does not check, and refuses what the stranger sent, quickly and without throwing', async () => {
+    const { proof } = fc.sample(trailArb, { numRuns: 1, seed: 7 })[0]!;
+    const cases: Record<string, (p: any) => void> = {
+      'a field added to an event': (p) => (p.segments[0].events[0].who = 'police: officer 12 read your file'),
+      'a field added to a segment': (p) => (p.segments[0].note = 'x'),
+      'a field added to the proof': (p) => (p.unproven = []),
+      'the checkpoint wrapped': (p) => (p.segments[0].checkpoint = { checkpoint: p.segments[0].checkpoint, seq: 99_999, time: 1 }),
+      'a field added to the checkpoint': (p) => (p.segments[0].checkpoint.note = 'x'),
+      'a timestamp that is an object with a length': (p) => (p.segments[0].timestamp = { length: 200_000_000 }),
+      'a timestamp too long': (p) => (p.segments[0].timestamp = 'A'.repeat(200_000)),
+      'a checkpoint nested 20,000 deep': (p) => (p.segments[0].checkpoint = JSON.parse('['.repeat(20_000) + ']'.repeat(20_000))),
+      'leaves that are not canonical base64': (p) => (p.segments[0].leaves = `${p.segments[0].leaves}\n`),
+      'no segment at all': (p) => (p.segments = []),
+      'a detailsdigest that is not a hash': (p) => (p.segments[0].events[0].detailsdigest = 'ab'),
+    };
+    for (const [what, change] of Object.entries(cases)) {
+      const altered = structuredClone(proof) as any;
+      change(altered);
+      const report = await verifyProof(altered, pub, { tsaPem: 'not a certificate' });
+      expect(report.result, what).toBe('broken');
+      expect(report.events, what).toEqual([]);
+    }
   });
 
   it('refuses what is not a proof, naming nothing as proven', async () => {
