@@ -81,7 +81,7 @@ export function ProofDownload() {
       <h2 id="proof-title">Proof of this log</h2>
       <p>
         A file that shows these entries are part of the vault&apos;s tamper-evident audit trail, as it was signed (and, where set up, timestamped by an independent
-        authority). Anyone can check it without the vault, with the vault&apos;s public key: <code>npm run audit:verify -- --proof my-access-log-proof.json --public-key audit.pub</code>. It
+        authority). Anyone can check it without the vault, with the public key the vault&apos;s operator publishes: <code>npm run audit:verify -- --proof my-access-log-proof.json --public-key audit.pub</code>. It
         holds your entries and, for everyone else&apos;s in between, only a fingerprint that says nothing about them.
       </p>
       <div className="actions">
