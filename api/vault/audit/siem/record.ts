@@ -132,6 +132,15 @@ export function eventRowOf(r: EventRecord): AuditEventRow {
  * `parseCheckpoint` reads it too) plus `timestamp` when there is one.
  */
 export function toJson(r: ExportRecord): string {
+  // A record goes to every sink of its format in one pass: it is written once (records are not changed once made).
+  let json = written.get(r);
+  if (json === undefined) written.set(r, (json = jsonOf(r)));
+  return json;
+}
+
+const written = new WeakMap<ExportRecord, string>();
+
+function jsonOf(r: ExportRecord): string {
   if (r.kind === 'skipped') return JSON.stringify({ type: SKIPPED_TYPE, v: 1, tenant: r.tenant, seq: r.seq, when: r.when, digest: r.digest, ...(r.leaf !== undefined ? { leaf: r.leaf } : {}) });
   if (r.kind === 'checkpoint') {
     const l = r.line;
