@@ -166,7 +166,8 @@ function say(fields: Record<string, unknown>): void {
 
 function startTokenizer(): void {
   // Under its own uid its socket must reach the api's group; the keyring's own modes (0700, 0600) are explicit.
-  const child = start(tokenizerMain, { env: tokenizerEnv(process.env), as: ids.tokenizer, umask: ids.tokenizer ? 0o007 : 0o077 });
+  // An IPC channel, so that the tokenizer stops once the supervisor is gone (tokenizer/main.ts).
+  const child = start(tokenizerMain, { env: tokenizerEnv(process.env), as: ids.tokenizer, umask: ids.tokenizer ? 0o007 : 0o077, ipc: true });
   tokenizer = child;
   say({ msg: 'tokenizer started', pid: child.pid });
   const startedAt = Date.now();

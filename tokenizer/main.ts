@@ -47,6 +47,13 @@ async function main(): Promise<void> {
   };
   process.on('SIGTERM', stop);
   process.on('SIGINT', stop);
+  // Under the supervisor: once it is gone (killed with no chance to stop us, its IPC channel closes), stop as on
+  // SIGTERM rather than live on, orphaned, holding the keyring and the socket.
+  if (process.channel) {
+    process.once('disconnect', () => {
+      if (!stopping) stop('SIGTERM');
+    });
+  }
 }
 
 void main();

@@ -109,6 +109,25 @@ describe('key custody under the supervisor', () => {
     expect(mode(join(dir, 'run', 'tokenizer.sock')) & 0o077).toBe(0);
   });
 
+  it('stops its api and tokenizer once it is killed itself, leaving no orphan holding the port or the keyring', async () => {
+    const dir = dataDir();
+    db = await createTestDatabase();
+    const supervisor = await startSupervisor({ STRONGROOM_DATA_DIR: dir, DATABASE_URL: db.url, STRONGROOM_TOKENIZER_UID: undefined, STRONGROOM_API_UID: undefined });
+    running = supervisor;
+    await supervisor.waitReady();
+    const { api, tokenizer } = childrenOf(supervisor.child.pid!);
+    await supervisor.stop('SIGKILL');
+    const alive = (pid: number) => {
+      try {
+        process.kill(pid, 0);
+        return true;
+      } catch {
+        return false;
+      }
+    };
+    await expect.poll(() => [api, tokenizer].filter(alive), { timeout: 20_000, interval: 200 }).toEqual([]);
+  });
+
   // Other uids must be able to reach the checkout and the node binary: a clone under a private directory (a
   // mktemp -d, mode 0700) cannot run the vault under other uids, here or in production.
   it.skipIf(process.getuid?.() !== 0 || !reachableByOthers(process.execPath) || !reachableByOthers(process.cwd()))('as root, runs the tokenizer and the api under their own uids; the api uid cannot read the keyring', async () => {
