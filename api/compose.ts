@@ -11,10 +11,11 @@ import type { KeyringCheck, KeyringState } from './vault/keyring-check.js';
 import { createApp } from './http/server.js';
 import { registerPoolGauge, registry } from './metrics.js';
 import { serveMetrics } from '../proto/metrics-server.js';
+import { logOptions } from '../proto/log.js';
 
 export async function startApi(env: NodeJS.ProcessEnv = process.env) {
   const config = loadConfig(env);
-  const log = pino({ level: config.logLevel, base: { component: 'api' } });
+  const log = pino(logOptions('api', config.logLevel));
   const db = await Database.open({ dataDir: config.dataDir, databaseUrl: config.databaseUrl, poolMax: config.dbPoolMax, log });
   const keysDb = config.keysDatabaseUrl ? await KeysDatabase.open(config.keysDatabaseUrl) : undefined;
   if (keysDb) db.useKeysDatabase(keysDb.pool);

@@ -77,11 +77,11 @@ function identities(): { tokenizer?: Identity | undefined; api?: Identity | unde
   const api = identityOf('STRONGROOM_API');
   const root = process.getuid?.() === 0;
   if (!tokenizer && !api) {
-    if (root) say({ msg: 'running as root with no STRONGROOM_TOKENIZER_UID and STRONGROOM_API_UID: both processes run as root' });
+    if (root) say({ msg: 'running as root with no STRONGROOM_TOKENIZER_UID and STRONGROOM_API_UID: both processes run as root' }, 'warn');
     return {};
   }
   if (!root) {
-    say({ msg: 'STRONGROOM_TOKENIZER_UID and STRONGROOM_API_UID need a supervisor running as root: ignored, both processes share this uid', uid: process.getuid?.() });
+    say({ msg: 'STRONGROOM_TOKENIZER_UID and STRONGROOM_API_UID need a supervisor running as root: ignored, both processes share this uid', uid: process.getuid?.() }, 'warn');
     return {};
   }
   if (!tokenizer || !api || tokenizer.uid === api.uid) throw new Error('set STRONGROOM_TOKENIZER_UID and STRONGROOM_API_UID together, to two different uids');
@@ -118,7 +118,7 @@ function prepareDirs(ids: ReturnType<typeof identities>): void {
     chownSync(socketDir, ids.tokenizer.uid, ids.api!.gid);
     chmodSync(socketDir, 0o3770);
   } else {
-    say({ msg: 'the socket directory is not the vault\'s own: make sure only the tokenizer and the api can reach it', socketDir });
+    say({ msg: 'the socket directory is not the vault\'s own: make sure only the tokenizer and the api can reach it', socketDir }, 'warn');
   }
 }
 
@@ -160,8 +160,9 @@ function start(file: string, { env, as, umask, flags = [], ipc = false }: ChildS
   }
 }
 
-function say(fields: Record<string, unknown>): void {
-  process.stderr.write(`${JSON.stringify({ component: 'supervisor', time: Date.now(), ...fields })}\n`);
+/** A line in the shape of the processes' own (proto/log.ts): `level` a word, `time` in ms, `component`. */
+function say(fields: Record<string, unknown>, level: 'info' | 'warn' | 'error' = 'info'): void {
+  process.stderr.write(`${JSON.stringify({ level, time: Date.now(), component: 'supervisor', ...fields })}\n`);
 }
 
 function startTokenizer(): void {
@@ -176,7 +177,7 @@ function startTokenizer(): void {
     // A tokenizer that keeps dying at once is broken, not unlucky: back off, up to 10 s.
     restarts = Date.now() - startedAt > 30_000 ? 0 : restarts + 1;
     const delay = Math.min(10_000, 250 * 2 ** Math.min(restarts, 6));
-    say({ msg: 'tokenizer exited, restarting', code, signal, delay });
+    say({ msg: 'tokenizer exited, restarting', code, signal, delay }, 'error');
     setTimeout(() => !stopping && startTokenizer(), delay).unref();
   });
 }
@@ -232,7 +233,7 @@ function startApi(): void {
     }
     apiRestarts = Date.now() - startedAt > 30_000 ? 0 : apiRestarts + 1;
     const delay = Math.min(10_000, 250 * 2 ** Math.min(apiRestarts, 6));
-    say({ msg: 'api exited, restarting', code, signal, delay });
+    say({ msg: 'api exited, restarting', code, signal, delay }, 'error');
     setTimeout(() => !stopping && startApi(), delay).unref();
   });
 }

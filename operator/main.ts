@@ -17,7 +17,8 @@ async function main(): Promise<void> {
     process.stderr.write(`operator: ${(err as Error).message}\n`);
     process.exit(1);
   }
-  const log = pino({ level: config.logLevel, base: { component: 'operator' } });
+  // The vault's one log shape (proto/log.ts, which the operator may not import): `level` a word.
+  const log = pino({ level: config.logLevel, base: { component: 'operator' }, formatters: { level: (label) => ({ level: label }) } });
   const kube = loadKube(config.kubeconfig);
   const leaseNamespace = config.leaderElection.namespace ?? kube.contextNamespace;
   const operator = await startOperator({

@@ -2,6 +2,7 @@
 import pino from 'pino';
 import { loadTokenizerConfig, type TokenizerConfig } from './config.js';
 import { startTokenizer } from './server.js';
+import { logOptions } from '../proto/log.js';
 
 /** In-flight batches get this long after SIGTERM; Kubernetes' default grace period is 30 s. */
 const SHUTDOWN_GRACE_MS = 10_000;
@@ -15,7 +16,7 @@ async function main(): Promise<void> {
     process.stderr.write(`tokenizer: ${(err as Error).message}\n`);
     process.exit(1);
   }
-  const log = pino({ level: config.logLevel, base: { component: 'tokenizer' } });
+  const log = pino(logOptions('tokenizer', config.logLevel));
   let tokenizer;
   try {
     tokenizer = await startTokenizer(config, { log });

@@ -14,6 +14,7 @@ import type { Custody } from './custody.js';
 import { bind, prepareSocket } from './socket.js';
 import { serveMetrics } from './metrics.js';
 import type { TokenizerConfig } from './config.js';
+import { logOptions } from '../proto/log.js';
 
 export interface RunningTokenizer {
   socketPath: string;
@@ -92,7 +93,7 @@ export async function startTokenizer(
   config: TokenizerConfig,
   opts: { log?: Logger; notice?: (text: string) => void } = {},
 ): Promise<RunningTokenizer & { metricsServer: HttpServer | undefined }> {
-  const log = opts.log ?? pino({ level: config.logLevel, base: { component: 'tokenizer' } });
+  const log = opts.log ?? pino(logOptions('tokenizer', config.logLevel));
   const serviceOptions = {
     socketPath: config.socketPath,
     tcpAddress: config.tcpAddress,

@@ -100,6 +100,13 @@ describe('key custody under the supervisor', () => {
 
     const out = running.output();
     expect(out).not.toMatch(SHARE_SHAPED);
+    // Every line of every process, the supervisor's too, in one shape: `level` a word, `time` in ms, `component`.
+    const lines = out.split('\n').filter((l) => l.startsWith('{')).map((l) => JSON.parse(l) as Record<string, unknown>);
+    expect(new Set(lines.map((l) => l.component))).toEqual(new Set(['supervisor', 'tokenizer', 'api']));
+    for (const l of lines) {
+      expect(['trace', 'debug', 'info', 'warn', 'error', 'fatal'], JSON.stringify(l)).toContain(l.level);
+      expect(typeof l.time).toBe('number');
+    }
     expect(out).not.toContain(wrappingKey);
     expect(out).toMatch(/no recovery shares exist.*npm run keyring:init/);
 
