@@ -29,10 +29,19 @@ COPY package.json package-lock.json ./
 RUN npm ci --omit=dev --no-audit --no-fund && npm cache clean --force
 
 FROM ${NODE_IMAGE}
-# The supervisor (the default command) starts as root only to run each process under its own uid: the api as
-# 1000 ("node"), the tokenizer as 1001, which alone owns /data/tokenizer (the keyring, 0700) and the socket's
-# directory (/data/run, group 1000). Each gets only its own settings: the api never sees the wrapping key, the
-# tokenizer never sees DATABASE_URL, the root token, SMTP or S3. The chart runs them as separate containers.
+ARG VERSION=0.1.0
+ARG REVISION=unknown
+LABEL org.opencontainers.image.title="Strongroom" \
+      org.opencontainers.image.description="Privacy data vault and tokenization engine speaking the DatabunkerPro v2 API" \
+      org.opencontainers.image.licenses="Apache-2.0" \
+      org.opencontainers.image.source="https://github.com/strongroom/strongroom" \
+      org.opencontainers.image.version="${VERSION}" \
+      org.opencontainers.image.revision="${REVISION}"
+# The image runs as uid 1000 ("node") by default: the supervisor then runs the api and the tokenizer under that uid
+# both. Started as root (`docker run --user 0`), it runs each under its own uid: the api as 1000, the tokenizer as
+# 1001, which alone owns /data/tokenizer (the keyring, 0700) and the socket's directory (/data/run, group 1000).
+# Either way each gets only its own settings: the api never sees the wrapping key, the tokenizer never sees
+# DATABASE_URL, the root token, SMTP or S3. The chart runs them as separate containers, as non-root.
 # A container is reached from outside it: bind every address (a development `npm start` binds 127.0.0.1).
 ENV NODE_ENV=production HOST=0.0.0.0 STRONGROOM_DATA_DIR=/data STRONGROOM_API_UID=1000 STRONGROOM_TOKENIZER_UID=1001
 RUN mkdir /data && chown 1000:1000 /data && chmod 700 /data
@@ -42,9 +51,12 @@ COPY --from=build --chown=root:root /app/dist ./dist
 COPY --from=build --chown=root:root /app/web/dist ./web/dist
 COPY --from=build --chown=root:root /app/web/docs ./web/docs
 COPY --chown=root:root package.json ./
-# The code belongs to root and cannot be changed by the processes. Under Kubernetes the chart sets runAsUser
-# (1000) and runs api and tokenizer in separate containers; `docker run --user 1000` also works, with both
-# processes sharing that uid (the supervisor says so at start).
+# The code belongs to root and cannot be changed by the processes.
+USER 1000:1000
 EXPOSE 3000 8080 9464
+# The api's liveness, for the default command (Kubernetes uses the chart's probes instead; for the tokenizer or the
+# operator under plain Docker, run with --no-healthcheck).
+HEALTHCHECK --interval=30s --timeout=5s --start-period=60s --retries=3 \
+  CMD ["node", "-e", "fetch('http://127.0.0.1:' + (process.env.PORT || 3000) + '/healthz').then((r) => process.exit(r.ok ? 0 : 1), () => process.exit(1))"]
 ENTRYPOINT ["node"]
 CMD ["dist/api/supervisor.js"]

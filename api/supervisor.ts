@@ -81,7 +81,7 @@ function identities(): { tokenizer?: Identity | undefined; api?: Identity | unde
     return {};
   }
   if (!root) {
-    say({ msg: 'STRONGROOM_TOKENIZER_UID and STRONGROOM_API_UID need a supervisor running as root: ignored, both processes share this uid', uid: process.getuid?.() }, 'warn');
+    say({ msg: 'STRONGROOM_TOKENIZER_UID and STRONGROOM_API_UID take effect only when the supervisor runs as root: both processes share this uid', uid: process.getuid?.() });
     return {};
   }
   if (!tokenizer || !api || tokenizer.uid === api.uid) throw new Error('set STRONGROOM_TOKENIZER_UID and STRONGROOM_API_UID together, to two different uids');

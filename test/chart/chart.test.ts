@@ -136,9 +136,13 @@ describe('templates', () => {
     const docker = read('Dockerfile');
     expect(docker.match(/^FROM /gm)!.length).toBeGreaterThanOrEqual(2);
     expect(docker).toContain('npm ci --omit=dev');
-    // The supervisor starts as root only to run the api (1000) and the tokenizer (1001) under their own uids.
-    expect(docker).not.toMatch(/^USER /m);
+    // Non-root by default; started as root, the supervisor runs the api (1000) and the tokenizer (1001) under their own uids.
+    expect(docker).toMatch(/^USER 1000:1000$/m);
     expect(docker).toMatch(/^ENV [^\n]*STRONGROOM_API_UID=1000 STRONGROOM_TOKENIZER_UID=1001$/m);
+    // A health check of the api, and the OCI labels, the version and revision given at build.
+    expect(docker).toMatch(/^HEALTHCHECK [^\n]*--start-period=/m);
+    expect(docker).toContain('/healthz');
+    for (const label of ['title', 'description', 'licenses', 'source', 'version', 'revision']) expect(docker).toContain(`org.opencontainers.image.${label}=`);
     expect(docker).toMatch(/COPY --from=build [^\n]*\/app\/dist/);
   });
 });
