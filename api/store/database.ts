@@ -8,6 +8,7 @@ import { Migrator } from '@mikro-orm/migrations';
 import type { Logger } from 'pino';
 import { startEmbeddedPostgres, type EmbeddedPostgres } from './embedded.js';
 import { globalMigrations, tenantMigrations } from './migrations/index.js';
+import { gateSchema, raiseSchemaMark } from './schema-version.js';
 import { HeldSql, OwnTransaction, PoolSql, type Sql } from './sql.js';
 import { KEYS_SCHEMA } from './keys-database.js';
 
@@ -68,13 +69,7 @@ export class Database {
       // pg reads the whole URL itself, so libpq-style parameters (?host=/socket/dir, sslmode…) are honoured;
       // MikroORM's own parse of clientUrl keeps only host, port, user, password and database.
       driverOptions: { connectionTimeoutMillis: 15_000, ...(opts.databaseUrl ? { connectionString: opts.databaseUrl } : {}) },
-      migrations: {
-        migrationsList: [...globalMigrations, ...tenantMigrations],
-        snapshot: false,
-        transactional: true,
-        allOrNothing: true,
-        silent: true,
-      },
+      migrations: { migrationsList: [...globalMigrations, ...tenantMigrations], snapshot: false, transactional: true, allOrNothing: true, silent: true },
       discovery: { warnWhenNoEntities: false },
       debug: false,
       allowGlobalContext: true,
@@ -222,6 +217,7 @@ export class Database {
 
   private async migrateAll(log: Logger): Promise<void> {
     const sql = this.vaultSql;
+    await gateSchema(sql, log);
     await sql.query(`create schema if not exists "${GLOBAL_SCHEMA}"`);
     const done = await this.orm.migrator.up({
       schema: GLOBAL_SCHEMA,
@@ -246,6 +242,7 @@ export class Database {
     const missing = this.roleOf ? await missingTenantRoles(sql, tenants.map((t) => t.id), this.roleOf) : [];
     if (missing.length) log.warn({ tenants: missing }, 'tenant database roles missing (a restored database?): re-creating them');
     for (const t of tenants) await this.migrateTenantNow(t.id);
+    await raiseSchemaMark(sql, now);
   }
 
   // The second line of tenant isolation (PostgreSQL only): every tenant has a database role that can use only its

@@ -10,6 +10,7 @@ import { Global0008TenantOwnership } from './Global0008TenantOwnership.js';
 import { Global0009TenantKek } from './Global0009TenantKek.js';
 import { Global0010TenantKekRetired } from './Global0010TenantKekRetired.js';
 import { Global0011AuditSinkCursors } from './Global0011AuditSinkCursors.js';
+import { Global0012SchemaVersion } from './Global0012SchemaVersion.js';
 import { Tenant0001Users } from './Tenant0001Users.js';
 import { Tenant0002AuditAppend } from './Tenant0002AuditAppend.js';
 import { Tenant0003Tokens } from './Tenant0003Tokens.js';
@@ -28,5 +29,5 @@ import { Tenant0015AuditQueueMac } from './Tenant0015AuditQueueMac.js';
 import { Tenant0016PrivacyEvents } from './Tenant0016PrivacyEvents.js';
 import { Tenant0017AuditCheckpointLines } from './Tenant0017AuditCheckpointLines.js';
 
-export const globalMigrations = [Global0001Init, Global0002Roles, Global0003Login, Global0004Ownership, Global0005Credentials, Global0006Bounds, Global0007TenantKeySalt, Global0008TenantOwnership, Global0009TenantKek, Global0010TenantKekRetired, Global0011AuditSinkCursors];
+export const globalMigrations = [Global0001Init, Global0002Roles, Global0003Login, Global0004Ownership, Global0005Credentials, Global0006Bounds, Global0007TenantKeySalt, Global0008TenantOwnership, Global0009TenantKek, Global0010TenantKekRetired, Global0011AuditSinkCursors, Global0012SchemaVersion];
 export const tenantMigrations = [Tenant0001Users, Tenant0002AuditAppend, Tenant0003Tokens, Tenant0004Groups, Tenant0005Appdata, Tenant0006Subjects, Tenant0007Files, Tenant0008SubjectKeys, Tenant0009KeyedAudit, Tenant0010AuditQueue, Tenant0011AuditCheckpointed, Tenant0012AuditAppendQueued, Tenant0013SealedStorage, Tenant0014AuditSearchPath, Tenant0015AuditQueueMac, Tenant0016PrivacyEvents, Tenant0017AuditCheckpointLines];
