@@ -213,7 +213,10 @@ async function verifyFile(path: string, publicKey: string | undefined, tsaCert: 
   // A line that claims to be a record and is not one faithfully (edited where a SIEM shows it) fails the copy.
   for (const m of copy.malformed) process.stdout.write(`${JSON.stringify({ result: 'broken', line: m.line, why: m.why })}\n`);
   if (!reports.length) process.stderr.write('audit:verify: the file holds no audit record\n');
-  return reports.length && !copy.malformed.length && reports.every((r) => r.result === 'intact') ? 0 : 1;
+  // A tenant whose copy proves nothing (no checkpoint after its events, or made up whole) is no evidence: it fails.
+  const proving = reports.filter((r) => r.proven === 0);
+  for (const r of proving) process.stderr.write(`audit:verify: tenant ${r.tenant}: no event of the copy is proven by a checkpoint\n`);
+  return reports.length && !copy.malformed.length && !proving.length && reports.every((r) => r.result === 'intact') ? 0 : 1;
 }
 
 /**

@@ -62,12 +62,23 @@ function valueAt(body: unknown, path: readonly PropertyKey[]): unknown {
   return v;
 }
 
+/**
+ * request_metadata is kept in every call's audit event (sealed): at most this many bytes of JSON, so that what one
+ * call writes to the trail, and what reads of the trail then hash and carry, stays small whatever the body may hold.
+ */
+const METADATA_BYTES = 64 * 1024;
+
+function tooLarge(metadata: unknown): boolean {
+  return metadata !== undefined && metadata !== null && Buffer.byteLength(JSON.stringify(metadata) ?? '') > METADATA_BYTES;
+}
+
 /** The body as the operation's schema reads it, or a 400 naming the field. */
 function parseInput(op: OpDefinition, rawBody: Record<string, unknown>): { input: unknown; metadata: Record<string, unknown> } {
   const requestMetadata = rawBody.request_metadata;
   if (requestMetadata !== undefined && requestMetadata !== null && (typeof requestMetadata !== 'object' || Array.isArray(requestMetadata))) {
     throw badRequest('Invalid API request parameter: request_metadata: expected object');
   }
+  if (tooLarge(requestMetadata)) throw badRequest(`Invalid API request parameter: request_metadata: larger than ${METADATA_BYTES / 1024} KiB`);
   // Every value a request carries is bounded in depth before anything walks it.
   const deep = tooDeep(rawBody);
   if (deep) throw badRequest(`Invalid API request parameter: ${deep}: nested deeper than ${MAX_DEPTH} levels`);
@@ -135,7 +146,7 @@ export async function executeOperation(services: Services, op: OpDefinition, cal
   const note: AuditNote = {};
   const actor = await actorOf(services.roles, principal, caller.request, mayBeHousekeeping(op));
   // request_metadata too deep to take is left out of the event of its refusal: the event is written all the same.
-  const metadata = tooDeep(rawBody.request_metadata) ? undefined : rawBody.request_metadata;
+  const metadata = tooDeep(rawBody.request_metadata) || tooLarge(rawBody.request_metadata) ? undefined : rawBody.request_metadata;
   const audited = (status: 'ok' | 'error', msg?: string) => draftEvent(op.name, actor, note, msg === undefined ? { status } : { status, msg }, { now, requestMetadata: metadata });
   try {
     const admission = await admit(services, op, principal, tenantId, metadataOf(rawBody));

@@ -289,28 +289,44 @@ export class AuditStore extends TenantTables {
 
   /**
    * Events after `seq` as the audit sinks send them: the SHA-256 of their sealed details (hex) and its size instead
-   * of the bytes (`details` null), at most `limit`; and the digest of event `seq` (empty at 0), the chain's start.
+   * of the bytes (`details` null), at most `limit` and, past the first, at most `maxBytes` of details hashed (the
+   * sizes are read first, without the bytes); and the digest of event `seq` (empty at 0), the chain's start. `cut`:
+   * the byte bound ended the page (with `firstAlways` false, before its first event).
    */
-  async afterForExport(seq: number, limit: number): Promise<{ previous: Buffer; rows: ExportRow[] }> {
-    const found = await this.sql(`select ${EXPORT_COLUMNS} from ${this.t}.audit_events where seq >= $1 order by seq limit $2`, [seq, limit + 1]);
-    const rows = found.map(exportRow);
-    const previous = rows[0]?.seq === seq ? (rows.shift()!.digest ?? Buffer.alloc(0)) : Buffer.alloc(0);
-    return { previous, rows: rows.slice(0, limit) };
+  async afterForExport(seq: number, limit: number, maxBytes: number, firstAlways = true): Promise<{ previous: Buffer; rows: ExportRow[]; cut: boolean }> {
+    const [before] = seq > 0 ? await this.sql<{ digest: Buffer | null }>(`select digest from ${this.t}.audit_events where seq = $1`, [seq]) : [];
+    const { rows, cut } = await this.hashedWithin('seq > $1', [seq], limit, maxBytes, firstAlways);
+    return { previous: before?.digest ?? Buffer.alloc(0), rows, cut };
+  }
+
+  /** One record's events after a sequence number, oldest first, as afterForExport reads them (the same bounds). */
+  async forRecordAfter(record: string, seq: number, limit: number, maxBytes: number): Promise<{ rows: ExportRow[]; cut: boolean }> {
+    return this.hashedWithin('record = $1 and seq > $2', [record, seq], limit, maxBytes, true);
+  }
+
+  private async hashedWithin(where: string, params: unknown[], limit: number, maxBytes: number, firstAlways: boolean): Promise<{ rows: ExportRow[]; cut: boolean }> {
+    const n = params.length;
+    const sizes = await this.sql<{ seq: string; size: string }>(
+      `select seq, coalesce(octet_length(details), 0) as size from ${this.t}.audit_events where ${where} order by seq limit $${n + 1}`,
+      [...params, limit],
+    );
+    let bytes = 0;
+    let take = 0;
+    for (const r of sizes) {
+      bytes += Number(r.size);
+      if (bytes > maxBytes && !(take === 0 && firstAlways)) break;
+      take++;
+    }
+    if (!take) return { rows: [], cut: sizes.length > 0 };
+    const last = Number(sizes[take - 1]!.seq);
+    const found = await this.sql(`select ${EXPORT_COLUMNS} from ${this.t}.audit_events where ${where} and seq <= $${n + 1} order by seq`, [...params, last]);
+    return { rows: found.map(exportRow), cut: take < sizes.length };
   }
 
   /** The sealed details of these events, by sequence number. */
   async detailsOf(seqs: readonly number[]): Promise<Map<number, Buffer | null>> {
     const rows = await this.sql<{ seq: string; details: Buffer | null }>(`select seq, details from ${this.t}.audit_events where seq = any($1::bigint[])`, [seqs]);
     return new Map(rows.map((r) => [Number(r.seq), r.details ?? null]));
-  }
-
-  /** One record's events after a sequence number, oldest first, at most `limit`, as afterForExport reads them. */
-  async forRecordAfter(record: string, seq: number, limit: number): Promise<ExportRow[]> {
-    const found = await this.sql(
-      `select ${EXPORT_COLUMNS} from ${this.t}.audit_events where record = $1 and seq > $2 order by seq limit $3`,
-      [record, seq, limit],
-    );
-    return found.map(exportRow);
   }
 
   /** Events after a sequence number, oldest first: the chain in order, a batch at a time. */

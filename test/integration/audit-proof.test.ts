@@ -159,13 +159,18 @@ describe('AuditProveEvents', () => {
     const big = 'x'.repeat(300_000);
     for (let i = 0; i < 4; i++) {
       await vault.call('UserUpdate', { mode: 'token', identity: eve.token, profile: { note: `${big}${i}` } });
-      await vault.call('UserGet', { mode: 'token', identity: ada.token, request_metadata: { note: big } }, ada.login);
+      await vault.call('UserGet', { mode: 'token', identity: ada.token, request_metadata: { note: big.slice(0, 60_000) } }, ada.login);
     }
     await expect
       .poll(async () => ((await vault.call('AuditProveEvents', { mode: 'token', identity: ada.token, limit: 100 }, ada.login)).body.unproven as unknown[]).length, { timeout: 30_000, interval: 300 })
       .toBe(0);
     const whole = await vault.call('AuditProveEvents', { mode: 'token', identity: ada.token, limit: 100 }, ada.login);
     expect(JSON.stringify(whole.body).length).toBeLessThan(64 * 1024);
+
+    // request_metadata, kept in every call's event, is bounded: larger is refused, naming it.
+    const heavy = await vault.call('UserGet', { mode: 'token', identity: ada.token, request_metadata: { note: big } }, ada.login);
+    expect(heavy.status).toBe(400);
+    expect(heavy.body.message).toMatch(/request_metadata: larger than 64 KiB/);
 
     // Bad input names its field: a negative, fractional or non-number `after`.
     // (null is absent, as for every field.)

@@ -165,6 +165,28 @@ describe('audit sinks', () => {
     // A line that claims to be ours but is not one faithfully is named.
     const junk = [...lines, '{"type":"strongroom.audit.event","v":1,"tenant":1,"seq":2,"title":"UserDelete","digest":"not-hex"}'];
     expect(readCopy(junk.join('\n')).malformed).toEqual([{ line: junk.length, why: 'not a well-formed audit record' }]);
+    // However a line that a SIEM would show as ours is spelled, it is one exactly or it fails (the second stranger's).
+    const spelled = [
+      '{"class_uid":6.003e3,"activity_id":4,"time":1795803300000,"status_id":1,"api":{"operation":"UserDelete"},"metadata":{"product":{"name":"Strongroom"},"sequence":27}}',
+      '{"type":"strongroom\\u002eaudit.event","v":"1","tenant":1,"seq":2,"title":"UserDelete"}',
+    ];
+    expect(readCopy([...lines, ...spelled].join('\n')).malformed.map((m) => m.why)).toEqual(['not a well-formed audit record', 'not a well-formed audit record']);
+    // Elastic's @timestamp, when there, is the record's own time.
+    const dated = lines.map((l, i) => (i === victim.i ? l.replace('{', '{"@timestamp":"2019-01-01T00:00:00.000Z",') : l));
+    expect(readCopy(dated.join('\n')).malformed).toEqual([{ line: victim.i + 1, why: "fields that are not the record's own" }]);
+    // A checkpoint signs its event's link: a link changed there breaks the copy.
+    const copied = readCopy(lines.join('\n')).records;
+    const signed = copied.find((r) => r.kind === 'checkpoint' && r.tenant === 1 && copied.some((e) => e.kind === 'event' && e.tenant === 1 && e.seq === r.line.seq)) as Extract<ExportRecord, { kind: 'checkpoint' }>;
+    const relinked = copied.map((r) => (r.kind === 'event' && r.tenant === 1 && r.seq === signed.line.seq ? { ...r, link: 'ef'.repeat(32) } : r));
+    expect((await verifyCopy(relinked, pub)).find((r) => r.tenant === 1)).toMatchObject({ result: 'broken', broken: { seq: signed.line.seq } });
+    // A tenant no checkpoint proves (made up whole) fails the command, though consistent.
+    const madeUp = (seq: number, digest: Buffer) => ({ kind: 'event' as const, tenant: 99, seq, uuid: `00000000-0000-4000-8000-00000000000${seq}`, when: 1, title: 'UserGet', status: 'ok' as const, msg: null, actor: 'root', record: null, mode: null, app: null, detailsdigest: null, link: 'ab'.repeat(32), digest: digest.toString('hex') });
+    const e1 = madeUp(1, digestOfLeaf(Buffer.alloc(0), 1, leafOfDigest(canonicalHead(madeUp(1, Buffer.alloc(0))), null)));
+    const file = join(dir, 'made-up.jsonl');
+    writeFileSync(file, [...lines, toJson(e1)].join('\n'));
+    const proofless = await verifyCli(file, files.pub, files.ca);
+    expect(proofless.code).toBe(1);
+    expect(proofless.out.split('\n').filter(Boolean).map((l) => JSON.parse(l)).find((r: { tenant: number }) => r.tenant === 99)).toMatchObject({ result: 'intact', proven: 0 });
   });
 
   it('refuse an OCSF line whose fields a SIEM shows were changed', async ({ vault }) => {

@@ -44,6 +44,8 @@ interface TenantState {
   report: CopyReport;
   last: number;
   digests: Map<number, Buffer>;
+  /** The link of each event given with its content (hex): a checkpoint signs its event's link too. */
+  links: Map<number, string>;
   seen: Map<number, string>;
   /** Sequence numbers of content events and of stand-ins, and the checkpoints that may prove (held and matched). */
   contents: number[];
@@ -61,7 +63,7 @@ export async function verifyCopy(records: Iterable<ExportRecord>, publicKeyPem: 
     let s = tenants.get(tenant);
     if (!s) {
       const report: CopyReport = { tenant, result: 'intact', events: 0, skipped: 0, duplicates: 0, checkpoints: { valid: 0, timestamped: 0, untimed: 0 }, proven: 0, unproven: 0, provenUpTo: 0 };
-      tenants.set(tenant, (s = { report, last: 0, digests: new Map(), seen: new Map(), contents: [], stands: [], proving: [] }));
+      tenants.set(tenant, (s = { report, last: 0, digests: new Map(), links: new Map(), seen: new Map(), contents: [], stands: [], proving: [] }));
     }
     return s;
   };
@@ -77,7 +79,7 @@ export async function verifyCopy(records: Iterable<ExportRecord>, publicKeyPem: 
     if (s.report.broken) continue;
     const digest = s.digests.get(r.line.seq);
     if (!digest) breakAt(s, r.line.seq, 'checkpoint of an event the copy does not hold');
-    else if (digest.toString('hex') !== r.line.digest) breakAt(s, r.line.seq, 'checkpoint does not match the event');
+    else if (digest.toString('hex') !== r.line.digest || !linkMatches(s, r.line)) breakAt(s, r.line.seq, 'checkpoint does not match the event');
     else if (proves) s.proving.push(r.line.seq);
   }
   for (const s of tenants.values()) prove(s);
@@ -98,6 +100,12 @@ function prove(s: TenantState): void {
   }
   const firstStand = stands[0] ?? Infinity;
   s.report.provenUpTo = Math.max(0, ...checkpoints.filter((c) => c < firstStand));
+}
+
+/** The checkpoint's link is its event's, when the copy holds the event with its content (a stand-in has no link). */
+function linkMatches(s: TenantState, line: Checkpoint['line']): boolean {
+  const link = s.links.get(line.seq);
+  return link === undefined || link === line.link;
 }
 
 function breakAt(s: TenantState, seq: number, why: string): void {
@@ -143,6 +151,7 @@ function event(s: TenantState, r: Exclude<ExportRecord, { kind: 'checkpoint' }>,
     }
   }
   s.digests.set(r.seq, stated);
+  if (r.kind === 'event') s.links.set(r.seq, r.link);
   s.seen.set(r.seq, text);
   s.last = r.seq;
   return undefined;
@@ -178,7 +187,7 @@ async function checkpoint(
     later.push({ s, r, proves });
     return undefined;
   }
-  if (digest.toString('hex') !== line.digest) return { seq: line.seq, why: 'checkpoint does not match the event' };
+  if (digest.toString('hex') !== line.digest || !linkMatches(s, line)) return { seq: line.seq, why: 'checkpoint does not match the event' };
   if (proves) s.proving.push(line.seq);
   return undefined;
 }
@@ -220,9 +229,11 @@ function faithful(line: string): ExportRecord | string {
   }
   if (parsed !== undefined) {
     const own = recordOf(parsed);
-    if (own) return sameJson(parsed, JSON.parse(toJson(own)), ['@timestamp']) ? own : 'fields that are not the record\'s own';
+    if (own) return sameJson(parsed, JSON.parse(toJson(own)), ['@timestamp']) && stampAgrees(parsed, own) ? own : 'fields that are not the record\'s own';
     const ocsf = fromOcsf(parsed);
     if (ocsf) return sameJson(parsed, toOcsf(ocsf)) ? ocsf : 'OCSF fields that disagree with the record';
+    // Anything a SIEM would take for one of ours, however it is spelled, must be one exactly.
+    if (claimsOurs(parsed)) return 'not a well-formed audit record';
   }
   // A syslog line: its message is the JSON after the header, and the header's structured data must agree with it.
   const brace = parsed === undefined ? line.indexOf('{') : -1;
@@ -236,6 +247,21 @@ function faithful(line: string): ExportRecord | string {
     if (inner !== 'not ours') return inner;
   }
   return OURS.test(line) ? 'not a well-formed audit record' : 'not ours';
+}
+
+/** A parsed value a SIEM would show as a Strongroom audit record: our type, OCSF's class 6003, or our product. */
+function claimsOurs(v: unknown): boolean {
+  if (typeof v !== 'object' || v === null) return false;
+  const o = v as { type?: unknown; class_uid?: unknown; metadata?: { product?: { name?: unknown } } };
+  return (typeof o.type === 'string' && o.type.toLowerCase().startsWith('strongroom')) || Number(o.class_uid) === 6003 || o.metadata?.product?.name === 'Strongroom';
+}
+
+/** Elastic's `@timestamp`, when there, is the record's own time (what Kibana dates it by), as the sink wrote it. */
+function stampAgrees(parsed: unknown, r: ExportRecord): boolean {
+  const stamp = (parsed as { '@timestamp'?: unknown })['@timestamp'];
+  if (stamp === undefined) return true;
+  const seconds = r.kind === 'checkpoint' ? r.line.time : r.when;
+  return stamp === new Date(seconds * 1000).toISOString();
 }
 
 /** The structured data every syslog message of ours carries. */

@@ -24,6 +24,8 @@ import { openAuditSink, type AuditSink } from './siem/sinks.js';
  * larger event goes alone).
  */
 const BATCH = 500;
+/** Sealed details the database hashes for one batch (past its first event). */
+const HASH_BYTES = 64 * 1024 * 1024;
 const BATCH_BYTES = 4 * 1024 * 1024;
 /** At most this many bytes per send (a receiver's body limit, nginx's default among them); a larger record goes alone. */
 const SEND_BYTES = 1024 * 1024;
@@ -237,7 +239,7 @@ type SinkRow = ExportRow & { withDetails: boolean };
  * which a verifier is to see as it is) goes with them, the batch ending before those bytes pass BATCH_BYTES.
  */
 export async function readForSinks(audit: AuditStore, from: number): Promise<SinkRow[]> {
-  const { previous, rows } = await audit.afterForExport(from, BATCH);
+  const { previous, rows } = await audit.afterForExport(from, BATCH, HASH_BYTES);
   const out: SinkRow[] = [];
   const wanted: number[] = [];
   let before = previous;

@@ -34,12 +34,13 @@ interface Budget {
 }
 
 export async function proveEvents(stores: Stores, tenantId: number, record: string, after: number, limit: number): Promise<ProofAnswer> {
-  const mine = await stores.audit.forRecordAfter(record, after, limit + 1);
-  let next: number | null = mine.length > limit ? mine[limit - 1]!.seq : null;
-  const events = mine.slice(0, limit);
+  // The person's own events spend the budget too (a quarter of it at most).
+  const mine = await stores.audit.forRecordAfter(record, after, limit + 1, PROOF_BYTES / 4);
+  const events = mine.rows.slice(0, limit);
+  let next: number | null = events.length && (mine.rows.length > limit || mine.cut) ? events.at(-1)!.seq : null;
   const segments: ProofSegment[] = [];
   const unproven: Unproven[] = [];
-  const budget: Budget = { leaves: PROOF_LEAVES, bytes: PROOF_BYTES };
+  const budget: Budget = { leaves: PROOF_LEAVES, bytes: PROOF_BYTES - events.reduce((n, e) => n + e.size, 0) };
   let i = 0;
   while (i < events.length) {
     const start = events[i]!;
@@ -100,17 +101,17 @@ async function segmentOf(stores: Stores, group: ExportRow[], cp: { line: ProofSe
   let digest: Buffer = Buffer.alloc(0);
   let seq = first - 1;
   while (seq < cp.line.seq) {
-    const page = await stores.audit.afterForExport(seq, Math.min(PAGE, cp.line.seq - seq));
+    const page = await stores.audit.afterForExport(seq, Math.min(PAGE, cp.line.seq - seq), Math.max(0, budget.bytes), false);
     if (previous === undefined) {
       // Stored before the digest chain (a legacy event, not re-chained yet): no digest to start from.
       if (first > 1 && !page.previous.length) return { why: 'chained before proofs', at: first };
       digest = previous = page.previous;
     }
     const rows = page.rows.filter((r) => r.seq <= cp.line.seq);
-    if (!rows.length) return broken(seq + 1);
+    // The byte budget ran out before the next event: nothing more is hashed for this answer.
+    if (!rows.length) return page.cut ? 'over budget' : broken(seq + 1);
     budget.leaves -= rows.length;
     budget.bytes -= rows.reduce((n, r) => n + r.size, 0);
-    if (budget.bytes < 0) return 'over budget';
     for (const r of rows) {
       if (r.seq !== seq + 1) return broken(seq + 1);
       if (!r.digest) return { why: 'chained before proofs', at: r.seq };
