@@ -14,6 +14,7 @@ import { vaultTest, type TestVault } from '../fixtures/vault.js';
 import { startRsyslog, type Rsyslog } from '../fixtures/rsyslog.js';
 import { startTsa } from '../fixtures/tsa.js';
 import { readCopy, verifyCopy } from '../../api/vault/audit/copy-verification.js';
+import { formatSyslog } from '../../api/vault/audit/siem/syslog.js';
 import { toJson, type ExportRecord } from '../../api/vault/audit/siem/record.js';
 import { digestOfLeaf, leafOfDigest } from '../../proto/audit-checkpoint.js';
 import { canonicalHead } from '../../api/vault/audit/note.js';
@@ -171,6 +172,22 @@ describe('audit sinks', () => {
       '{"type":"strongroom\\u002eaudit.event","v":"1","tenant":1,"seq":2,"title":"UserDelete"}',
     ];
     expect(readCopy([...lines, ...spelled].join('\n')).malformed.map((m) => m.why)).toEqual(['not a well-formed audit record', 'not a well-formed audit record']);
+    // A whole RFC 5424 header is the vault's own but for the sender's names: a changed priority, time, MSGID or an
+    // added structured data element fails.
+    // (The line as a relay keeping the whole message, `%rawmsg%`, writes it.)
+    const raw = formatSyslog(victim.r!, { hostname: 'vault-1', appName: 'strongroom', format: 'json' });
+    expect(readCopy(lines.map((l, i) => (i === victim.i ? raw : l)).join('\n')).malformed).toEqual([]);
+    const header = raw.slice(0, raw.indexOf('{'));
+    const pri = /<(\d+)>/.exec(header)!;
+    for (const forged of [
+      header.replace(pri[0], `<${Number(pri[1]) === 110 ? 108 : 110}>`),
+      header.replace(/>1 \S+ /, '>1 2019-01-01T00:00:00Z '),
+      header.replace(' event [', ' checkpoint ['),
+      header.replace('[strongroom@', '[meta approvedBy="dpo@example.com"][strongroom@'),
+    ]) {
+      const edited = lines.map((l, i) => (i === victim.i ? forged + raw.slice(header.length) : l));
+      expect(readCopy(edited.join('\n')).malformed, forged).toEqual([{ line: victim.i + 1, why: 'a syslog header that disagrees with its record' }]);
+    }
     // Elastic's @timestamp, when there, is the record's own time.
     const dated = lines.map((l, i) => (i === victim.i ? l.replace('{', '{"@timestamp":"2019-01-01T00:00:00.000Z",') : l));
     expect(readCopy(dated.join('\n')).malformed).toEqual([{ line: victim.i + 1, why: "fields that are not the record's own" }]);

@@ -240,9 +240,10 @@ function faithful(line: string): ExportRecord | string {
   if (brace > 0) {
     const inner = faithful(line.slice(brace));
     if (typeof inner !== 'string') {
-      const sd = SD.exec(line.slice(0, brace));
+      const head = line.slice(0, brace);
+      const sd = SD.exec(head);
       const seq = inner.kind === 'checkpoint' ? inner.line.seq : inner.seq;
-      return sd && Number(sd[1]) === inner.tenant && Number(sd[2]) === seq ? inner : 'a syslog header that disagrees with its record';
+      return sd && Number(sd[1]) === inner.tenant && Number(sd[2]) === seq && headerAgrees(head, inner) ? inner : 'a syslog header that disagrees with its record';
     }
     if (inner !== 'not ours') return inner;
   }
@@ -262,6 +263,25 @@ function stampAgrees(parsed: unknown, r: ExportRecord): boolean {
   if (stamp === undefined) return true;
   const seconds = r.kind === 'checkpoint' ? r.line.time : r.when;
   return stamp === new Date(seconds * 1000).toISOString();
+}
+
+/**
+ * A whole RFC 5424 header (a relay's `%rawmsg%`) must be the one the vault wrote for the record, but for the host and
+ * app names and the process id, which are the sender's: its priority, time, MSGID and one structured data element. A
+ * template's own header (rsyslog's `%TIMESTAMP% %HOSTNAME% …`) is the relay's, and only its structured data is ours.
+ */
+function headerAgrees(head: string, r: ExportRecord): boolean {
+  const m = /^<(\d{1,3})>1 (\S+) \S+ \S+ \S+ (\S+) (.*) $/.exec(head.slice(head.indexOf('<') < 0 ? 0 : head.indexOf('<')));
+  if (!m) return !/^\s*<\d{1,3}>1 /.test(head.slice(Math.max(0, head.indexOf('<'))));
+  const severity = r.kind === 'checkpoint' ? 5 : r.kind === 'skipped' || r.status === 'ok' ? 6 : 4;
+  const seconds = r.kind === 'checkpoint' ? r.line.time : r.when;
+  const seq = r.kind === 'checkpoint' ? r.line.seq : r.seq;
+  return (
+    Number(m[1]) === 13 * 8 + severity &&
+    m[2] === new Date(seconds * 1000).toISOString().replace('.000Z', 'Z') &&
+    m[3] === r.kind &&
+    m[4] === `[strongroom@32473 tenant="${r.tenant}" seq="${seq}"]`
+  );
 }
 
 /** The structured data every syslog message of ours carries. */
