@@ -4,7 +4,7 @@ import type { z } from 'zod';
 import type { OpDefinition, OpContext } from './define.js';
 import type { Services } from '../vault/services.js';
 import type { Principal } from '../vault/credentials.js';
-import { draftEvent, type AuditDraft, type AuditNote, type QueuedWrite, type SealedAhead } from '../vault/audit/trail.js';
+import { BAD_REQUEST_MSG, draftEvent, type AuditDraft, type AuditNote, type QueuedWrite, type SealedAhead } from '../vault/audit/trail.js';
 import { nowSeconds } from '../vault/durations.js';
 import { TenantKeyUnavailableError, UnavailableError, VaultError, badRequest, Messages } from '../errors.js';
 import { fromDatabaseError } from '../store/errors.js';
@@ -147,7 +147,8 @@ export async function executeOperation(services: Services, op: OpDefinition, cal
   const actor = await actorOf(services.roles, principal, caller.request, mayBeHousekeeping(op));
   // request_metadata too deep to take is left out of the event of its refusal: the event is written all the same.
   const metadata = tooDeep(rawBody.request_metadata) || tooLarge(rawBody.request_metadata) ? undefined : rawBody.request_metadata;
-  const audited = (status: 'ok' | 'error', msg?: string) => draftEvent(op.name, actor, note, msg === undefined ? { status } : { status, msg }, { now, requestMetadata: metadata });
+  const audited = (status: 'ok' | 'error', msg?: string, sealedMsg?: string) =>
+    draftEvent(op.name, actor, note, { status, ...(msg === undefined ? {} : { msg }), ...(sealedMsg === undefined ? {} : { sealedMsg }) }, { now, requestMetadata: metadata });
   try {
     const admission = await admit(services, op, principal, tenantId, metadataOf(rawBody));
     const { input } = parseInput(op, rawBody);
@@ -156,7 +157,9 @@ export async function executeOperation(services: Services, op: OpDefinition, cal
     const err = fromDatabaseError(caught);
     // Failed calls are audited too; a failure to audit them must not hide the original error.
     const msg = err instanceof VaultError ? err.message : Messages.internal;
-    await services.audit.record(tenantId, audited('error', msg)).catch((auditErr: unknown) => {
+    // A 400's message may echo the request (a path, a field name, a value, a person's email): sealed, not in clear.
+    const event = err instanceof VaultError && err.status === 400 ? audited('error', BAD_REQUEST_MSG, msg) : audited('error', msg);
+    await services.audit.record(tenantId, event).catch((auditErr: unknown) => {
       services.log.error({ err: { message: (auditErr as Error).message }, op: op.name }, 'audit of a failed call failed');
     });
     throw err;

@@ -61,3 +61,20 @@ describe('the audit trail covers every call', () => {
     expect(await refusals('dropped')).toBeGreaterThan(dropped);
   });
 });
+
+describe('what a refused request leaves in clear', () => {
+  it('keeps a 400’s message, which may echo the request, in the sealed details only', async ({ vault }) => {
+    const { token } = (await vault.call('UserCreate', { profile: buildProfile() })).body;
+    const canary = 'jane.doe.canary@example.org';
+    const refused = await vault.call('UserPatch', { mode: 'token', identity: token, patch: [{ op: 'replace', path: `/contacts/${canary}`, value: 1 }] });
+    expect(refused.status).toBe(400);
+    expect(refused.body.message).toContain(canary);
+    const rows = (await vault.call('AuditListUserEvents', { mode: 'token', identity: token, limit: 5 })).body.rows as { title: string; status: string; msg: string | null; auditeventuuid: string }[];
+    const event = rows.find((r) => r.title === 'UserPatch' && r.status === 'error')!;
+    expect(event.msg).toBe('Bad request (the message is in the event\'s sealed details)');
+    const stored = await vault.api.services.db.stores(1).audit.byUuid(event.auditeventuuid);
+    expect(JSON.stringify({ ...stored, details: null })).not.toContain(canary);
+    const opened = (await vault.call('AuditGetEvent', { auditeventuuid: event.auditeventuuid })).body;
+    expect(opened.details.message).toContain(canary);
+  });
+});

@@ -22,6 +22,12 @@ export type AuditEventToChain = Omit<AuditEventRow, 'seq' | 'hash' | 'digest'> &
 
 export const AUDIT_TABLE = 'audit_events';
 
+/** The most of an event's clear message kept. */
+const MSG_CHARS = 256;
+
+/** The clear message of a refused request (400): what it echoed of the request is in the sealed details. */
+export const BAD_REQUEST_MSG = 'Bad request (the message is in the event\'s sealed details)';
+
 /**
  * Calls answered even when their event cannot be linked now (a trail cut or broken links nothing until repaired):
  * their event is queued durably instead, as a write's is, and chained by a later batch (failed calls' events too, which
@@ -37,7 +43,7 @@ export function draftEvent(
   title: string,
   actor: Actor,
   note: AuditNote,
-  outcome: { status: 'ok' | 'error'; msg?: string },
+  outcome: { status: 'ok' | 'error'; msg?: string; sealedMsg?: string },
   when: { now: number; requestMetadata?: unknown },
 ): AuditDraft {
   const { now, requestMetadata } = when;
@@ -48,6 +54,8 @@ export function draftEvent(
   if (note.after !== undefined) details.after = note.after;
   if (requestMetadata !== undefined) details.request_metadata = requestMetadata;
   if (actor.request.address) details.address = actor.request.address;
+  // A message that may echo what the caller sent (a path, a field name, a value) is kept sealed, with the details.
+  if (outcome.sealedMsg !== undefined) details.message = outcome.sealedMsg;
   // A call that named a person (found or not) reached for their data: never housekeeping, whatever it said.
   const namesSomeone = note.record !== undefined || note.identity !== undefined || note.mode !== undefined;
   return {
@@ -55,7 +63,8 @@ export function draftEvent(
     when: now,
     title,
     status: outcome.status,
-    msg: outcome.msg ?? null,
+    // The clear message is the vault's own words; bounded, whatever made it.
+    msg: outcome.msg === undefined ? null : outcome.msg.slice(0, MSG_CHARS),
     actor: actorText(actor, purposeOf(actor, namesSomeone)),
     record: note.record ?? null,
     mode: note.mode ?? null,

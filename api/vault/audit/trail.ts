@@ -17,7 +17,7 @@ import type { Events } from '../events.js';
 import type { OutboxBatch } from '../privacy/outbox.js';
 
 // What other modules import from here: the events' shapes and texts, and the reader, now in modules of their own.
-export { AUDIT_TABLE, canonical, canonicalHead, draftEvent, presentEvent, type AuditDraft, type AuditNote, type AuditRow } from './note.js';
+export { AUDIT_TABLE, BAD_REQUEST_MSG, canonical, canonicalHead, draftEvent, presentEvent, type AuditDraft, type AuditNote, type AuditRow } from './note.js';
 export { AuditReader } from './reader.js';
 
 /** A write's event whose details are being sealed ahead of the write's end (`AuditTrail.sealAhead`). */
