@@ -78,10 +78,10 @@ function parseInput(op: OpDefinition, rawBody: Record<string, unknown>): { input
   if (requestMetadata !== undefined && requestMetadata !== null && (typeof requestMetadata !== 'object' || Array.isArray(requestMetadata))) {
     throw badRequest('Invalid API request parameter: request_metadata: expected object');
   }
-  if (tooLarge(requestMetadata)) throw badRequest(`Invalid API request parameter: request_metadata: larger than ${METADATA_BYTES / 1024} KiB`);
   // Every value a request carries is bounded in depth before anything walks it.
   const deep = tooDeep(rawBody);
   if (deep) throw badRequest(`Invalid API request parameter: ${deep}: nested deeper than ${MAX_DEPTH} levels`);
+  if (tooLarge(requestMetadata)) throw badRequest(`Invalid API request parameter: request_metadata: larger than ${METADATA_BYTES / 1024} KiB`);
   const body = normaliseBody(rawBody);
   const parsed = op.input.safeParse(body);
   if (!parsed.success) throw badRequest(validationMessage(parsed.error, body));
