@@ -10,27 +10,18 @@
 import { createHash, createPublicKey } from 'node:crypto';
 import { checkpointKey, checkpointSigned, digestOfLeaf, leafOfDigest, type CheckpointLine } from '../../../proto/audit-checkpoint.js';
 import { canonicalHead } from './note.js';
-import { isObject, validCheckpoint } from './siem/record.js';
+import { isObject, validCheckpoint, type EventRecord } from './siem/record.js';
 import { checkpointImprint, verifyTimestamp } from './tsa.js';
 
 export const PROOF_TYPE = 'strongroom.audit.proof';
 /** An RFC 3161 token is a few kilobytes; a larger one is not one. */
 const TIMESTAMP_BYTES = 64 * 1024;
 
-/** One of the person's events: the fields its canonical text covers, its sealed details as their SHA-256 (hex). */
-export interface ProofEvent {
-  seq: number;
-  uuid: string;
-  when: number;
-  title: string;
-  status: 'ok' | 'error';
-  msg: string | null;
-  actor: string;
-  record: string | null;
-  mode: string | null;
-  app: string | null;
-  detailsdigest: string | null;
-}
+/**
+ * One of the person's events: the fields its canonical text covers, its sealed details as their SHA-256 (hex); an
+ * exported event record (siem/record.ts) without what the segment says once (tenant) or does not need (link, digest).
+ */
+export type ProofEvent = Omit<EventRecord, 'kind' | 'tenant' | 'details' | 'link' | 'digest'>;
 
 export interface ProofSegment {
   /** The digest of event `first - 1`, hex (empty when `first` is the trail's first event). */

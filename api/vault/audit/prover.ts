@@ -9,6 +9,7 @@ import type { ExportRow } from '../../store/audit.js';
 import type { Stores } from '../../store/stores.js';
 import { canonical, canonicalHead } from './note.js';
 import { PROOF_TYPE, type AuditProof, type ProofEvent, type ProofSegment } from './proof.js';
+import { eventRecord, type EventRecord } from './siem/record.js';
 
 /** Leaves in one answer, all segments together (2 MiB of hashes); a longer segment is not proven. */
 export const PROOF_LEAVES = 65_536;
@@ -128,7 +129,7 @@ async function segmentOf(stores: Stores, group: ExportRow[], cp: { line: ProofSe
     previous: previous!.toString('hex'),
     first,
     leaves: leaves.toString('base64'),
-    events: group.map(proofEvent),
+    events: group.map((e) => proofEvent(cp.line.tenant, e)),
     checkpoint: cp.line,
     ...(cp.timestamp ? { timestamp: cp.timestamp.toString('base64') } : {}),
   };
@@ -141,18 +142,8 @@ async function firstForm(stores: Stores, prior: Buffer, r: ExportRow): Promise<b
   return auditDigestFirstForm(prior, r.seq, text).equals(r.digest!) && !digestOfLeaf(prior, r.seq, auditLeaf(text)).equals(r.digest!);
 }
 
-function proofEvent(e: ExportRow): ProofEvent {
-  return {
-    seq: e.seq,
-    uuid: e.uuid,
-    when: e.when,
-    title: e.title,
-    status: e.status,
-    msg: e.msg,
-    actor: e.actor,
-    record: e.record,
-    mode: e.mode,
-    app: e.app,
-    detailsdigest: e.detailsDigest,
-  };
+/** The event as the sinks export it, less what a segment does not carry. */
+function proofEvent(tenantId: number, e: ExportRow): ProofEvent {
+  const { kind: _kind, tenant: _tenant, details: _details, link: _link, digest: _digest, ...event } = eventRecord(tenantId, e, { detailsDigest: e.detailsDigest }) as EventRecord;
+  return event;
 }
