@@ -21,7 +21,9 @@ let token: TestToken | undefined;
 const dirs: string[] = [];
 
 afterEach(async () => {
-  await running?.stop('SIGKILL');
+  // The children too: left to themselves they stop gracefully once the supervisor is gone, and would still be
+  // writing to the data directory while it is removed.
+  if (running) await killVault(running).catch(() => undefined);
   running = undefined;
   await db?.drop();
   db = undefined;
