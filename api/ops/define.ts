@@ -139,6 +139,11 @@ export interface OpDefinition<S extends z.ZodType = z.ZodType> {
   /** A request the API accepts, shown in the reference (the contract test sends it). */
   example: z.input<S>;
   run(args: { input: z.output<S>; ctx: OpContext }): Promise<Record<string, unknown>>;
+  /**
+   * `own` operations: takes back what `run` made when its audit event cannot be written (a retryable 503), so the
+   * caller's retry finds nothing of the refused call. Nothing is answered that was not audited.
+   */
+  undo?(args: { input: z.output<S>; result: Record<string, unknown>; ctx: OpContext }): Promise<void>;
 }
 
 export function defineOp<S extends z.ZodType>(def: OpDefinition<S>): OpDefinition<S> {

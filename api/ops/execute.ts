@@ -241,9 +241,14 @@ async function runRead(call: Call): Promise<Record<string, unknown>> {
   const ctx = contextOf(call, stores, published);
   const result = await op.run({ input, ctx });
   ctx.gate.assertJudged();
-  // Its privacy events (a detokenization's count) are committed before its audit event, and both before the answer.
-  await published.commit(services, stores, ctx.now);
-  await services.audit.record(tenantId, event());
+  try {
+    // Its privacy events (a detokenization's count) are committed before its audit event, and both before the answer.
+    await published.commit(services, stores, ctx.now);
+    await services.audit.record(tenantId, event());
+  } catch (err) {
+    if (op.undo) await op.undo({ input, result, ctx });
+    throw err;
+  }
   return masked(result, ctx.gate.fields);
 }
 
