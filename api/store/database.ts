@@ -8,7 +8,7 @@ import { Migrator } from '@mikro-orm/migrations';
 import type { Logger } from 'pino';
 import { startEmbeddedPostgres, type EmbeddedPostgres } from './embedded.js';
 import { globalMigrations, tenantMigrations } from './migrations/index.js';
-import { gateSchema, raiseSchemaMark } from './schema-version.js';
+import { DigestForm, LEAF_FORM_FLOOR, gateSchema, raiseSchemaMark } from './schema-version.js';
 import { HeldSql, OwnTransaction, PoolSql, type Sql } from './sql.js';
 import { KEYS_SCHEMA } from './keys-database.js';
 
@@ -49,6 +49,7 @@ export class Database {
   private keysPool: pg.Pool | undefined;
   /** Per tenant, its stores for plain statements (made once: they hold no connection). */
   private readonly tenantStores = new Map<number, Stores>();
+  readonly digestForm = new DigestForm();
 
   static async open(opts: DatabaseOptions): Promise<Database> {
     let server: EmbeddedPostgres | undefined;
@@ -80,6 +81,7 @@ export class Database {
     if (opts.databaseUrl) await db.setUpIsolation(opts.log);
     try {
       await db.migrate(opts.log);
+      await db.digestForm.follow(db.vaultSql, opts.log);
     } catch (err) {
       await db.close();
       throw err;
@@ -217,7 +219,8 @@ export class Database {
 
   private async migrateAll(log: Logger): Promise<void> {
     const sql = this.vaultSql;
-    await gateSchema(sql, log);
+    // No older release can run beside this one on a new database, nor ever on the embedded one (one process).
+    const floor = (await gateSchema(sql, log)).fresh || this.embedded ? LEAF_FORM_FLOOR : undefined;
     await sql.query(`create schema if not exists "${GLOBAL_SCHEMA}"`);
     const done = await this.orm.migrator.up({
       schema: GLOBAL_SCHEMA,
@@ -242,7 +245,7 @@ export class Database {
     const missing = this.roleOf ? await missingTenantRoles(sql, tenants.map((t) => t.id), this.roleOf) : [];
     if (missing.length) log.warn({ tenants: missing }, 'tenant database roles missing (a restored database?): re-creating them');
     for (const t of tenants) await this.migrateTenantNow(t.id);
-    await raiseSchemaMark(sql, now);
+    await raiseSchemaMark(sql, now, floor);
   }
 
   // The second line of tenant isolation (PostgreSQL only): every tenant has a database role that can use only its
@@ -338,6 +341,7 @@ export class Database {
   }
 
   async close(): Promise<void> {
+    this.digestForm.stop();
     await Promise.all([...this.tenantPools.values()].map((p) => p.end().catch(() => undefined)));
     this.tenantPools.clear();
     await this.orm.close(true);

@@ -9,7 +9,8 @@ import pino from 'pino';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createTestDatabase, usingPostgres, type TestDatabase } from '../fixtures/database.js';
 import { Database } from '../../api/store/database.js';
-import { COMPATIBLE_FROM, SCHEMA_VERSION, SchemaTooNewError, checkSchema, raiseSchemaMark, schemaMark } from '../../api/store/schema-version.js';
+import { COMPATIBLE_FROM, LEAF_FORM_FLOOR, SCHEMA_VERSION, SchemaTooNewError, checkSchema, raiseSchemaMark, schemaMark } from '../../api/store/schema-version.js';
+import { completeUpgrade } from '../../api/upgrade-complete.js';
 
 const log = pino({ level: 'silent' });
 let testDb: TestDatabase | undefined;
@@ -38,7 +39,9 @@ describe('the schema version gate', () => {
   it('marks a database with this release, refuses a newer incompatible one, and takes a newer compatible one', async () => {
     const db = await replica();
     const sql = db.global().sql;
-    expect(await schemaMark(sql)).toEqual({ version: SCHEMA_VERSION, floor: COMPATIBLE_FROM });
+    // A new database: no older release ever ran on it, so the floor is the leaf form's at once.
+    expect(await schemaMark(sql)).toEqual({ version: SCHEMA_VERSION, floor: LEAF_FORM_FLOOR });
+    expect(db.digestForm.leaf).toBe(true);
 
     await setMark(db, SCHEMA_VERSION + 5, SCHEMA_VERSION + 1);
     expect(() => checkSchema({ version: SCHEMA_VERSION + 5, floor: SCHEMA_VERSION + 1 })).toThrow(SchemaTooNewError);
@@ -66,5 +69,20 @@ describe('the schema version gate', () => {
     await setMark(first, SCHEMA_VERSION + 5, SCHEMA_VERSION);
     const second = await replica();
     expect(await schemaMark(second.global().sql)).toEqual({ version: SCHEMA_VERSION + 5, floor: Math.max(SCHEMA_VERSION, COMPATIBLE_FROM) });
+  });
+
+  it.skipIf(!usingPostgres())('chains in the first form on a database an older release migrated, and in the leaf form once upgrade:complete ran (PostgreSQL: the embedded database is one process)', async () => {
+    const first = await replica();
+    // As 0.1's database is once 0.2 has migrated it: marked, the floor 0.1 may run against.
+    await setMark(first, SCHEMA_VERSION, COMPATIBLE_FROM);
+    const second = await replica();
+    expect(await schemaMark(second.global().sql)).toEqual({ version: SCHEMA_VERSION, floor: COMPATIBLE_FROM });
+    expect(second.digestForm.leaf).toBe(false);
+    const { before, after } = await completeUpgrade(testDb!.url!);
+    expect(before.floor).toBe(COMPATIBLE_FROM);
+    expect(after).toEqual({ version: SCHEMA_VERSION, floor: LEAF_FORM_FLOOR });
+    // The running replica sees the raised floor by itself (it looks every 10 s while it writes the first form).
+    await expect.poll(() => second.digestForm.leaf, { timeout: 15_000, interval: 200 }).toBe(true);
+    expect((await completeUpgrade(testDb!.url!)).before.floor).toBe(LEAF_FORM_FLOOR);
   });
 });

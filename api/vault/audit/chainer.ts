@@ -4,8 +4,9 @@
 // by a small call of its own once none came for a moment.
 import type { Logger } from 'pino';
 import type { AuditAppend, AuditHead, QueuedLink } from '../../store/audit.js';
+import type { DigestForm } from '../../store/schema-version.js';
 import { TokenizerRejectedError, type TokenizerClient } from '../../tokenizer-client.js';
-import { detailsDigest, digestOfLeaf, leafOfDigest } from '../../../proto/audit-checkpoint.js';
+import { auditDigestFirstForm, detailsDigest, digestOfLeaf, leafOfDigest } from '../../../proto/audit-checkpoint.js';
 import { canonical, canonicalHead, type AuditEventToChain } from './note.js';
 import { UnavailableError, VaultError } from '../../errors.js';
 
@@ -69,6 +70,7 @@ export class AuditLinker {
   constructor(
     private readonly tokenizer: TokenizerClient,
     private readonly log: Logger,
+    private readonly form: DigestForm,
   ) {}
 
   /** A head read under the lock is committed (the tokenizer may not know it yet: it restarted). */
@@ -107,9 +109,12 @@ export class AuditLinker {
     const gone = new Set(refused);
     const kept = all.flatMap((e, i) => (gone.has(i) ? [] : [{ e, text: texts[i]!, queued: i < queued.length }]));
     let digest = head.digest;
-    // The leaf from the event's own fields and details (the same as from its canonical text, without decoding it).
-    const leafOf = (e: AuditEventToChain) => leafOfDigest(canonicalHead(e), detailsDigest(e.details));
-    const chained = kept.map((k, i) => ({ ...k, hash: links[i]!, digest: (digest = digestOfLeaf(digest, head.seq + 1 + i, leafOf(k.e))) }));
+    // The leaf from the event's own fields and details (the same as from its canonical text, without decoding it);
+    // the first form while an older release may run beside this one (store/schema-version.ts, LEAF_FORM_FLOOR).
+    const leaf = this.form.leaf;
+    const next = (k: (typeof kept)[number], seq: number) =>
+      leaf ? digestOfLeaf(digest, seq, leafOfDigest(canonicalHead(k.e), detailsDigest(k.e.details))) : auditDigestFirstForm(digest, seq, k.text);
+    const chained = kept.map((k, i) => ({ ...k, hash: links[i]!, digest: (digest = next(k, head.seq + 1 + i)) }));
     const last = chained.at(-1);
     return {
       queued: chained.filter((c) => c.queued).map((c) => ({ uuid: c.e.uuid, hash: c.hash, digest: c.digest })),

@@ -53,7 +53,7 @@ export class AuditTrail {
     /** Told of every batch appended (the checkpointer counts events towards its next checkpoint). */
     private readonly events?: Events,
   ) {
-    this.linker = new AuditLinker(tokenizer, log);
+    this.linker = new AuditLinker(tokenizer, log, db.digestForm);
     this.refusals = new RefusalRecorder((tenantId, draft) => this.record(tenantId, draft), log);
   }
 
