@@ -29,7 +29,7 @@ COPY package.json package-lock.json ./
 RUN npm ci --omit=dev --no-audit --no-fund && npm cache clean --force
 
 FROM ${NODE_IMAGE}
-ARG VERSION=0.1.0
+ARG VERSION=0.2.0
 ARG REVISION=unknown
 LABEL org.opencontainers.image.title="Strongroom" \
       org.opencontainers.image.description="Privacy data vault and tokenization engine speaking the DatabunkerPro v2 API" \
