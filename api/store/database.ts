@@ -335,9 +335,9 @@ export class Database {
     }
   }
 
-  /** The tenant's role, created if needed, with rights on its own schema and on the few global tables it reads. */
+  /** The tenant's role and its rights (tenant-roles.ts) in one transaction: no call sees a revoke before its grant. */
   private async grantTenantRole(tenantId: number): Promise<void> {
-    if (this.roleOf) await grantTenantRole(this.vaultSql, { tenantId, role: this.roleOf(tenantId) });
+    if (this.roleOf) await this.transaction('', (tx) => grantTenantRole(tx, { tenantId, role: this.roleOf!(tenantId) }));
   }
 
   async close(): Promise<void> {
