@@ -57,33 +57,6 @@ export interface HeadProof {
 /** How long the chainer waits for the head's lock (held by another chainer, or by a stray session): then it fails. */
 export const AUDIT_LOCK_TIMEOUT = `set local lock_timeout = '2s'`;
 
-/**
- * What the tenant's role may do with its audit trail (after its rights on every table of its schema): it queues
- * events through audit_enqueue and reads the trail, nothing more. `schema` and `role` are quoted identifiers.
- */
-export function auditGrants(schema: string, role: string): string[] {
-  return [
-    // Only the functions a tenant's write calls: audit_enqueue (SECURITY DEFINER) queues its events. Appending to
-    // the trail and locking its head are the chainer's, as the vault's own user: the tenant's role may do neither.
-    `revoke execute on all functions in schema ${schema} from ${role}`,
-    `grant execute on function ${schema}.audit_enqueue(uuid[], bigint[], text[], text[], text[], text[], uuid[], text[], text[], bytea[], bytea[]), ${schema}.file_trash_add(), ${schema}.events_publish(jsonb, bigint) to ${role}`,
-    // The audit trail is append-only for the tenant: it queues only through audit_enqueue, and PostgreSQL refuses
-    // it any UPDATE, DELETE or TRUNCATE of the events, the head or the queue.
-    `revoke insert, update, delete, truncate on ${schema}.audit_events, ${schema}.audit_head, ${schema}.audit_queue, ${schema}.audit_refused from ${role}`,
-    // Queued events' MACs are not the tenant's to read: a copied row replayed would be a genuine event twice.
-    `revoke select on ${schema}.audit_queue, ${schema}.audit_refused from ${role}`,
-    `grant select (id, uuid, "when", title, status, msg, actor, record, mode, app, details) on ${schema}.audit_queue to ${role}`,
-    `grant select (uuid, "when", title, status, msg, actor, record, mode, app, details, refused_at) on ${schema}.audit_refused to ${role}`,
-    // How far the trail is checkpointed paces the signing of checkpoints: the tenant may not hold them back.
-    `revoke insert, update, delete, truncate on ${schema}.audit_checkpointed from ${role}`,
-    // Privacy events, like the audit events they ride with, are published through events_publish and never changed
-    // by the tenant: a forged or withdrawn erasure notice would mislead every recipient.
-    `revoke insert, update, delete, truncate on ${schema}.privacy_events from ${role}`,
-    // Checkpoints (and their timestamps) are the vault's to write: the tenant may not plant or change one.
-    `revoke insert, update, delete, truncate on ${schema}.audit_checkpoints from ${role}`,
-  ];
-}
-
 /** An event's columns, as every reader of the trail (the auditor's command included) selects them. */
 export const AUDIT_EVENT_COLUMNS = 'seq, uuid, "when", title, status, msg, actor, record, mode, app, details, hash, digest';
 const COLUMNS = AUDIT_EVENT_COLUMNS;

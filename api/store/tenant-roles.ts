@@ -3,7 +3,6 @@
 // cluster-wide; the Database chooses them (roleOf).
 import { GLOBAL_SCHEMA, tenantSchema } from './schemas.js';
 import type { Sql } from './sql.js';
-import { auditGrants } from './audit.js';
 
 /** The tenant's role `name`, created if needed, with its rights; run as the vault's own user. */
 export async function grantTenantRole(sql: Sql, { tenantId, role: name }: { tenantId: number; role: string }): Promise<void> {
@@ -11,6 +10,8 @@ export async function grantTenantRole(sql: Sql, { tenantId, role: name }: { tena
   const schema = `"${tenantSchema(tenantId)}"`;
   await sql.query(`do $$ begin if not exists (select from pg_roles where rolname = '${name}') then create role ${role} nologin; end if; end $$`);
   await sql.query(`grant ${role} to current_user`);
+  const standing = `"${name}_calls"`;
+  await sql.query(`do $$ begin if not exists (select from pg_roles where rolname = '${name}_calls') then create role ${standing} nologin; end if; end $$`);
   for (const statement of [
     // Functions are executable by PUBLIC unless revoked: the migrations revoke it, but a restore without ACLs
     // (`pg_restore --no-acl`) brings the default back. The vault's own user owns them and keeps its right.
@@ -23,6 +24,8 @@ export async function grantTenantRole(sql: Sql, { tenantId, role: name }: { tena
     `grant select, insert, update, delete on all tables in schema ${schema} to ${role}`,
     `grant usage, select on all sequences in schema ${schema} to ${role}`,
     ...auditGrants(schema, role),
+    ...standingGrants(schema, standing),
+    `grant ${standing} to ${role}`,
     `grant usage on schema "${GLOBAL_SCHEMA}" to ${role}`,
     `grant select on "${GLOBAL_SCHEMA}".roles, "${GLOBAL_SCHEMA}".unlocks to ${role}`,
     // A person removed in a tenant's transaction takes their login xtokens along: the role may remove those of
@@ -67,8 +70,58 @@ export function noRolesAdvice(user: string): { msg: string; sql: string } {
   };
 }
 
-/** The tenant's role and everything it owns, gone (the tenant's schema is dropped in the same transaction). */
+/** The tenant's role, its standing role and everything they own, gone (the tenant's schema is dropped in the same transaction). */
 export async function dropTenantRole(tx: Sql, name: string): Promise<void> {
-  const role = `"${name}"`;
-  await tx.query(`do $$ begin if exists (select from pg_roles where rolname = '${name}') then drop owned by ${role}; drop role ${role}; end if; end $$`);
+  for (const n of [name, `${name}_calls`]) {
+    await tx.query(`do $$ begin if exists (select from pg_roles where rolname = '${n}') then drop owned by "${n}"; drop role "${n}"; end if; end $$`);
+  }
+}
+
+/**
+ * What the tenant's role may do with its audit trail (after its rights on every table of its schema): it queues
+ * events through audit_enqueue and reads the trail, nothing more. `schema` and `role` are quoted identifiers.
+ */
+export function auditGrants(schema: string, role: string): string[] {
+  return [
+    // Only the functions a tenant's write calls: audit_enqueue (SECURITY DEFINER) queues its events. Appending to
+    // the trail and locking its head are the chainer's, as the vault's own user: the tenant's role may do neither.
+    `revoke execute on all functions in schema ${schema} from ${role}`,
+    ...callGrants(schema, role),
+    // The audit trail is append-only for the tenant: it queues only through audit_enqueue, and PostgreSQL refuses
+    // it any UPDATE, DELETE or TRUNCATE of the events, the head or the queue.
+    `revoke insert, update, delete, truncate on ${schema}.audit_events, ${schema}.audit_head, ${schema}.audit_queue, ${schema}.audit_refused from ${role}`,
+    // Queued events' MACs are not the tenant's to read: a copied row replayed would be a genuine event twice.
+    `revoke select on ${schema}.audit_queue, ${schema}.audit_refused from ${role}`,
+    ...readGrants(schema, role),
+    // How far the trail is checkpointed paces the signing of checkpoints: the tenant may not hold them back.
+    `revoke insert, update, delete, truncate on ${schema}.audit_checkpointed from ${role}`,
+    // Privacy events, like the audit events they ride with, are published through events_publish and never changed
+    // by the tenant: a forged or withdrawn erasure notice would mislead every recipient.
+    `revoke insert, update, delete, truncate on ${schema}.privacy_events from ${role}`,
+    // Checkpoints (and their timestamps) are the vault's to write: the tenant may not plant or change one.
+    `revoke insert, update, delete, truncate on ${schema}.audit_checkpoints from ${role}`,
+  ];
+}
+
+/** The functions a tenant's calls run: granted after a revoke of every function. */
+function callGrants(schema: string, role: string): string[] {
+  return [`grant execute on function ${schema}.audit_enqueue(uuid[], bigint[], text[], text[], text[], text[], uuid[], text[], text[], bytea[], bytea[]), ${schema}.file_trash_add(), ${schema}.events_publish(jsonb, bigint) to ${role}`];
+}
+
+/** The queue's columns a tenant reads: granted after a revoke of the whole table's. */
+function readGrants(schema: string, role: string): string[] {
+  return [
+    `grant select (id, uuid, "when", title, status, msg, actor, record, mode, app, details) on ${schema}.audit_queue to ${role}`,
+    `grant select (uuid, "when", title, status, msg, actor, record, mode, app, details, refused_at) on ${schema}.audit_refused to ${role}`,
+  ];
+}
+
+/**
+ * The same rights, held by the tenant role's standing role (`<role>_calls`, of which the tenant role is a member):
+ * only ever granted, never revoked. A replica that grants the tenant role's rights again revokes before it grants;
+ * 0.1.0's did so in separate statements, and a call of another replica landing between the two failed with
+ * `permission denied`. Through the standing role the rights never lapse, whoever grants them again, however.
+ */
+export function standingGrants(schema: string, standing: string): string[] {
+  return [...callGrants(schema, standing), ...readGrants(schema, standing)];
 }

@@ -1,13 +1,16 @@
 // Every replica that starts grants each tenant's database role its rights again (a revoke of every function, then
-// the grants). Run as separate statements, a call on another replica could land between the revoke and the grant
-// and fail with `permission denied for function audit_enqueue` (a 500, seen in the rolling-upgrade test). In one
-// transaction, nobody sees the rights missing: a watcher asks PostgreSQL for them the whole time replicas start.
-// PostgreSQL only: the embedded database has no tenant roles.
+// the grants). Run as separate statements, as 0.1.0 does, a call on another replica could land between the revoke and
+// the grant and fail with `permission denied for function audit_enqueue` (a 500, seen in the rolling-upgrade test).
+// This release grants in one transaction, and the tenant role also holds its rights through a standing role that is
+// never revoked, so that even 0.1.0's way of granting leaves no gap: a watcher asks PostgreSQL for the rights the whole
+// time. PostgreSQL only: the embedded database has no tenant roles.
 import pg from 'pg';
 import pino from 'pino';
 import { afterAll, describe, expect, it } from 'vitest';
 import { createTestDatabase, usingPostgres, type TestDatabase } from '../fixtures/database.js';
 import { Database } from '../../api/store/database.js';
+import { PoolSql } from '../../api/store/sql.js';
+import { grantTenantRole } from '../../api/store/tenant-roles.js';
 
 const log = pino({ level: 'silent' });
 const ENQUEUE = 'tenant_1.audit_enqueue(uuid[], bigint[], text[], text[], text[], text[], uuid[], text[], text[], bytea[], bytea[])';
@@ -15,7 +18,7 @@ let testDb: TestDatabase | undefined;
 afterAll(async () => testDb?.drop());
 
 describe.skipIf(!usingPostgres())('a tenant role granted again as a replica starts (PostgreSQL only)', () => {
-  it('never lacks, even for a moment, the rights its calls use', async () => {
+  it('never lacks, even for a moment, the rights its calls use, whoever grants them again and however', async () => {
     testDb = await createTestDatabase();
     const url = testDb.url!;
     const first = await Database.open({ dataDir: '/nonexistent', databaseUrl: url, poolMax: 2, log });
@@ -40,6 +43,10 @@ describe.skipIf(!usingPostgres())('a tenant role granted again as a replica star
     try {
       // Each start grants every tenant's role again, under the migration lock, as a replica's does.
       for (let i = 0; i < 6; i++) await (await Database.open({ dataDir: '/nonexistent', databaseUrl: url, poolMax: 2, log })).close();
+      // As 0.1.0 grants: each statement on its own, the revoke committed before the grant.
+      const pool = new pg.Pool({ connectionString: url, max: 1 });
+      for (let i = 0; i < 30; i++) await grantTenantRole(new PoolSql(() => pool), { tenantId: 1, role });
+      await pool.end();
     } finally {
       starting = false;
       await watching;
