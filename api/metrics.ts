@@ -198,3 +198,28 @@ export const auditUntimed = new client.Gauge({
   labelNames: ['tenant'],
   registers: [registry],
 });
+
+export const rewrapPending = new client.Gauge({
+  name: 'strongroom_rewrap_pending_keys',
+  help: 'Person keys of a tenant still wrapped under an older master version (or, for a tenant with its own KEK, not yet under it), as the rewrap counted them when it last held the tenant.',
+  labelNames: ['tenant'] as const,
+  registers: [registry],
+});
+
+export const rewrapLastProgress = new client.Gauge({
+  name: 'strongroom_rewrap_last_progress_timestamp_seconds',
+  help: 'When this process\'s rewrap last moved a key, found keys to move for a tenant that had none, or started (Unix time).',
+  registers: [registry],
+});
+
+export const rewrapKeys = new client.Counter({
+  name: 'strongroom_rewrap_keys_total',
+  help: 'Person keys wrapped again under their target (the active master version, or the tenant\'s own KEK).',
+  registers: [registry],
+});
+
+export const rewrapFailures = new client.Counter({
+  name: 'strongroom_rewrap_failures_total',
+  help: 'Rewrap passes that failed (logged as "key rewrap failed"); the next pass resumes where the last commit left off.',
+  registers: [registry],
+});

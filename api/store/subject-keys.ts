@@ -120,6 +120,14 @@ export class SubjectKeyStore extends TenantTables {
     );
   }
 
+  /** How many keys `wrappedUnder(active, …)` has still to give, all batches together (the rewrap's metric). */
+  async countWrappedUnder(active: number): Promise<number> {
+    const [row] = this.remote
+      ? await this.remoteSql<{ n: string }>(`select count(*) as n from ${KEYS_SCHEMA}.subject_keys where tenant_id = $1 and wrapped is not null and key_version <> $2`, [this.tenantId, active])
+      : await this.sql<{ n: string }>(`select count(*) as n from ${this.t}.subject_keys where wrapped is not null and key_version <> $1`, [active]);
+    return Number(row?.n ?? 0);
+  }
+
   /** Replaces wrapped keys, unless they changed meanwhile (erased or rewrapped by another replica). */
   async rewrap(rows: { token: string; old: Buffer; wrapped: Buffer }[]): Promise<number> {
     if (!rows.length) return 0;

@@ -8,6 +8,7 @@ import type { Database } from '../../store/database.js';
 import type { TokenizerClient } from '../../tokenizer-client.js';
 import type { SubjectKeys } from '../subject-keys.js';
 import { Job } from './job.js';
+import { rewrapFailures, rewrapKeys, rewrapLastProgress, rewrapPending } from '../../metrics.js';
 
 export interface RewrapProgress {
   active: number;
@@ -19,6 +20,9 @@ export interface RewrapProgress {
 }
 
 export class Rewrapper extends Job {
+  /** Each tenant's pending count on /metrics, as last set: to drop the count of one deleted or revoked since. */
+  private readonly counted = new Map<number, number>();
+
   constructor(
     private readonly db: Database,
     private readonly tokenizer: TokenizerClient,
@@ -30,7 +34,16 @@ export class Rewrapper extends Job {
   }
 
   protected pass(): Promise<number> {
-    return this.runOnce();
+    return this.runOnce().catch((err: unknown) => {
+      rewrapFailures.inc();
+      throw err;
+    });
+  }
+
+  /** The stall alert measures from here until the first key moves (docs/operations.md, "Observability"). */
+  override start(): void {
+    rewrapLastProgress.set(Date.now() / 1000);
+    super.start();
   }
 
   /**
@@ -40,33 +53,21 @@ export class Rewrapper extends Job {
    */
   async runOnce(maxBatches = Infinity): Promise<number> {
     const { active, versions } = await this.tokenizer.keyringInfo();
+    const budget = { batches: maxBatches };
     let moved = 0;
-    let batches = 0;
     let complete = true;
-    for (const { id } of await this.db.global().tenants.all()) {
+    // A revoked tenant's keys open nowhere any more: none of them is to move.
+    const tenants = (await this.db.global().tenants.all()).map((t) => t.id).filter((id) => !this.tokenizer.kekOf(id)?.revoked);
+    this.forget(new Set(tenants));
+    for (const id of tenants) {
+      // A tenant with its own KEK keeps every key under its tenant key (key_version 0), which a master rotation
+      // leaves alone: keys under any master version move there (its migration).
       const kek = this.tokenizer.kekOf(id);
-      // A revoked tenant's keys open nowhere any more; a tenant with its own KEK keeps every key under its tenant key
-      // (key_version 0), which a master rotation leaves alone: keys under any master version move there (its migration).
-      if (kek?.revoked) continue;
-      const target = kek ? 0 : active;
       await this.tokenizer.prepare(id);
-      for (;;) {
-        if (this.stopping || batches >= maxBatches) return moved;
-        const n = await this.db.write(id, false, async (stores): Promise<number | null> => {
-          if (!(await stores.locks.tryRewrap())) return null;
-          const keys = await stores.subjectKeys.wrappedUnder(target, this.opts.batch);
-          if (!keys.length) return 0;
-          const { rewrapped_keys } = await this.tokenizer.run(id, { rewrapKeys: keys.map((k) => ({ subject: k.token, wrapped: k.wrapped })) });
-          // Only keys unchanged meanwhile are replaced: one erased since is not brought back.
-          return stores.subjectKeys.rewrap(keys.map((k, i) => ({ token: k.token, old: k.wrapped, wrapped: rewrapped_keys[i]! })));
-        });
-        batches++;
-        if (n === null) complete = false;
-        // Another replica holds the tenant, or nothing is left: the next tenant.
-        if (!n) break;
-        moved += n;
-        if (this.opts.pauseMs) await new Promise((resolve) => setTimeout(resolve, this.opts.pauseMs));
-      }
+      const done = await this.rewrapTenant(id, kek ? 0 : active, budget);
+      moved += done.moved;
+      if (done.end === 'held') complete = false;
+      if (done.end === 'stopped') return moved;
     }
     if (moved) {
       // Cached tenant keys take their new wrapping before the old version can go (read here, outside any
@@ -77,6 +78,58 @@ export class Rewrapper extends Job {
       await this.retireUnused(active, versions);
     }
     return moved;
+  }
+
+  /**
+   * One tenant's keys moved under `target`, a batch per transaction, until none is left (`done`), another replica
+   * holds the tenant (`held`), or the job stops or its budget of batches is spent (`stopped`).
+   */
+  private async rewrapTenant(id: number, target: number, budget: { batches: number }): Promise<{ moved: number; end: 'done' | 'held' | 'stopped' }> {
+    let left: number | undefined;
+    let moved = 0;
+    for (;;) {
+      if (this.stopping || budget.batches <= 0) return { moved, end: 'stopped' };
+      const batch = await this.db.write(id, false, async (stores): Promise<{ found: number; n: number } | null> => {
+        if (!(await stores.locks.tryRewrap())) return null;
+        const keys = await stores.subjectKeys.wrappedUnder(target, this.opts.batch);
+        if (!keys.length) return { found: 0, n: 0 };
+        // Counted before the tokenizer is asked: keys that fail to move show as pending.
+        left ??= await stores.subjectKeys.countWrappedUnder(target);
+        this.pending(id, left);
+        const { rewrapped_keys } = await this.tokenizer.run(id, { rewrapKeys: keys.map((k) => ({ subject: k.token, wrapped: k.wrapped })) });
+        // Only keys unchanged meanwhile are replaced: one erased since is not brought back.
+        const n = await stores.subjectKeys.rewrap(keys.map((k, i) => ({ token: k.token, old: k.wrapped, wrapped: rewrapped_keys[i]! })));
+        return { found: keys.length, n };
+      });
+      budget.batches--;
+      // Another replica holds the tenant: its own metrics tell its progress.
+      if (!batch) return { moved, end: 'held' };
+      if (!batch.found) this.pending(id, 0);
+      // Nothing is left, or every key of the batch changed meanwhile: the next tenant (the next pass looks again).
+      if (!batch.n) return { moved, end: 'done' };
+      moved += batch.n;
+      left = Math.max(0, (left ?? batch.n) - batch.n);
+      this.pending(id, left);
+      rewrapKeys.inc(batch.n);
+      rewrapLastProgress.set(Date.now() / 1000);
+      if (this.opts.pauseMs) await new Promise((resolve) => setTimeout(resolve, this.opts.pauseMs));
+    }
+  }
+
+  /** Keys found to move where none were: the stall alert measures from here, not from the last rotation's end. */
+  private pending(id: number, n: number): void {
+    if (n > 0 && !this.counted.get(id)) rewrapLastProgress.set(Date.now() / 1000);
+    rewrapPending.set({ tenant: String(id) }, n);
+    this.counted.set(id, n);
+  }
+
+  /** Drops the pending count of the tenants not in `live` (deleted, or revoked: their keys will never move). */
+  private forget(live: Set<number>): void {
+    for (const t of this.counted.keys()) {
+      if (live.has(t)) continue;
+      rewrapPending.remove({ tenant: String(t) });
+      this.counted.delete(t);
+    }
   }
 
   /**
