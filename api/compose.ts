@@ -1,7 +1,7 @@
 // Composition root of the api: config, database, tokenizer client, services, HTTP server, sweeper, and the close
 // that undoes them in order. The api process's entry point is main.ts; tests start the api in-process through here.
 import { createServer, type Server } from 'node:http';
-import pino, { type Logger } from 'pino';
+import type { Logger } from 'pino';
 import { loadConfig, type Config } from './config.js';
 import { Database } from './store/database.js';
 import { KeysDatabase } from './store/keys-database.js';
@@ -11,11 +11,11 @@ import type { KeyringCheck, KeyringState } from './vault/keyring-check.js';
 import { createApp } from './http/server.js';
 import { registerPoolGauge, registry } from './metrics.js';
 import { serveMetrics } from '../proto/metrics-server.js';
-import { logOptions } from '../proto/log.js';
+import { createLog, logFormat } from '../proto/log.js';
 
 export async function startApi(env: NodeJS.ProcessEnv = process.env) {
   const config = loadConfig(env);
-  const log = pino(logOptions('api', config.logLevel));
+  const log = createLog('api', config.logLevel, logFormat(config.logFormat, process.stdout.isTTY));
   const db = await Database.open({ dataDir: config.dataDir, databaseUrl: config.databaseUrl, poolMax: config.dbPoolMax, log });
   const keysDb = config.keysDatabaseUrl ? await KeysDatabase.open(config.keysDatabaseUrl) : undefined;
   if (keysDb) db.useKeysDatabase(keysDb.pool);

@@ -101,7 +101,8 @@ export const API_SETTINGS = z.object({
   STRONGROOM_SHARE_MAX_SECONDS: z.coerce.number().int().min(60).default(31 * 86_400).meta({ description: 'Longest life of a shared record (31 days), and its default' }),
   STRONGROOM_SMTP_URL: z.string().regex(/^smtps?:\/\//, 'must be an smtp:// or smtps:// URL').optional().meta({ description: '`smtp://` or `smtps://` URL for login codes; without it they go to the log (development)' }),
   STRONGROOM_SMTP_FROM: z.string().default('Strongroom <no-reply@localhost>').meta({ description: 'Sender of login code emails' }),
-  STRONGROOM_LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info').meta({ description: 'pino level; logs are JSON lines in one shape for every process, the supervisor\'s too (`level` a word, `time` in ms, `component`), and never carry PII, tokens or keys' }),
+  STRONGROOM_LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info').meta({ description: 'pino level; logs are JSON lines (or readable ones: `STRONGROOM_LOG_FORMAT`) in one shape for every process, the supervisor\'s too (`level` a word, `time` in ms, `component`), and never carry PII, tokens or keys' }),
+  STRONGROOM_LOG_FORMAT: z.enum(['json', 'pretty']).optional().meta({ description: '`json`: one JSON line per record (what log collectors read); `pretty`: one readable line, `20:58:01 INFO  api        message key=value …`, with the same fields, control characters escaped and levels coloured on a terminal (not with `NO_COLOR`). For the api, the tokenizer and the supervisor (`npm start` tells its children the format it chose)', shown: '`pretty` when stdout is a terminal, else `json`' }),
   STRONGROOM_FILE_STORE: z.enum(['local', 's3']).default('local').meta({ description: '`local` (a directory) or `s3` (an S3-compatible bucket)' }),
   STRONGROOM_FILE_DIR: z.string().optional().meta({ description: 'The directory of the local store; objects are written to a temporary name, synced, then renamed', shown: '`<data dir>/files`' }),
   STRONGROOM_FILE_MAX_BYTES: size.default(32 * 1024 * 1024).meta({ description: 'Largest file (at most `200mb`). FileCreate (and the bulk creations) accept a body that large (as base64, about 4/3 of it, plus 1 MiB); every other operation keeps `STRONGROOM_BODY_LIMIT`', shown: '`32mb`' }),
@@ -174,6 +175,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env) {
     smtp: { url: e.STRONGROOM_SMTP_URL, from: e.STRONGROOM_SMTP_FROM },
     smsWebhookUrl: e.STRONGROOM_SMS_WEBHOOK_URL,
     logLevel: e.STRONGROOM_LOG_LEVEL,
+    /** Undefined: chosen by whether stdout is a terminal (proto/log.ts). */
+    logFormat: e.STRONGROOM_LOG_FORMAT,
     files: filesOf(e, env, dataDir, fileBodyLimit),
     /** The console's OpenID Connect sign-in (api/http/oidc.ts); undefined: tokens only. */
     oidc: oidcOf(e),

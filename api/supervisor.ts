@@ -6,6 +6,7 @@ import { chmodSync, chownSync, lstatSync, mkdirSync, readdirSync } from 'node:fs
 import { dirname, join, resolve, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { tokenizerSocketPath } from '../proto/paths.js';
+import { colourFor, logFormat, prettyRecord } from '../proto/log.js';
 
 // Started from source (tsx) the children are .ts files run with the same loader; from dist they are .js.
 const ext = import.meta.url.endsWith('.ts') ? 'ts' : 'js';
@@ -23,15 +24,21 @@ let apiHasRun = false;
 // The api reports its time to ready from this moment.
 const supervisorStartedAt = String(Date.now());
 
+// One log format for the three processes, chosen here by whether our stdout (which the children share) is a terminal,
+// unless STRONGROOM_LOG_FORMAT says: the children are told it. A value that is neither is passed on for the api's
+// settings check to refuse by name.
+const logFormatChosen = logFormat(process.env.STRONGROOM_LOG_FORMAT, process.stdout.isTTY);
+if (!process.env.STRONGROOM_LOG_FORMAT) process.env.STRONGROOM_LOG_FORMAT = logFormatChosen;
+
 /** Settings the tokenizer reads (tokenizer/config.ts), plus what any process needs to run. Nothing else. */
 const TOKENIZER_ENV = [
-  /^STRONGROOM_(DATA_DIR|LOG_LEVEL|WRAPPING_KEY|WRAPPING_KEY_FILE)$/,
+  /^STRONGROOM_(DATA_DIR|LOG_LEVEL|LOG_FORMAT|WRAPPING_KEY|WRAPPING_KEY_FILE)$/,
   /^STRONGROOM_TOKENIZER_(SOCKET|ADDRESS|METRICS_PORT|ROTATE_AFTER_SEALS|KEYRING_CHECK_SECONDS|CUSTODY|KEY_CACHE_SECONDS)$/,
   /^STRONGROOM_RECOVERY_[A-Z_]+$/,
   // The HSM's settings, and SoftHSM2's configuration file (a PKCS#11 module reads its own variables).
   /^STRONGROOM_PKCS11_[A-Z_]+$/,
   /^SOFTHSM2_CONF$/,
-  /^(PATH|HOME|USER|LANG|LANGUAGE|LC_[A-Z]+|TZ|TMPDIR|NODE_ENV|NODE_OPTIONS|NODE_EXTRA_CA_CERTS)$/,
+  /^(PATH|HOME|USER|LANG|LANGUAGE|LC_[A-Z]+|TZ|TMPDIR|NODE_ENV|NODE_OPTIONS|NODE_EXTRA_CA_CERTS|NO_COLOR)$/,
 ];
 /** Key material, and the settings of the tokenizer's own uid: never in the api's environment. */
 const TOKENIZER_ONLY = [
@@ -162,7 +169,8 @@ function start(file: string, { env, as, umask, flags = [], ipc = false }: ChildS
 
 /** A line in the shape of the processes' own (proto/log.ts): `level` a word, `time` in ms, `component`. */
 function say(fields: Record<string, unknown>, level: 'info' | 'warn' | 'error' = 'info'): void {
-  process.stderr.write(`${JSON.stringify({ level, time: Date.now(), component: 'supervisor', ...fields })}\n`);
+  const record = { level, time: Date.now(), component: 'supervisor', ...fields };
+  process.stderr.write(logFormatChosen === 'pretty' ? prettyRecord(record, colourFor(process.stderr)) : `${JSON.stringify(record)}\n`);
 }
 
 function startTokenizer(): void {

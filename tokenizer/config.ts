@@ -2,6 +2,7 @@
 import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { tokenizerSocketPath } from '../proto/paths.js';
+import { LOG_FORMATS, type LogFormat } from '../proto/log.js';
 import type { CustodyKind } from './custody.js';
 
 export const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
@@ -16,6 +17,8 @@ export interface TokenizerConfig {
   tcpAddress: string | undefined;
   metricsPort: number | undefined;
   logLevel: LogLevel;
+  /** Undefined: chosen by whether stdout is a terminal (proto/log.ts). */
+  logFormat: LogFormat | undefined;
   /** Seals under one master key version before the tokenizer rotates by itself (well below 2^32). */
   rotateAfterSeals: number;
   /** Seconds between checks of keyring.json for another tokenizer's change (0: only on an unknown version). */
@@ -95,6 +98,8 @@ export function loadTokenizerConfig(env: NodeJS.ProcessEnv = process.env): Token
   }
   const logLevel = (env.STRONGROOM_LOG_LEVEL || 'info') as LogLevel;
   if (!LOG_LEVELS.includes(logLevel)) throw new ConfigError(`STRONGROOM_LOG_LEVEL must be one of ${LOG_LEVELS.join(', ')}`);
+  const logFormat = (env.STRONGROOM_LOG_FORMAT || undefined) as LogFormat | undefined;
+  if (logFormat && !LOG_FORMATS.includes(logFormat)) throw new ConfigError(`STRONGROOM_LOG_FORMAT must be one of ${LOG_FORMATS.join(', ')}`);
   return {
     dataDir,
     wrappingKey: readWrappingKey(env),
@@ -102,6 +107,7 @@ export function loadTokenizerConfig(env: NodeJS.ProcessEnv = process.env): Token
     tcpAddress: parseTcpAddress(env.STRONGROOM_TOKENIZER_ADDRESS),
     metricsPort: parsePort('STRONGROOM_TOKENIZER_METRICS_PORT', env.STRONGROOM_TOKENIZER_METRICS_PORT),
     logLevel,
+    logFormat,
     rotateAfterSeals: parseRotateAfter(env.STRONGROOM_TOKENIZER_ROTATE_AFTER_SEALS),
     keyringCheckSeconds: parseCheckSeconds(env.STRONGROOM_TOKENIZER_KEYRING_CHECK_SECONDS),
     recoveryRecipients: env.STRONGROOM_RECOVERY_RECIPIENTS || undefined,

@@ -1,8 +1,7 @@
 // Entry point of the tokenizer process: read the settings, open the keyring, serve gRPC, stop cleanly on a signal.
-import pino from 'pino';
 import { loadTokenizerConfig, type TokenizerConfig } from './config.js';
 import { startTokenizer } from './server.js';
-import { logOptions } from '../proto/log.js';
+import { createLog, logFormat } from '../proto/log.js';
 
 /** In-flight batches get this long after SIGTERM; Kubernetes' default grace period is 30 s. */
 const SHUTDOWN_GRACE_MS = 10_000;
@@ -16,7 +15,7 @@ async function main(): Promise<void> {
     process.stderr.write(`tokenizer: ${(err as Error).message}\n`);
     process.exit(1);
   }
-  const log = pino(logOptions('tokenizer', config.logLevel));
+  const log = createLog('tokenizer', config.logLevel, logFormat(config.logFormat, process.stdout.isTTY));
   let tokenizer;
   try {
     tokenizer = await startTokenizer(config, { log });

@@ -2,7 +2,7 @@
 // optional TCP address), and closes them. What each call does lives in the service.
 import type { Server as HttpServer } from 'node:http';
 import * as grpc from '@grpc/grpc-js';
-import pino, { type Logger } from 'pino';
+import type { Logger } from 'pino';
 import { loadTokenizerPackage, channelOptions, TOKENIZER_SERVICE } from '../proto/loader.js';
 import { HealthService } from './health.js';
 import type { Keyring } from './keyring.js';
@@ -14,7 +14,7 @@ import type { Custody } from './custody.js';
 import { bind, prepareSocket } from './socket.js';
 import { serveMetrics } from './metrics.js';
 import type { TokenizerConfig } from './config.js';
-import { logOptions } from '../proto/log.js';
+import { createLog, logFormat } from '../proto/log.js';
 
 export interface RunningTokenizer {
   socketPath: string;
@@ -93,7 +93,7 @@ export async function startTokenizer(
   config: TokenizerConfig,
   opts: { log?: Logger; notice?: (text: string) => void } = {},
 ): Promise<RunningTokenizer & { metricsServer: HttpServer | undefined }> {
-  const log = opts.log ?? pino(logOptions('tokenizer', config.logLevel));
+  const log = opts.log ?? createLog('tokenizer', config.logLevel, logFormat(config.logFormat, process.stdout.isTTY));
   const serviceOptions = {
     socketPath: config.socketPath,
     tcpAddress: config.tcpAddress,

@@ -46,10 +46,17 @@ describe('tokenizer config', () => {
     [{ STRONGROOM_TOKENIZER_ADDRESS: '8080' }, /STRONGROOM_TOKENIZER_ADDRESS must be host:port/],
     [{ STRONGROOM_TOKENIZER_ADDRESS: 'localhost:70000' }, /host:port/],
     [{ STRONGROOM_LOG_LEVEL: 'loud' }, /STRONGROOM_LOG_LEVEL must be one of/],
+    [{ STRONGROOM_LOG_FORMAT: 'text' }, /STRONGROOM_LOG_FORMAT must be one of json, pretty/],
     [{ STRONGROOM_TOKENIZER_METRICS_PORT: 'abc' }, /STRONGROOM_TOKENIZER_METRICS_PORT must be a port/],
     [{ STRONGROOM_TOKENIZER_SOCKET: `/tmp/${'s'.repeat(120)}.sock` }, /socket path is longer than/],
   ])('refuses %j', (env, message) => {
     expect(() => loadTokenizerConfig(env)).toThrow(message);
+  });
+
+  it('takes the log format asked for, and leaves it to the terminal when none is', () => {
+    expect(loadTokenizerConfig({ STRONGROOM_LOG_FORMAT: 'pretty' }).logFormat).toBe('pretty');
+    expect(loadTokenizerConfig({ STRONGROOM_LOG_FORMAT: 'json' }).logFormat).toBe('json');
+    expect(loadTokenizerConfig({}).logFormat).toBeUndefined();
   });
 
   it('accepts TCP addresses with a host, including IPv6', () => {
