@@ -2,6 +2,8 @@
 // version, a batch per transaction, so rotation costs per person, not per record. The progress is the key table
 // itself (each key names its version), so the work resumes after any restart; per tenant an advisory lock lets one
 // replica do it at a time; a pause between batches keeps it from crowding out the requests it runs beside.
+// Its metrics (strongroom_rewrap_*: keys pending, moved, failed passes, last progress) are set where the work is
+// done, and show a rewrap that has stopped moving (the chart's StrongroomRewrapStalled).
 import { isTenantGone } from '../../store/errors.js';
 import type { Logger } from 'pino';
 import type { Database } from '../../store/database.js';
