@@ -12,10 +12,13 @@ import { createApp } from './http/server.js';
 import { registerPoolGauge, registry } from './metrics.js';
 import { serveMetrics } from '../proto/metrics-server.js';
 import { createLog, logFormat } from '../proto/log.js';
+import { startTracing, type Tracing } from '../proto/tracing.js';
 
 export async function startApi(env: NodeJS.ProcessEnv = process.env) {
   const config = loadConfig(env);
   const log = createLog('api', config.logLevel, logFormat(config.logFormat, process.stdout.isTTY));
+  // Off unless OTEL_EXPORTER_OTLP_ENDPOINT (or its traces variant) is set: then the SDK is loaded (proto/tracing.ts).
+  const tracing = await startTracing(env, 'strongroom-api');
   const db = await Database.open({ dataDir: config.dataDir, databaseUrl: config.databaseUrl, poolMax: config.dbPoolMax, log });
   const keysDb = config.keysDatabaseUrl ? await KeysDatabase.open(config.keysDatabaseUrl) : undefined;
   if (keysDb) db.useKeysDatabase(keysDb.pool);
@@ -30,7 +33,7 @@ export async function startApi(env: NodeJS.ProcessEnv = process.env) {
   await services.keyringCheck.check().catch(() => undefined);
   const generatedRoot = await services.credentials.ensureRoot(config.rootToken);
   showRootToken(generatedRoot);
-  const server = await listen(config, services);
+  const server = await listen(config, services, Boolean(tracing));
   const address = server.address();
   const port = typeof address === 'object' && address ? address.port : config.port;
   log.info({ port, database: db.embedded ? 'embedded' : 'postgresql' }, 'api listening');
@@ -43,7 +46,7 @@ export async function startApi(env: NodeJS.ProcessEnv = process.env) {
     : undefined;
   tellReady(env, config.host, port, rootTokenHint(generatedRoot, env), services.keyringCheck);
   startJobs(services);
-  const close = closer({ server, metricsServer, services, tokenizer, db, keysDb, log });
+  const close = closer({ server, metricsServer, services, tokenizer, db, keysDb, log, tracing });
   return { port, server, services, close };
 }
 
@@ -56,8 +59,8 @@ function showRootToken(generated: string | undefined): void {
   );
 }
 
-async function listen(config: Config, services: Services): Promise<Server> {
-  const app = createApp(services);
+async function listen(config: Config, services: Services, traced: boolean): Promise<Server> {
+  const app = createApp(services, { traced });
   const handle = app.callback();
   // Koa answers every error itself (its onerror): the promise it returns never rejects.
   const server = createServer((req, res) => void handle(req, res));
@@ -149,10 +152,11 @@ interface Running {
   db: Database;
   keysDb: KeysDatabase | undefined;
   log: Logger;
+  tracing: Tracing | undefined;
 }
 
 /** Closes once, however often it is called: stop accepting, let in-flight requests finish, then release the pools. */
-function closer({ server, metricsServer, services, tokenizer, db, keysDb, log }: Running): () => Promise<void> {
+function closer({ server, metricsServer, services, tokenizer, db, keysDb, log, tracing }: Running): () => Promise<void> {
   let closing: Promise<void> | undefined;
   return () =>
     (closing ??= (async () => {
@@ -176,6 +180,8 @@ function closer({ server, metricsServer, services, tokenizer, db, keysDb, log }:
       tokenizer.close();
       await db.close();
       await keysDb?.close();
+      // The spans of the last requests are exported before the process ends.
+      await tracing?.shutdown().catch(() => log.warn('traces could not all be exported at shutdown'));
       log.info('api stopped');
     })());
 }

@@ -6,6 +6,7 @@ import { koaBody } from 'koa-body';
 import type { Services } from '../vault/services.js';
 import { envelope } from './envelope.js';
 import { metricsMiddleware } from './metrics.js';
+import { tracingMiddleware } from './tracing.js';
 import { registry } from '../metrics.js';
 import { v2Handler } from './v2.js';
 import { v1Handlers } from './v1.js';
@@ -21,7 +22,8 @@ import type { Principal } from '../vault/credentials.js';
 /** The largest body of a v1 call (JSON or form-encoded). */
 const V1_BODY_LIMIT = 1024 * 1024;
 
-export function createApp(services: Services): Koa {
+/** `traced`: tracing is on (compose.ts), and each request gets its span. */
+export function createApp(services: Services, { traced = false }: { traced?: boolean } = {}): Koa {
   // Behind proxies (STRONGROOM_TRUST_PROXY) the client's address, which rate limits count, is read from
   // X-Forwarded-For from the right (client-address.ts), never its client-written leftmost entry as Koa would.
   const app = new Koa({ proxy: services.config.server.trustProxy });
@@ -73,6 +75,7 @@ export function createApp(services: Services): Koa {
   // The console, the portal, the API reference and the OpenAPI document (api/http/pages.ts).
   mountPages(router);
 
+  if (traced) app.use(tracingMiddleware());
   app.use(metricsMiddleware());
   app.use(async (ctx, next) => {
     ctx.request.ip = clientAddress(ctx.req.socket.remoteAddress ?? '', ctx.get('x-forwarded-for') || undefined);

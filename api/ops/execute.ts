@@ -16,6 +16,7 @@ import { MAX_DEPTH, tooDeep } from '../vault/documents.js';
 import { actorOf, type Actor, type RequestFacts } from '../vault/audit/actor.js';
 import { mayBeHousekeeping } from './housekeeping.js';
 import type { PrivacyEventDraft } from '../vault/privacy/events.js';
+import { inOperationSpan } from './operation-span.js';
 
 /** An authenticated call: who, in which tenant, and what the http layer knows of the request. */
 export interface Caller {
@@ -114,13 +115,17 @@ async function checkKeyring(services: Services, tenantId: number, op: OpDefiniti
  * `spendTenantCall` spends one of the tenant's public calls (429 when none is left), unless the input names an
  * attempt under way (op.attemptUnderWay), which is served through a flood of the tenant's other calls.
  */
-export async function executePublicOperation(
+export function executePublicOperation(
   services: Services,
   op: OpDefinition,
   tenant: { tenantId: number; named: boolean; address?: string; request: RequestFacts },
   rawBody: Record<string, unknown>,
   spendTenantCall?: () => Promise<void>,
-) {
+): Promise<Record<string, unknown>> {
+  return inOperationSpan(op.name, tenant.tenantId, () => runPublic(services, op, tenant, rawBody, spendTenantCall));
+}
+
+async function runPublic(...[services, op, tenant, rawBody, spendTenantCall]: Parameters<typeof executePublicOperation>): Promise<Record<string, unknown>> {
   const { input } = parseInput(op, rawBody);
   if (spendTenantCall && !(op.attemptUnderWay && (await op.attemptUnderWay(input, services, tenant.tenantId)))) await spendTenantCall();
   // An operation that knows its tenant from its input acts there; the request's tenant is its fallback.
@@ -137,7 +142,11 @@ export async function executePublicOperation(
   return result;
 }
 
-export async function executeOperation(services: Services, op: OpDefinition, caller: Caller, rawBody: Record<string, unknown>): Promise<Record<string, unknown>> {
+export function executeOperation(services: Services, op: OpDefinition, caller: Caller, rawBody: Record<string, unknown>): Promise<Record<string, unknown>> {
+  return inOperationSpan(op.name, caller.tenantId, () => runOperation(services, op, caller, rawBody));
+}
+
+async function runOperation(services: Services, op: OpDefinition, caller: Caller, rawBody: Record<string, unknown>): Promise<Record<string, unknown>> {
   const { principal, tenantId } = caller;
   // A tokenizer whose keyring does not match the database would answer every sealed read with a 500.
   await checkKeyring(services, tenantId, op);
