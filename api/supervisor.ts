@@ -38,6 +38,8 @@ const TOKENIZER_ENV = [
   // The HSM's settings, and SoftHSM2's configuration file (a PKCS#11 module reads its own variables).
   /^STRONGROOM_PKCS11_[A-Z_]+$/,
   /^SOFTHSM2_CONF$/,
+  // Traces (OTEL_EXPORTER_OTLP_ENDPOINT, OTEL_TRACES_SAMPLER…: proto/tracing.ts).
+  /^OTEL_[A-Z0-9_]+$/,
   /^(PATH|HOME|USER|LANG|LANGUAGE|LC_[A-Z]+|TZ|TMPDIR|NODE_ENV|NODE_OPTIONS|NODE_EXTRA_CA_CERTS|NO_COLOR)$/,
 ];
 /** Key material, and the settings of the tokenizer's own uid: never in the api's environment. */

@@ -19,6 +19,8 @@ import {
   type TokenizerGrpcClient,
 } from '../proto/loader.js';
 import { tokenizerDuration } from './metrics.js';
+import { callMetadata, inTokenizerSpan } from './tokenizer-trace.js';
+import { recording } from '../proto/tracing.js';
 import { Coalescer } from './coalesce.js';
 import { RunStreamChannel } from './tokenizer-stream.js';
 import { failure, sizeOf, toBatch, TokenizerRejectedError, type AuditRun, type PersonKey, type TenantKekRef, type TokenizerBatch, type TokenizerResult } from './tokenizer-batch.js';
@@ -29,13 +31,11 @@ export { TokenizerRejectedError, type AuditRun, type PersonKey, type TenantKekRe
 
 export type { IndexKind, TokenFormat } from '../proto/loader.js';
 
-
 type Method =
   | 'Run' | 'KeyringInfo' | 'Rewrap' | 'Resplit' | 'Rotate' | 'Retire' | 'ChainAudit' | 'SignCheckpoint' | 'ResealLegacy' | 'AuditHighWater'
   | 'MakeTenantKey' | 'RevokeTenantKek' | 'TenantKekStatus';
 /** One call on the generated client, given the metadata, options and callback `call` adds. */
 type Send<Res> = (meta: grpc.Metadata, options: grpc.CallOptions, callback: grpc.requestCallback<Res>) => void;
-
 
 // Calls up to this size are merged with their neighbours; bulk calls are already one batch and go alone.
 const COALESCE_MAX_ITEMS = 16;
@@ -74,7 +74,8 @@ export class TokenizerClient {
   /** One call for the whole batch; results come back in request order. */
   async run(tenantId: number, batch: TokenizerBatch): Promise<TokenizerResult> {
     const { items, bytes } = sizeOf(batch);
-    if (items > COALESCE_MAX_ITEMS || bytes > COALESCE_MAX_BYTES) return this.runOne(tenantId, batch);
+    // A traced request's batch goes alone, as a Run whose metadata carries its trace context (a stream's is set once).
+    if (items > COALESCE_MAX_ITEMS || bytes > COALESCE_MAX_BYTES || recording()) return this.runOne(tenantId, batch);
     const outcome = await this.merged.add(String(tenantId), batch);
     if (!outcome.ok) throw outcome.error;
     return outcome.value;
@@ -204,7 +205,7 @@ export class TokenizerClient {
   /** A large batch: a Run call of its own, which its deadline or a closing api cancels. */
   private async runOne(tenantId: number, batch: TokenizerBatch): Promise<TokenizerResult> {
     const req = await this.request(tenantId, batch);
-    return this.call<BatchResult__Output>('Run', (meta, options, callback) => this.client.Run(req, meta, options, callback));
+    return this.call<BatchResult__Output>('Run', (meta, options, callback) => this.client.Run(req, meta, options, callback), this.deadlineMs, () => sizeOf(batch));
   }
 
   /**
@@ -324,16 +325,18 @@ export class TokenizerClient {
     this.client.close();
   }
 
-  private call<Res>(method: Method, send: Send<Res>, deadlineMs = this.deadlineMs): Promise<Res> {
+  /** `size`: a batch's items and bytes, for its span when traced (tokenizer-trace.ts). */
+  private call<Res>(method: Method, send: Send<Res>, deadlineMs = this.deadlineMs, size?: () => { items: number; bytes: number }): Promise<Res> {
     const started = performance.now();
-    return new Promise<Res>((resolve, reject) => {
+    return inTokenizerSpan(method, size, (span) => new Promise<Res>((resolve, reject) => {
       const deadline = new Date(Date.now() + deadlineMs);
-      send(new grpc.Metadata({ waitForReady: true }), { deadline }, (err, res) => {
+      send(callMetadata(), { deadline }, (err, res) => {
         const code = err ? grpc.status[err.code] ?? String(err.code) : 'OK';
         tokenizerDuration.observe({ method, code }, (performance.now() - started) / 1000);
+        span?.setAttribute('rpc.grpc.status_code', err ? err.code : grpc.status.OK);
         if (!err) return resolve(res as Res);
         reject(failure(method, err.code, err.details));
       });
-    });
+    }));
   }
 }

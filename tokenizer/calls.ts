@@ -7,6 +7,8 @@ import { AuditCutError } from './audit-heads.js';
 import { QueueRefusedError } from './audit-queue.js';
 import { CustodyUnavailableError } from './custody.js';
 import { TenantKeyUnavailableError } from './tenant-wrap.js';
+import type { Span } from '@opentelemetry/api';
+import { inServedSpan } from './call-span.js';
 
 /** A request the tokenizer understood and refuses (wrong recovery shares): FAILED_PRECONDITION. */
 export class RefusedError extends Error {
@@ -54,8 +56,19 @@ export function unary<Req, Res>(log: Logger, method: string, handler: (call: grp
       answered = true;
       callback(err, res);
     };
+    // The call's span, when the api traced it (call-span.ts), records the status the call is answered with.
+    const served = (span: Span | undefined) =>
+      Promise.resolve()
+        .then(() => handler(call))
+        .then(
+          (res) => (span?.setAttribute('rpc.grpc.status_code', grpc.status.OK), res),
+          (err: unknown) => {
+            span?.setAttribute('rpc.grpc.status_code', codeOf(err));
+            throw err;
+          },
+        );
     Promise.resolve()
-      .then(() => handler(call))
+      .then(() => inServedSpan(method, call.metadata, served))
       .then(
         (res) => answer(null, res),
         (err: unknown) => answer(toStatus(err, log, method)),

@@ -2,6 +2,7 @@
 import { loadTokenizerConfig, type TokenizerConfig } from './config.js';
 import { startTokenizer } from './server.js';
 import { createLog, logFormat } from '../proto/log.js';
+import { startTracing, type Tracing } from '../proto/tracing.js';
 
 /** In-flight batches get this long after SIGTERM; Kubernetes' default grace period is 30 s. */
 const SHUTDOWN_GRACE_MS = 10_000;
@@ -17,7 +18,10 @@ async function main(): Promise<void> {
   }
   const log = createLog('tokenizer', config.logLevel, logFormat(config.logFormat, process.stdout.isTTY));
   let tokenizer;
+  let tracing: Tracing | undefined;
   try {
+    // Off unless OTEL_EXPORTER_OTLP_ENDPOINT (or its traces variant) is set (proto/tracing.ts).
+    tracing = await startTracing(process.env, 'strongroom-tokenizer');
     tokenizer = await startTokenizer(config, { log });
   } catch (err) {
     log.fatal({ err: { type: (err as Error).name } }, (err as Error).message);
@@ -38,7 +42,9 @@ async function main(): Promise<void> {
     stopping = true;
     log.info({ signal }, 'tokenizer stopping');
     tokenizer.close(SHUTDOWN_GRACE_MS).then(
-      () => {
+      async () => {
+        // The spans of the last calls are exported before the process ends.
+        await tracing?.shutdown().catch(() => log.warn('traces could not all be exported at shutdown'));
         log.info('tokenizer stopped');
         process.exit(0);
       },
