@@ -19,6 +19,7 @@ import { reclaimLostConnections } from './pool-guard.js';
 import { GlobalStores, Stores } from './stores.js';
 import { AUDIT_LOCK_TIMEOUT, AuditStore, type AuditHead, type QueuedEvent } from './audit.js';
 import { KEY_SALT_BYTES } from './tenants.js';
+import { inStatementSpan } from './statement-names.js';
 
 export { GLOBAL_SCHEMA, MAIN_TENANT_ID, MAIN_TENANT_NAME, tenantSchema };
 
@@ -303,10 +304,11 @@ export class Database {
     try {
       // One round trip: BEGIN, the lock timeout, the head's lock, and the queue as it stands once the lock is held.
       const statements = [store.lockHeadStatement, store.headProofStatement, store.queuedStatement(queueLimit)];
-      const results = (await client.query(`begin; ${AUDIT_LOCK_TIMEOUT}; ${statements.join('; ')}`)) as unknown as pg.QueryResult[];
+      const text = `begin; ${AUDIT_LOCK_TIMEOUT}; ${statements.join('; ')}`;
+      const results = (await inStatementSpan(statements[0]!, () => client.query(text), false)) as unknown as pg.QueryResult[];
       const head = AuditStore.headOf(results.at(-3)!.rows[0] as Record<string, unknown>, results.at(-2)!.rows[0] as Record<string, unknown> | undefined);
       const out = await work(store, head, results.at(-1)!.rows.map((r) => AuditStore.queuedOf(r as Record<string, unknown>)));
-      await client.query('commit');
+      await inStatementSpan('commit', () => client.query('commit'), false);
       return out;
     } catch (err) {
       await client.query('rollback').catch((e: Error) => (broken = e));
@@ -325,7 +327,7 @@ export class Database {
     const client = await this.mainPool.connect();
     let broken: Error | undefined;
     try {
-      await client.query(`begin; ${AUDIT_LOCK_TIMEOUT}; ${statement}; commit`);
+      await inStatementSpan(statement, () => client.query(`begin; ${AUDIT_LOCK_TIMEOUT}; ${statement}; commit`), false);
     } catch (err) {
       // The statement failed inside the BEGIN: the rest of the text did not run, the transaction is still open.
       await client.query('rollback').catch((e: Error) => (broken = e));

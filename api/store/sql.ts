@@ -5,6 +5,7 @@
 // and bytea values travel as parameters instead of being formatted into the statement text.
 import pg from 'pg';
 import { forget, inlined, runOn } from './prepared.js';
+import { inStatementSpan } from './statement-names.js';
 
 export type Row = Record<string, unknown>;
 
@@ -28,7 +29,11 @@ export class PoolSql implements Sql {
 
   constructor(private readonly pool: () => pg.Pool) {}
 
-  async query<T = Row>(text: string, params: readonly unknown[] = []): Promise<T[]> {
+  query<T = Row>(text: string, params: readonly unknown[] = []): Promise<T[]> {
+    return inStatementSpan(text, () => this.send<T>(text, params));
+  }
+
+  private async send<T>(text: string, params: readonly unknown[]): Promise<T[]> {
     const client = await this.pool().connect();
     let broken: Error | undefined;
     try {
@@ -60,8 +65,8 @@ export class HeldSql implements Sql {
 
   constructor(private readonly client: pg.ClientBase) {}
 
-  async query<T = Row>(text: string, params: readonly unknown[] = []): Promise<T[]> {
-    return (await this.client.query(text, params as unknown[])).rows as T[];
+  query<T = Row>(text: string, params: readonly unknown[] = []): Promise<T[]> {
+    return inStatementSpan(text, async () => (await this.client.query(text, params as unknown[])).rows as T[]);
   }
 
   queryThenCommit<T = Row>(text: string, params: readonly unknown[] = []): Promise<T[]> {
@@ -109,18 +114,18 @@ export class OwnTransaction implements Sql {
   }
 
   query<T = Row>(sql: string, params: readonly unknown[] = []): Promise<T[]> {
-    return this.send<T>(sql, params, false);
+    return inStatementSpan(sql, () => this.send<T>(sql, params, false));
   }
 
   queryThenCommit<T = Row>(sql: string, params: readonly unknown[] = []): Promise<T[]> {
-    return this.send<T>(sql, params, true);
+    return inStatementSpan(sql, () => this.send<T>(sql, params, true));
   }
 
   /** Commits, unless the last statement did. */
   async commit(): Promise<void> {
     if (this.committed) return;
     this.ending = true;
-    if (this.begun) await this.client.query('commit');
+    if (this.begun) await inStatementSpan('commit', () => this.client.query('commit'), false);
     this.settle('commit');
   }
 
