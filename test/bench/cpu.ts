@@ -6,7 +6,7 @@
 // one request costs in all of them, so this says which process to make cheaper; the share each spends in the kernel
 // says whether system calls are the cost. BENCH_QUICK=1 uses 3 s windows.
 import { randomBytes, randomUUID } from 'node:crypto';
-import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { startSupervisor } from '../fixtures/processes.js';
@@ -14,55 +14,10 @@ import { hammer } from './load.js';
 import { benchProfile } from './profiles.js';
 import { startReference } from './references.js';
 import { benchDatabase } from './database.js';
+import { cpuDuring, processes } from './cpu-time.js';
 
 const SECONDS = process.env.BENCH_QUICK === '1' ? 3 : 10;
 const PEOPLE = 4000;
-const TICK_MS = 10; // USER_HZ is 100 on Linux
-
-function stat(pid: number): { ppid: number; comm: string; ticks: number; sys: number } | undefined {
-  try {
-    const text = readFileSync(`/proc/${pid}/stat`, 'utf8');
-    const close = text.lastIndexOf(')');
-    const comm = text.slice(text.indexOf('(') + 1, close);
-    const f = text.slice(close + 2).split(' ');
-    return { ppid: Number(f[1]), comm, ticks: Number(f[11]) + Number(f[12]), sys: Number(f[12]) };
-  } catch {
-    return undefined; // gone between the listing and the read
-  }
-}
-
-function processes() {
-  return readdirSync('/proc')
-    .filter((d) => /^\d+$/.test(d))
-    .map((d) => ({ pid: Number(d), ...stat(Number(d)) }))
-    .filter((p): p is { pid: number; ppid: number; comm: string; ticks: number; sys: number } => p.ticks !== undefined);
-}
-
-/**
- * CPU ms per call of each process group over whatever `during` does, and the share of it spent in the kernel.
- * Per process: what it spent between the two samples (a process started meanwhile counts whole; one that ended
- * meanwhile, such as a PostgreSQL backend closed by its pool, is lost).
- */
-async function cpuDuring(groups: Record<string, (p: { pid: number; ppid: number; comm: string }) => boolean>, during: () => Promise<number>) {
-  const before = new Map(processes().map((p) => [p.pid, p]));
-  const calls = await during();
-  const after = processes();
-  const perCall: Record<string, number> = {};
-  const sysShare: Record<string, number> = {};
-  for (const [name, match] of Object.entries(groups)) {
-    let ticks = 0;
-    let sys = 0;
-    for (const p of after.filter(match)) {
-      const b = before.get(p.pid);
-      ticks += p.ticks - (b?.ticks ?? 0);
-      sys += p.sys - (b?.sys ?? 0);
-    }
-    perCall[name] = (ticks * TICK_MS) / calls;
-    sysShare[name] = ticks ? sys / ticks : 0;
-  }
-  return { calls, perCall, sysShare };
-}
-
 const { url, drop } = await benchDatabase('cpu');
 const dataDir = mkdtempSync(join(tmpdir(), 'src-'));
 const root = randomUUID();

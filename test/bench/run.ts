@@ -16,6 +16,7 @@ import { measureSubjects } from './subjects.js';
 import { measureFiles } from './files.js';
 import { EVENTS_BENCH_ENV, measureEvents } from './events.js';
 import { measureAuditSinks } from './audit-sinks.js';
+import { measureTraces } from './traces.js';
 import { measureAccess } from './access.js';
 import { measureEdge } from './edge.js';
 import { startReference, type Reference } from './references.js';
@@ -346,6 +347,8 @@ async function main() {
     const events = await measureEvents(base, rootToken, (op, body, headers) => postWith(base, rootToken, op, body, headers), LOAD_SECONDS);
     console.log(`Audit sinks: UserGet and UserUpdate with a syslog and a collector sink beside none (two vaults, ${LOAD_SECONDS} s each)…`);
     const auditSinks = await measureAuditSinks(LOAD_SECONDS);
+    console.log(`Traces: UserGet traced at 10 % sampling beside tracing off (two vaults, ${LOAD_SECONDS} s each)…`);
+    const traces = await measureTraces(LOAD_SECONDS);
 
     const best = Math.max(seq.perSecond, par.perSecond);
     const rows: Row[] = [
@@ -386,6 +389,7 @@ async function main() {
       ...files,
       ...events,
       ...auditSinks,
+      ...traces,
     ];
     console.log('');
     printTable(rows);
