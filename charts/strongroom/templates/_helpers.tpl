@@ -282,6 +282,7 @@ The tokenizer container: the only holder of key material, beside the api in ever
     - { name: STRONGROOM_TOKENIZER_METRICS_PORT, value: {{ .Values.tokenizer.metricsPort | quote }} }
     - { name: STRONGROOM_LOG_LEVEL, value: {{ .Values.tokenizer.logLevel | quote }} }
     {{- include "strongroom.tokenizer.settingsEnv" . | nindent 4 }}
+    {{- include "strongroom.tracingEnv" . | nindent 4 }}
   startupProbe:
     httpGet: { path: /metrics, port: tok-metrics }
     periodSeconds: 1

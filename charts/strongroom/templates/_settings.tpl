@@ -288,3 +288,12 @@ tokenizer never sees a database, object store or mail setting; the api never a k
 - { name: STRONGROOM_TOKENIZER_KEY_CACHE_SECONDS, value: {{ . | quote }} }
 {{- end }}
 {{- end -}}
+
+{{/* Traces: the OpenTelemetry variables, for the api and the tokenizer alike, when an endpoint is set. */}}
+{{- define "strongroom.tracingEnv" -}}
+{{- with .Values.tracing.endpoint }}
+- { name: OTEL_EXPORTER_OTLP_ENDPOINT, value: {{ . | quote }} }
+- { name: OTEL_TRACES_SAMPLER, value: {{ $.Values.tracing.sampler | quote }} }
+- { name: OTEL_TRACES_SAMPLER_ARG, value: {{ $.Values.tracing.samplerArg | quote }} }
+{{- end }}
+{{- end }}
