@@ -19,7 +19,7 @@ import {
   type TokenizerGrpcClient,
 } from '../proto/loader.js';
 import { tokenizerDuration } from './metrics.js';
-import { callMetadata, inTokenizerSpan } from './tokenizer-trace.js';
+import { callMetadata, inTokenizerSpan, traceparent } from './tokenizer-trace.js';
 import { recording } from '../proto/tracing.js';
 import { Coalescer } from './coalesce.js';
 import { RunStreamChannel } from './tokenizer-stream.js';
@@ -74,8 +74,9 @@ export class TokenizerClient {
   /** One call for the whole batch; results come back in request order. */
   async run(tenantId: number, batch: TokenizerBatch): Promise<TokenizerResult> {
     const { items, bytes } = sizeOf(batch);
-    // A traced request's batch goes alone, as a Run whose metadata carries its trace context (a stream's is set once).
-    if (items > COALESCE_MAX_ITEMS || bytes > COALESCE_MAX_BYTES || recording()) return this.runOne(tenantId, batch);
+    if (items > COALESCE_MAX_ITEMS || bytes > COALESCE_MAX_BYTES) return this.runOne(tenantId, batch);
+    // A traced request's batch goes alone on the stream, its span's context in its message (tokenizer-trace.ts).
+    if (recording()) return inTokenizerSpan('Run', () => ({ items, bytes }), async () => this.streams.run(await this.request(tenantId, batch), traceparent()));
     const outcome = await this.merged.add(String(tenantId), batch);
     if (!outcome.ok) throw outcome.error;
     return outcome.value;

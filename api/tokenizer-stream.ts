@@ -12,6 +12,8 @@ import { failure, type TokenizerResult } from './tokenizer-batch.js';
 interface StreamedBatch {
   id: string;
   batch: Batch;
+  /** A traced request's W3C trace context, or ''. */
+  traceparent: string;
   deadlineAt: number;
   /** The stream it was last sent on. */
   stream: RunStream | undefined;
@@ -39,8 +41,9 @@ export class RunStreamChannel {
    * A small batch: a message on the RunStream (opened on first use, and again after it ends or fails). A batch
    * whose stream fails before its answer is sent again on the next one while its deadline lasts, as a Run with
    * waitForReady rides out a tokenizer restart; past the deadline it fails as a Run would (UnavailableError).
+   * `traceparent`: a traced request's trace context, for the tokenizer's span (api/tokenizer-trace.ts).
    */
-  run(req: Batch): Promise<TokenizerResult> {
+  run(req: Batch, traceparent = ''): Promise<TokenizerResult> {
     return new Promise<TokenizerResult>((resolve, reject) => {
       const id = String(this.nextId++);
       const started = performance.now();
@@ -52,6 +55,7 @@ export class RunStreamChannel {
       const p: StreamedBatch = {
         id,
         batch: req,
+        traceparent,
         deadlineAt: Date.now() + this.deadlineMs,
         stream: undefined,
         timer: setTimeout(() => {
@@ -74,7 +78,7 @@ export class RunStreamChannel {
     if (this.closed) return p.answer({ id: p.id, code: grpc.status.UNAVAILABLE, details: 'closed', result: null });
     const stream = (this.stream ??= this.openStream());
     p.stream = stream;
-    stream.write({ id: p.id, batch: p.batch, timeout_ms: Math.max(1, p.deadlineAt - Date.now()) });
+    stream.write({ id: p.id, batch: p.batch, timeout_ms: Math.max(1, p.deadlineAt - Date.now()), traceparent: p.traceparent });
   }
 
   private openStream(): RunStream {

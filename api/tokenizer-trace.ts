@@ -1,5 +1,6 @@
-// A tokenizer call's span (when its request is traced), and the W3C trace context put in the call's gRPC metadata,
-// so that the tokenizer's span for the call it serves is this span's child in the same trace.
+// A tokenizer call's span (when its request is traced), and the W3C trace context put in the call's gRPC metadata
+// (or, for a batch on the shared Run stream, in its message), so that the tokenizer's span for the call it serves is
+// this span's child in the same trace.
 import * as grpc from '@grpc/grpc-js';
 import { context, propagation, SpanKind, trace, type Span } from '@opentelemetry/api';
 import { failed, recording, SCOPE } from '../proto/tracing.js';
@@ -11,6 +12,13 @@ export function callMetadata(): grpc.Metadata {
   const meta = new grpc.Metadata({ waitForReady: true });
   propagation.inject(context.active(), meta, metadataSetter);
   return meta;
+}
+
+/** The current trace context as a W3C `traceparent` value, for a batch on the shared stream (its metadata is the stream's). */
+export function traceparent(): string {
+  const carrier: { traceparent?: string } = {};
+  propagation.inject(context.active(), carrier);
+  return carrier.traceparent ?? '';
 }
 
 /**

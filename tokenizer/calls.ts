@@ -8,7 +8,7 @@ import { QueueRefusedError } from './audit-queue.js';
 import { CustodyUnavailableError } from './custody.js';
 import { TenantKeyUnavailableError } from './tenant-wrap.js';
 import type { Span } from '@opentelemetry/api';
-import { inServedSpan } from './call-span.js';
+import { inServedSpan, traceparentOf } from './call-span.js';
 
 /** A request the tokenizer understood and refuses (wrong recovery shares): FAILED_PRECONDITION. */
 export class RefusedError extends Error {
@@ -68,7 +68,7 @@ export function unary<Req, Res>(log: Logger, method: string, handler: (call: grp
           },
         );
     Promise.resolve()
-      .then(() => inServedSpan(method, call.metadata, served))
+      .then(() => inServedSpan(method, traceparentOf(call.metadata), served))
       .then(
         (res) => answer(null, res),
         (err: unknown) => answer(toStatus(err, log, method)),

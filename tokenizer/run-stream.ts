@@ -6,6 +6,7 @@ import type { Logger } from 'pino';
 import type { Batch__Output, BatchResult, RunRequest__Output, TokenizerHandlers } from '../proto/loader.js';
 import { BadItemError } from './batch.js';
 import { toStatus } from './calls.js';
+import { inServedSpan } from './call-span.js';
 
 /** One batch, until `deadline` (ms since the epoch) or until `cancelled`. */
 export type RunOne = (req: Batch__Output, deadline: number, cancelled: () => boolean) => Promise<BatchResult>;
@@ -56,7 +57,9 @@ export class RunStreams {
     return Promise.resolve()
       .then(() => {
         if (!req.batch) throw new BadItemError('batch is missing');
-        return this.run(req.batch, deadline, () => call.cancelled);
+        const batch = req.batch;
+        // A traced request's batch carries its trace context (call-span.ts).
+        return inServedSpan('Run', req.traceparent, () => this.run(batch, deadline, () => call.cancelled));
       })
       .then(
         (result) => ({ id: req.id, result, code: grpc.status.OK, details: '' }),

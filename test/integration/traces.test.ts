@@ -1,8 +1,8 @@
 // Traces: a vault exporting to an OTLP/HTTP receiver (test/fixtures/otlp-receiver.ts) at 100 % sampling, driven
 // through a broad set of calls carrying canaries (unique strings in every personal field, the tokens, the xtoken).
 // Nothing exported may hold a canary; the span tree must be there: the HTTP request, its operation, the tokenizer
-// calls and, in the same trace, the tokenizer's own spans as their children (the gRPC metadata carried the context),
-// and the statements. The vault is stopped before the spans are read: both processes flush on a graceful stop.
+// calls and, in the same trace, the tokenizer's own spans as their children (the context carried in a unary call's
+// gRPC metadata, or in a Run stream batch's message), and the statements. The vault is stopped before the spans are read: both processes flush on a graceful stop.
 import { randomBytes } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import { startVault, type TestVault } from '../fixtures/vault.js';
@@ -33,6 +33,8 @@ async function drive(vault: TestVault, canary: (what: string) => string): Promis
   await ok('TokenGet', { token: tokenuuid });
   const { xtoken } = await ok('XTokenCreateForUser', { mode: 'token', identity: token });
   await ok('UserGet', { mode: 'token', identity: token }, { 'x-bunker-token': xtoken });
+  // A unary tokenizer call (KeyringInfo), whose trace context rides in its gRPC metadata.
+  await ok('SystemGetKeyringStatus', {});
   // Refusals whose messages could echo what was sent.
   expect((await vault.call('UserGet', { mode: 'email', identity: `${canary('missing')}@example.com` })).status).toBe(404);
   expect((await vault.call('UserGet', { mode: canary('mode'), identity: canary('badidentity') })).status).toBe(400);
@@ -103,6 +105,10 @@ describe('traces', () => {
     for (const s of served) expect(s.traceId).toBe(request!.traceId);
     expect(below.filter((s) => s.attributes['db.system.name'] === 'postgresql').length).toBeGreaterThan(0);
     expect(below.map((s) => s.name)).toEqual(expect.arrayContaining([expect.stringMatching(/^(insert|select|with) [a-z_]+$/)]));
+
+    // A unary call's context came in its gRPC metadata; a batch's on the Run stream, in its message.
+    const keyring = spans.find((s) => s.name === 'tokenizer KeyringInfo');
+    expect(childrenOf(spans, keyring!).map((s) => `${s.service} ${s.name}`)).toEqual(['strongroom-tokenizer serve KeyringInfo']);
 
     // The v1 path is named by its template; a refusal is an outcome of the operation, not a message.
     expect(spans.map((s) => s.name)).toContain('POST /v1/userapp/:mode/:identity/:appname');

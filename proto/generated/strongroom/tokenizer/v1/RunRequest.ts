@@ -13,6 +13,11 @@ export interface RunRequest {
    * the batch is stopped (DEADLINE_EXCEEDED) this long after it arrives
    */
   'timeout_ms'?: (number);
+  /**
+   * A traced request's W3C trace context (the `traceparent` header's value), or empty: the stream's gRPC metadata is
+   * set once for every batch it carries, so a batch's own context travels with it. Ids and a flag only.
+   */
+  'traceparent'?: (string);
 }
 
 export interface RunRequest__Output {
@@ -25,4 +30,9 @@ export interface RunRequest__Output {
    * the batch is stopped (DEADLINE_EXCEEDED) this long after it arrives
    */
   'timeout_ms': (number);
+  /**
+   * A traced request's W3C trace context (the `traceparent` header's value), or empty: the stream's gRPC metadata is
+   * set once for every batch it carries, so a batch's own context travels with it. Ids and a flag only.
+   */
+  'traceparent': (string);
 }
