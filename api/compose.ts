@@ -18,7 +18,7 @@ export async function startApi(env: NodeJS.ProcessEnv = process.env) {
   const config = loadConfig(env);
   const log = createLog('api', config.logLevel, logFormat(config.logFormat, process.stdout.isTTY));
   // Off unless OTEL_EXPORTER_OTLP_ENDPOINT (or its traces variant) is set: then the SDK is loaded (proto/tracing.ts).
-  const tracing = await startTracing(env, 'strongroom-api');
+  const tracing = await startTracing(env, 'strongroom-api', { nested: true });
   const db = await Database.open({ dataDir: config.dataDir, databaseUrl: config.databaseUrl, poolMax: config.dbPoolMax, log });
   const keysDb = config.keysDatabaseUrl ? await KeysDatabase.open(config.keysDatabaseUrl) : undefined;
   if (keysDb) db.useKeysDatabase(keysDb.pool);

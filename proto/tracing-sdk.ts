@@ -86,7 +86,8 @@ function resourceOf(serviceName: string): ReturnType<typeof resourceFromAttribut
   return resourceFromAttributes(attributes);
 }
 
-export function registerTracing(settings: TracingSettings): Tracing {
+/** `nested`: install the async context manager (see startTracing). */
+export function registerTracing(settings: TracingSettings, nested: boolean): Tracing {
   const exporter = new OTLPTraceExporter({ url: settings.url });
   const provider = new NodeTracerProvider({
     sampler: samplerOf(settings),
@@ -94,7 +95,7 @@ export function registerTracing(settings: TracingSettings): Tracing {
     spanProcessors: [new AllowListProcessor(new BatchSpanProcessor(exporter))],
   });
   // W3C trace context only (no baggage): the api puts it in the tokenizer calls' metadata, the tokenizer reads it.
-  provider.register({ propagator: new W3CTraceContextPropagator() });
+  provider.register({ propagator: new W3CTraceContextPropagator(), ...(nested ? {} : { contextManager: null }) });
   let stopped: Promise<void> | undefined;
   return {
     shutdown: () =>

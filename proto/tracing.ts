@@ -38,12 +38,17 @@ export interface Tracing {
   shutdown(): Promise<void>;
 }
 
-/** Starts tracing for this process when the environment asks for it; undefined (nothing loaded) otherwise. */
-export async function startTracing(env: NodeJS.ProcessEnv, defaultServiceName: string): Promise<Tracing | undefined> {
+/**
+ * Starts tracing for this process when the environment asks for it; undefined (nothing loaded) otherwise. `nested`:
+ * spans find their parent in the async context (the api: request, operation, calls), which the SDK keeps in an
+ * AsyncLocalStorage; without it (the tokenizer, whose spans take their parent from the call's metadata) no context
+ * manager is installed, and no promise of the process pays for one.
+ */
+export async function startTracing(env: NodeJS.ProcessEnv, defaultServiceName: string, { nested }: { nested: boolean }): Promise<Tracing | undefined> {
   const settings = tracingSettings(env, defaultServiceName);
   if (!settings) return undefined;
   const { registerTracing } = await import('./tracing-sdk.js');
-  return registerTracing(settings);
+  return registerTracing(settings, nested);
 }
 
 /** The instrumentation scope of every span of ours. */

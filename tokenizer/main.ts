@@ -21,7 +21,7 @@ async function main(): Promise<void> {
   let tracing: Tracing | undefined;
   try {
     // Off unless OTEL_EXPORTER_OTLP_ENDPOINT (or its traces variant) is set (proto/tracing.ts).
-    tracing = await startTracing(process.env, 'strongroom-tokenizer');
+    tracing = await startTracing(process.env, 'strongroom-tokenizer', { nested: false });
     tokenizer = await startTokenizer(config, { log });
   } catch (err) {
     log.fatal({ err: { type: (err as Error).name } }, (err as Error).message);
