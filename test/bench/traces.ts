@@ -1,6 +1,6 @@
 // Tracing's cost on the request path: UserGet by token at 16 connections on a vault tracing at 10 % sampling
 // (parentbased_traceidratio, exporting over OTLP/HTTP to a receiver in a child process) beside the same vault with
-// tracing off, measured off, traced, off, traced (the better of two each; target: within 5 %), with the CPU each
+// tracing off, measured off, traced, traced, off (the better of two each; target: within 5 %), with the CPU each
 // process spends per call. Two vaults, each its own database, the same build. Part of `npm run bench`; alone:
 // `npm run build && npx tsx test/bench/traces.ts` (BENCH_SECONDS sets the windows, 10 s by default;
 // BENCH_TRACES_RATIO another ratio, `off` both sides off: the spread of an A/A run on this machine).
@@ -84,7 +84,9 @@ export async function measureTraces(seconds: number): Promise<Row[]> {
     for (const s of sides) await hammer(s.v.url, { 'x-bunker-token': s.root }, 'UserGet', 1, body(s));
     const best = sides.map(() => ({ rps: 0, cpu: 0, parts: '' }));
     for (let round = 0; round < 2; round++) {
-      for (const [i, s] of sides.entries()) {
+      // Off first, then traced first: the side measured second is not always the same one.
+      for (const i of round === 0 ? [0, 1] : [1, 0]) {
+        const s = sides[i]!;
         const groups = {
           api: (p: { pid: number }) => p.pid === s.pids.api,
           tokenizer: (p: { pid: number }) => p.pid === s.pids.tokenizer,
