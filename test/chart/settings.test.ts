@@ -102,7 +102,7 @@ describe('chart settings', () => {
     for (const name of [...read('api/config.ts'), ...read('api/config-oidc.ts'), ...read('api/config-events.ts'), ...read('api/config-audit-sinks.ts')]) {
       if (NOT_OFFERED[name]) continue;
       expect(apiEnv.has(name), name).toBe(true);
-      expect(tokEnv.has(name) && !['STRONGROOM_DATA_DIR', 'STRONGROOM_TOKENIZER_SOCKET', 'STRONGROOM_LOG_LEVEL'].includes(name), name).toBe(false);
+      expect(tokEnv.has(name) && !['STRONGROOM_DATA_DIR', 'STRONGROOM_TOKENIZER_SOCKET', 'STRONGROOM_LOG_LEVEL', 'STRONGROOM_LOG_FORMAT'].includes(name), name).toBe(false);
     }
     for (const name of read('tokenizer/config.ts')) {
       if (NOT_OFFERED[name] || name === 'STRONGROOM_WRAPPING_KEY_FILE' && tokEnv.has(name)) continue;

@@ -281,6 +281,7 @@ The tokenizer container: the only holder of key material, beside the api in ever
     {{- end }}
     - { name: STRONGROOM_TOKENIZER_METRICS_PORT, value: {{ .Values.tokenizer.metricsPort | quote }} }
     - { name: STRONGROOM_LOG_LEVEL, value: {{ .Values.tokenizer.logLevel | quote }} }
+    - { name: STRONGROOM_LOG_FORMAT, value: {{ .Values.tokenizer.logFormat | quote }} }
     {{- include "strongroom.tokenizer.settingsEnv" . | nindent 4 }}
     {{- include "strongroom.tracingEnv" . | nindent 4 }}
   startupProbe:
