@@ -1,6 +1,6 @@
 // Format-preserving tokens: a record becomes a pair (tokenuuid, tokenbase). The tokenizer makes the tokenbase
 // with FF1; the api stores the record sealed together with its tokenbase and indexes only HMACs of them.
-import { createHmac, randomBytes, randomUUID } from 'node:crypto';
+import { createHmac, randomBytes, randomInt, randomUUID } from 'node:crypto';
 import { LRUCache } from 'lru-cache';
 import type { TokenizerClient, TokenFormat } from '../tokenizer-client.js';
 import type { TokenStore, TokenRow } from '../store/tokens.js';
@@ -21,6 +21,8 @@ const FORMAT: Record<Exclude<TokenType, 'text'>, TokenFormat> = { creditcard: 'C
 const TOKENS_TABLE = 'tokens';
 // A tokenbase collision in a tenant is rare (one in radix^length per pair); a few new attempts always settle it.
 const MAX_ATTEMPTS = 8;
+
+
 /** Items per tokenizer call and per INSERT in a bulk issue: small enough to overlap, large enough to stay cheap. */
 const ISSUE_CHUNK = 2_500;
 
@@ -80,6 +82,16 @@ interface Issuing {
 }
 
 export class Tokens {
+  /**
+   * Where a token's attempts start: at random, so the tokens of one value are unrelated to each other and to a
+   * deleted one's (the FF1 tweak holds the attempt). From 0 every time, the k-th token of a value always had the same
+   * tokenbase (tokens linkable across lists and time) and collided with the k-1 before it, so a value tokenized eight
+   * times could not be tokenized again (a 500). Below 2^31: a card's attempts and the retries stay under 2^32.
+   */
+  firstAttempt(): number {
+    return randomInt(0, 2 ** 31);
+  }
+
   // Base hashes of recently seen tokenbases, keyed by a per-process HMAC so the cache holds no token in clear.
   private readonly baseHashes = new LRUCache<string, Buffer>({ max: 200_000 });
   private readonly cacheKey = randomBytes(32);
@@ -122,7 +134,7 @@ export class Tokens {
     // (All at once, its paced batches would interleave and every chunk would come back at the very end.)
     const chunks: { i: number; tokenuuid: string; attempt: number }[][] = [];
     for (let start = 0; start < items.length; start += ISSUE_CHUNK) {
-      chunks.push(Array.from({ length: Math.min(ISSUE_CHUNK, items.length - start) }, (_, k) => ({ i: start + k, tokenuuid: randomUUID(), attempt: 0 })));
+      chunks.push(Array.from({ length: Math.min(ISSUE_CHUNK, items.length - start) }, (_, k) => ({ i: start + k, tokenuuid: randomUUID(), attempt: this.firstAttempt() })));
     }
     const making: ReturnType<Tokens['make']>[] = [];
     const ask = (c: number) => {
