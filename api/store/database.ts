@@ -187,7 +187,6 @@ export class Database {
   }
 
   private migrations: Promise<unknown> = Promise.resolve();
-
   private async migrateTenantNow(tenantId: number): Promise<void> {
     const schema = tenantSchema(tenantId);
     await this.vaultSql.query(`create schema if not exists "${schema}"`);
@@ -220,7 +219,7 @@ export class Database {
 
   private async migrateAll(log: Logger): Promise<void> {
     const sql = this.vaultSql;
-    // No older release can run beside this one on a new database, nor ever on the embedded one (one process).
+    // No older release beside this one on a new database, nor ever on the embedded one (one process).
     const floor = (await gateSchema(sql, log)).fresh || this.embedded ? LEAF_FORM_FLOOR : undefined;
     await sql.query(`create schema if not exists "${GLOBAL_SCHEMA}"`);
     const done = await this.orm.migrator.up({
@@ -304,8 +303,7 @@ export class Database {
     try {
       // One round trip: BEGIN, the lock timeout, the head's lock, and the queue as it stands once the lock is held.
       const statements = [store.lockHeadStatement, store.headProofStatement, store.queuedStatement(queueLimit)];
-      const text = `begin; ${AUDIT_LOCK_TIMEOUT}; ${statements.join('; ')}`;
-      const results = (await inStatementSpan(statements[0]!, () => client.query(text), false)) as unknown as pg.QueryResult[];
+      const results = (await inStatementSpan(statements[0]!, () => client.query(`begin; ${AUDIT_LOCK_TIMEOUT}; ${statements.join('; ')}`), false)) as unknown as pg.QueryResult[];
       const head = AuditStore.headOf(results.at(-3)!.rows[0] as Record<string, unknown>, results.at(-2)!.rows[0] as Record<string, unknown> | undefined);
       const out = await work(store, head, results.at(-1)!.rows.map((r) => AuditStore.queuedOf(r as Record<string, unknown>)));
       await inStatementSpan('commit', () => client.query('commit'), false);

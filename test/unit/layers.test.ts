@@ -44,6 +44,7 @@ const RANK: Record<string, number> = {
   'api/supervisor': 6,
   'api/build': 6,
   'api/audit-verify': 6,
+  'api/upgrade-complete': 6,
   'api/config-docs': 6,
 };
 
