@@ -1,18 +1,9 @@
 // The rewrap's metrics follow its work: after a rotation the keys still to move are pending on /metrics (the metrics
 // port) even when passes fail (the progress time then stands still and the failures count: what
 // StrongroomRewrapStalled reads), and each batch moves the count, the counter and the progress time.
-import { createServer } from 'node:net';
 import { describe, expect, vi } from 'vitest';
 import { buildProfile, vaultTest, type TestVault } from '../fixtures/vault.js';
-
-/** A port nothing listens on now (the kernel's choice, released at once). */
-async function freePort(): Promise<number> {
-  const probe = createServer();
-  await new Promise<void>((resolve) => probe.listen(0, '127.0.0.1', resolve));
-  const { port } = probe.address() as { port: number };
-  await new Promise<void>((resolve) => probe.close(() => resolve()));
-  return port;
-}
+import { freePort } from '../fixtures/processes.js';
 
 const metricsPort = await freePort();
 const it = vaultTest({
