@@ -7,6 +7,8 @@ export default defineConfig({
   test: {
     exclude: ['test/bench/**', 'node_modules/**'],
     pool: 'forks',
+    // The default report, and at its end the tests skipped in this run with their names, which say why.
+    reporters: ['default', './test/fixtures/skipped-reporter.ts'],
     maxWorkers: 2,
     // A promise rejected with nobody listening, or an exception nobody caught, fails the run (vitest's default,
     // stated here because test/e2e/unhandled-errors.test.ts proves it holds).

@@ -92,7 +92,7 @@ async function seed() {
   return { ada, grace };
 }
 
-describe.runIf(WANTED)('the gallery in web/README.md', { timeout: 300_000 }, () => {
+describe.runIf(WANTED)('the gallery in web/README.md (only with STRONGROOM_GALLERY=1: it rewrites the screenshots)', { timeout: 300_000 }, () => {
   it('is taken from the real pages', async () => {
     const { ada, grace } = await seed();
 

@@ -14,7 +14,7 @@ async function ready(vault: TestVault): Promise<number> {
   return (await fetch(`${vault.url}/readyz`)).status;
 }
 
-describe.skipIf(!usingPostgres())('a database outage', () => {
+describe.skipIf(!usingPostgres())('a database outage (PostgreSQL only: the embedded database is in the process and cannot be cut off)', () => {
   it('answers 503 while the database is away and recovers, losing no acknowledged write', async ({ vault }) => {
     const link = vault.link!;
     const workers = 16;

@@ -285,7 +285,7 @@ describe('the keyed audit chain', () => {
     expect((await audit(vault, t)).broken).toMatchObject({ why: 'gap' });
   });
 
-  it.skipIf(!usingPostgres())('lets the tenant\'s database role only queue, and the vault\'s user append through audit_append', async ({ vault }) => {
+  it.skipIf(!usingPostgres())('lets the tenant\'s database role only queue, and the vault\'s user append through audit_append (PostgreSQL only: the embedded database has no tenant roles)', async ({ vault }) => {
     const t = await trail(vault, 2, 0);
     const role = vault.api.services.db.roleOf!(t.id);
     const client = new pg.Client({ connectionString: vault.api.services.config.databaseUrl });
@@ -352,7 +352,7 @@ describe('the keyed audit chain', () => {
     expect((await verify(vault, t)).result).toBe('intact');
   });
 
-  it.skipIf(!usingPostgres())('runs as a command: exit 0 when intact, 1 with the first broken event', async ({ vault }) => {
+  it.skipIf(!usingPostgres())('runs as a command: exit 0 when intact, 1 with the first broken event (PostgreSQL only: the embedded database belongs to one process)', async ({ vault }) => {
     const t = await trail(vault, 6, 0);
     const keyFile = join(checkpointDir, '..', `audit-${t.id}.pub`);
     writeFileSync(keyFile, (await vault.call('SystemGetKeyringStatus')).body.auditpublickey as string);

@@ -78,7 +78,7 @@ function signedOnce(set: ReplicaSet, dir: string, tenant: number) {
   return { logged, written };
 }
 
-describe.skipIf(!usingPostgres())('audit checkpoints of two replicas on one database, on their timers', () => {
+describe.skipIf(!usingPostgres())('audit checkpoints of two replicas on one database, on their timers (PostgreSQL only: the embedded database belongs to one process)', () => {
   const dir = mkdtempSync(join(tmpdir(), 'sr-rep-ckpt-'));
   const { set } = replicas(dir, 1, 0);
 
@@ -100,7 +100,7 @@ describe.skipIf(!usingPostgres())('audit checkpoints of two replicas on one data
   });
 });
 
-describe.skipIf(!usingPostgres())('audit checkpoints of two replicas on one database, by event count', () => {
+describe.skipIf(!usingPostgres())('audit checkpoints of two replicas on one database, by event count (PostgreSQL only: the embedded database belongs to one process)', () => {
   const dir = mkdtempSync(join(tmpdir(), 'sr-rep-ckpt-'));
   const EVERY = 10;
   const { set } = replicas(dir, 0, EVERY);

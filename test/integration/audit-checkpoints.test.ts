@@ -146,7 +146,7 @@ describe('checkpoints in an S3 bucket', () => {
     expect((await vault.call('AuditVerify', {}, t.admin)).body).toMatchObject({ result: 'intact' });
   });
 
-  it.skipIf(!usingPostgres())('is read by `npm run audit:verify -- --checkpoints s3://bucket/prefix`', async ({ vault }) => {
+  it.skipIf(!usingPostgres())('is read by `npm run audit:verify -- --checkpoints s3://bucket/prefix` (PostgreSQL only: the embedded database belongs to one process)', async ({ vault }) => {
     const t = await tenant(vault, 3);
     const line = (await vault.api.services.auditCheckpoints.checkpoint(t.id))!;
     const keyFile = join(checkpointDir, '..', `ckpt-${t.id}.pub`);
@@ -248,7 +248,7 @@ describe('checkpoints elected through the database', () => {
     expect((await vault.api.services.auditCheckpoints.checkpoint(t.id))!.seq).toBe(second!.seq);
   });
 
-  it.skipIf(!usingPostgres())('signs nothing while another replica holds the tenant’s checkpoint lock', async ({ vault }) => {
+  it.skipIf(!usingPostgres())('signs nothing while another replica holds the tenant’s checkpoint lock (PostgreSQL only: the embedded database belongs to one process)', async ({ vault }) => {
     const t = await tenant(vault, 2);
     const other = new pg.Client({ connectionString: vault.api.services.config.databaseUrl });
     await other.connect();

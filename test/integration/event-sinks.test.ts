@@ -212,7 +212,7 @@ const natsUp = await new Promise<boolean>((done) => {
 });
 if (!natsUp) console.warn('JetStreamSink tests skipped: nothing listens on 127.0.0.1:4222 (start nats-server -js, as .ci/run does)');
 
-describe.skipIf(!natsUp)('JetStreamSink', () => {
+describe.skipIf(!natsUp)('JetStreamSink (with NATS JetStream on 127.0.0.1:4222)', () => {
   const suffix = crypto.randomUUID().replaceAll('-', '');
   const stream = `STRONGROOM_TEST_${suffix}`;
   const subject = `strongroom.test.${suffix}.events`;

@@ -23,7 +23,7 @@ async function leaseHolders(tenantId: number): Promise<number[]> {
   return rows.map((r) => Number(r.name.replace('strongroom-leases-', '')));
 }
 
-describe.skipIf(!usingPostgres())('privacy events on three replicas', () => {
+describe.skipIf(!usingPostgres())('privacy events on three replicas (PostgreSQL only: the embedded database belongs to one process)', () => {
   beforeAll(async () => {
     set = await startReplicas(3, { env: { STRONGROOM_EVENTS_ALLOW_ADDRESSES: '127.0.0.1/32', STRONGROOM_EVENTS_RETRY_FIRST_MS: '100' } });
     replicas = set.replicas;

@@ -352,7 +352,7 @@ describe('privacy events to NATS JetStream', () => {
   });
   afterAll(() => undefined);
 
-  it('publishes each event with its id as the message id, to the tenant\'s own subjects only', async ({ vault, skip }) => {
+  it('publishes each event with its id as the message id, to the tenant\'s own subjects only (with NATS JetStream on 127.0.0.1:4222)', async ({ vault, skip }) => {
     if (!up) skip();
     const t = await tenant(vault);
     const nc = await connect({ servers: '127.0.0.1:4222' });

@@ -39,7 +39,7 @@ async function person(vault: TestVault) {
   return { token, ref, profile, createEvent: events.find((e) => e.eventtype === 'UserCreate')!.auditeventuuid };
 }
 
-describe.skipIf(!keysServer)('a key database of its own', () => {
+describe.skipIf(!keysServer)('a key database of its own (on a PostgreSQL server: KEYS_TEST_DATABASE_URL or DATABASE_URL)', () => {
   it('keeps key material out of the data database, and forgets restored people', async () => {
     const keysDb = await keysDatabase();
     const keysUrl = keysDb.url;

@@ -8,7 +8,7 @@ import { createTestDatabase, usingPostgres, type TestDatabase } from '../fixture
 import { Database } from '../../api/store/database.js';
 import { Credentials, hashToken } from '../../api/vault/credentials.js';
 
-describe.skipIf(!usingPostgres())('replicas starting with one root token', () => {
+describe.skipIf(!usingPostgres())('replicas starting with one root token (PostgreSQL only: the embedded database belongs to one process)', () => {
   let testDb: TestDatabase;
   let replicas: Database[];
 

@@ -47,7 +47,7 @@ async function roleWithXToken(via: Replica) {
   return { name, xtoken: x.body.xtoken as string, xtokenid: x.body.xtokenid as string };
 }
 
-describe.skipIf(!usingPostgres())('replicas on one PostgreSQL database', () => {
+describe.skipIf(!usingPostgres())('replicas on one PostgreSQL database (PostgreSQL only: the embedded database belongs to one process)', () => {
   beforeAll(async () => {
     // A 1 s sweep so the election of the sweeper is seen within a test.
     set = await startReplicas(3, { env: { STRONGROOM_SWEEP_SECONDS: '1' } });

@@ -17,7 +17,7 @@ const ENQUEUE = 'tenant_1.audit_enqueue(uuid[], bigint[], text[], text[], text[]
 let testDb: TestDatabase | undefined;
 afterAll(async () => testDb?.drop());
 
-describe.skipIf(!usingPostgres())('a tenant role granted again as a replica starts (PostgreSQL only)', () => {
+describe.skipIf(!usingPostgres())('a tenant role granted again as a replica starts (PostgreSQL only: the embedded database has no tenant roles)', () => {
   it('never lacks, even for a moment, the rights its calls use, whoever grants them again and however', async () => {
     testDb = await createTestDatabase();
     const url = testDb.url!;

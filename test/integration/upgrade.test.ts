@@ -118,7 +118,7 @@ afterAll(async () => {
   if (tree) rmSync(tree, { recursive: true, force: true });
 }, 120_000);
 
-describe.skipIf(!usingPostgres() || !haveCommit)(`a rolling upgrade from ${previous.version} (PostgreSQL only)`, () => {
+describe.skipIf(!usingPostgres() || !haveCommit)(`a rolling upgrade from ${previous.version} (PostgreSQL only: the embedded database belongs to one process)`, () => {
   it('replaces the previous release one replica at a time and back under load: no failed call, no lost write, one intact trail', async () => {
     tree = unpack();
     set = await startReplicas(2, { root: tree, env: { STRONGROOM_SWEEP_SECONDS: '1' } });

@@ -127,7 +127,7 @@ describe('a removed person takes their login xtokens along', () => {
     await restoreAndCheck(vault, t, { token, ref, xtoken: login.xtoken }, false);
   });
 
-  it.skipIf(!usingPostgres())('lets a tenant’s database role remove its own people’s login xtokens and nothing else', async ({ vault }) => {
+  it.skipIf(!usingPostgres())('lets a tenant’s database role remove its own people’s login xtokens and nothing else (PostgreSQL only: the embedded database has no tenant roles)', async ({ vault }) => {
     const a = await tenant(vault);
     const b = await tenant(vault);
     const pa = await personWithLogin(vault, a.admin);
