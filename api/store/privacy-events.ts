@@ -16,11 +16,15 @@ export interface PrivacyEventRow {
 export interface DueDelivery {
   event: PrivacyEventRow;
   attempts: number;
+  /** Its next try as read (ms): an EventReplay during the attempt moves it, and the attempt's outcome then yields. */
+  nextTry: number;
 }
 
 /** The outcome of one attempt: delivered, tried again at `nextTry` (ms), or dead (`nextTry` null). */
 export interface Attempt {
   event: number;
+  /** The delivery's next try when the attempt began (DueDelivery.nextTry). */
+  begun: number;
   ok: boolean;
   nextTry: number | null;
   error: string | null;
@@ -91,18 +95,25 @@ export class PrivacyEventStore extends TenantTables {
    */
   async due(subscription: string, now: number, limit: number): Promise<DueDelivery[]> {
     const rows = await this.sql(
-      `select e.id, e.uuid, e.type, e."time", e.person, e.data, d.attempts
-         from ${this.t}.event_deliveries d join ${this.t}.privacy_events e on e.id = d.event
-        where d.subscription = $1 and d.status = 'pending' and d.next_try <= $2
-          and (d.person is null or not exists (select from ${this.t}.event_deliveries b
-                where b.subscription = d.subscription and b.person = d.person and b.status = 'pending' and b.event < d.event and b.next_try > $2))
-        order by d.event limit $3`,
+      // The deliveries are chosen first and their events looked up one by one: joined, the planner read the events
+      // table from its start on every round, a cost growing with the tenant's outbox, not with the round.
+      `select e.id, e.uuid, e.type, e."time", e.person, e.data, d.attempts, d.next_try
+         from (select d.event, d.attempts, d.next_try from ${this.t}.event_deliveries d
+                where d.subscription = $1 and d.status = 'pending' and d.next_try <= $2
+                  and (d.person is null or not exists (select from ${this.t}.event_deliveries b
+                        where b.subscription = d.subscription and b.person = d.person and b.status = 'pending' and b.event < d.event and b.next_try > $2))
+                order by d.event limit $3) d
+        cross join lateral (select * from ${this.t}.privacy_events e where e.id = d.event offset 0) e
+        order by d.event`,
       [subscription, now, limit],
     );
-    return rows.map((r) => ({ event: eventOf(r), attempts: Number(r.attempts) }));
+    return rows.map((r) => ({ event: eventOf(r), attempts: Number(r.attempts), nextTry: Number(r.next_try) }));
   }
 
-  /** The outcomes of one round of attempts, in one statement. */
+  /**
+   * The outcomes of one round of attempts, in one statement. A delivery replayed while its attempt was under way (its
+   * next try moved since the attempt began) keeps the replay: it is sent again, not marked done by the older attempt.
+   */
   async record(subscription: string, attempts: readonly Attempt[], now: number): Promise<void> {
     if (!attempts.length) return;
     await this.sql(
@@ -110,9 +121,9 @@ export class PrivacyEventStore extends TenantTables {
           set status = case when r.ok then 'delivered' when r.next_try is null then 'dead' else 'pending' end,
               attempts = d.attempts + 1, next_try = coalesce(r.next_try, d.next_try), last_error = r.error, last_status = r.code,
               done_at = case when r.ok or r.next_try is null then $7::bigint else null end
-         from unnest($2::bigint[], $3::boolean[], $4::bigint[], $5::text[], $6::int[]) as r(event, ok, next_try, error, code)
-        where d.subscription = $1 and d.event = r.event and d.status = 'pending'`,
-      [subscription, attempts.map((a) => a.event), attempts.map((a) => a.ok), attempts.map((a) => a.nextTry), attempts.map((a) => a.error), attempts.map((a) => a.status), now],
+         from unnest($2::bigint[], $3::boolean[], $4::bigint[], $5::text[], $6::int[], $8::bigint[]) as r(event, ok, next_try, error, code, begun)
+        where d.subscription = $1 and d.event = r.event and d.status = 'pending' and d.next_try = r.begun`,
+      [subscription, attempts.map((a) => a.event), attempts.map((a) => a.ok), attempts.map((a) => a.nextTry), attempts.map((a) => a.error), attempts.map((a) => a.status), now, attempts.map((a) => a.begun)],
     );
   }
 

@@ -146,6 +146,41 @@ describe('privacy events', () => {
     await hook.close();
   });
 
+  it('sends again an event replayed while its delivery was under way', async ({ vault }) => {
+    const t = await tenant(vault);
+    // The first delivery is held unanswered until the replay has committed: its late 2xx must not swallow the replay.
+    const ids: string[] = [];
+    let release: () => void = () => {};
+    const held = new Promise<void>((done) => (release = done));
+    const server = http.createServer((req, res) => {
+      const chunks: Buffer[] = [];
+      req.on('data', (c: Buffer) => chunks.push(c));
+      req.on('end', () => {
+        ids.push((JSON.parse(Buffer.concat(chunks).toString('utf8')) as { id: string }).id);
+        const answer = () => res.writeHead(204).end();
+        if (ids.length === 1) void held.then(answer);
+        else answer();
+      });
+    });
+    await new Promise<void>((done) => server.listen(0, '127.0.0.1', done));
+    try {
+      const sub = await t.call('EventSubscriptionCreate', { url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/`, types: ['person.created'] });
+      expect(sub.status).toBe(200);
+      await t.call('UserCreate', { profile: { a: 1 } });
+      await until(() => ids.length, (n) => n >= 1);
+      const r = await t.call('EventReplay', { subscriptionid: sub.body.subscriptionid, fromeventid: ids[0] });
+      expect(r.body).toMatchObject({ status: 'ok', replayed: 1 });
+      release();
+      await until(() => ids.length, (n) => n >= 2);
+      expect(ids).toEqual([ids[0], ids[0]]);
+      await expect.poll(async () => (await t.call('EventDeliveryList', { status: 'pending' })).body.total, { timeout: 20_000, interval: 100 }).toBe(0);
+      expect((await t.call('EventDeliveryList', { status: 'delivered' })).body.total).toBe(1);
+    } finally {
+      release();
+      await new Promise<void>((done) => (server.closeAllConnections(), server.close(() => done())));
+    }
+  });
+
   it('sends no personal value: canaries through every kind of write reach no body or header', async ({ vault }) => {
     const t = await tenant(vault);
     const hook = await receiver();

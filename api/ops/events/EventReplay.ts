@@ -46,6 +46,9 @@ export const EventReplay = defineOp({
       from = { time: at * 1000 };
     }
     const r = await stores.privacyEvents.replay(input.subscriptionid, from, input.limit ?? MAX_REPLAY, Date.now());
+    // The deliveries are due now: the dispatcher is woken once they commit, not at its next look.
+    const wake = () => ctx.services.outbox.committed(stores.tenantId);
+    if (r.replayed && !ctx.stores.sql.onEnd('commit', wake)) wake();
     ctx.audit.after = { subscriptionid: input.subscriptionid, replayed: r.replayed, tenantid: stores.tenantId };
     return r;
   },

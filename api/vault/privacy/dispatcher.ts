@@ -19,7 +19,7 @@ import { eventsDelivered, eventsBacklog, eventsBacklogAge, eventsDead, erasuresP
 
 /** Events fanned out per statement, and deliveries tried per round. */
 const FAN_OUT = 2_000;
-const ROUND = 1_000;
+const ROUND = 2_000;
 /** Back-off: from STRONGROOM_EVENTS_RETRY_FIRST_MS, doubling, at most 10 min, each with ±50 % jitter. */
 const LONGEST_RETRY_MS = 600_000;
 
@@ -182,7 +182,7 @@ export class Dispatcher extends Job {
     const attempts: Attempt[] = batch.map((d, i) => {
       const r = results[i]!;
       const next = r.ok ? null : nextTry(d.attempts, now - d.event.time, now, retry);
-      return { event: d.event.id, ok: r.ok, nextTry: next, error: r.ok ? null : (r.error ?? 'failed'), status: r.status ?? null };
+      return { event: d.event.id, begun: d.nextTry, ok: r.ok, nextTry: next, error: r.ok ? null : (r.error ?? 'failed'), status: r.status ?? null };
     });
     const stores = this.db.stores(tenantId);
     await stores.privacyEvents.record(subscription.id, attempts, now);

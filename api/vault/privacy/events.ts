@@ -104,6 +104,8 @@ export function sourceOf(tenantId: number): string {
  * token, `sequence` its place in the tenant's outbox, `data` the tenant, the person and what the event carries.
  */
 export function cloudEventBody(tenantId: number, e: PrivacyEventRow): string {
+  // Not validated against the CloudEvents schema here (a fifth of a delivery round's work): every attribute is made
+  // by this function from typed columns, and the unit test validates what it makes, strictly, over generated rows.
   const event = new CloudEvent({
     id: e.uuid,
     source: sourceOf(tenantId),
@@ -113,7 +115,7 @@ export function cloudEventBody(tenantId: number, e: PrivacyEventRow): string {
     ...(e.person ? { subject: e.person } : {}),
     sequence: String(e.id),
     data: { tenant: tenantId, ...(e.person ? { person: e.person } : {}), ...e.data },
-  });
+  }, false);
   return JSON.stringify(event);
 }
 

@@ -8,7 +8,7 @@ import { deliverEach, failure, type DeliveryResult, type Outgoing, type Sink } f
 const CONTENT_TYPE = 'application/cloudevents+json';
 
 /** Publishes in flight at once per deliver() call: enough to hide the round trip, bounded for memory. */
-const PIPELINE = 256;
+const PIPELINE = 1000;
 
 export interface NatsBrokerOptions {
   /** The connection's name on the server's monitoring pages. */

@@ -2,6 +2,7 @@
 // form; the dispatcher's back-off bounds.
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
+import { CloudEvent } from 'cloudevents';
 import { changedFields, cloudEventBody, MAX_FIELDS } from '../../../../../api/vault/privacy/events.js';
 import { nextTry } from '../../../../../api/vault/privacy/dispatcher.js';
 
@@ -64,6 +65,19 @@ describe('cloudEventBody', () => {
       data: { tenant: 7, person: '6d7e3d1a-63a6-4a3f-8f6b-0d4b3c0b1d11', fields: ['name'] },
     });
     expect(new Date(body.time as string).getTime()).toBe(1_800_000_000_000);
+  });
+
+  it('makes only events the CloudEvents schema accepts (it is not validated when made)', () => {
+    const types = ['person.created', 'person.updated', 'person.erased', 'consent.withdrawn', 'token.detokenized', 'audit.checkpoint', 'erasure.overdue'];
+    fc.assert(
+      fc.property(fc.nat(), fc.constantFrom(...types), fc.option(fc.uuid(), { nil: null }), fc.uuid(), fc.integer({ min: 1, max: Number.MAX_SAFE_INTEGER }), fc.integer({ min: 0, max: 4_102_444_800_000 }), fc.dictionary(fc.string({ minLength: 1 }), fc.jsonValue()), (tenant, type, person, uuid, id, time, data) => {
+        const made = JSON.parse(cloudEventBody(tenant, { id, uuid, type, time, person, data })) as Record<string, unknown>;
+        // Strict: the package's own schema validation throws on anything CloudEvents 1.0 does not allow.
+        expect(() => new CloudEvent(made as ConstructorParameters<typeof CloudEvent>[0], true)).not.toThrow();
+        expect(made).toMatchObject({ id: uuid, type, sequence: String(id), specversion: '1.0' });
+      }),
+      { numRuns: 500 },
+    );
   });
 });
 
