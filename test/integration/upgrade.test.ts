@@ -25,15 +25,42 @@ if (usingPostgres() && !haveCommit) {
 }
 if (!usingPostgres()) console.warn('upgrade.test.ts skipped: a rolling upgrade needs PostgreSQL (the embedded database belongs to one process)');
 
-/** The previous release's source tree, with this checkout's packages when they are the ones it locked, else its own. */
+type Locked = Record<string, { version?: string; dependencies?: Record<string, string>; peerDependencies?: Record<string, string>; optionalDependencies?: Record<string, string> }>;
+
+/** `version` within a caret range (`^1.4.0`), the only form checked; any other range is taken as not met. */
+function withinCaret(version: string, range: string): boolean {
+  const m = /^\^(\d+)\.(\d+)\.(\d+)$/.exec(range);
+  const v = /^(\d+)\.(\d+)\.(\d+)$/.exec(version);
+  if (!m || !v) return false;
+  const [want, have] = [m.slice(1).map(Number), v.slice(1).map(Number)] as [number[], number[]];
+  if (have[0] !== want[0] || (want[0] === 0 && have[1] !== want[1])) return false;
+  for (let i = 0; i < 3; i++) if (have[i] !== want[i]) return have[i]! > want[i]!;
+  return true;
+}
+
+/**
+ * Whether the previous release runs on this checkout's packages: every package it locked is installed here at the
+ * same version, or (one it does not name itself) at a version every package depending on it accepts, as npm would.
+ */
+function packagesFit(theirs: Locked, ours: Locked): boolean {
+  const named = { ...theirs['']?.dependencies, ...theirs['']?.optionalDependencies };
+  return Object.entries(theirs).every(([path, p]) => {
+    if (!path.startsWith('node_modules/') || ours[path]?.version === p.version) return true;
+    const name = path.slice('node_modules/'.length);
+    const have = ours[path]?.version;
+    if (!have || name.includes('/node_modules/') || name in named) return false;
+    const ranges = Object.values(theirs).flatMap((d) => [d.dependencies?.[name], d.peerDependencies?.[name], d.optionalDependencies?.[name]]).filter((r) => r !== undefined);
+    return ranges.every((r) => withinCaret(have, r));
+  });
+}
+
+/** The previous release's source tree, with this checkout's packages when they fit it (packagesFit), else its own. */
 function unpack(): string {
   const dir = mkdtempSync(join(tmpdir(), `sr-release-${previous.version}-`));
   const tar = spawnSync('sh', ['-c', `git archive ${previous.commit} | tar -x -C '${dir}'`], { cwd: ROOT, encoding: 'utf8' });
   if (tar.status !== 0) throw new Error(`git archive ${previous.commit} failed: ${tar.stderr}`);
-  const locked = (root: string) => (JSON.parse(readFileSync(join(root, 'package-lock.json'), 'utf8')) as { packages: Record<string, { version?: string }> }).packages;
-  const ours = locked(ROOT);
-  const differ = Object.entries(locked(dir)).filter(([path, p]) => path.startsWith('node_modules/') && ours[path]?.version !== p.version);
-  if (!differ.length) symlinkSync(join(ROOT, 'node_modules'), join(dir, 'node_modules'));
+  const locked = (root: string) => (JSON.parse(readFileSync(join(root, 'package-lock.json'), 'utf8')) as { packages: Locked }).packages;
+  if (packagesFit(locked(dir), locked(ROOT))) symlinkSync(join(ROOT, 'node_modules'), join(dir, 'node_modules'));
   else {
     const ci = spawnSync('npm', ['ci', '--no-audit', '--no-fund'], { cwd: dir, encoding: 'utf8' });
     if (ci.status !== 0) throw new Error(`npm ci for ${previous.version} failed: ${ci.stderr.slice(-2000)}`);
