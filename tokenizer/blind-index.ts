@@ -1,7 +1,7 @@
 // Lookup hashes: HMAC-SHA256 of normalised values under a per-tenant key, separated by kind.
 import { createHmac } from 'node:crypto';
-import { parsePhoneNumberFromString } from 'libphonenumber-js';
 import type { Subkeys } from './subkeys.js';
+import { e164 } from './phone.js';
 import type { IndexKind } from '../proto/loader.js';
 
 export type { IndexKind } from '../proto/loader.js';
@@ -40,16 +40,6 @@ function decodeEscapes(value: string): string {
 
 function normaliseEmail(value: string): string {
   return decodeEscapes(value).toLowerCase().trim();
-}
-
-/**
- * "Possible" (right length for its country), not "valid" (in an allocated range): allocations change with
- * libphonenumber's metadata, and a hash must not change when the library is upgraded. It also keeps
- * "07700 900123" and "+44 7700 900123" on one index although Ofcom reserves that range for drama.
- */
-function e164(text: string): string | undefined {
-  const parsed = parsePhoneNumberFromString(text, 'GB');
-  return parsed?.isPossible() ? parsed.number : undefined;
 }
 
 function normalisePhone(value: string): string {
