@@ -1,10 +1,10 @@
 // Per-user app data: a JSON object per (user, app), sealed through the tokenizer, with earlier versions kept.
 import { createHash } from 'node:crypto';
-import mergePatch from 'json-merge-patch';
 import type { Sealer } from './sealed.js';
 import type { AppRow } from '../store/appdata.js';
 import { NotFoundError, notFound, Messages } from '../errors.js';
 import type { Scope } from './scope.js';
+import { mergedCopy } from './merge-patch.js';
 
 const APP_TABLE = 'app_records';
 export type AppData = Record<string, unknown>;
@@ -48,7 +48,7 @@ export class Appdata {
       if (opts.create && err instanceof NotFoundError) return null;
       throw err;
     });
-    const next = mergePatch.apply(structuredClone(current?.data ?? {}), patch) as AppData;
+    const next = mergedCopy(current?.data ?? {}, patch) as AppData;
     await this.put(scope, token, appname, next, current?.row ?? null);
   }
 

@@ -2,7 +2,6 @@
 // it, which carries the stored change out, or either side cancels it. Proposed changes are sealed.
 import { changedFields, erased, type PrivacyEventDraft } from './privacy/events.js';
 import { randomUUID } from 'node:crypto';
-import mergePatch from 'json-merge-patch';
 import type { Sealer } from './sealed.js';
 import type { FoundUser, Users } from './users.js';
 import type { Asked, Scope } from './scope.js';
@@ -11,6 +10,7 @@ import type { Consent } from './consent.js';
 import type { RequestRow } from '../store/requests.js';
 import { badRequest, conflict, forbidden, notFound, Messages } from '../errors.js';
 import { applyProfilePatch, type PatchOperation } from './profile-patch.js';
+import { mergedCopy } from './merge-patch.js';
 
 export type RequestType = 'forget-me' | 'change-profile' | 'change-app-data' | 'agreement-withdraw';
 
@@ -117,7 +117,7 @@ export class UserRequests {
         const next =
           change && 'patch' in change
             ? applyProfilePatch(user.profile, change.patch, this.users.maxBytes)
-            : (mergePatch.apply(structuredClone(user.profile), change && 'profile' in change ? change.profile : {}) as Record<string, unknown>);
+            : (mergedCopy(user.profile, change && 'profile' in change ? change.profile : {}) as Record<string, unknown>);
         await this.users.replace(scope, user, next);
         const changed = changedFields(user.profile, next);
         if (changed.fields.length) events.push({ type: 'person.updated', person: row.user_token, data: { ...changed, request: row.requestuuid } });

@@ -122,6 +122,13 @@ describe('UserUpdate, UserPatch and versions', () => {
     expect(missingVersion.status).toBe(404);
   });
 
+  it('merges keys named constructor or prototype like any other, and the keys after them', async ({ vault }) => {
+    const token = (await vault.call('UserCreate', { profile: { constructor: { x: 1 }, prototype: 1 } })).body.token as string;
+    const upd = await vault.call('UserUpdate', { mode: 'token', identity: token, profile: { constructor: { y: 1 }, prototype: null, after: 2 } });
+    expect(upd.body.status).toBe('ok');
+    expect((await vault.call('UserGet', { mode: 'token', identity: token })).body.profile).toEqual({ constructor: { x: 1, y: 1 }, after: 2 });
+  });
+
   it('moves the lookup index when the email changes, and refuses a taken one', async ({ vault }) => {
     const a = buildProfile();
     const b = buildProfile();

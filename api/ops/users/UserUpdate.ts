@@ -1,11 +1,11 @@
 // POST /v2/UserUpdate: RFC 7396 merge of the sent fields into the profile; null deletes a field.
 import { z } from 'zod';
-import mergePatch from 'json-merge-patch';
 import { defineOp, personOp } from '../define.js';
 import { Done } from '../outputs.js';
 import { ADA } from '../examples.js';
 import { Profile, UserRef } from '../schemas.js';
 import { changeProfile } from '../subject.js';
+import { mergedCopy } from '../../vault/merge-patch.js';
 
 export const UserUpdate = defineOp({
   name: 'UserUpdate',
@@ -15,7 +15,7 @@ export const UserUpdate = defineOp({
   ...personOp('write', ['profile']),
   input: z.object({ ...UserRef, profile: Profile }),
   async run({ input, ctx }) {
-    await changeProfile(ctx, input, (profile) => mergePatch.apply(structuredClone(profile), input.profile) as Record<string, unknown>);
+    await changeProfile(ctx, input, (profile) => mergedCopy(profile, input.profile) as Record<string, unknown>);
     return {};
   },
 });
