@@ -1,6 +1,6 @@
 // The one door to a person: found (vault/users.ts only finds), judged through the operation's gate, and named in
 // the operation's audit event. `grep gate.person api/` lists every place a person is judged.
-import { changedFields } from '../vault/privacy/events.js';
+import { anyChanged, changedFields } from '../vault/privacy/events.js';
 import type { OpContext } from './define.js';
 import type { UserRow } from '../store/users.js';
 import type { FoundUser } from '../vault/users.js';
@@ -58,7 +58,7 @@ export async function changeProfile(
   await users.replace(ctx, user, next);
   // Names of the fields changed, never their values.
   const changed = changedFields(user.profile, next);
-  if (changed.fields.length) ctx.event.publish({ type: 'person.updated', person: user.row.token, data: changed });
+  if (anyChanged(changed)) ctx.event.publish({ type: 'person.updated', person: user.row.token, data: changed });
 }
 
 /**

@@ -34,6 +34,8 @@ export interface ConfirmationRow {
   due: number;
   confirmedAt: number | null;
   via: string | null;
+  /** Who confirmed: `role <name>` (the recipient's confirming role), `tenant-admin` or `root`, `webhook <id>`. */
+  by: string | null;
   /** The subscription was deleted since (its confirmation, or its silence, stays on record). */
   deleted: boolean;
 }
@@ -144,7 +146,7 @@ export class EventSubscriptionStore extends TenantTables {
   async confirmations(by: { person?: string; request?: string; event?: string }, limit: number): Promise<ConfirmationRow[]> {
     const [column, value] = by.event ? ['c.event', by.event] : by.request ? ['c.request', by.request] : ['c.person', by.person];
     const rows = await this.sql(
-      `select c.event, c.subscription, s.description, s.deleted, c.person, c.request, c.erased_at, c.due, c.confirmed_at, c.confirmed_via
+      `select c.event, c.subscription, s.description, s.deleted, c.person, c.request, c.erased_at, c.due, c.confirmed_at, c.confirmed_via, c.confirmed_by
          from ${this.t}.erasure_confirmations c join ${this.t}.event_subscriptions s on s.id = c.subscription
         where ${column} = $1 order by c.erased_at, c.event, s.created limit $2`,
       [value, limit],
@@ -159,6 +161,7 @@ export class EventSubscriptionStore extends TenantTables {
       due: Number(r.due),
       confirmedAt: r.confirmed_at == null ? null : Number(r.confirmed_at),
       via: (r.confirmed_via as string | null) ?? null,
+      by: (r.confirmed_by as string | null) ?? null,
       deleted: r.deleted != null,
     }));
   }

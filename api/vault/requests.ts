@@ -1,6 +1,6 @@
 // The approval workflow (CONTRACT §4.7): a person (or a service for them) asks for a change; an admin approves
 // it, which carries the stored change out, or either side cancels it. Proposed changes are sealed.
-import { changedFields, erased, type PrivacyEventDraft } from './privacy/events.js';
+import { anyChanged, changedFields, erased, type PrivacyEventDraft } from './privacy/events.js';
 import { randomUUID } from 'node:crypto';
 import type { Sealer } from './sealed.js';
 import type { FoundUser, Users } from './users.js';
@@ -120,7 +120,7 @@ export class UserRequests {
             : (mergedCopy(user.profile, change && 'profile' in change ? change.profile : {}) as Record<string, unknown>);
         await this.users.replace(scope, user, next);
         const changed = changedFields(user.profile, next);
-        if (changed.fields.length) events.push({ type: 'person.updated', person: row.user_token, data: { ...changed, request: row.requestuuid } });
+        if (anyChanged(changed)) events.push({ type: 'person.updated', person: row.user_token, data: { ...changed, request: row.requestuuid } });
         break;
       }
       case 'change-app-data':

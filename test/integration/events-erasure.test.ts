@@ -60,6 +60,8 @@ describe('erasure confirmations past their deadline', () => {
       // An admin's confirmation clears it.
       const confirmed = await vault.call('ErasureConfirm', { eventid: (await vault.call('ErasureStatusGet', { token }, as)).body.erasures[0].eventid, subscriptionid: sub.body.subscriptionid }, as);
       expect(confirmed.body.confirmed).toEqual([sub.body.subscriptionid]);
+      // Told apart from the recipient's own confirmation.
+      expect((await vault.call('ErasureStatusGet', { token }, as)).body.erasures[0].recipients[0]).toMatchObject({ via: 'admin', confirmedby: 'tenant-admin' });
       await expect.poll(() => metric(vault.url, 'strongroom_erasures_overdue', tenantId), { timeout: 10_000 }).toBe(0);
       const text = await (await fetch(`${vault.url}/metrics`)).text();
       expect(text).toMatch(/strongroom_events_deliveries_total\{kind="webhook",result="delivered"\} \d+/);

@@ -248,9 +248,9 @@ describe('privacy events', () => {
     const erasure = (status.body.erasures as Record<string, unknown>[])[0]!;
     expect(erasure).toMatchObject({ eventid, token, requestuuid: req.requestuuid, confirmed: 2, total: 3 });
     const recipients = erasure.recipients as { subscriptionid: string; confirmed: boolean; via: string | null }[];
-    expect(recipients.find((r) => r.subscriptionid === subA)).toMatchObject({ confirmed: true, via: 'webhook' });
-    expect(recipients.find((r) => r.subscriptionid === subB)).toMatchObject({ confirmed: true, via: 'api' });
-    expect(recipients.find((r) => r.subscriptionid === subC)).toMatchObject({ confirmed: false, via: null });
+    expect(recipients.find((r) => r.subscriptionid === subA)).toMatchObject({ confirmed: true, via: 'webhook', confirmedby: `webhook ${subA}` });
+    expect(recipients.find((r) => r.subscriptionid === subB)).toMatchObject({ confirmed: true, via: 'api', confirmedby: `role ${role}` });
+    expect(recipients.find((r) => r.subscriptionid === subC)).toMatchObject({ confirmed: false, via: null, confirmedby: null });
     // The person's receipt: counts only, with their token and the request's uuid together.
     const receipt = await vault.call('ErasureReceiptGet', { token, requestuuid: req.requestuuid }, { 'x-bunker-tenant': t.name });
     expect(receipt.body).toMatchObject({ status: 'ok', confirmed: 2, total: 3 });
@@ -333,6 +333,15 @@ describe('privacy events, as an attacker tried them', () => {
     expect(hook.got[0]!.event.data).toMatchObject({ fields: ['contacts', 'name'], unnamed: 2 });
     expect(hook.got[0]!.body).not.toContain('alice');
     expect(hook.got[0]!.body).not.toContain('7700');
+    // A change under such keys alone is still a change the recipients are told of (counted, not named): by an
+    // update, a patch, and an approved request.
+    await t.call('UserUpdate', { mode: 'token', identity: token, profile: { 'only-bob@example.com': 'v' } });
+    await t.call('UserPatch', { mode: 'token', identity: token, patch: [{ op: 'add', path: '/contacts/carol@example.com', value: { k: 1 } }] });
+    const asked = await t.call('UserUpdateRequest', { mode: 'token', identity: token, profile: { 'dave@example.com': 'v' } });
+    expect((await t.call('UserRequestApprove', { requestuuid: asked.body.requestuuid })).body.status).toBe('ok');
+    await until(() => hook.got.length, (n) => n >= 4);
+    expect(hook.got.slice(1).map((d) => d.event.data)).toMatchObject([{ fields: [], unnamed: 1 }, { fields: [], unnamed: 1 }, { fields: [], unnamed: 1, request: asked.body.requestuuid }]);
+    for (const d of hook.got) expect(d.body).not.toMatch(/bob|carol|dave/);
     await hook.close();
   });
 
@@ -348,6 +357,11 @@ describe('privacy events, as an attacker tried them', () => {
     const [erasure] = (await t.call('ErasureStatusGet', { token })).body.erasures as { confirmed: number; total: number; recipients: { subscriptionid: string; confirmed: boolean; deleted: boolean }[] }[];
     expect(erasure).toMatchObject({ confirmed: 1, total: 2 });
     expect(erasure!.recipients.map((r) => [r.subscriptionid, r.confirmed, r.deleted]).sort()).toEqual([[confirming, true, true], [silent, false, true]].sort());
+    // The silence of a deleted subscription cannot be turned into a confirmation after the fact, by anyone.
+    const eventid = (erasure as unknown as { eventid: string }).eventid;
+    const late = await t.call('ErasureConfirm', { eventid, subscriptionid: silent });
+    expect([late.status, late.body.message]).toEqual([409, 'Conflict: the subscription was deleted; the confirmations it owed are closed']);
+    expect(((await t.call('ErasureStatusGet', { token })).body.erasures as { confirmed: number }[])[0]).toMatchObject({ confirmed: 1 });
     expect((await t.call('EventSubscriptionList')).body.total).toBe(0);
     // Forty at once against a bound of twenty: never more than twenty.
     await Promise.all(Array.from({ length: 40 }, () => t.call('EventSubscriptionCreate', { url: hook.url, types: ['person.created'] })));

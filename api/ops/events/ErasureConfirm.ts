@@ -2,7 +2,7 @@
 // the subscriptions naming its role (`confirmrole`); an admin names the subscription.
 import { z } from 'zod';
 import { defineOp } from '../define.js';
-import { badRequest, forbidden, notFound } from '../../errors.js';
+import { badRequest, conflict, forbidden, notFound } from '../../errors.js';
 import { Uuid } from '../schemas.js';
 import { SubscriptionId } from './schemas.js';
 
@@ -17,8 +17,13 @@ export const ErasureConfirm = defineOp({
   input: z.object({ eventid: Uuid, subscriptionid: SubscriptionId.optional() }),
   async run({ input, ctx }) {
     const event = await ctx.stores.privacyEvents.byUuid(input.eventid);
-    const owed = event?.type === 'person.erased' ? await ctx.stores.eventSubscriptions.confirmations({ event: input.eventid }, 1_000) : [];
-    if (!owed.length) throw notFound('Erasure not found: no confirmation is owed for this event');
+    const all = event?.type === 'person.erased' ? await ctx.stores.eventSubscriptions.confirmations({ event: input.eventid }, 1_000) : [];
+    if (!all.length) throw notFound('Erasure not found: no confirmation is owed for this event');
+    // A deleted subscription's record is closed: what it confirmed, or did not, stays as it was (docs/events.md).
+    if (input.subscriptionid !== undefined && all.some((o) => o.subscription === input.subscriptionid && o.deleted)) {
+      throw conflict('Conflict: the subscription was deleted; the confirmations it owed are closed');
+    }
+    const owed = all.filter((o) => !o.deleted);
     let subscriptions: string[];
     if (ctx.principal.kind === 'role') {
       const all = await ctx.stores.eventSubscriptions.list();
@@ -30,7 +35,9 @@ export const ErasureConfirm = defineOp({
       if (!owed.some((o) => o.subscription === input.subscriptionid)) throw notFound('Erasure not found: no confirmation is owed by this subscription');
       subscriptions = [input.subscriptionid];
     }
-    const confirmed = await ctx.stores.eventSubscriptions.confirm(input.eventid, subscriptions, 'api', ctx.actor.rolename ? `role ${ctx.actor.rolename}` : ctx.principal.kind, ctx.now);
+    // The recipient's own credential (its confirming role) and an admin confirming on its behalf are told apart.
+    const via = ctx.principal.kind === 'role' ? 'api' : 'admin';
+    const confirmed = await ctx.stores.eventSubscriptions.confirm(input.eventid, subscriptions, via, ctx.actor.rolename ? `role ${ctx.actor.rolename}` : ctx.principal.kind, ctx.now);
     ctx.audit.record = event!.person ?? undefined;
     ctx.audit.after = { eventid: input.eventid, confirmed };
     return { confirmed };

@@ -7,7 +7,8 @@ export const Recipient = z.object({
   description: z.string().nullable(),
   confirmed: z.boolean(),
   confirmedtime: z.number().int().nullable(),
-  via: z.enum(['webhook', 'api']).nullable().meta({ description: 'How it confirmed: the webhook answered `{"erased": true}`, or ErasureConfirm.' }),
+  via: z.enum(['webhook', 'api', 'admin']).nullable().meta({ description: 'How it confirmed: the webhook answered `{"erased": true}`, ErasureConfirm with the recipient\'s own confirming role (`api`), or ErasureConfirm by an admin on its behalf (`admin`).' }),
+  confirmedby: z.string().nullable().meta({ description: 'Who confirmed: `role <name>`, `tenant-admin`, `root` or `webhook <subscription>`.' }),
   overdue: z.boolean(),
   deleted: z.boolean().meta({ description: 'The subscription was deleted since; what it owed and confirmed stays on record.' }),
 });
@@ -31,7 +32,7 @@ export function erasuresOf(rows: readonly ConfirmationRow[], now: number): z.inf
     const confirmed = r.confirmedAt !== null;
     e.total++;
     if (confirmed) e.confirmed++;
-    e.recipients.push({ subscriptionid: r.subscription, description: r.description, confirmed, confirmedtime: r.confirmedAt, via: r.via as 'webhook' | 'api' | null, overdue: !confirmed && r.due < now, deleted: r.deleted });
+    e.recipients.push({ subscriptionid: r.subscription, description: r.description, confirmed, confirmedtime: r.confirmedAt, via: r.via as 'webhook' | 'api' | 'admin' | null, confirmedby: r.by, overdue: !confirmed && r.due < now, deleted: r.deleted });
   }
   return [...byEvent.values()];
 }

@@ -18,7 +18,7 @@ export const EventTypes = z
 export const FieldNames = z.array(Name).max(100).meta({ description: '`person.updated` only when one of these fields changed (dotted names); `[]`: every change.' });
 export const Briefs = z.array(Name).max(100).meta({ description: 'Consent events only for these legal bases; `[]`: all.' });
 export const Url = z.string().max(2048).meta({ description: 'An http(s) URL the webhook is posted to (no loopback, private, link-local or metadata address unless STRONGROOM_EVENTS_ALLOW_ADDRESSES names it).' });
-export const Subject = z.string().max(256).meta({ description: 'A NATS subject under `<prefix>.<tenant name>.`, captured by a JetStream stream.' });
+export const Subject = z.string().max(256).meta({ description: 'A NATS subject under `<prefix>.<tenant id>.` (`strongroom.7.privacy`), captured by a JetStream stream.' });
 export const SubscriptionId = Uuid;
 
 /** Beyond the caller's own tenant: main-tenant admins name another with `tenantid`. */

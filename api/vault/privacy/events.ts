@@ -79,6 +79,11 @@ export function changedFields(before: unknown, after: unknown): { fields: string
   };
 }
 
+/** Whether `changedFields` found any change, named or only counted: either way the person changed, and is told of. */
+export function anyChanged(changed: { fields: string[]; unnamed?: number }): boolean {
+  return changed.fields.length > 0 || (changed.unnamed ?? 0) > 0;
+}
+
 /** A document's leaves by path (its keys as a JSON array), each as its JSON text (an array or an empty object is one leaf). */
 function leaves(doc: unknown, path: string[] = [], out = new Map<string, string>()): Map<string, string> {
   if (typeof doc === 'object' && doc !== null && !Array.isArray(doc) && Object.keys(doc).length) {

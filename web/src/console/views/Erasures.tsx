@@ -16,7 +16,7 @@ const KEYS = [
 ] as const;
 type Key = (typeof KEYS)[number][0];
 
-const VIA: Record<string, string> = { webhook: 'the webhook answered {"erased": true}', api: 'ErasureConfirm (API)' };
+const VIA: Record<string, string> = { webhook: 'the webhook answered {"erased": true}', api: 'ErasureConfirm (the recipient)', admin: 'ErasureConfirm (an admin, for the recipient)' };
 
 export function Erasures() {
   const [params, setParams] = useSearchParams();
