@@ -16,7 +16,7 @@ type Countries = Record<string, unknown[]>;
  * An entry without them is treated as "any length", as libphonenumber does.
  */
 function possibleLengths(country: string): readonly number[] | undefined {
-  return ((metadata as unknown as { countries: Countries }).countries[country]?.[3] as number[] | undefined) ?? undefined;
+  return (metadata as unknown as { countries: Countries }).countries[country]?.[3] as number[] | undefined;
 }
 
 /** libphonenumber's length check without a number type (helpers/checkNumberLength.js): is this length possible? */

@@ -3,8 +3,6 @@
 // part of it lost. Here every key is an ordinary key: each is set as an own property of a plain object, which never
 // reaches a prototype (the `__proto__` key is refused before any document gets here).
 
-type Json = null | boolean | number | string | Json[] | { [key: string]: Json };
-
 function isObject(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
@@ -26,6 +24,6 @@ export function applyMergePatch(target: unknown, patch: unknown): unknown {
 }
 
 /** A copy of `doc` with `patch` applied; `doc` itself is left as it was. */
-export function mergedCopy<T extends Json | Record<string, unknown>>(doc: T, patch: unknown): unknown {
+export function mergedCopy(doc: unknown, patch: unknown): unknown {
   return applyMergePatch(structuredClone(doc), patch);
 }
