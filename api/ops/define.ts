@@ -38,10 +38,9 @@ export interface OpContext {
   /** What the operation tells its audit event: whose record, how it was named, before and after. */
   audit: AuditNote;
   /**
-   * The call's event. A write says its note is final (`ctx.event.final(ctx)`: set no more of it after): the
-   * event's details are sealed from now on, in the same tokenizer round trip as whatever the operation seals next
-   * (calls of one turn travel together). Optional: an event not sealed ahead is sealed at the end; a read's is
-   * drafted at the end whatever it says.
+   * The call's event. An operation says its note is final (`ctx.event.final(ctx)`: set no more of it after): the
+   * event's details are sealed from now on, in the same tokenizer round trip as whatever the operation seals or
+   * opens next (calls of one turn travel together). Optional: an event not sealed ahead is sealed at the end.
    */
   event: {
     final(scope: Scope): void;

@@ -244,16 +244,16 @@ async function runWrite(call: Call): Promise<Record<string, unknown>> {
 }
 
 async function runRead(call: Call): Promise<Record<string, unknown>> {
-  const { services, op, tenantId, input, event } = call;
+  const { services, op, tenantId, input } = call;
   const stores = services.db.stores(tenantId);
-  const published = new ReadEvent();
+  const published = new ReadEvent(call);
   const ctx = contextOf(call, stores, published);
   const result = await op.run({ input, ctx });
   ctx.gate.assertJudged();
   try {
     // Its privacy events (a detokenization's count) are committed before its audit event, and both before the answer.
     await published.commit(services, stores, ctx.now);
-    await services.audit.record(tenantId, event());
+    await published.record(ctx);
   } catch (err) {
     if (op.undo) await op.undo({ input, result, ctx });
     throw err;
@@ -262,13 +262,32 @@ async function runRead(call: Call): Promise<Record<string, unknown>> {
 }
 
 /**
- * A read's event is drafted once the read is done, whatever the operation says of its note. Its privacy events are
- * published in a statement of their own once it has run.
+ * A read's event: drafted once the read is done, unless the operation said its note was final (`final`): its details
+ * are then sealed from there on, in the same tokenizer message as what the read opens next (a profile). Either way
+ * the keys the read used are given with it, not read again. Its privacy events are published in a statement of their
+ * own once it has run. Public operations (no `call`) have no audit event.
  */
 class ReadEvent {
   private readonly drafts: PrivacyEventDraft[] = [];
+  private draft: AuditDraft | undefined;
+  private ahead: SealedAhead | undefined;
 
-  final(): void {}
+  constructor(private readonly call?: Call) {}
+
+  final(scope: Scope): void {
+    if (!this.call || this.draft) return;
+    this.draft = this.call.event();
+    this.ahead = this.call.services.audit.sealAhead(scope.stores, this.draft, this.call.services.keys.knownIn(scope), false);
+  }
+
+  /** Its audit event, with what was readied for it; settles once it is stored. */
+  async record(scope: Scope): Promise<void> {
+    const { services, tenantId, event } = this.call!;
+    const known = services.keys.knownIn(scope);
+    // A seal ahead that failed is done again in the batch (which says so if the tokenizer is gone).
+    const sealed = await this.ahead?.sealed.catch(() => undefined);
+    await services.audit.record(tenantId, this.draft ?? event(), { sealed, known });
+  }
 
   publish(...events: PrivacyEventDraft[]): void {
     this.drafts.push(...events);

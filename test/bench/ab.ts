@@ -1,8 +1,9 @@
 // Before and after, in one run: `npx tsx test/bench/ab.ts <ref>` starts the vault of git ref <ref> (unpacked with
 // `git archive` beside this tree's node_modules) and this tree's vault, each from source on a database of its own
 // with the bench's profiles, and loads UserUpdate, UserGet (by email), AppdataUpdate and AgreementAccept at 16
-// connections on each, interleaved A B A B (UserUpdate and UserGet with the reference beside each pair); prints the
-// better of two rounds and the ratios after/before. BENCH_QUICK=1 uses 3 s windows. Commit bodies quote its figures.
+// connections on each, interleaved A B A B (UserUpdate and UserGet with the reference beside each pair), then UserGet's
+// p50 at one connection the same way; prints the better of two rounds and the ratios after/before. BENCH_QUICK=1 uses
+// 3 s windows. Commit bodies quote its figures.
 // Its spread: an A/A run (the same code on both sides) gave 0.84x to 1.04x on this machine.
 // `npx tsx test/bench/ab.ts --custody` compares this tree with itself instead: before in static custody, after with
 // its keyring sealed in an HSM (a SoftHSM2 token made for the run): the HSM is touched only at start, on data-key
@@ -19,6 +20,7 @@ import { hammer } from './load.js';
 import { benchProfile } from './profiles.js';
 import { startReference } from './references.js';
 import { benchDatabase } from './database.js';
+import { percentile } from './stats.js';
 
 const SECONDS = process.env.BENCH_QUICK === '1' ? 3 : 10;
 const PEOPLE = 2000;
@@ -86,6 +88,19 @@ async function startVault(root: string, hsm?: TestToken) {
 }
 
 type Vault = Awaited<ReturnType<typeof startVault>>;
+
+/** UserGet by email one at a time on one keep-alive connection: the p50 in ms of 1,000 after 200 warm-up. */
+async function p50(v: { base: string; headers: Record<string, string> }): Promise<number> {
+  const times: number[] = [];
+  for (let i = 0; i < 1200; i++) {
+    const t = performance.now();
+    const res = await fetch(`${v.base}/v2/UserGet`, { method: 'POST', headers: { 'content-type': 'application/json', ...v.headers }, body: JSON.stringify({ mode: 'email', identity: emails[(i * 7919) % PEOPLE] }) });
+    if (res.status !== 200) throw new Error(`UserGet: ${res.status} ${await res.text()}`);
+    await res.arrayBuffer();
+    if (i >= 200) times.push(performance.now() - t);
+  }
+  return percentile(times.sort((a, b) => a - b), 50);
+}
 const loads = {
   UserUpdate: (v: { base: string; headers: Record<string, string> }) =>
     hammer(v.base, v.headers, 'UserUpdate', SECONDS, (i) => ({ mode: 'email', identity: emails[(i * 7919) % PEOPLE], profile: { visits: i } })),
@@ -123,11 +138,20 @@ try {
     }
     best[op] = b;
   }
+  // UserGet's p50 at one connection, A B A B with the reference beside each pair: the lower of two each.
+  const lat = { before: Infinity, after: Infinity, ref: Infinity };
+  for (let round = 0; round < 2; round++) {
+    lat.before = Math.min(lat.before, await p50(before));
+    lat.after = Math.min(lat.after, await p50(after));
+    lat.ref = Math.min(lat.ref, await p50(refServer));
+  }
   console.log(custody ? 'before = static custody, after = pkcs11 custody (SoftHSM2), both this tree; req/s at 16 connections, the better of two rounds each' : `before = ${ref}, after = this tree; req/s at 16 connections, the better of two rounds each`);
   for (const [op, b] of Object.entries(best)) {
     const vsRef = b.ref ? `; vs reference ${((b.before / b.ref) * 100).toFixed(0)}% → ${((b.after / b.ref) * 100).toFixed(0)}% (ref ${Math.round(b.ref)})` : '';
     console.log(`${op}: ${Math.round(b.before)} → ${Math.round(b.after)} req/s, after/before ${(b.after / b.before).toFixed(3)}${vsRef}`);
   }
+  const x = (ms: number) => `${ms.toFixed(2)} ms (${(ms / lat.ref).toFixed(2)}× the reference's ${lat.ref.toFixed(2)})`;
+  console.log(`UserGet p50 at one connection: ${x(lat.before)} → ${x(lat.after)}`);
 } finally {
   await before.stop();
   await after.stop();

@@ -18,6 +18,8 @@ export const UserGet = defineOp({
   async run({ input, ctx }) {
     const users = ctx.services.users;
     const row = await subjectRow(ctx, input);
+    // Its note is whole: the event's details are sealed in the same tokenizer message as the profile's opening.
+    ctx.event.final(ctx);
     const profile =
       input.version === undefined ? await users.open(ctx.tenantId, row) : await users.profileAt(ctx, row, input.version);
     await users.touch(ctx, row);

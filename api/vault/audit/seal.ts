@@ -50,3 +50,32 @@ export async function sealEvents(tokenizer: TokenizerClient, subjectKeys: Subjec
   const sealedBy = new Map(withDetails.map((d, i) => [d.uuid, sealed[i]!]));
   return drafts.map((d, i) => ({ ...d, details: sealedBy.get(d.uuid) ?? null, ...(mac ? { mac: macs[i]! } : {}) }));
 }
+
+/** What a read's call readied for its event before it ended: its details sealed ahead, or the keys it read. */
+export interface ReadiedEvent {
+  sealed?: AuditEventToChain | undefined;
+  known?: ReadonlyMap<string, Buffer | null> | undefined;
+}
+
+/**
+ * A batch's drafts sealed: those sealed ahead by their call as they are, the others in one tokenizer call with the
+ * person keys their calls read (a key read in the call that named the person is not read again for its event).
+ */
+export async function sealReadied(
+  tokenizer: TokenizerClient,
+  subjectKeys: SubjectKeys,
+  stores: Stores,
+  drafts: AuditDraft[],
+  readied: WeakMap<AuditDraft, ReadiedEvent>,
+): Promise<AuditEventToChain[]> {
+  const ahead = drafts.map((d) => readied.get(d)?.sealed);
+  const rest = drafts.filter((_, i) => !ahead[i]);
+  const known = new Map<string, Buffer | null>();
+  for (const d of rest) {
+    const key = d.record === null ? undefined : readied.get(d)?.known?.get(d.record);
+    if (key !== undefined) known.set(d.record!, key);
+  }
+  const sealed = rest.length ? await sealEvents(tokenizer, subjectKeys, { stores, drafts: rest, known }) : [];
+  let next = 0;
+  return ahead.map((a) => a ?? sealed[next++]!);
+}

@@ -11,7 +11,7 @@ import { notFound, Messages } from '../../errors.js';
 import { RefusalRecorder } from './refusals.js';
 import { QUEUED_WHEN_UNLINKED, takeTurn, type AuditDraft, type AuditEventToChain, type TenantQueue, type Waiter } from './note.js';
 import { AuditLinker, auditFailure, headMoved, isBroken, isCut, type Linked } from './chainer.js';
-import { sealEvents } from './seal.js';
+import { sealEvents, sealReadied, type ReadiedEvent } from './seal.js';
 import { refuseQueued } from './refused.js';
 import type { Events } from '../events.js';
 import type { OutboxBatch } from '../privacy/outbox.js';
@@ -44,6 +44,7 @@ export class AuditTrail {
   private readonly appending = new Map<number, Promise<void>>();
   private readonly linker: AuditLinker;
   private readonly refusals: RefusalRecorder;
+  private readonly readied = new WeakMap<AuditDraft, ReadiedEvent>(); // see `record`
 
   constructor(
     private readonly db: Database,
@@ -61,8 +62,7 @@ export class AuditTrail {
    * Queues a write's events in its transaction, which the caller must have: they commit or roll back with the
    * change they describe, and no lock is taken (a write no longer waits on the chain's head). With `commit`, the
    * queueing is the transaction's last statement and commits it; the write's privacy events (`privacy`) go in the
-   * same statement. Returns them, for the caller to give to `chained`
-   * once the transaction has committed.
+   * same statement. Returns them, for the caller to give to `chained` once the transaction has committed.
    */
   async writeInTx(
     stores: Stores,
@@ -116,16 +116,16 @@ export class AuditTrail {
    * Seals a write's event before the write is done, when its note is final and its person's key already read
    * (`known`): its tokenizer work then rides with the operation's own. Undefined when it cannot (no person, or
    * the key not at hand): `writeInTx` seals it then. The event is used only if the write succeeds and the person
-   * still has a key at the end (a write that erased them drops the details, as ever).
+   * still has a key at the end (a write that erased them drops the details, as ever). A read's (`mac` false) is
+   * appended as it is, not queued: it needs no MAC.
    */
-  sealAhead(stores: Stores, draft: AuditDraft, known: ReadonlyMap<string, Buffer | null>): SealedAhead | undefined {
+  sealAhead(stores: Stores, draft: AuditDraft, known: ReadonlyMap<string, Buffer | null>, mac = true): SealedAhead | undefined {
     if (!draft.details || !draft.record || !known.get(draft.record)) return undefined;
-    const sealed = sealEvents(this.tokenizer, this.keys, { stores, drafts: [draft], known, mac: true }).then((rows) => rows[0]!);
+    const sealed = sealEvents(this.tokenizer, this.keys, { stores, drafts: [draft], known, mac }).then((rows) => rows[0]!);
     // Awaited only if the write gets that far; a failed write leaves it unused, not unhandled.
     sealed.catch(() => undefined);
     return { draft, sealed };
   }
-
 
   /**
    * One batch: this process's committed writes' queued events (`writes`), then `drafts`, appended as the tenant's
@@ -141,7 +141,7 @@ export class AuditTrail {
     // The tenant's salt is learnt and the details sealed before anything waits: on the embedded database a lookup
     // on another connection from inside a transaction would wait forever, and sealing needs no lock.
     await this.tokenizer.prepare(tenantId);
-    const rows = drafts.length ? await sealEvents(this.tokenizer, this.keys, { stores: this.db.stores(tenantId), drafts }) : [];
+    const rows = drafts.length ? await sealReadied(this.tokenizer, this.keys, this.db.stores(tenantId), drafts, this.readied) : [];
     // Two turns per tenant, taken in batch order: linking (the tokenizer call) and appending (the database). A batch
     // links from the head the previous one will leave as soon as that one has its links, while it appends.
     const link = takeTurn(this.linking, tenantId);
@@ -208,10 +208,11 @@ export class AuditTrail {
   }
 
   /**
-   * Events of reads and of failed calls: queued and committed together with other requests' events.
-   * The promise settles once this event is committed, so no answer leaves before its event is stored.
+   * Events of reads and of failed calls, committed together with other requests'; settles once this one is stored
+   * (no answer leaves before). `readied`: what its call readied for it (details sealed ahead, keys read).
    */
-  record(tenantId: number, draft: AuditDraft): Promise<void> {
+  record(tenantId: number, draft: AuditDraft, readied?: ReadiedEvent): Promise<void> {
+    if (readied) this.readied.set(draft, readied);
     const q = this.queueOf(tenantId);
     const done = new Promise<void>((resolve, reject) => q.waiters.push({ resolve, reject }));
     q.drafts.push(draft);
@@ -346,5 +347,4 @@ export class AuditTrail {
   recordRefusal(tenantId: number, operation: string, reason: string, request: { address: string; requestId: string | null }): Promise<void> {
     return this.refusals.record(tenantId, operation, reason, request);
   }
-
 }
