@@ -27,3 +27,43 @@ export function applyMergePatch(target: unknown, patch: unknown): unknown {
 export function mergedCopy(doc: unknown, patch: unknown): unknown {
   return applyMergePatch(structuredClone(doc), patch);
 }
+
+/**
+ * The merge patch that turns `from` into `to` (`mergedCopy(from, patch)` equals `to`), or undefined when there is none
+ * (either is not an object, or `to` holds a null, which a merge patch cannot set). Arrays and other values that
+ * differ are carried whole; objects on both sides, member by member.
+ */
+export function mergePatchBetween(from: unknown, to: unknown): Record<string, unknown> | undefined {
+  if (!isObject(from) || !isObject(to)) return undefined;
+  const patch: Record<string, unknown> = {};
+  const set = (key: string, value: unknown) => Object.defineProperty(patch, key, { value, enumerable: true, writable: true, configurable: true });
+  for (const key of Object.keys(from)) if (!Object.hasOwn(to, key)) set(key, null);
+  for (const key of Object.keys(to)) {
+    const value = to[key];
+    const was = Object.hasOwn(from, key) ? from[key] : undefined;
+    if (isObject(value) && isObject(was)) {
+      const inner = mergePatchBetween(was, value);
+      if (inner === undefined) return undefined;
+      if (Object.keys(inner).length) set(key, inner);
+    } else if (!sameJson(was, value)) {
+      if (holdsNull(value)) return undefined;
+      set(key, value);
+    }
+  }
+  return patch;
+}
+
+function holdsNull(value: unknown): boolean {
+  if (value === null) return true;
+  if (Array.isArray(value)) return false; // an array is carried whole: its nulls stay
+  return isObject(value) && Object.values(value).some(holdsNull);
+}
+
+/** Whether two JSON values are equal (objects member by member, whatever the order of their keys). */
+function sameJson(a: unknown, b: unknown): boolean {
+  if (a === b) return true;
+  if (Array.isArray(a)) return Array.isArray(b) && a.length === b.length && a.every((v, i) => sameJson(v, b[i]));
+  if (!isObject(a) || !isObject(b)) return false;
+  const keys = Object.keys(a);
+  return keys.length === Object.keys(b).length && keys.every((k) => Object.hasOwn(b, k) && sameJson(a[k], b[k]));
+}

@@ -2,6 +2,7 @@
 import type { AuditEventRow } from '../../store/audit.js';
 import { randomUUID } from 'node:crypto';
 import { canonicalText } from '../../../proto/audit-checkpoint.js';
+import { mergePatchBetween, mergedCopy } from '../merge-patch.js';
 import { actorText, anonymousActorText, purposeOf, whoOf, type Actor, type Who } from './actor.js';
 
 /** What an operation tells its event. `identity`, `before` and `after` are PII and are sealed. */
@@ -21,6 +22,19 @@ export type AuditDraft = Omit<AuditEventRow, 'seq' | 'hash' | 'digest' | 'detail
 export type AuditEventToChain = Omit<AuditEventRow, 'seq' | 'hash' | 'digest'> & { mac?: Buffer | null };
 
 export const AUDIT_TABLE = 'audit_events';
+
+/**
+ * Where the sealed details of an event with a `before` keep its `after` as the merge patch from it (RFC 7396): the
+ * document is not stored twice. The reader gives `after` whole (`openedDetails`).
+ */
+export const AFTER_AS_CHANGE = 'afterchange';
+
+/** Details as sealed, as they are shown: `after` made whole again from `before` and the change. */
+export function openedDetails(details: Record<string, unknown>): Record<string, unknown> {
+  if (!Object.hasOwn(details, AFTER_AS_CHANGE)) return details;
+  const { [AFTER_AS_CHANGE]: change, ...rest } = details;
+  return { ...rest, after: mergedCopy(rest.before, change) };
+}
 
 /** The most of an event's clear message kept. */
 const MSG_CHARS = 256;
@@ -51,7 +65,10 @@ export function draftEvent(
   // The record token names the subject; the identity used to look it up is kept only when nothing was found.
   if (note.identity !== undefined && (note.record === undefined || outcome.status === 'error')) details.identity = note.identity;
   if (note.before !== undefined) details.before = note.before;
-  if (note.after !== undefined) details.after = note.after;
+  // After a change of a document, only what changed: `after` is made again from `before` when the event is read.
+  const change = note.before === undefined || note.after === undefined ? undefined : mergePatchBetween(note.before, note.after);
+  if (change !== undefined) details[AFTER_AS_CHANGE] = change;
+  else if (note.after !== undefined) details.after = note.after;
   if (requestMetadata !== undefined) details.request_metadata = requestMetadata;
   if (actor.request.address) details.address = actor.request.address;
   // A message that may echo what the caller sent (a path, a field name, a value) is kept sealed, with the details.

@@ -2,7 +2,7 @@
 import type { Stores } from '../../store/stores.js';
 import { TokenizerRejectedError, type TokenizerClient } from '../../tokenizer-client.js';
 import type { SubjectKeys } from '../subject-keys.js';
-import { AUDIT_TABLE, presentEvent } from './note.js';
+import { AUDIT_TABLE, openedDetails, presentEvent } from './note.js';
 import { HOUSEKEEPING_LIKE } from './actor.js';
 
 /**
@@ -55,7 +55,7 @@ export class AuditReader {
         if (err instanceof TokenizerRejectedError && e.record && wrapped === undefined) return erasedEvent;
         throw err;
       }
-      details = JSON.parse(plain.toString('utf8')) as Record<string, unknown>;
+      details = openedDetails(JSON.parse(plain.toString('utf8')) as Record<string, unknown>);
     }
     return withAddress(presentEvent(e), details);
   }
