@@ -7,6 +7,8 @@ export default defineConfig({
   test: {
     exclude: ['test/bench/**', 'node_modules/**'],
     pool: 'forks',
+    // Compiles the checkout and makes the PGlite template once per source hash (test/fixtures/run-cache.ts).
+    globalSetup: ['./test/global-setup.ts'],
     // The default report, and at its end the tests skipped in this run with their names, which say why.
     reporters: ['default', './test/fixtures/skipped-reporter.ts'],
     maxWorkers: 2,
