@@ -32,6 +32,10 @@ export default defineConfig({
         test: {
           name: 'integration',
           include: ['test/integration/**/*.test.ts'],
+          // A worker's files share its loaded modules (2-3 s of imports a file saved). Each file starts its own
+          // vaults (database, keyring, tokenizer, api), and the api keeps its state in what startApi makes, not in
+          // its modules: the whole project passed so on both databases.
+          isolate: false,
           // The first test of a file also starts the file's vault (tokenizer process, database, migrations), which
           // on a busy machine with the embedded database takes a minute: room for that and the test's own 30 s.
           testTimeout: 120_000,
@@ -45,6 +49,8 @@ export default defineConfig({
         test: {
           name: 'operator',
           include: ['test/operator/**/*.test.ts'],
+          // Each file starts its own API double and operator: they share a worker's modules, as integration does.
+          isolate: false,
           testTimeout: 30_000,
           hookTimeout: 90_000,
         },
@@ -64,6 +70,8 @@ export default defineConfig({
         test: {
           name: 'browser',
           include: ['test/browser/**/*.test.ts'],
+          // Each file launches its own browser and vault: they share a worker's modules, as integration does.
+          isolate: false,
           testTimeout: 60_000,
           hookTimeout: 120_000,
         },
