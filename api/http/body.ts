@@ -69,6 +69,15 @@ export async function refusedBody(services: Services, operation: string, caller:
 }
 
 /**
+ * Whether reading the body failed because the client closed its connection before it was read (it gave up while its
+ * call waited for the caller to be known): the client's doing, as one closed while the body was read (a 400), not the
+ * vault's failure (raw-body says 500).
+ */
+export function clientLeft(ctx: Context, err: unknown): boolean {
+  return (err as { type?: unknown } | null)?.type === 'stream.not.readable' && ctx.req.destroyed;
+}
+
+/**
  * Reads the JSON body up to `limit` bytes. A declared length over the limit is refused unread; a body that grows
  * past it (chunked) is refused as soon as it does.
  */
@@ -87,6 +96,7 @@ export function bodyReader(limit: number) {
       leaveBodyUnread(ctx);
       // A compressed body that does not decode (gzip, deflate, br) is the client's bad body, not the vault's fault.
       if (isDecodingError(err)) throw badRequest(Messages.badBody);
+      if (clientLeft(ctx, err)) throw badRequest(Messages.badBody);
       // The parser refuses a `__proto__` key at any depth (prototype poisoning): the caller is told which key.
       if (err instanceof SyntaxError && /forbidden prototype property/.test(err.message)) throw badRequest(Messages.protoKey);
       throw err;

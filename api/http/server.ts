@@ -16,6 +16,8 @@ import { clientAddressOf } from './client-address.js';
 import { inFlightPerAddress } from './in-flight.js';
 import { BodyMemory, bodyBytes } from './body-memory.js';
 import { atMinimumRate } from './uploads.js';
+import { clientLeft } from './body.js';
+import { badRequest, Messages } from '../errors.js';
 import { requestIdOf } from './request-facts.js';
 import type { Principal } from '../vault/credentials.js';
 
@@ -107,7 +109,9 @@ function v1BodyReader(services: Services, memory: BodyMemory) {
     const holder = { caller: `credential:${principal.credentialId}`, tenant: `tenant:${principal.tenantId}` };
     const release = memory.reserve(ctx, holder, bodyBytes(ctx, V1_BODY_LIMIT));
     try {
-      await atMinimumRate(ctx, services.config.limits, () => parse(ctx, async () => {}));
+      await atMinimumRate(ctx, services.config.limits, () =>
+        parse(ctx, async () => {}).catch((err: unknown) => Promise.reject(clientLeft(ctx, err) ? badRequest(Messages.badBody) : err)),
+      );
       await next();
     } finally {
       release();
