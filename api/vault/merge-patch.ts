@@ -34,7 +34,25 @@ export function mergedCopy(doc: unknown, patch: unknown): unknown {
  * differ are carried whole; objects on both sides, member by member.
  */
 export function mergePatchBetween(from: unknown, to: unknown): Record<string, unknown> | undefined {
-  if (!isObject(from) || !isObject(to)) return undefined;
+  if (!isObject(from) || !isObject(to) || !isPlainJson(from) || !isPlainJson(to)) return undefined;
+  return patchBetween(from, to);
+}
+
+/**
+ * Whether JSON keeps `value` as it is: null, a boolean, a finite number, a string, or an array or plain object of
+ * those. Anything else (undefined, a Date, NaN) JSON would change on the way, and a patch drafted from it would not
+ * make again what was sealed.
+ */
+function isPlainJson(value: unknown): boolean {
+  if (value === null || typeof value === 'string' || typeof value === 'boolean') return true;
+  if (typeof value === 'number') return Number.isFinite(value);
+  if (Array.isArray(value)) return value.every(isPlainJson);
+  if (typeof value !== 'object') return false;
+  const proto = Object.getPrototypeOf(value) as unknown;
+  return (proto === Object.prototype || proto === null) && Object.values(value).every(isPlainJson);
+}
+
+function patchBetween(from: Record<string, unknown>, to: Record<string, unknown>): Record<string, unknown> | undefined {
   const patch: Record<string, unknown> = {};
   const set = (key: string, value: unknown) => Object.defineProperty(patch, key, { value, enumerable: true, writable: true, configurable: true });
   for (const key of Object.keys(from)) if (!Object.hasOwn(to, key)) set(key, null);
@@ -42,7 +60,7 @@ export function mergePatchBetween(from: unknown, to: unknown): Record<string, un
     const value = to[key];
     const was = Object.hasOwn(from, key) ? from[key] : undefined;
     if (isObject(value) && isObject(was)) {
-      const inner = mergePatchBetween(was, value);
+      const inner = patchBetween(was, value);
       if (inner === undefined) return undefined;
       if (Object.keys(inner).length) set(key, inner);
     } else if (!sameJson(was, value)) {

@@ -81,6 +81,16 @@ describe('mergePatchBetween', () => {
     expect(mergePatchBetween(from, { ...from, gone: null })).toBeUndefined();
     expect(mergePatchBetween([1], { a: 1 })).toBeUndefined();
   });
+
+  it('gives none for a document JSON would change (undefined, a Date, NaN): it is sealed whole (the review of 29 November)', () => {
+    // A patch drafted from such a value did not make again what was sealed: {a: undefined} was patched as {} and read
+    // back as {a: 1}, a new Date as {} (the old one kept), Infinity as null (the key deleted).
+    for (const to of [{ a: undefined }, { a: { b: undefined } }, { t: new Date(1000) }, { a: Infinity }, { a: [Number.NaN] }, { a: 1n }]) {
+      expect(mergePatchBetween({ a: 1, t: 'x' }, to)).toBeUndefined();
+    }
+    expect(mergePatchBetween({ t: new Date(0) }, { t: 'x' })).toBeUndefined();
+    expect(mergePatchBetween(Object.assign(Object.create(null) as object, { a: 1 }), { a: 2 })).toEqual({ a: 2 });
+  });
 });
 
 describe("an audit event's after", () => {
