@@ -85,6 +85,9 @@ function postWith(base: string, token: string, op: string, body: unknown, extra:
 function fail(msg: string, vault?: Supervised): never {
   console.error(msg);
   if (vault) console.error(vault.output().slice(-3000));
+  // The vault is a process of its own: left running, it would load the machine under the next run's figures (SIGTERM:
+  // the supervisor stops the api and the tokenizer with it).
+  vault?.child.kill('SIGTERM');
   process.exit(1);
 }
 
