@@ -54,6 +54,8 @@ export async function changeProfile(
   refuseIndexProbe(ctx, user.profile, next);
   ctx.audit.before = user.profile;
   ctx.audit.after = next;
+  // The old profile is kept as its version by the replace below: the event names it rather than sealing it again.
+  if (users.keepsVersions) ctx.audit.beforeKept = user.row.version;
   ctx.event.final(ctx);
   await users.replace(ctx, user, next);
   // Names of the fields changed, never their values.

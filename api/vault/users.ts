@@ -63,6 +63,11 @@ export class Users {
     return { stores: this.db.stores(tenantId), tenantId, now };
   }
 
+  /** Whether a replaced profile is kept as a version (STRONGROOM_VERSIONING). */
+  get keepsVersions(): boolean {
+    return this.opts.versioning;
+  }
+
   /** The largest profile, as JSON (STRONGROOM_PROFILE_MAX_BYTES): what a patch may grow one to. */
   get maxBytes(): number {
     return this.opts.maxBytes;

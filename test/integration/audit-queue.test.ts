@@ -164,10 +164,11 @@ describe('the queue of writes\' audit events', () => {
     expect(storage.map((r) => `${r.relname}.${r.attname}`).sort()).toEqual(SEALED.map(([r, a]) => `${r}.${a}`).sort());
     for (const r of storage) expect(r.attstorage, `${r.relname}.${r.attname}`).toBe('e');
     // What is written from now on: a profile and its update's event, both above the 2 KB at which values move out of
-    // line, are stored without a compression attempt (a compressed value would name its method).
+    // line, are stored without a compression attempt (a compressed value would name its method). The event names the
+    // kept version and holds what changed: a change of the long field makes it that large.
     const created = await vault.call('UserCreate', { profile: { ...buildProfile(), notes: 'n'.repeat(4000) } }, t.admin);
     const token = created.body.token as string;
-    expect((await vault.call('UserUpdate', { mode: 'token', identity: token, profile: { visits: 1 } }, t.admin)).status).toBe(200);
+    expect((await vault.call('UserUpdate', { mode: 'token', identity: token, profile: { notes: 'm'.repeat(4000) } }, t.admin)).status).toBe(200);
     const [user] = await sql(vault, `select pg_column_compression(profile) as method, pg_column_size(profile) as size from tenant_${t.id}.users where token = $1`, [token]);
     const events = await sql(vault, `select pg_column_compression(details) as method, pg_column_size(details) as size from tenant_${t.id}.audit_events
       where record = $1 and title = 'UserUpdate'`, [token]);

@@ -1,6 +1,6 @@
 // An audit event as drafted, its canonical text (what its link, digest and queue MAC cover) and how it is shown.
 import type { AuditEventRow } from '../../store/audit.js';
-import { randomUUID } from 'node:crypto';
+import { createHash, randomUUID } from 'node:crypto';
 import { canonicalText } from '../../../proto/audit-checkpoint.js';
 import { mergePatchBetween, mergedCopy } from '../merge-patch.js';
 import { actorText, anonymousActorText, purposeOf, whoOf, type Actor, type Who } from './actor.js';
@@ -13,6 +13,11 @@ export interface AuditNote {
   app?: string;
   before?: unknown;
   after?: unknown;
+  /**
+   * The kept version that holds `before` (sealed under the same key as the details): the event then names it and
+   * carries only what changed, both ways, instead of a second sealed copy of `before`.
+   */
+  beforeKept?: number;
 }
 
 /** An event before it is stored: its details still in the clear (they are sealed on the way in). */
@@ -29,8 +34,43 @@ export const AUDIT_TABLE = 'audit_events';
  */
 export const AFTER_AS_CHANGE = 'afterchange';
 
-/** Details as sealed, as they are shown: `after` made whole again from `before` and the change. */
-export function openedDetails(details: Record<string, unknown>): Record<string, unknown> {
+/**
+ * Where the details of a change whose `before` is a kept version name it (its number, and the SHA-256 of its JSON
+ * text) and keep, beside `afterchange`, the merge patch back from `after` to `before`: what every changed field
+ * held. While the version is kept the event is shown whole; once it is pruned, what changed still is.
+ */
+export const BEFORE_VERSION = 'beforeversion';
+export const BEFORE_SHA256 = 'beforesha256';
+export const BEFORE_AS_CHANGE = 'beforechange';
+/** How a kept `before` was found when the event was shown without it. */
+export const BEFORE_STATE = 'beforestate';
+
+/** The SHA-256 a change's event names its kept `before` by: of the document's JSON text, hex. */
+export function keptDigest(document: unknown): string {
+  return createHash('sha256').update(JSON.stringify(document)).digest('hex');
+}
+
+/** The version a change's sealed details name as their `before`, when they name one. */
+export function keptBeforeOf(details: Record<string, unknown>): number | undefined {
+  const v = details[BEFORE_VERSION];
+  return Object.hasOwn(details, BEFORE_VERSION) && Number.isSafeInteger(v) ? (v as number) : undefined;
+}
+
+/** The kept version a change's details name, as found: its document, or why there is none to show. */
+export type KeptBefore = { document: unknown } | 'pruned' | 'altered';
+
+/**
+ * Details as sealed, as they are shown: `after` made whole again from `before` and the change. Details that name a
+ * kept `before` are given what became of the version: not kept any more, or not the document the event named (it
+ * does not open, or its digest differs), they show what changed, both ways, and why `before` is missing.
+ */
+export function openedDetails(details: Record<string, unknown>, kept: KeptBefore = 'pruned'): Record<string, unknown> {
+  if (keptBeforeOf(details) !== undefined) {
+    const { [BEFORE_SHA256]: digest, [BEFORE_AS_CHANGE]: back, [AFTER_AS_CHANGE]: change, ...rest } = details;
+    const state = typeof kept === 'string' ? kept : keptDigest(kept.document) === digest ? undefined : 'altered';
+    if (state !== undefined || typeof kept === 'string') return { ...rest, [BEFORE_STATE]: state, [BEFORE_AS_CHANGE]: back, [AFTER_AS_CHANGE]: change };
+    return { ...rest, before: kept.document, after: mergedCopy(kept.document, change) };
+  }
   if (!Object.hasOwn(details, AFTER_AS_CHANGE)) return details;
   const { [AFTER_AS_CHANGE]: change, ...rest } = details;
   return { ...rest, after: mergedCopy(rest.before, change) };
@@ -64,9 +104,15 @@ export function draftEvent(
   const details: Record<string, unknown> = {};
   // The record token names the subject; the identity used to look it up is kept only when nothing was found.
   if (note.identity !== undefined && (note.record === undefined || outcome.status === 'error')) details.identity = note.identity;
-  if (note.before !== undefined) details.before = note.before;
   // After a change of a document, only what changed: `after` is made again from `before` when the event is read.
   const change = note.before === undefined || note.after === undefined ? undefined : mergePatchBetween(note.before, note.after);
+  // And a `before` a kept version holds is named, not sealed again: the way back is kept for when it is pruned.
+  const back = change === undefined || note.beforeKept === undefined ? undefined : mergePatchBetween(note.after, note.before);
+  if (back !== undefined) {
+    details[BEFORE_VERSION] = note.beforeKept;
+    details[BEFORE_SHA256] = keptDigest(note.before);
+    details[BEFORE_AS_CHANGE] = back;
+  } else if (note.before !== undefined) details.before = note.before;
   if (change !== undefined) details[AFTER_AS_CHANGE] = change;
   else if (note.after !== undefined) details.after = note.after;
   if (requestMetadata !== undefined) details.request_metadata = requestMetadata;

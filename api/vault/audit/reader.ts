@@ -2,7 +2,9 @@
 import type { Stores } from '../../store/stores.js';
 import { TokenizerRejectedError, type TokenizerClient } from '../../tokenizer-client.js';
 import type { SubjectKeys } from '../subject-keys.js';
-import { AUDIT_TABLE, openedDetails, presentEvent } from './note.js';
+import { AUDIT_TABLE, keptBeforeOf, openedDetails, presentEvent, type KeptBefore } from './note.js';
+import { profileRowId, USERS_TABLE } from '../users.js';
+import type { PersonKey } from '../subject-keys.js';
 import { HOUSEKEEPING_LIKE } from './actor.js';
 
 /**
@@ -55,9 +57,24 @@ export class AuditReader {
         if (err instanceof TokenizerRejectedError && e.record && wrapped === undefined) return erasedEvent;
         throw err;
       }
-      details = openedDetails(JSON.parse(plain.toString('utf8')) as Record<string, unknown>);
+      const sealed = JSON.parse(plain.toString('utf8')) as Record<string, unknown>;
+      const version = keptBeforeOf(sealed);
+      details = openedDetails(sealed, version === undefined || !wrapped ? 'pruned' : await this.keptBefore(stores, { subject: e.record!, wrapped }, version));
     }
     return withAddress(presentEvent(e), details);
+  }
+
+  /** The document kept as `version` of the person, or why there is none: pruned, or altered (it does not open). */
+  private async keptBefore(stores: Stores, key: PersonKey & { subject: string }, version: number): Promise<KeptBefore> {
+    const kept = await stores.users.version(key.subject, version);
+    if (!kept) return 'pruned';
+    try {
+      const { opened } = await this.tokenizer.run(stores.tenantId, { open: [{ table: USERS_TABLE, rowId: profileRowId(key.subject, version), ciphertext: kept.profile, key }] });
+      return { document: JSON.parse(opened[0]!.toString('utf8')) as unknown };
+    } catch (err) {
+      if (err instanceof TokenizerRejectedError) return 'altered';
+      throw err;
+    }
   }
 }
 

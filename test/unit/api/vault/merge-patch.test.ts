@@ -4,7 +4,7 @@ import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
 import mergePatch from 'json-merge-patch';
 import { applyMergePatch, mergePatchBetween, mergedCopy } from '../../../../api/vault/merge-patch.js';
-import { AFTER_AS_CHANGE, draftEvent, openedDetails } from '../../../../api/vault/audit/note.js';
+import { AFTER_AS_CHANGE, BEFORE_AS_CHANGE, BEFORE_STATE, draftEvent, keptDigest, openedDetails } from '../../../../api/vault/audit/note.js';
 
 const key = fc.oneof(fc.constantFrom('a', 'b', 'c', 'name', 'address'), fc.string({ maxLength: 4 })).filter((k) => k !== '__proto__' && k !== 'constructor' && k !== 'prototype');
 const { doc } = fc.letrec<{ doc: unknown }>((tie) => ({
@@ -106,5 +106,44 @@ describe("an audit event's after", () => {
       expect(Object.hasOwn(shown, AFTER_AS_CHANGE)).toBe(false);
       if (!nullOutsideArrays(after)) expect(Object.hasOwn(sealed, 'after')).toBe(false);
     }), { numRuns: 1_000 });
+  });
+
+  // The oracle: the document the kept version holds is `before` itself as JSON carries it; with it the event is
+  // shown as if `before` had been sealed in it; without it, the two patches still make each side from the other.
+  it('names a kept before instead of sealing it, and is shown whole while the version is kept (generated)', () => {
+    fc.assert(fc.property(object, object, fc.integer({ min: 1, max: 1_000 }), (before, after, version) => {
+      const draft = draftEvent('UserUpdate', actor, { record: 'r', before, after, beforeKept: version }, { status: 'ok' }, { now: 1 });
+      const sealed = JSON.parse(JSON.stringify(draft.details)) as Record<string, unknown>;
+      const json = <T>(v: T): T => JSON.parse(JSON.stringify(v)) as T;
+      if (mergePatchBetween(before, after) !== undefined && mergePatchBetween(after, before) !== undefined) {
+        expect(Object.hasOwn(sealed, 'before')).toBe(false);
+        expect(sealed.beforeversion).toBe(version);
+        expect(sealed.beforesha256).toBe(keptDigest(before));
+        // What changed, each way, without the version.
+        expect(mergedCopy(json(before), sealed[AFTER_AS_CHANGE])).toEqual(json(after));
+        expect(mergedCopy(json(after), sealed[BEFORE_AS_CHANGE])).toEqual(json(before));
+        const pruned = openedDetails(sealed, 'pruned');
+        expect(pruned).toMatchObject({ [BEFORE_STATE]: 'pruned', beforeversion: version });
+        expect(Object.hasOwn(pruned, 'before') || Object.hasOwn(pruned, 'after')).toBe(false);
+      } else {
+        expect(sealed.before).toEqual(before);
+      }
+      const shown = openedDetails(sealed, { document: json(before) });
+      expect(shown.before).toEqual(json(before));
+      expect(shown.after).toEqual(json(after));
+      expect(Object.hasOwn(shown, AFTER_AS_CHANGE) || Object.hasOwn(shown, BEFORE_AS_CHANGE) || Object.hasOwn(shown, BEFORE_STATE)).toBe(false);
+    }), { numRuns: 1_000 });
+  });
+
+  it('shows a kept before that is not the document it named as altered, never as the before', () => {
+    fc.assert(fc.property(object, object, object, (before, after, other) => {
+      fc.pre(keptDigest(other) !== keptDigest(before));
+      const draft = draftEvent('UserUpdate', actor, { record: 'r', before, after, beforeKept: 3 }, { status: 'ok' }, { now: 1 });
+      const sealed = JSON.parse(JSON.stringify(draft.details)) as Record<string, unknown>;
+      fc.pre(Object.hasOwn(sealed, 'beforeversion'));
+      const shown = openedDetails(sealed, { document: other });
+      expect(shown[BEFORE_STATE]).toBe('altered');
+      expect(Object.hasOwn(shown, 'before')).toBe(false);
+    }), { numRuns: 300 });
   });
 });
