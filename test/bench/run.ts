@@ -17,6 +17,7 @@ import { measureFiles } from './files.js';
 import { EVENTS_BENCH_ENV, measureEvents } from './events.js';
 import { measureAuditSinks } from './audit-sinks.js';
 import { measureTraces } from './traces.js';
+import { measureCpu } from './cpu.js';
 import { measureAccess } from './access.js';
 import { measureEdge } from './edge.js';
 import { startReference, type Reference } from './references.js';
@@ -355,6 +356,11 @@ async function main() {
     const auditSinks = await measureAuditSinks(LOAD_SECONDS);
     console.log(`Traces: UserGet traced at 10 % sampling beside tracing off (two vaults, ${LOAD_SECONDS} s each)…`);
     const traces = await measureTraces(LOAD_SECONDS);
+    console.log(`CPU per call by process: UserGet and UserUpdate beside the references, UserCreateBulk (a vault of its own, ${LOAD_SECONDS} s each)…`);
+    await vault.stop();
+    vault = undefined;
+    const cpu = await measureCpu(LOAD_SECONDS);
+    console.log(cpu.lines.join('\n'));
 
     const best = Math.max(seq.perSecond, par.perSecond);
     const rows: Row[] = [
@@ -396,6 +402,7 @@ async function main() {
       ...events,
       ...auditSinks,
       ...traces,
+      ...cpu.rows,
     ];
     console.log('');
     printTable(rows);

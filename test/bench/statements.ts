@@ -1,6 +1,7 @@
 // Statements and tokenizer calls per request: `npx tsx test/bench/statements.ts` (after `npm run build`) starts the
 // compiled vault with count-statements.mjs preloaded, makes 200 people, then sends each operation below 200 times
-// one after another and prints what each call cost on average: SQL statements by text, gRPC calls by method.
+// one after another and prints what each call cost on average: SQL statements by text, gRPC calls by method, and the
+// bytes of write-ahead log the database wrote (the cluster's, so nothing else may run against it meanwhile).
 import { randomBytes, randomUUID } from 'node:crypto';
 import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -9,6 +10,7 @@ import { fileURLToPath, pathToFileURL } from 'node:url';
 import { startSupervisor } from '../fixtures/processes.js';
 import { benchProfile } from './profiles.js';
 import { benchDatabase } from './database.js';
+import pg from 'pg';
 
 const N = 200;
 const preload = fileURLToPath(new URL('./count-statements.mjs', import.meta.url));
@@ -46,15 +48,23 @@ async function totals(): Promise<Map<string, number>> {
   return all;
 }
 
+const walClient = new pg.Client({ connectionString: url });
+await walClient.connect();
+const walAt = async (): Promise<string> => ((await walClient.query<{ lsn: string }>('select pg_current_wal_lsn()::text as lsn')).rows[0]!.lsn);
+const walSince = async (from: string): Promise<number> =>
+  Number((await walClient.query<{ n: string }>('select pg_wal_lsn_diff(pg_current_wal_lsn(), $1::pg_lsn)::bigint as n', [from])).rows[0]!.n);
+
 async function measure(op: string, body: (i: number) => unknown): Promise<void> {
   // One call first: caches (lookup hashes, role statements, prepared plans) are warm when counting starts.
   await post(op, body(N));
   const before = await totals();
+  const wal = await walAt();
   for (let i = 0; i < N; i++) await post(op, body(i));
+  const walBytes = await walSince(wal);
   const after = await totals();
   const rows = [...after].map(([k, v]) => [k, (v - (before.get(k) ?? 0)) / N] as const).filter(([, v]) => v > 0.01);
   const sum = (prefix: string) => rows.filter(([k]) => k.startsWith(prefix)).reduce((a, [, v]) => a + v, 0);
-  console.log(`\n${op}: ${sum('sql').toFixed(2)} statements, ${sum('grpc').toFixed(2)} tokenizer calls per call`);
+  console.log(`\n${op}: ${sum('sql').toFixed(2)} statements, ${sum('grpc').toFixed(2)} tokenizer calls, ${Math.round(walBytes / N)} bytes of WAL per call`);
   for (const [k, v] of rows.sort((a, b) => b[1] - a[1])) console.log(`  ${v.toFixed(2)}  ${k}`);
 }
 
@@ -73,6 +83,7 @@ try {
   await measure('AgreementAccept', (i) => ({ mode: 'token', identity: tokens[i], brief: 'bench-marketing', agreementmethod: 'web-form', finaltime: '1y' }));
   await measure('SessionUpsert', (i) => ({ sessionuuid: randomUUID(), mode: 'token', identity: tokens[i], sessiondata: { page: i } }));
 } finally {
+  await walClient.end();
   await vault.stop();
   rmSync(dataDir, { recursive: true, force: true });
   rmSync(countDir, { recursive: true, force: true });
