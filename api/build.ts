@@ -1,16 +1,14 @@
 // `npm start`'s first step: builds dist/ and the pages (web/dist) only when a source is newer than the last build,
 // so a start without changes goes straight to the compiled programs (no compiler at start). `--force` always
 // builds both (`npm run build`).
-import { spawnSync } from 'node:child_process';
-import { cpSync, existsSync, mkdirSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { existsSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { buildPages, ensurePagesBuilt } from '../web/scripts/ensure-built.js';
+import { compile, CONFIG, SOURCES } from './compile.js';
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 const stamp = join(root, 'dist', '.built');
-const SOURCES = ['api', 'tokenizer', 'proto', 'operator'];
-const CONFIG = ['tsconfig.json', 'tsconfig.build.json', 'package-lock.json'];
 
 /** The newest modification time among the sources the build reads. */
 function newestSource(): number {
@@ -27,11 +25,8 @@ function newestSource(): number {
 function build(): void {
   // From clean: a module deleted from the sources must not live on in dist/.
   rmSync(join(root, 'dist'), { recursive: true, force: true });
-  const tsc = spawnSync(process.execPath, [join(root, 'node_modules/typescript/bin/tsc'), '-p', join(root, 'tsconfig.build.json')], { stdio: 'inherit' });
-  if (tsc.status !== 0) process.exit(tsc.status ?? 1);
-  // The .proto files travel beside the compiled loader, which finds them relative to itself.
-  mkdirSync(join(root, 'dist/proto'), { recursive: true });
-  cpSync(join(root, 'proto'), join(root, 'dist/proto'), { recursive: true, filter: (src) => statSync(src).isDirectory() || src.endsWith('.proto') });
+  const { status } = compile(root, join(root, 'dist'));
+  if (status !== 0) process.exit(status ?? 1);
   writeFileSync(stamp, `${new Date().toISOString()}\n`);
 }
 

@@ -34,6 +34,7 @@ const RANK: Record<string, number> = {
   'api/config-events': 0,
   'api/config-audit-sinks': 0,
   'api/coalesce': 0,
+  'api/compile': 0,
   store: 1,
   'tokenizer-client': 1,
   vault: 2,
