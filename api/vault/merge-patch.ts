@@ -29,6 +29,26 @@ export function mergedCopy(doc: unknown, patch: unknown): unknown {
 }
 
 /**
+ * `doc` with `patch` applied, as `mergedCopy` makes it, but copying only the objects the patch reaches: every other
+ * member is shared with `doc`. Neither document may be changed afterwards (a profile's update reads both, and seals
+ * the new one). A `__proto__` key is copied as an ordinary member, as everywhere here.
+ */
+export function mergedShared(doc: unknown, patch: unknown): unknown {
+  if (!isObject(patch)) return patch;
+  const out: Record<string, unknown> = isObject(doc) ? { ...doc } : {};
+  for (const key of Object.keys(patch)) {
+    const value = patch[key];
+    if (value === null) {
+      if (Object.hasOwn(out, key)) delete out[key];
+      continue;
+    }
+    const current = Object.hasOwn(out, key) ? out[key] : undefined;
+    Object.defineProperty(out, key, { value: mergedShared(current, value), enumerable: true, writable: true, configurable: true });
+  }
+  return out;
+}
+
+/**
  * The merge patch that turns `from` into `to` (`mergedCopy(from, patch)` equals `to`), or undefined when there is none
  * (either is not an object, or `to` holds a null, which a merge patch cannot set). Arrays and other values that
  * differ are carried whole; objects on both sides, member by member.
@@ -36,6 +56,32 @@ export function mergedCopy(doc: unknown, patch: unknown): unknown {
 export function mergePatchBetween(from: unknown, to: unknown): Record<string, unknown> | undefined {
   if (!isObject(from) || !isObject(to) || !isPlainJson(from) || !isPlainJson(to)) return undefined;
   return patchBetween(from, to);
+}
+
+/**
+ * The merge patch back from `to` to `from`, given `patch`, the one `mergePatchBetween(from, to)` made: equal to
+ * `mergePatchBetween(to, from)`, made from the patch's keys alone (what each changed member held in `from`) instead
+ * of a second walk over both documents. Undefined when there is none (`from` held a null where it changed).
+ */
+export function mergePatchBack(from: Record<string, unknown>, patch: Record<string, unknown>): Record<string, unknown> | undefined {
+  const back: Record<string, unknown> = {};
+  for (const key of Object.keys(patch)) {
+    const change = patch[key];
+    const had = Object.hasOwn(from, key);
+    const was = had ? from[key] : undefined;
+    let value: unknown;
+    if (!had) value = null;
+    else if (isObject(was) && isObject(change)) {
+      // Objects on both sides: the patch went member by member, and so does the way back.
+      value = mergePatchBack(was, change);
+      if (value === undefined) return undefined;
+    } else {
+      if (holdsNull(was)) return undefined;
+      value = was;
+    }
+    Object.defineProperty(back, key, { value, enumerable: true, writable: true, configurable: true });
+  }
+  return back;
 }
 
 /**

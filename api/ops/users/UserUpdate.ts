@@ -5,7 +5,7 @@ import { Done } from '../outputs.js';
 import { ADA } from '../examples.js';
 import { Profile, UserRef } from '../schemas.js';
 import { changeProfile } from '../subject.js';
-import { mergedCopy } from '../../vault/merge-patch.js';
+import { mergedShared } from '../../vault/merge-patch.js';
 
 export const UserUpdate = defineOp({
   name: 'UserUpdate',
@@ -15,7 +15,8 @@ export const UserUpdate = defineOp({
   ...personOp('write', ['profile']),
   input: z.object({ ...UserRef, profile: Profile }),
   async run({ input, ctx }) {
-    await changeProfile(ctx, input, (profile) => mergedCopy(profile, input.profile) as Record<string, unknown>);
+    // The new profile shares the members the patch leaves alone with the old: both are only read from here on.
+    await changeProfile(ctx, input, (profile) => mergedShared(profile, input.profile) as Record<string, unknown>);
     return {};
   },
 });

@@ -2,7 +2,7 @@
 import type { AuditEventRow } from '../../store/audit.js';
 import { createHash, randomUUID } from 'node:crypto';
 import { canonicalText } from '../../../proto/audit-checkpoint.js';
-import { mergePatchBetween, mergedCopy } from '../merge-patch.js';
+import { mergePatchBack, mergePatchBetween, mergedCopy } from '../merge-patch.js';
 import { actorText, anonymousActorText, purposeOf, whoOf, type Actor, type Who } from './actor.js';
 
 /** What an operation tells its event. `identity`, `before` and `after` are PII and are sealed. */
@@ -107,7 +107,7 @@ export function draftEvent(
   // After a change of a document, only what changed: `after` is made again from `before` when the event is read.
   const change = note.before === undefined || note.after === undefined ? undefined : mergePatchBetween(note.before, note.after);
   // And a `before` a kept version holds is named, not sealed again: the way back is kept for when it is pruned.
-  const back = change === undefined || note.beforeKept === undefined ? undefined : mergePatchBetween(note.after, note.before);
+  const back = change === undefined || note.beforeKept === undefined ? undefined : mergePatchBack(note.before as Record<string, unknown>, change);
   if (back !== undefined) {
     details[BEFORE_VERSION] = note.beforeKept;
     details[BEFORE_SHA256] = keptDigest(note.before);

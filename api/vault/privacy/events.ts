@@ -67,9 +67,8 @@ const NAMEABLE = /^[A-Za-z_][A-Za-z0-9_-]{0,63}$/;
  * counted in `unnamed`, never named.
  */
 export function changedFields(before: unknown, after: unknown): { fields: string[]; count?: number; unnamed?: number } {
-  const a = leaves(before);
-  const b = leaves(after);
-  const changed = [...new Set([...a.keys(), ...b.keys()])].filter((k) => a.get(k) !== b.get(k)).map((k) => JSON.parse(k) as string[]);
+  const changed: string[][] = [];
+  changedLeaves(before, after, [], changed);
   const named = changed.filter((path) => path.every((segment) => NAMEABLE.test(segment))).map((path) => path.join('.')).sort();
   const unnamed = changed.length - named.length;
   return {
@@ -84,14 +83,44 @@ export function anyChanged(changed: { fields: string[]; unnamed?: number }): boo
   return changed.fields.length > 0 || (changed.unnamed ?? 0) > 0;
 }
 
-/** A document's leaves by path (its keys as a JSON array), each as its JSON text (an array or an empty object is one leaf). */
-function leaves(doc: unknown, path: string[] = [], out = new Map<string, string>()): Map<string, string> {
-  if (typeof doc === 'object' && doc !== null && !Array.isArray(doc) && Object.keys(doc).length) {
-    for (const [key, value] of Object.entries(doc)) leaves(value, [...path, key], out);
-  } else if (path.length && doc !== undefined) {
-    out.set(JSON.stringify(path), JSON.stringify(doc));
+/** An object with members: its leaves are below it (an array or an empty object is a leaf itself). */
+function isBranch(doc: unknown): doc is Record<string, unknown> {
+  return typeof doc === 'object' && doc !== null && !Array.isArray(doc) && Object.keys(doc).length > 0;
+}
+
+/**
+ * The paths of the leaves whose JSON text differs between `a` and `b` (a leaf on one side only differs), walking
+ * both together: only arrays and empty objects, leaves on both sides, are turned to text to be compared.
+ */
+function changedLeaves(a: unknown, b: unknown, path: string[], out: string[][]): void {
+  const branchA = isBranch(a);
+  const branchB = isBranch(b);
+  if (branchA && branchB) {
+    // The path of a member is made only for a member that differs: most of a profile is the same on both sides.
+    for (const key of Object.keys(a)) {
+      const value = a[key];
+      const other = Object.hasOwn(b, key) ? b[key] : undefined;
+      if (value !== other) changedLeaves(value, other, [...path, key], out);
+    }
+    for (const key of Object.keys(b)) if (!Object.hasOwn(a, key) && b[key] !== undefined) changedLeaves(undefined, b[key], [...path, key], out);
+    return;
   }
-  return out;
+  if (branchA || branchB) {
+    // A branch against a leaf (or nothing): every leaf below the branch, and the leaf itself.
+    allLeaves((branchA ? a : b) as Record<string, unknown>, path, out);
+    if (path.length && (branchA ? b : a) !== undefined) out.push(path);
+    return;
+  }
+  if (!path.length || a === b) return;
+  if (a === undefined || b === undefined || JSON.stringify(a) !== JSON.stringify(b)) out.push(path);
+}
+
+/** The paths of every leaf of `doc` (a branch) under `path`. */
+function allLeaves(doc: Record<string, unknown>, path: string[], out: string[][]): void {
+  for (const [key, value] of Object.entries(doc)) {
+    if (isBranch(value)) allLeaves(value, [...path, key], out);
+    else if (value !== undefined) out.push([...path, key]);
+  }
 }
 
 /** The events of one call as `events_publish` takes them: JSON rows, stamped with a uuid and the time (ms). */

@@ -3,7 +3,7 @@
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
 import mergePatch from 'json-merge-patch';
-import { applyMergePatch, mergePatchBetween, mergedCopy } from '../../../../api/vault/merge-patch.js';
+import { applyMergePatch, mergePatchBack, mergePatchBetween, mergedCopy, mergedShared } from '../../../../api/vault/merge-patch.js';
 import { AFTER_AS_CHANGE, BEFORE_AS_CHANGE, BEFORE_STATE, draftEvent, keptDigest, openedDetails } from '../../../../api/vault/audit/note.js';
 
 const key = fc.oneof(fc.constantFrom('a', 'b', 'c', 'name', 'address'), fc.string({ maxLength: 4 })).filter((k) => k !== '__proto__' && k !== 'constructor' && k !== 'prototype');
@@ -80,6 +80,36 @@ describe('mergePatchBetween', () => {
     expect(mergePatchBetween(from, { ...from })).toEqual({});
     expect(mergePatchBetween(from, { ...from, gone: null })).toBeUndefined();
     expect(mergePatchBetween([1], { a: 1 })).toBeUndefined();
+  });
+
+  it('merges sharing what the patch leaves alone: the same document as mergedCopy, and the original unchanged (generated)', () => {
+    fc.assert(fc.property(object, doc, (target, patch) => {
+      const kept = structuredClone(target);
+      const merged = mergedShared(target, patch);
+      expect(merged).toEqual(mergedCopy(kept, patch));
+      expect(target).toEqual(kept);
+      expect(Object.getPrototypeOf(merged === null || typeof merged !== 'object' ? {} : merged)).toBe(Array.isArray(merged) ? Array.prototype : Object.prototype);
+    }), { numRuns: 3_000 });
+    // An own `__proto__` member (JSON.parse makes one) is copied as a member, never as the copy's prototype.
+    const shared = mergedShared(JSON.parse('{"__proto__": {"x": 1}, "constructor": {"a": 1}, "keep": {"deep": [1]}}'), { constructor: { b: 2 } }) as Record<string, unknown>;
+    expect(Object.getPrototypeOf(shared)).toBe(Object.prototype);
+    expect(Object.hasOwn(shared, '__proto__')).toBe(true);
+    expect(JSON.stringify(shared)).toBe('{"__proto__":{"x":1},"constructor":{"a":1,"b":2},"keep":{"deep":[1]}}');
+  });
+
+  it('makes the way back from the patch alone, equal to the patch between the documents the other way (generated)', () => {
+    fc.assert(fc.property(object, object, (from, to) => {
+      const patch = mergePatchBetween(from, to);
+      fc.pre(patch !== undefined);
+      expect(mergePatchBack(from, patch!)).toEqual(mergePatchBetween(to, from));
+    }), { numRuns: 3_000 });
+    // Documents that share most of their members, as a profile and its update do.
+    fc.assert(fc.property(object, object, object, (shared, from, to) => {
+      const [a, b] = [{ ...shared, ...from }, { ...shared, ...to }];
+      const patch = mergePatchBetween(a, b);
+      fc.pre(patch !== undefined);
+      expect(mergePatchBack(a, patch!)).toEqual(mergePatchBetween(b, a));
+    }), { numRuns: 3_000 });
   });
 
   it('gives none for a document JSON would change (undefined, a Date, NaN): it is sealed whole (the review of 29 November)', () => {
