@@ -310,6 +310,12 @@ export class UserStore extends TenantTables {
     return row ? { profile: row.profile as Buffer, optime: Number(row.optime) } : null;
   }
 
+  /** Whether a version older than `version` is kept: pruning drops the oldest first, so then `version` was not pruned. */
+  async keepsVersionBelow(token: string, version: number): Promise<boolean> {
+    const [row] = await this.sql(`select exists (select 1 from "${this.schema}".user_versions where token = $1 and version < $2) as kept`, [token, version]);
+    return row?.kept === true;
+  }
+
   async versions(token: string): Promise<{ version: number; profile: Buffer; optime: number }[]> {
     const rows = await this.sql(`select version, profile, optime from "${this.schema}".user_versions where token = $1 order by version`, [token]);
     return rows.map((r) => ({ version: Number(r.version), profile: r.profile as Buffer, optime: Number(r.optime) }));

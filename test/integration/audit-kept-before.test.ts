@@ -102,6 +102,40 @@ describe("an update's event and the kept version", () => {
     expect(Object.keys(second!)).not.toContain('beforestate');
   });
 
+  // The stranger's attack of 29 November: a failed update (409) named the live version as its kept `before`, shown
+  // as pruned, then as kept once a later update kept it; and a kept version deleted by SQL read as pruned.
+  it("names no kept version in a failed change's event: its before is held whole", async ({ vault }) => {
+    const taken = buildProfile();
+    expect((await vault.call('UserCreate', { profile: taken })).status).toBe(200);
+    const profile = buildProfile();
+    const token = (await vault.call('UserCreate', { profile })).body.token as string;
+    const refused = await vault.call('UserUpdate', { mode: 'token', identity: token, profile: { email: taken.email, note: 'never stored' } });
+    expect(refused.status).toBe(409);
+    expect((await vault.call('UserUpdate', { mode: 'token', identity: token, profile: { visits: 1 } })).status).toBe(200);
+    const list = await vault.call('AuditListUserEvents', { mode: 'token', identity: token });
+    const failed = (list.body.rows as { auditeventuuid: string; title: string; status: string }[]).find((r) => r.title === 'UserUpdate' && r.status === 'error')!;
+    const { details } = (await vault.call('AuditGetEvent', { auditeventuuid: failed.auditeventuuid })).body as { details: Record<string, unknown> };
+    expect(details.before).toEqual(profile);
+    expect(Object.keys(details)).not.toContain('beforeversion');
+    expect(Object.keys(details)).not.toContain('beforestate');
+    const [done] = await changeEvents(vault, token).then((all) => all.filter((d) => d.beforeversion !== undefined));
+    expect(done).toMatchObject({ beforeversion: 1, before: profile, after: { ...profile, visits: 1 } });
+  });
+
+  it('shows a kept version deleted while an older one is kept as altered, not pruned', async ({ vault }) => {
+    const created = await vault.call('UserCreate', { profile: buildProfile() });
+    const token = created.body.token as string;
+    for (const visits of [1, 2]) expect((await vault.call('UserUpdate', { mode: 'token', identity: token, profile: { visits } })).status).toBe(200);
+    await vault.api.services.db.global().sql.query(`delete from tenant_1.user_versions where token = $1 and version = 2`, [token]);
+    const [first, second] = await changeEvents(vault, token);
+    expect(first).toMatchObject({ beforeversion: 1, after: { visits: 1 } });
+    expect(second).toMatchObject({ beforeversion: 2, beforestate: 'altered', afterchange: { visits: 2 } });
+    // With the older one gone too, what is left is what pruning leaves: nothing tells the two apart.
+    await vault.api.services.db.global().sql.query(`delete from tenant_1.user_versions where token = $1 and version = 1`, [token]);
+    const [, again] = await changeEvents(vault, token);
+    expect(again!.beforestate).toBe('pruned');
+  });
+
   it('shows the events of an erased person as erased', async ({ vault }) => {
     const created = await vault.call('UserCreate', { profile: buildProfile() });
     const token = created.body.token as string;

@@ -107,9 +107,11 @@ export function draftEvent(
   // After a change of a document, only what changed: `after` is made again from `before` when the event is read.
   const change = note.before === undefined || note.after === undefined ? undefined : mergePatchBetween(note.before, note.after);
   // And a `before` a kept version holds is named, not sealed again: the way back is kept for when it is pruned.
-  const back = change === undefined || note.beforeKept === undefined ? undefined : mergePatchBack(note.before as Record<string, unknown>, change);
+  // Only a change that was made keeps its version: a failed one's event holds its `before` whole.
+  const kept = outcome.status === 'ok' ? note.beforeKept : undefined;
+  const back = change === undefined || kept === undefined ? undefined : mergePatchBack(note.before as Record<string, unknown>, change);
   if (back !== undefined) {
-    details[BEFORE_VERSION] = note.beforeKept;
+    details[BEFORE_VERSION] = kept;
     details[BEFORE_SHA256] = keptDigest(note.before);
     details[BEFORE_AS_CHANGE] = back;
   } else if (note.before !== undefined) details.before = note.before;

@@ -64,10 +64,11 @@ export class AuditReader {
     return withAddress(presentEvent(e), details);
   }
 
-  /** The document kept as `version` of the person, or why there is none: pruned, or altered (it does not open). */
+  /** The document kept as `version` of the person, or why there is none: pruned, or altered (gone out of turn, or it does not open). */
   private async keptBefore(stores: Stores, key: PersonKey & { subject: string }, version: number): Promise<KeptBefore> {
     const kept = await stores.users.version(key.subject, version);
-    if (!kept) return 'pruned';
+    // Pruning drops the oldest versions first: one gone while an older one is kept was removed some other way.
+    if (!kept) return (await stores.users.keepsVersionBelow(key.subject, version)) ? 'altered' : 'pruned';
     try {
       const { opened } = await this.tokenizer.run(stores.tenantId, { open: [{ table: USERS_TABLE, rowId: profileRowId(key.subject, version), ciphertext: kept.profile, key }] });
       return { document: JSON.parse(opened[0]!.toString('utf8')) as unknown };
