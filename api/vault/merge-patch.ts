@@ -9,8 +9,16 @@ function isObject(value: unknown): value is Record<string, unknown> {
 
 /** `target` with `patch` applied: a patch that is not an object replaces it; `null` members remove keys. Mutates `target`. */
 export function applyMergePatch(target: unknown, patch: unknown): unknown {
+  return merged(target, patch, false);
+}
+
+/**
+ * The merge of RFC 7396 section 2. With `copy`, each object the patch reaches is copied (shallowly) before it is
+ * changed, so `target` is left as it was and shares every member the patch does not reach; else it is changed in place.
+ */
+function merged(target: unknown, patch: unknown, copy: boolean): unknown {
   if (!isObject(patch)) return patch;
-  const out: Record<string, unknown> = isObject(target) ? target : {};
+  const out: Record<string, unknown> = isObject(target) ? (copy ? { ...target } : target) : {};
   for (const key of Object.keys(patch)) {
     const value = patch[key];
     if (value === null) {
@@ -18,7 +26,7 @@ export function applyMergePatch(target: unknown, patch: unknown): unknown {
       continue;
     }
     const current = Object.hasOwn(out, key) ? out[key] : undefined;
-    Object.defineProperty(out, key, { value: applyMergePatch(current, value), enumerable: true, writable: true, configurable: true });
+    Object.defineProperty(out, key, { value: merged(current, value, copy), enumerable: true, writable: true, configurable: true });
   }
   return out;
 }
@@ -34,18 +42,7 @@ export function mergedCopy(doc: unknown, patch: unknown): unknown {
  * the new one). A `__proto__` key is copied as an ordinary member, as everywhere here.
  */
 export function mergedShared(doc: unknown, patch: unknown): unknown {
-  if (!isObject(patch)) return patch;
-  const out: Record<string, unknown> = isObject(doc) ? { ...doc } : {};
-  for (const key of Object.keys(patch)) {
-    const value = patch[key];
-    if (value === null) {
-      if (Object.hasOwn(out, key)) delete out[key];
-      continue;
-    }
-    const current = Object.hasOwn(out, key) ? out[key] : undefined;
-    Object.defineProperty(out, key, { value: mergedShared(current, value), enumerable: true, writable: true, configurable: true });
-  }
-  return out;
+  return merged(doc, patch, true);
 }
 
 /**

@@ -121,7 +121,7 @@ export function buildServices(config: Config, log: Logger, db: Database, tokeniz
     db,
     tokenizer,
     audit,
-    auditReader: new AuditReader(tokenizer, keys),
+    auditReader: new AuditReader(tokenizer, keys, users),
     auditCheckpoints,
     auditVerifier,
     keys,

@@ -1,10 +1,9 @@
 // Reads of the audit trail: pages of events, and one event with its sealed details opened.
 import type { Stores } from '../../store/stores.js';
 import { TokenizerRejectedError, type TokenizerClient } from '../../tokenizer-client.js';
-import type { SubjectKeys } from '../subject-keys.js';
+import type { PersonKey, SubjectKeys } from '../subject-keys.js';
 import { AUDIT_TABLE, keptBeforeOf, openedDetails, presentEvent, type KeptBefore } from './note.js';
-import { profileRowId, USERS_TABLE } from '../users.js';
-import type { PersonKey } from '../subject-keys.js';
+import type { Users } from '../users.js';
 import { HOUSEKEEPING_LIKE } from './actor.js';
 
 /**
@@ -15,6 +14,7 @@ export class AuditReader {
   constructor(
     private readonly tokenizer: TokenizerClient,
     private readonly keys: SubjectKeys,
+    private readonly users: Users,
   ) {}
 
   /**
@@ -70,8 +70,7 @@ export class AuditReader {
     // Pruning drops the oldest versions first: one gone while an older one is kept was removed some other way.
     if (!kept) return (await stores.users.keepsVersionBelow(key.subject, version)) ? 'altered' : 'pruned';
     try {
-      const { opened } = await this.tokenizer.run(stores.tenantId, { open: [{ table: USERS_TABLE, rowId: profileRowId(key.subject, version), ciphertext: kept.profile, key }] });
-      return { document: JSON.parse(opened[0]!.toString('utf8')) as unknown };
+      return { document: await this.users.openVersion(stores.tenantId, key, version, kept.profile) };
     } catch (err) {
       if (err instanceof TokenizerRejectedError) return 'altered';
       throw err;
