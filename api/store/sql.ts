@@ -17,6 +17,12 @@ export interface Sql {
    * transaction takes no statement after it. Outside a transaction of our own, a plain statement.
    */
   queryThenCommit<T = Row>(text: string, params?: readonly unknown[]): Promise<T[]>;
+  /**
+   * A statement whose rows nobody needs, to run before anything else this handle runs: in a transaction of our own
+   * it travels in the round trip of the transaction's next statement (or its COMMIT), and its failure is that
+   * statement's, as `failure` maps it (its own errors, recognised; anything else as it is). Elsewhere it runs now.
+   */
+  later(text: string, params: readonly unknown[], failure?: (err: unknown) => unknown): Promise<void>;
   /** Whether the statements run in one transaction (and see each other's writes). */
   readonly inTransaction: boolean;
   /** Runs `fn` when the transaction commits (or rolls back); false when there is none (nothing registered). */
@@ -51,6 +57,10 @@ export class PoolSql implements Sql {
     return this.query<T>(text, params);
   }
 
+  async later(text: string, params: readonly unknown[], failure: (err: unknown) => unknown = (err) => err): Promise<void> {
+    await this.query(text, params).catch((err: unknown) => Promise.reject(failure(err)));
+  }
+
   onEnd(): boolean {
     return false;
   }
@@ -71,6 +81,10 @@ export class HeldSql implements Sql {
 
   queryThenCommit<T = Row>(text: string, params: readonly unknown[] = []): Promise<T[]> {
     return this.query<T>(text, params);
+  }
+
+  async later(text: string, params: readonly unknown[], failure: (err: unknown) => unknown = (err) => err): Promise<void> {
+    await this.query(text, params).catch((err: unknown) => Promise.reject(failure(err)));
   }
 
   onEnd(): boolean {
@@ -102,6 +116,8 @@ export class OwnTransaction implements Sql {
   private committed = false;
   private settled = false;
   private readonly handlers = { commit: [] as (() => void)[], rollback: [] as (() => void)[] };
+  /** Statements sent `later`, written out, to go ahead of the next statement in its round trip. */
+  private pending: Ahead[] = [];
 
   constructor(
     private readonly client: pg.PoolClient,
@@ -121,9 +137,22 @@ export class OwnTransaction implements Sql {
     return inStatementSpan(sql, () => this.send<T>(sql, params, true));
   }
 
+  async later(sql: string, params: readonly unknown[], failure: (err: unknown) => unknown = (err) => err): Promise<void> {
+    if (this.ending) throw new Error('statement after the end of the transaction');
+    const statement = inlined(this.client, sql, params);
+    // Too large to write out: a round trip of its own, now.
+    if (statement === undefined) return void (await this.query(sql, params).catch((err: unknown) => Promise.reject(failure(err))));
+    this.pending.push({ ...statement, failure });
+  }
+
   /** Commits, unless the last statement did. */
   async commit(): Promise<void> {
     if (this.committed) return;
+    if (this.pending.length) {
+      // What was sent `later` goes with the COMMIT.
+      await inStatementSpan('commit', () => this.send('', [], true), false);
+      return;
+    }
     this.ending = true;
     if (this.begun) await inStatementSpan('commit', () => this.client.query('commit'), false);
     this.settle('commit');
@@ -136,6 +165,8 @@ export class OwnTransaction implements Sql {
   async rollback(): Promise<void> {
     if (this.committed) return;
     this.ending = true;
+    // Statements never sent: their plans were never made on the connection.
+    for (const p of this.pending.splice(0)) if (p.name) forget(this.client, p.name);
     try {
       // After a failed COMMIT there is no transaction left: ROLLBACK then only warns.
       if (this.begun) await this.client.query('rollback');
@@ -152,48 +183,83 @@ export class OwnTransaction implements Sql {
   }
 
   // Synchronous up to the client's query: concurrent statements queue on the connection in the order called, so
-  // the first one called is the one that carries BEGIN.
+  // the first one called is the one that carries BEGIN. `sql` empty: only what goes ahead of it (with COMMIT).
   private async send<T>(sql: string, params: readonly unknown[], commit: boolean): Promise<T[]> {
     if (this.ending) throw new Error('statement after the end of the transaction');
     const head = this.begun ? '' : `begin; ${this.preamble}`;
     this.begun = true;
     if (commit) this.ending = true;
-    if (!head && !commit) return (await runOn(this.client, sql, params)).rows as T[];
-    const statement = inlined(this.client, sql, params);
-    const rows = statement !== undefined ? await this.sendWrittenOut<T>(statement, head, commit) : await this.sendApart<T>(sql, params, head, commit);
-    if (commit) this.settle('commit');
-    return rows;
+    const ahead = this.pending.splice(0);
+    if (!head && !commit && !ahead.length) return (await runOn(this.client, sql, params)).rows as T[];
+    const lead = `${head}${ahead.map((a) => `${a.text}; `).join('')}`;
+    const statement = sql === '' ? { text: 'select' } : inlined(this.client, sql, params);
+    try {
+      const rows = statement !== undefined ? await this.sendWrittenOut<T>([...ahead, statement], lead, commit) : await this.sendApart<T>(sql, params, ahead, lead, commit);
+      if (commit) this.settle('commit');
+      return rows;
+    } catch (err) {
+      // A failure of a statement sent ahead is told as that statement tells it.
+      for (const a of ahead) {
+        const told = a.failure(err);
+        if (told !== err) throw told;
+      }
+      throw err;
+    }
   }
 
-  /** The statement written out, with BEGIN before it and COMMIT after it as asked, in one round trip. */
-  private async sendWrittenOut<T>(statement: { text: string; prepare?: string; name?: string }, head: string, commit: boolean): Promise<T[]> {
-    // A PREPARE the first time, queued before the statement that executes it: both leave in this turn, in order.
-    const prepared = statement.prepare === undefined ? undefined : this.client.query(statement.prepare);
-    const running = this.client.query(`${head}${statement.text}${commit ? '; commit' : ''}`) as unknown as Promise<pg.QueryResult | pg.QueryResult[]>;
-    if (prepared) {
-      const outcome = await prepared.then(
-        () => undefined,
-        (err: unknown) => err,
-      );
-      if (outcome !== undefined) {
-        forget(this.client, statement.name!);
-        await running.catch(() => undefined);
-        throw outcome;
-      }
-    }
+  /**
+   * The last of `statements` written out, after `lead` (BEGIN, the statements sent ahead) and with COMMIT after it
+   * as asked, in one round trip; each statement's PREPARE the first time, queued before it.
+   */
+  private async sendWrittenOut<T>(statements: readonly Written[], lead: string, commit: boolean): Promise<T[]> {
+    // PREPAREs queued before the statements that execute them: all leave in this turn, in order.
+    const preparing = this.prepare(statements);
+    const running = this.client.query(`${lead}${statements.at(-1)!.text}${commit ? '; commit' : ''}`) as unknown as Promise<pg.QueryResult | pg.QueryResult[]>;
+    await preparing.catch(async (err: unknown) => {
+      await running.catch(() => undefined);
+      throw err;
+    });
     const results = await running;
     const all = Array.isArray(results) ? results : [results];
     return all[all.length - (commit ? 2 : 1)]!.rows as T[];
   }
 
   /**
-   * Too large to write out: BEGIN alone, the statement with its parameters, COMMIT alone, queued in this turn in
-   * that order (after a failed statement, COMMIT ends the transaction without committing); the first failure is
-   * the answer.
+   * Too large to write out: `lead` (BEGIN, the statements sent ahead) alone, the statement with its parameters,
+   * COMMIT alone, queued in this turn in that order (after a failed statement, COMMIT ends the transaction without
+   * committing); the first failure is the answer.
    */
-  private async sendApart<T>(sql: string, params: readonly unknown[], head: string, commit: boolean): Promise<T[]> {
-    const steps = await Promise.allSettled([head ? this.client.query(head) : undefined, runOn(this.client, sql, params), commit ? this.client.query('commit') : undefined]);
+  private async sendApart<T>(sql: string, params: readonly unknown[], ahead: readonly Written[], lead: string, commit: boolean): Promise<T[]> {
+    const preparing = this.prepare(ahead).then(() => undefined, (err: unknown) => err);
+    const steps = await Promise.allSettled([lead ? this.client.query(lead) : undefined, runOn(this.client, sql, params), commit ? this.client.query('commit') : undefined]);
+    const unprepared = await preparing;
+    if (unprepared !== undefined) throw unprepared;
     for (const step of steps) if (step.status === 'rejected') throw step.reason;
     return (steps[1] as PromiseFulfilledResult<pg.QueryResult>).value.rows as T[];
   }
+
+  /**
+   * The PREPAREs `statements` need (their first time on the connection), queued now: settles once all are done,
+   * rejecting with the first failure (those statements then forgotten, to be prepared again).
+   */
+  private async prepare(statements: readonly Written[]): Promise<void> {
+    // Each outcome taken at once: a later one failing while an earlier one is awaited is not left unhandled.
+    const preparing = statements
+      .filter((s) => s.prepare !== undefined)
+      .map((s) => ({ name: s.name!, done: this.client.query(s.prepare!).then(() => undefined, (err: unknown) => err) }));
+    let failed: unknown;
+    for (const p of preparing) {
+      const outcome = await p.done;
+      if (outcome === undefined) continue;
+      forget(this.client, p.name);
+      failed ??= outcome;
+    }
+    if (failed !== undefined) throw failed;
+  }
 }
+
+/** A statement written out (`inlined`): EXECUTE of a kept plan, with its PREPARE the first time. */
+type Written = { text: string; prepare?: string; name?: string };
+
+/** A statement sent `later`, and how its failure is told. */
+type Ahead = Written & { failure: (err: unknown) => unknown };

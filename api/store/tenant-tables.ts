@@ -31,6 +31,14 @@ export abstract class TenantTables {
     return this.handle.query<T>(text, params);
   }
 
+  /**
+   * A statement whose rows nobody needs, sent with the transaction's next statement (`Sql.later`); its failure is
+   * that statement's, told by `failure`.
+   */
+  protected sqlLater(text: string, params: readonly unknown[], failure?: (err: unknown) => unknown): Promise<void> {
+    return this.handle.later(text, params, failure);
+  }
+
   /** A statement that ends the write transaction it runs in, COMMIT going with it (`Sql.queryThenCommit`). */
   protected sqlThenCommit<T = Row>(text: string, params: readonly unknown[] = []): Promise<T[]> {
     return this.handle.queryThenCommit<T>(text, params);

@@ -200,9 +200,11 @@ export class UserStore extends TenantTables {
 
   /**
    * Replaces a user's row, locked by the caller at `version`, and keeps the row as it was as a version, dropping
-   * versions beyond the newest `keep`: one round trip. The old profile is copied inside the database, not sent back
-   * to it. (All parts of the statement see the row as it was before it; the trimming cannot see the version kept by
-   * the same statement, so `keep` must be 1 or more.) A row no longer at `version` is an error: nothing is written.
+   * versions beyond the newest `keep`. The old profile is copied inside the database, not sent back to it. (All
+   * parts of the statement see the row as it was before it; the trimming cannot see the version kept by the same
+   * statement, so `keep` must be 1 or more.) Nothing waits for it: it travels with the transaction's next statement
+   * (`Sql.later`), and fails that statement when a new index value is taken (409) or the row is no longer at
+   * `version` (its check divides by the rows kept and changed: zero of either is an error, and nothing is written).
    */
   async updateKeepingVersion(
     token: string,
@@ -212,22 +214,20 @@ export class UserStore extends TenantTables {
     if (!(old.keep >= 1)) throw new Error('updateKeepingVersion keeps at least one version');
     const columns = (Object.keys(set) as (keyof typeof set)[]).filter((k) => set[k] !== undefined);
     const assignments = columns.map((k, i) => `${UPDATE_COLUMN[k]} = $${i + 4}`).join(', ');
-    const [r] = await indexConflicts(() =>
-      this.sql<{ kept: number; updated: number }>(
-        `with kept as (
-           insert into ${this.t}.user_versions (token, version, profile, optime)
-           select token, version, profile, updated from ${this.t}.users where token = $1 and version = $2 returning 1
-         ), trimmed as (
-           delete from ${this.t}.user_versions where token = $1 and version <= $3 and exists (select 1 from kept)
-         ), changed as (
-           update ${this.t}.users set ${assignments} where token = $1 and version = $2 returning 1
-         )
-         select (select count(*) from kept)::int as kept, (select count(*) from changed)::int as updated`,
-        // `keep` may be unbounded (no limit): then nothing is old enough to drop.
-        [token, old.version, Math.max(0, old.version - old.keep), ...columns.map((k) => set[k])],
-      ),
+    await this.sqlLater(
+      `with kept as (
+         insert into ${this.t}.user_versions (token, version, profile, optime)
+         select token, version, profile, updated from ${this.t}.users where token = $1 and version = $2 returning 1
+       ), trimmed as (
+         delete from ${this.t}.user_versions where token = $1 and version <= $3 and exists (select 1 from kept)
+       ), changed as (
+         update ${this.t}.users set ${assignments} where token = $1 and version = $2 returning 1
+       )
+       select 1 / ((select count(*) from kept) * (select count(*) from changed))::int as replaced`,
+      // `keep` may be unbounded (no limit): then nothing is old enough to drop.
+      [token, old.version, Math.max(0, old.version - old.keep), ...columns.map((k) => set[k])],
+      (err) => (isDivisionByZero(err) ? new Error(`user row ${token} is not at version ${old.version}: not replaced`) : indexConflict(err)),
     );
-    if (r?.kept !== 1 || r.updated !== 1) throw new Error(`user row ${token} is not at version ${old.version}: not replaced`);
   }
 
   async touch(token: string, expiresAt: number): Promise<void> {
@@ -327,11 +327,17 @@ async function indexConflicts<T>(work: () => Promise<T>): Promise<T> {
   try {
     return await work();
   } catch (err) {
-    const field = duplicateField(err);
-    if (field) throw conflict(`Duplicate index: ${field}`);
-    throw err;
+    throw indexConflict(err);
   }
 }
+
+/** A unique violation of an index column as 409 `Duplicate index: <field>`; any other error as it is. */
+function indexConflict(err: unknown): unknown {
+  const field = duplicateField(err);
+  return field ? conflict(`Duplicate index: ${field}`) : err;
+}
+
+const isDivisionByZero = (err: unknown) => (err as { code?: unknown }).code === '22012';
 
 /** The index field a unique violation is about, from the constraint name (`users_email_idx_key`). */
 function duplicateField(err: unknown): IndexMode | undefined {
