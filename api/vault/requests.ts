@@ -100,7 +100,8 @@ export class UserRequests {
    * change reaches its person through `person` (the operation's door: ops/subject.ts, which judges them). Answers the
    * request as closed and the privacy events of the change it made.
    */
-  async approve(scope: Asked, uuid: string, reason: string, person: (token: string) => Promise<FoundUser>): Promise<{ row: RequestRow; events: PrivacyEventDraft[] }> {
+  async approve(scope: Asked, uuid: string, reason: string, person: (token: string) => Promise<FoundUser>): Promise<Approved> {
+    let profile: Approved['profile'];
     const row = await this.get(scope, uuid, true);
     if (row.status !== 'open') throw conflict(Messages.requestClosed);
     const change = await this.change(scope, row);
@@ -119,6 +120,7 @@ export class UserRequests {
             ? applyProfilePatch(user.profile, change.patch, this.users.maxBytes)
             : (mergedCopy(user.profile, change && 'profile' in change ? change.profile : {}) as Record<string, unknown>);
         await this.users.replace(scope, user, next);
+        profile = { before: user.profile, after: next };
         const changed = changedFields(user.profile, next);
         if (anyChanged(changed)) events.push({ type: 'person.updated', person: row.user_token, data: { ...changed, request: row.requestuuid } });
         break;
@@ -133,7 +135,7 @@ export class UserRequests {
         break;
     }
     await scope.stores.requests.close(row.requestuuid, 'approved', reason, scope.now);
-    return { row: { ...row, status: 'approved', reason }, events };
+    return { row: { ...row, status: 'approved', reason }, events, profile };
   }
 
   async cancel(scope: Asked, uuid: string, reason: string): Promise<RequestRow> {
@@ -157,4 +159,11 @@ export function presentRequest(r: RequestRow) {
     creationtime: r.creationtime,
     when: r.updated,
   };
+}
+
+/** An approval: the request as closed, the privacy events of its change, and a profile's change, both ways. */
+export interface Approved {
+  row: RequestRow;
+  events: PrivacyEventDraft[];
+  profile?: { before: Record<string, unknown>; after: Record<string, unknown> } | undefined;
 }

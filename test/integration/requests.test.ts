@@ -3,6 +3,7 @@
 // closed, the lists, and the error cases.
 import { randomUUID } from 'node:crypto';
 import { describe, expect } from 'vitest';
+import fc from 'fast-check';
 import { it, buildProfile, type TestVault } from '../fixtures/vault.js';
 
 async function user(vault: TestVault) {
@@ -154,5 +155,37 @@ describe('user requests', () => {
     const res = await vault.call('UserUpdateRequest', { ...u.ref, profile: { secret: 'VISIBLE-PROPOSED-VALUE' } });
     const [row] = await vault.api.services.db.orm.em.getConnection().execute('select change from tenant_1.user_requests where requestuuid = ?', [res.body.requestuuid]);
     expect(Buffer.from(row!.change).toString('latin1')).not.toContain('VISIBLE-PROPOSED-VALUE');
+  });
+
+  it("names what an approved profile change changed in the approval's event, both ways (generated changes)", async ({ vault }) => {
+    const field = fc.constantFrom('name', 'city', 'note', 'visits', 'tags');
+    const value = fc.oneof(fc.string({ maxLength: 12 }), fc.integer(), fc.array(fc.string({ maxLength: 4 }), { maxLength: 3 }), fc.constant(null));
+    await fc.assert(
+      fc.asyncProperty(fc.dictionary(field, value, { minKeys: 1 }), async (change) => {
+        const u = await user(vault);
+        const before = (await vault.call('UserGet', u.ref)).body.profile;
+        const opened = await vault.call('UserUpdateRequest', { ...u.ref, profile: change });
+        expect(opened.status, JSON.stringify(opened.body)).toBe(200);
+        expect((await vault.call('UserRequestApprove', { requestuuid: opened.body.requestuuid })).status).toBe(200);
+        const after = (await vault.call('UserGet', u.ref)).body.profile;
+        const rows = (await vault.call('AuditListUserEvents', { mode: 'token', identity: u.token })).body.rows as { title: string; auditeventuuid: string }[];
+        const approval = rows.find((e) => e.title === 'UserRequestApprove');
+        expect(approval).toBeDefined();
+        const event = await vault.call('AuditGetEvent', { auditeventuuid: approval!.auditeventuuid });
+        expect(event.body.details.before).toEqual({ profile: before });
+        expect(event.body.details.after).toEqual({ requestuuid: opened.body.requestuuid, requesttype: 'change-profile', status: 'approved', profile: after });
+      }),
+      { numRuns: 12 },
+    );
+  });
+
+  it("keeps the approval's event of other requests as it was: the request, no profile", async ({ vault }) => {
+    const u = await user(vault);
+    const opened = await vault.call('AppdataUpdateRequest', { ...u.ref, appname: 'prefs', appdata: { theme: 'dark' } });
+    expect((await vault.call('UserRequestApprove', { requestuuid: opened.body.requestuuid })).status).toBe(200);
+    const rows = (await vault.call('AuditListUserEvents', { mode: 'token', identity: u.token })).body.rows as { title: string; auditeventuuid: string }[];
+    const event = await vault.call('AuditGetEvent', { auditeventuuid: rows.find((e) => e.title === 'UserRequestApprove')!.auditeventuuid });
+    expect(event.body.details.before).toBeUndefined();
+    expect(event.body.details.after).toEqual({ requestuuid: opened.body.requestuuid, requesttype: 'change-app-data', status: 'approved' });
   });
 });
