@@ -102,24 +102,52 @@ describe("an update's event and the kept version", () => {
     expect(Object.keys(second!)).not.toContain('beforestate');
   });
 
-  // The stranger's attack of 29 November: a failed update (409) named the live version as its kept `before`, shown
-  // as pruned, then as kept once a later update kept it; and a kept version deleted by SQL read as pruned.
-  it("names no kept version in a failed change's event: its before is held whole", async ({ vault }) => {
+  // The strangers' attacks of 29 November: a failed update (409) named the live version as its kept `before`, shown
+  // as pruned, then as kept once a later update kept it; held whole instead, a failed update of a 1 MB profile left
+  // 1 MB in the trail, as often as the caller liked. A failed change names the version the profile stayed at (live,
+  // then kept) and keeps only what it tried.
+  it("names the version a failed change left, shown whole while live or kept, and keeps only what it tried", async ({ vault }) => {
     const taken = buildProfile();
     expect((await vault.call('UserCreate', { profile: taken })).status).toBe(200);
     const profile = buildProfile();
     const token = (await vault.call('UserCreate', { profile })).body.token as string;
-    const refused = await vault.call('UserUpdate', { mode: 'token', identity: token, profile: { email: taken.email, note: 'never stored' } });
-    expect(refused.status).toBe(409);
+    const tried = { email: taken.email, note: 'never stored' };
+    expect((await vault.call('UserUpdate', { mode: 'token', identity: token, profile: tried })).status).toBe(409);
+    const failedEvent = async () => {
+      const list = await vault.call('AuditListUserEvents', { mode: 'token', identity: token, limit: 100 });
+      const failed = (list.body.rows as { auditeventuuid: string; title: string; status: string }[]).find((r) => r.title === 'UserUpdate' && r.status === 'error')!;
+      return (await vault.call('AuditGetEvent', { auditeventuuid: failed.auditeventuuid })).body.details as Record<string, unknown>;
+    };
+    // The profile is still at version 1, live: shown whole, and what it tried.
+    expect(await failedEvent()).toMatchObject({ beforeversion: 1, before: profile, after: { ...profile, ...tried } });
+    // A later change keeps version 1: still shown whole.
     expect((await vault.call('UserUpdate', { mode: 'token', identity: token, profile: { visits: 1 } })).status).toBe(200);
-    const list = await vault.call('AuditListUserEvents', { mode: 'token', identity: token });
-    const failed = (list.body.rows as { auditeventuuid: string; title: string; status: string }[]).find((r) => r.title === 'UserUpdate' && r.status === 'error')!;
-    const { details } = (await vault.call('AuditGetEvent', { auditeventuuid: failed.auditeventuuid })).body as { details: Record<string, unknown> };
-    expect(details.before).toEqual(profile);
-    expect(Object.keys(details)).not.toContain('beforeversion');
-    expect(Object.keys(details)).not.toContain('beforestate');
-    const [done] = await changeEvents(vault, token).then((all) => all.filter((d) => d.beforeversion !== undefined));
-    expect(done).toMatchObject({ beforeversion: 1, before: profile, after: { ...profile, visits: 1 } });
+    expect(await failedEvent()).toMatchObject({ beforeversion: 1, before: profile, after: { ...profile, ...tried } });
+    // Pruned: what it tried, and nothing of the profile.
+    for (const visits of [2, 3, 4]) expect((await vault.call('UserUpdate', { mode: 'token', identity: token, profile: { visits } })).status).toBe(200);
+    const pruned = await failedEvent();
+    expect(pruned).toMatchObject({ beforestate: 'pruned', afterchange: tried });
+    expect(Object.keys(pruned)).not.toContain('before');
+    expect(Object.keys(pruned)).not.toContain('beforechange');
+  });
+
+  it("keeps a failed change's event as small as what it sent, whatever the profile (generated)", async ({ vault }) => {
+    const taken = buildProfile();
+    expect((await vault.call('UserCreate', { profile: taken })).status).toBe(200);
+    const sql = vault.api.services.db.global().sql;
+    await fc.assert(
+      fc.asyncProperty(fc.integer({ min: 1, max: 200 }), fc.dictionary(field, value, { maxKeys: 3 }), fc.boolean(), async (kb, extra, drop) => {
+        const profile = { ...buildProfile(), big: 'x'.repeat(kb * 1024) };
+        const token = (await vault.call('UserCreate', { profile })).body.token as string;
+        // A small request that touches the big field (removing it) and fails on the taken email.
+        const tried = { ...extra, email: taken.email, ...(drop ? { big: null } : {}) };
+        expect((await vault.call('UserUpdate', { mode: 'token', identity: token, profile: tried })).status).toBe(409);
+        const [row] = await sql.query<{ n: number }>(`select length(details) as n from tenant_1.audit_events where record = $1 and title = 'UserUpdate' and status = 'error'`, [token]);
+        // The bound: what it sent, the version's name and digest, the address and the sealing; never the profile.
+        expect(Number(row!.n)).toBeLessThan(JSON.stringify(tried).length + 1_000);
+      }),
+      { numRuns: 15 },
+    );
   });
 
   it('shows a kept version deleted while an older one is kept as altered, not pruned', async ({ vault }) => {

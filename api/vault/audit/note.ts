@@ -68,7 +68,8 @@ export function openedDetails(details: Record<string, unknown>, kept: KeptBefore
   if (keptBeforeOf(details) !== undefined) {
     const { [BEFORE_SHA256]: digest, [BEFORE_AS_CHANGE]: back, [AFTER_AS_CHANGE]: change, ...rest } = details;
     const state = typeof kept === 'string' ? kept : keptDigest(kept.document) === digest ? undefined : 'altered';
-    if (state !== undefined || typeof kept === 'string') return { ...rest, [BEFORE_STATE]: state, [BEFORE_AS_CHANGE]: back, [AFTER_AS_CHANGE]: change };
+    // A failed change's event keeps no way back: what it tried is all it shows once its version is gone.
+    if (state !== undefined || typeof kept === 'string') return { ...rest, [BEFORE_STATE]: state, ...(back === undefined ? {} : { [BEFORE_AS_CHANGE]: back }), [AFTER_AS_CHANGE]: change };
     return { ...rest, before: kept.document, after: mergedCopy(kept.document, change) };
   }
   if (!Object.hasOwn(details, AFTER_AS_CHANGE)) return details;
@@ -106,14 +107,16 @@ export function draftEvent(
   if (note.identity !== undefined && (note.record === undefined || outcome.status === 'error')) details.identity = note.identity;
   // After a change of a document, only what changed: `after` is made again from `before` when the event is read.
   const change = note.before === undefined || note.after === undefined ? undefined : mergePatchBetween(note.before, note.after);
-  // And a `before` a kept version holds is named, not sealed again: the way back is kept for when it is pruned.
-  // Only a change that was made keeps its version: a failed one's event holds its `before` whole.
-  const kept = outcome.status === 'ok' ? note.beforeKept : undefined;
-  const back = change === undefined || kept === undefined ? undefined : mergePatchBack(note.before as Record<string, unknown>, change);
-  if (back !== undefined) {
+  // And a `before` a kept version holds is named, not sealed again: the way back is kept for when it is pruned. A
+  // change that failed changed nothing: the version it names is the one the profile stayed at (live, and kept by the
+  // next change), and it keeps only what it tried, so a failing call costs the trail what it sent, not the profile.
+  const kept = note.beforeKept;
+  const failed = outcome.status !== 'ok';
+  const back = change === undefined || kept === undefined || failed ? undefined : mergePatchBack(note.before as Record<string, unknown>, change);
+  if (kept !== undefined && change !== undefined && (failed || back !== undefined)) {
     details[BEFORE_VERSION] = kept;
     details[BEFORE_SHA256] = keptDigest(note.before);
-    details[BEFORE_AS_CHANGE] = back;
+    if (back !== undefined) details[BEFORE_AS_CHANGE] = back;
   } else if (note.before !== undefined) details.before = note.before;
   if (change !== undefined) details[AFTER_AS_CHANGE] = change;
   else if (note.after !== undefined) details.after = note.after;

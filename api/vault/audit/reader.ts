@@ -64,9 +64,13 @@ export class AuditReader {
     return withAddress(presentEvent(e), details);
   }
 
-  /** The document kept as `version` of the person, or why there is none: pruned, or altered (gone out of turn, or it does not open). */
+  /**
+   * The document kept as `version` of the person (or live at it still: a failed change names the version the profile
+   * stayed at), or why there is none: pruned, or altered (gone out of turn, or it does not open).
+   */
   private async keptBefore(stores: Stores, key: PersonKey & { subject: string }, version: number): Promise<KeptBefore> {
-    const kept = await stores.users.version(key.subject, version);
+    const live = await stores.users.byToken(key.subject, 0);
+    const kept = live?.version === version ? live : await stores.users.version(key.subject, version);
     // Pruning drops the oldest versions first: one gone while an older one is kept was removed some other way.
     if (!kept) return (await stores.users.keepsVersionBelow(key.subject, version)) ? 'altered' : 'pruned';
     try {
