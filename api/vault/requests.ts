@@ -11,6 +11,7 @@ import type { RequestRow } from '../store/requests.js';
 import { badRequest, conflict, forbidden, notFound, Messages } from '../errors.js';
 import { applyProfilePatch, type PatchOperation } from './profile-patch.js';
 import { mergedCopy } from './merge-patch.js';
+import type { AuditNote } from './audit/note.js';
 
 export type RequestType = 'forget-me' | 'change-profile' | 'change-app-data' | 'agreement-withdraw';
 
@@ -98,11 +99,14 @@ export class UserRequests {
   /**
    * Carries out the stored change in the caller's transaction, then closes the request as approved. A profile
    * change reaches its person through `person` (the operation's door: ops/subject.ts, which judges them). Answers the
-   * request as closed and the privacy events of the change it made.
+   * request as closed and the privacy events of the change it made. `note` is the operation's event: it names the
+   * request's person and the request as soon as it is read, so an approval that fails is in the person's trail too,
+   * and a profile change is noted as UserUpdate notes one (ops/subject.ts).
    */
-  async approve(scope: Asked, uuid: string, reason: string, person: (token: string) => Promise<FoundUser>): Promise<Approved> {
-    let profile: Approved['profile'];
+  async approve(scope: Asked, uuid: string, reason: string, person: (token: string) => Promise<FoundUser>, note: AuditNote): Promise<Approved> {
     const row = await this.get(scope, uuid, true);
+    note.record = row.user_token;
+    note.request = { requestuuid: row.requestuuid, requesttype: row.requesttype, status: row.status };
     if (row.status !== 'open') throw conflict(Messages.requestClosed);
     const change = await this.change(scope, row);
     const events: PrivacyEventDraft[] = [{ type: 'request.approved', person: row.user_token, data: { request: row.requestuuid, action: row.requesttype } }];
@@ -119,8 +123,10 @@ export class UserRequests {
           change && 'patch' in change
             ? applyProfilePatch(user.profile, change.patch, this.users.maxBytes)
             : (mergedCopy(user.profile, change && 'profile' in change ? change.profile : {}) as Record<string, unknown>);
+        note.before = user.profile;
+        note.after = next;
+        if (this.users.keepsVersions) note.beforeKept = user.row.version;
         await this.users.replace(scope, user, next);
-        profile = { before: user.profile, after: next };
         const changed = changedFields(user.profile, next);
         if (anyChanged(changed)) events.push({ type: 'person.updated', person: row.user_token, data: { ...changed, request: row.requestuuid } });
         break;
@@ -135,7 +141,8 @@ export class UserRequests {
         break;
     }
     await scope.stores.requests.close(row.requestuuid, 'approved', reason, scope.now);
-    return { row: { ...row, status: 'approved', reason }, events, profile };
+    note.request.status = 'approved';
+    return { row: { ...row, status: 'approved', reason }, events };
   }
 
   async cancel(scope: Asked, uuid: string, reason: string): Promise<RequestRow> {
@@ -161,9 +168,8 @@ export function presentRequest(r: RequestRow) {
   };
 }
 
-/** An approval: the request as closed, the privacy events of its change, and a profile's change, both ways. */
+/** An approval: the request as closed, and the privacy events of its change. */
 export interface Approved {
   row: RequestRow;
   events: PrivacyEventDraft[];
-  profile?: { before: Record<string, unknown>; after: Record<string, unknown> } | undefined;
 }

@@ -157,7 +157,7 @@ describe('user requests', () => {
     expect(Buffer.from(row!.change).toString('latin1')).not.toContain('VISIBLE-PROPOSED-VALUE');
   });
 
-  it("names what an approved profile change changed in the approval's event, both ways (generated changes)", async ({ vault }) => {
+  it("notes an approved profile change as UserUpdate does, the request beside it (generated changes)", async ({ vault }) => {
     const field = fc.constantFrom('name', 'city', 'note', 'visits', 'tags');
     const value = fc.oneof(fc.string({ maxLength: 12 }), fc.integer(), fc.array(fc.string({ maxLength: 4 }), { maxLength: 3 }), fc.constant(null));
     await fc.assert(
@@ -168,12 +168,8 @@ describe('user requests', () => {
         expect(opened.status, JSON.stringify(opened.body)).toBe(200);
         expect((await vault.call('UserRequestApprove', { requestuuid: opened.body.requestuuid })).status).toBe(200);
         const after = (await vault.call('UserGet', u.ref)).body.profile;
-        const rows = (await vault.call('AuditListUserEvents', { mode: 'token', identity: u.token })).body.rows as { title: string; auditeventuuid: string }[];
-        const approval = rows.find((e) => e.title === 'UserRequestApprove');
-        expect(approval).toBeDefined();
-        const event = await vault.call('AuditGetEvent', { auditeventuuid: approval!.auditeventuuid });
-        expect(event.body.details.before).toEqual({ profile: before });
-        expect(event.body.details.after).toEqual({ requestuuid: opened.body.requestuuid, requesttype: 'change-profile', status: 'approved', profile: after });
+        const details = await approvalDetails(vault, u.token);
+        expect(details).toMatchObject({ before, after, request: { requestuuid: opened.body.requestuuid, requesttype: 'change-profile', status: 'approved' } });
       }),
       { numRuns: 12 },
     );
@@ -183,9 +179,40 @@ describe('user requests', () => {
     const u = await user(vault);
     const opened = await vault.call('AppdataUpdateRequest', { ...u.ref, appname: 'prefs', appdata: { theme: 'dark' } });
     expect((await vault.call('UserRequestApprove', { requestuuid: opened.body.requestuuid })).status).toBe(200);
-    const rows = (await vault.call('AuditListUserEvents', { mode: 'token', identity: u.token })).body.rows as { title: string; auditeventuuid: string }[];
-    const event = await vault.call('AuditGetEvent', { auditeventuuid: rows.find((e) => e.title === 'UserRequestApprove')!.auditeventuuid });
-    expect(event.body.details.before).toBeUndefined();
-    expect(event.body.details.after).toEqual({ requestuuid: opened.body.requestuuid, requesttype: 'change-app-data', status: 'approved' });
+    const details = await approvalDetails(vault, u.token);
+    expect(details.before).toBeUndefined();
+    expect(details.request).toBeUndefined();
+    expect(details.after).toEqual({ requestuuid: opened.body.requestuuid, requesttype: 'change-app-data', status: 'approved' });
+  });
+
+  // The stranger's attack of 29 November: an approval that failed (its patch's test, a taken email, a closed
+  // request) was audited with no person, so it was missing from the person's trail.
+  it("puts a failed approval in the person's trail, with the request and what it tried", async ({ vault }) => {
+    const taken = await user(vault);
+    const u = await user(vault);
+    const takes = await vault.call('UserUpdateRequest', { ...u.ref, profile: { email: taken.profile.email } });
+    const approve = await vault.call('UserRequestApprove', { requestuuid: takes.body.requestuuid });
+    expect(approve.status).toBe(409);
+    const failed = await approvalDetails(vault, u.token, 'error');
+    expect(failed).toMatchObject({ before: u.profile, after: { ...u.profile, email: taken.profile.email }, request: { requestuuid: takes.body.requestuuid, status: 'open' } });
+    // A patch whose test held when asked and no longer does when approved.
+    const tested = await vault.call('UserPatchRequest', { ...u.ref, patch: [{ op: 'test', path: '/name', value: u.profile.name }, { op: 'replace', path: '/name', value: 'x' }] });
+    expect(tested.status, JSON.stringify(tested.body)).toBe(200);
+    expect((await vault.call('UserUpdate', { ...u.ref, profile: { name: 'Renamed Meanwhile' } })).status).toBe(200);
+    const testFails = await vault.call('UserRequestApprove', { requestuuid: tested.body.requestuuid });
+    expect(testFails.status, JSON.stringify(testFails.body)).toBe(400);
+    const fine = await vault.call('UserUpdateRequest', { ...u.ref, profile: { city: 'Lyon' } });
+    expect((await vault.call('UserRequestApprove', { requestuuid: fine.body.requestuuid })).status).toBe(200);
+    expect((await vault.call('UserRequestApprove', { requestuuid: fine.body.requestuuid })).status).toBe(409);
+    const rows = (await vault.call('AuditListUserEvents', { mode: 'token', identity: u.token, limit: 100 })).body.rows as { title: string; status: string }[];
+    expect(rows.filter((r) => r.title === 'UserRequestApprove').map((r) => r.status).sort()).toEqual(['error', 'error', 'error', 'ok']);
   });
 });
+
+/** The details of the person's newest UserRequestApprove event of that status. */
+async function approvalDetails(vault: TestVault, token: string, status = 'ok'): Promise<Record<string, unknown>> {
+  const rows = (await vault.call('AuditListUserEvents', { mode: 'token', identity: token, limit: 100 })).body.rows as { title: string; status: string; auditeventuuid: string }[];
+  const approval = rows.find((e) => e.title === 'UserRequestApprove' && e.status === status);
+  expect(approval, `a ${status} UserRequestApprove event`).toBeDefined();
+  return (await vault.call('AuditGetEvent', { auditeventuuid: approval!.auditeventuuid })).body.details as Record<string, unknown>;
+}

@@ -15,12 +15,12 @@ export const UserRequestApprove = defineOp({
   input: z.object({ requestuuid: Uuid, reason: z.string().max(1024).optional() }),
   async run({ input, ctx }) {
     const person = (token: string) => judgedUser(ctx, { mode: 'token', identity: token }, true);
-    const { row, events, profile } = await ctx.services.requests.approve(ctx, input.requestuuid, input.reason ?? 'approved', person);
-    ctx.audit.record = row.user_token;
-    const request = { requestuuid: row.requestuuid, requesttype: row.requesttype, status: row.status };
-    // A profile's change is noted as UserUpdate notes one: the profile before and after (sealed, under the person's key).
-    if (profile) ctx.audit.before = { profile: profile.before };
-    ctx.audit.after = profile ? { ...request, profile: profile.after } : request;
+    const { row, events } = await ctx.services.requests.approve(ctx, input.requestuuid, input.reason ?? 'approved', person, ctx.audit);
+    // A profile change's event holds the profiles (and the request beside them); other approvals' name the request.
+    if (ctx.audit.before === undefined) {
+      ctx.audit.after = { requestuuid: row.requestuuid, requesttype: row.requesttype, status: row.status };
+      delete ctx.audit.request;
+    }
     ctx.event.publish(...events);
     return {};
   },

@@ -18,6 +18,8 @@ export interface AuditNote {
    * carries only what changed, both ways, instead of a second sealed copy of `before`.
    */
   beforeKept?: number;
+  /** The person's request an approval acts on (its uuid, type and status): named beside a change's profiles. */
+  request?: { requestuuid: string; requesttype: string; status: string };
 }
 
 /** An event before it is stored: its details still in the clear (they are sealed on the way in). */
@@ -120,6 +122,7 @@ export function draftEvent(
   } else if (note.before !== undefined) details.before = note.before;
   if (change !== undefined) details[AFTER_AS_CHANGE] = change;
   else if (note.after !== undefined) details.after = note.after;
+  if (note.request !== undefined) details.request = note.request;
   if (requestMetadata !== undefined) details.request_metadata = requestMetadata;
   if (actor.request.address) details.address = actor.request.address;
   // A message that may echo what the caller sent (a path, a field name, a value) is kept sealed, with the details.
