@@ -28,6 +28,8 @@ export class NotFoundError extends VaultError {
 export class ConflictError extends VaultError {
   readonly status = 409;
 }
+/** A stored profile (or one of its kept versions) that does not open as what it is stored as: a database writer's. */
+export class AlteredRecordError extends ConflictError {}
 /** A request body arriving slower than the minimum upload rate: cut, so a slow client holds no slot. */
 export class RequestTimeoutError extends VaultError {
   readonly status = 408;
@@ -88,6 +90,8 @@ export const Messages = {
   listUsersDisabled: 'BulkListUsers is disabled',
   auditNotFound: 'The audit event was not found',
   versionNotFound: 'The user record version was not found',
+  recordAltered: 'The stored user record does not open: it was altered in the database',
+  versionsAltered: "The user's kept versions were altered in the database: the version this change would keep is taken",
   tooLarge: 'The request body is too large',
   tooManyRequests: 'Too many requests',
   busy: 'The vault is busy: try again shortly',

@@ -1,6 +1,6 @@
 // SQL for the users table of one tenant schema: lookups by hashed index, inserts, versioned updates.
 import { isUniqueViolation } from './errors.js';
-import { conflict } from '../errors.js';
+import { conflict, Messages } from '../errors.js';
 import type { IndexMode } from '../vault/identities.js';
 import { TenantTables } from './tenant-tables.js';
 import { GLOBAL_SCHEMA } from './schemas.js';
@@ -226,7 +226,7 @@ export class UserStore extends TenantTables {
        select 1 / ((select count(*) from kept) * (select count(*) from changed))::int as replaced`,
       // `keep` may be unbounded (no limit): then nothing is old enough to drop.
       [token, old.version, Math.max(0, old.version - old.keep), ...columns.map((k) => set[k])],
-      (err) => (isDivisionByZero(err) ? new Error(`user row ${token} is not at version ${old.version}: not replaced`) : indexConflict(err)),
+      (err) => ((err as { code?: unknown }).code === '22012' ? new Error(`user row ${token} is not at version ${old.version}: not replaced`) : indexConflict(err)),
     );
   }
 
@@ -331,13 +331,14 @@ async function indexConflicts<T>(work: () => Promise<T>): Promise<T> {
   }
 }
 
-/** A unique violation of an index column as 409 `Duplicate index: <field>`; any other error as it is. */
+/**
+ * A unique violation as 409: an index column's names its field; a kept version's, a version renumbered by SQL.
+ */
 function indexConflict(err: unknown): unknown {
   const field = duplicateField(err);
+  if (!field && isUniqueViolation(err) && /user_versions/.test(String((err as { constraint?: unknown }).constraint))) return conflict(Messages.versionsAltered);
   return field ? conflict(`Duplicate index: ${field}`) : err;
 }
-
-const isDivisionByZero = (err: unknown) => (err as { code?: unknown }).code === '22012';
 
 /** The index field a unique violation is about, from the constraint name (`users_email_idx_key`). */
 function duplicateField(err: unknown): IndexMode | undefined {

@@ -1,9 +1,9 @@
 // User profiles: find by any mode, create, change and erase them, sealing every profile through the tokenizer.
 import { createHash, randomUUID } from 'node:crypto';
-import type { TokenizerClient } from '../tokenizer-client.js';
+import { TokenizerRejectedError, type TokenizerClient } from '../tokenizer-client.js';
 import type { Database } from '../store/database.js';
 import { type UserRow, INDEX_COLUMN } from '../store/users.js';
-import { conflict, notFound, Messages } from '../errors.js';
+import { AlteredRecordError, conflict, notFound, Messages } from '../errors.js';
 import { INDEX_KIND, indexValues, type IndexMode, type Mode } from './identities.js';
 import { expiresAt } from './durations.js';
 import { documentBytes } from './documents.js';
@@ -108,7 +108,7 @@ export class Users {
   async openVersion(tenantId: number, key: PersonKey, version: number, sealed: Buffer): Promise<Profile> {
     const known = this.opened.get(sealed);
     if (known !== undefined) return JSON.parse(known) as Profile;
-    const [plain] = (await this.tokenizer.run(tenantId, { open: [{ table: USERS_TABLE, rowId: profileRowId(key.subject, version), ciphertext: sealed, key }] }))
+    const [plain] = (await altered(this.tokenizer.run(tenantId, { open: [{ table: USERS_TABLE, rowId: profileRowId(key.subject, version), ciphertext: sealed, key }] })))
       .opened;
     const text = plain!.toString('utf8');
     // The text is kept, not a clone: most rows are opened once, and a second opening parses it again.
@@ -320,9 +320,9 @@ export class Users {
     const old = await scope.stores.users.versions(row.token);
     const all = [...old, { version: row.version, profile: row.profile, optime: row.updated }];
     const key = keyOfRow(row);
-    const { opened } = await this.tokenizer.run(scope.tenantId, {
+    const { opened } = await altered(this.tokenizer.run(scope.tenantId, {
       open: all.map((v) => ({ table: USERS_TABLE, rowId: profileRowId(row.token, v.version), ciphertext: v.profile, key })),
-    });
+    }));
     const shown = (bytes: Buffer) => (view ? Buffer.from(JSON.stringify(view(JSON.parse(bytes.toString('utf8')) as Profile))) : bytes);
     return all.map((v, i) => ({ version: v.version, optime: v.optime, md5: createHash('md5').update(shown(opened[i]!)).digest('hex') }));
   }
@@ -339,4 +339,9 @@ export function presentUser(row: UserRow, profile: Profile) {
     expirationtime: row.expiresAt ?? 0,
     grouproles: row.grouproles,
   };
+}
+
+/** A profile the tokenizer will not open as the version it is stored as (swapped, cut or renumbered by SQL): 409. */
+function altered<T>(opening: Promise<T>): Promise<T> {
+  return opening.catch((err: unknown) => Promise.reject(err instanceof TokenizerRejectedError ? new AlteredRecordError(Messages.recordAltered) : err));
 }

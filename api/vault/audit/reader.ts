@@ -5,6 +5,7 @@ import type { PersonKey, SubjectKeys } from '../subject-keys.js';
 import { AUDIT_TABLE, keptBeforeOf, openedDetails, presentEvent, type KeptBefore } from './note.js';
 import type { Users } from '../users.js';
 import { HOUSEKEEPING_LIKE } from './actor.js';
+import { AlteredRecordError } from '../../errors.js';
 
 /**
  * Reads of the trail: a user's events newest first, and one event with its sealed details opened. Plain SQL
@@ -76,7 +77,7 @@ export class AuditReader {
     try {
       return { document: await this.users.openVersion(stores.tenantId, key, version, kept.profile) };
     } catch (err) {
-      if (err instanceof TokenizerRejectedError) return 'altered';
+      if (err instanceof AlteredRecordError) return 'altered';
       throw err;
     }
   }
