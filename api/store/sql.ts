@@ -29,6 +29,11 @@ export interface Sql {
   onEnd(event: 'commit' | 'rollback', fn: () => void): boolean;
 }
 
+/** A statement sent `later` where nothing carries it: now, its failure told by `failure`. */
+async function now(sql: Sql, text: string, params: readonly unknown[], failure: (err: unknown) => unknown = (err) => err): Promise<void> {
+  await sql.query(text, params).catch((err: unknown) => Promise.reject(failure(err)));
+}
+
 /** Plain statements, each on a connection of `pool` (chosen at each call: a tenant's pool may come and go). */
 export class PoolSql implements Sql {
   readonly inTransaction = false;
@@ -57,8 +62,8 @@ export class PoolSql implements Sql {
     return this.query<T>(text, params);
   }
 
-  async later(text: string, params: readonly unknown[], failure: (err: unknown) => unknown = (err) => err): Promise<void> {
-    await this.query(text, params).catch((err: unknown) => Promise.reject(failure(err)));
+  later(text: string, params: readonly unknown[], failure?: (err: unknown) => unknown): Promise<void> {
+    return now(this, text, params, failure);
   }
 
   onEnd(): boolean {
@@ -83,8 +88,8 @@ export class HeldSql implements Sql {
     return this.query<T>(text, params);
   }
 
-  async later(text: string, params: readonly unknown[], failure: (err: unknown) => unknown = (err) => err): Promise<void> {
-    await this.query(text, params).catch((err: unknown) => Promise.reject(failure(err)));
+  later(text: string, params: readonly unknown[], failure?: (err: unknown) => unknown): Promise<void> {
+    return now(this, text, params, failure);
   }
 
   onEnd(): boolean {
@@ -141,7 +146,7 @@ export class OwnTransaction implements Sql {
     if (this.ending) throw new Error('statement after the end of the transaction');
     const statement = inlined(this.client, sql, params);
     // Too large to write out: a round trip of its own, now.
-    if (statement === undefined) return void (await this.query(sql, params).catch((err: unknown) => Promise.reject(failure(err))));
+    if (statement === undefined) return now(this, sql, params, failure);
     this.pending.push({ ...statement, failure });
   }
 
