@@ -90,7 +90,7 @@ export const Messages = {
   listUsersDisabled: 'BulkListUsers is disabled',
   auditNotFound: 'The audit event was not found',
   versionNotFound: 'The user record version was not found',
-  recordAltered: 'The stored user record does not open: it was altered in the database',
+  recordAltered: 'The stored record does not open: it was altered in the database',
   versionsAltered: "The user's kept versions were altered in the database: the version this change would keep is taken",
   tooLarge: 'The request body is too large',
   tooManyRequests: 'Too many requests',

@@ -1,7 +1,8 @@
 // JSON values sealed through the tokenizer, bound by their AAD to a table and a row so a blob moved elsewhere
 // does not open. A person's values are sealed under their own data key (`key`), bound to them as well.
 // Small calls from concurrent requests travel together (the client coalesces them).
-import type { PersonKey, TokenizerClient } from '../tokenizer-client.js';
+import { TokenizerRejectedError, type PersonKey, type TokenizerClient } from '../tokenizer-client.js';
+import { AlteredRecordError, Messages } from '../errors.js';
 import { documentBytes } from './documents.js';
 import type { SubjectKeys } from './subject-keys.js';
 import type { Scope } from './scope.js';
@@ -48,14 +49,14 @@ export class Sealer {
   /** The plaintexts as stored (JSON text), for callers that hash them. */
   async openBytes(tenantId: number, table: string, items: { rowId: string; blob: Buffer }[], key?: PersonKey): Promise<Buffer[]> {
     if (!items.length) return [];
-    const { opened } = await this.tokenizer.run(tenantId, { open: items.map((i) => ({ table, rowId: i.rowId, ciphertext: i.blob, key })) });
+    const { opened } = await altered(this.tokenizer.run(tenantId, { open: items.map((i) => ({ table, rowId: i.rowId, ciphertext: i.blob, key })) }));
     return opened;
   }
 
   /** Documents of several people, each opened under its own key, in one tokenizer call. */
   async openEach<T>(tenantId: number, table: string, items: { rowId: string; blob: Buffer; key: PersonKey }[]): Promise<T[]> {
     if (!items.length) return [];
-    const { opened } = await this.tokenizer.run(tenantId, { open: items.map((i) => ({ table, rowId: i.rowId, ciphertext: i.blob, key: i.key })) });
+    const { opened } = await altered(this.tokenizer.run(tenantId, { open: items.map((i) => ({ table, rowId: i.rowId, ciphertext: i.blob, key: i.key })) }));
     return opened.map((b) => JSON.parse(b.toString('utf8')) as T);
   }
 
@@ -64,4 +65,12 @@ export class Sealer {
     const { hash } = await this.tokenizer.run(tenantId, { hash: [{ kind: 'DEDUPE', value }] });
     return hash[0]!.toString('base64url');
   }
+}
+
+/**
+ * An opening the tokenizer refuses: the ciphertext is not what its row, person, version or type says (swapped, cut
+ * or renumbered by a database writer), answered 409 `recordAltered` rather than a 500 or someone else's data.
+ */
+export function altered<T>(opening: Promise<T>): Promise<T> {
+  return opening.catch((err: unknown) => Promise.reject(err instanceof TokenizerRejectedError ? new AlteredRecordError(Messages.recordAltered) : err));
 }

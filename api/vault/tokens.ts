@@ -12,6 +12,7 @@ import type { Scope } from './scope.js';
 import type { Database } from '../store/database.js';
 import type { SubjectKeys } from './subject-keys.js';
 import { Coalescer } from '../coalesce.js';
+import { altered } from './sealed.js';
 import { prepareValue, TokenFormatError, tokenIndexValue } from '../../proto/token-values.js';
 
 export const TOKEN_TYPES = ['creditcard', 'unixtime', 'email', 'text'] as const;
@@ -296,7 +297,7 @@ export class Tokens {
   async open(tenantId: number, rows: TokenRow[]): Promise<OpenedToken[]> {
     if (!rows.length) return [];
     const key = await this.keys.tenantKey(tenantId);
-    const { opened } = await this.tokenizer.run(tenantId, { open: rows.map((r) => ({ table: TOKENS_TABLE, rowId: r.tokenuuid, ciphertext: r.sealed, key })) });
+    const { opened } = await altered(this.tokenizer.run(tenantId, { open: rows.map((r) => ({ table: TOKENS_TABLE, rowId: r.tokenuuid, ciphertext: r.sealed, key })) }));
     return rows.map((row, k) => ({ row, record: opened[k]!.toString('utf8') }));
   }
 

@@ -1,12 +1,13 @@
 // User profiles: find by any mode, create, change and erase them, sealing every profile through the tokenizer.
 import { createHash, randomUUID } from 'node:crypto';
-import { TokenizerRejectedError, type TokenizerClient } from '../tokenizer-client.js';
+import type { TokenizerClient } from '../tokenizer-client.js';
 import type { Database } from '../store/database.js';
 import { type UserRow, INDEX_COLUMN } from '../store/users.js';
-import { AlteredRecordError, conflict, notFound, Messages } from '../errors.js';
+import { conflict, notFound, Messages } from '../errors.js';
 import { INDEX_KIND, indexValues, type IndexMode, type Mode } from './identities.js';
 import { expiresAt } from './durations.js';
 import { documentBytes } from './documents.js';
+import { altered } from './sealed.js';
 import { keyOfRow, type PersonKey, type SubjectKeys } from './subject-keys.js';
 import { LookupHashes } from './lookup-hashes.js';
 import { UserRows, firstRow, type Expiry } from './user-rows.js';
@@ -120,9 +121,9 @@ export class Users {
 
   async openMany(tenantId: number, rows: SealedProfile[]): Promise<Profile[]> {
     if (!rows.length) return [];
-    const { opened } = await this.tokenizer.run(tenantId, {
+    const { opened } = await altered(this.tokenizer.run(tenantId, {
       open: rows.map((r) => ({ table: USERS_TABLE, rowId: profileRowId(r.token, r.version), ciphertext: r.profile, key: keyOfRow(r) })),
-    });
+    }));
     return opened.map((b) => JSON.parse(b.toString('utf8')) as Profile);
   }
 
@@ -339,9 +340,4 @@ export function presentUser(row: UserRow, profile: Profile) {
     expirationtime: row.expiresAt ?? 0,
     grouproles: row.grouproles,
   };
-}
-
-/** A profile the tokenizer will not open as the version it is stored as (swapped, cut or renumbered by SQL): 409. */
-function altered<T>(opening: Promise<T>): Promise<T> {
-  return opening.catch((err: unknown) => Promise.reject(err instanceof TokenizerRejectedError ? new AlteredRecordError(Messages.recordAltered) : err));
 }

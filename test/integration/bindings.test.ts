@@ -1,8 +1,9 @@
 // AAD bindings as a database writer meets them: a ciphertext copied to another row, person, version, legal basis or
-// request type does not open (the api answers 500 instead of someone else's or an older value), while renaming a
+// request type does not open (the api answers 409, the record altered, instead of someone else's or an older value), while renaming a
 // legal basis, which changes no id, leaves its agreements readable.
 import { describe, expect } from 'vitest';
 import { it, buildProfile, type TestVault } from '../fixtures/vault.js';
+import { Messages } from '../../api/errors.js';
 
 async function person(vault: TestVault) {
   const profile = buildProfile();
@@ -15,12 +16,18 @@ function sql(vault: TestVault) {
   return (text: string, params: unknown[] = []) => conn.execute(text, params) as Promise<Record<string, any>[]>;
 }
 
+/** The answer to a read of a record that does not open: 409 naming it, never a 500 nor the value. */
+function expectAltered(res: { status: number; body: Record<string, unknown> }) {
+  expect(res.status, JSON.stringify(res.body)).toBe(409);
+  expect(res.body.message).toBe(Messages.recordAltered);
+}
+
 describe('bindings', () => {
   it('a profile copied to another person does not open', async ({ vault }) => {
     const [a, b] = [await person(vault), await person(vault)];
     const q = sql(vault);
     await q(`update tenant_1.users set profile = (select profile from tenant_1.users where token = ?) where token = ?`, [a.token, b.token]);
-    expect((await vault.call('UserGet', b.ref)).status).toBe(500);
+    expectAltered(await vault.call('UserGet', b.ref));
     expect((await vault.call('UserGet', a.ref)).body.profile).toEqual(a.profile);
   });
 
@@ -30,7 +37,7 @@ describe('bindings', () => {
     const q = sql(vault);
     expect((await vault.call('UserGet', { ...a.ref, version: 1 })).body.profile).toEqual(a.profile);
     await q(`update tenant_1.users set profile = (select profile from tenant_1.user_versions where token = ? and version = 1) where token = ?`, [a.token, a.token]);
-    expect((await vault.call('UserGet', a.ref)).status).toBe(500);
+    expectAltered(await vault.call('UserGet', a.ref));
   });
 
   it('an app record copied to another app, version or person does not open', async ({ vault }) => {
@@ -44,12 +51,12 @@ describe('bindings', () => {
     const [current] = await q(`select data from tenant_1.app_records where user_token = ? and appname = 'shop'`, [a.token]);
     // Rolled back to version 1's ciphertext: refused.
     await q(`update tenant_1.app_records set data = ? where user_token = ? and appname = 'shop'`, [old!.data, a.token]);
-    expect((await vault.call('AppdataGet', { ...a.ref, appname: 'shop' })).status).toBe(500);
+    expectAltered(await vault.call('AppdataGet', { ...a.ref, appname: 'shop' }));
     // Moved to another app of the same person, and to the same app of another person: refused.
     await q(`update tenant_1.app_records set data = ? where user_token = ? and appname = 'bank'`, [current!.data, a.token]);
-    expect((await vault.call('AppdataGet', { ...a.ref, appname: 'bank' })).status).toBe(500);
+    expectAltered(await vault.call('AppdataGet', { ...a.ref, appname: 'bank' }));
     await q(`update tenant_1.app_records set data = ? where user_token = ? and appname = 'shop'`, [current!.data, b.token]);
-    expect((await vault.call('AppdataGet', { ...b.ref, appname: 'shop' })).status).toBe(500);
+    expectAltered(await vault.call('AppdataGet', { ...b.ref, appname: 'shop' }));
   });
 
   it('agreement details follow the basis id: a rename keeps them, a copy to another basis does not open', async ({ vault }) => {
@@ -72,7 +79,7 @@ describe('bindings', () => {
       a.token,
       two,
     ]);
-    expect((await vault.call('AgreementGet', { ...a.ref, brief: two })).status).toBe(500);
+    expectAltered(await vault.call('AgreementGet', { ...a.ref, brief: two }));
   });
 
   it('a request payload copied to a request of another type or person does not open', async ({ vault }) => {
@@ -84,9 +91,9 @@ describe('bindings', () => {
     const q = sql(vault);
     const [payload] = await q(`select change from tenant_1.user_requests where requestuuid = ?`, [profileReq]);
     await q(`update tenant_1.user_requests set change = ? where requestuuid = ?`, [payload!.change, appReq]);
-    expect((await vault.call('UserRequestGet', { requestuuid: appReq })).status).toBe(500);
+    expectAltered(await vault.call('UserRequestGet', { requestuuid: appReq }));
     await q(`update tenant_1.user_requests set change = ? where requestuuid = ?`, [payload!.change, otherReq]);
-    expect((await vault.call('UserRequestGet', { requestuuid: otherReq })).status).toBe(500);
+    expectAltered(await vault.call('UserRequestGet', { requestuuid: otherReq }));
     expect((await vault.call('UserRequestGet', { requestuuid: profileReq })).body.request.change).toEqual({ profile: { city: 'x' } });
   });
 });
