@@ -70,8 +70,7 @@ export class AuditReader {
    * stayed at), or why there is none: pruned, or altered (gone out of turn, or it does not open).
    */
   private async keptBefore(stores: Stores, key: PersonKey & { subject: string }, version: number): Promise<KeptBefore> {
-    const live = await stores.users.byToken(key.subject, 0);
-    const kept = live?.version === version ? live : await stores.users.version(key.subject, version);
+    const kept = (await stores.users.version(key.subject, version)) ?? (await liveAt(stores, key.subject, version));
     // Pruning drops the oldest versions first: one gone while an older one is kept was removed some other way.
     if (!kept) return (await stores.users.keepsVersionBelow(key.subject, version)) ? 'altered' : 'pruned';
     try {
@@ -81,6 +80,12 @@ export class AuditReader {
       throw err;
     }
   }
+}
+
+/** The person's live row when it is at `version` (the version a failed change left it at), else null. */
+async function liveAt(stores: Stores, token: string, version: number): Promise<{ profile: Buffer } | null> {
+  const live = await stores.users.byToken(token, 0);
+  return live?.version === version ? live : null;
 }
 
 /** The client's address, kept in the sealed details, shown as part of `who` (and no longer among the details). */
