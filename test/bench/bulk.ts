@@ -37,19 +37,21 @@ export async function rawInsertLimit(url: string, schema: string, batches: numbe
   }
 }
 
-function postJson(agent: Agent, base: string, token: string, json: Buffer): Promise<{ status: number; body: any }> {
+/** POST /v2/<op> through `agent`: `body` as it is when bytes (JSON made ahead of a measurement), else as JSON. */
+export function postOp(agent: Agent, base: string, token: string, op: string, body: unknown, extra: Record<string, string> = {}): Promise<{ status: number; body: any }> {
+  const data = Buffer.isBuffer(body) ? body : Buffer.from(JSON.stringify(body));
   return new Promise((resolve, reject) => {
-    const req = request(`${base}/v2/UserCreateBulk`, {
+    const req = request(`${base}/v2/${op}`, {
       method: 'POST',
       agent,
-      headers: { 'content-type': 'application/json', 'content-length': json.length, 'x-bunker-token': token },
+      headers: { 'content-type': 'application/json', 'content-length': data.length, 'x-bunker-token': token, ...extra },
     }, (res) => {
       const chunks: Buffer[] = [];
       res.on('data', (c: Buffer) => chunks.push(c));
       res.on('end', () => resolve({ status: res.statusCode ?? 0, body: JSON.parse(Buffer.concat(chunks).toString()) }));
     });
     req.on('error', reject);
-    req.end(json);
+    req.end(data);
   });
 }
 
@@ -82,7 +84,7 @@ export async function measureBulk(base: string, tokens: readonly string[], bodie
   const worker = async (token: string) => {
     for (let b = queue.shift(); b !== undefined; b = queue.shift()) {
       const { emails: asked, json } = bodies[b]!;
-      const res = await postJson(agent, base, token, json);
+      const res = await postOp(agent, base, token, 'UserCreateBulk', json);
       if (res.status !== 200 || res.body.created?.length !== BATCH || res.body.errors?.length !== 0) {
         throw new Error(`UserCreateBulk failed: ${res.status} ${JSON.stringify(res.body).slice(0, 500)}`);
       }

@@ -2,7 +2,7 @@
 // multi-row INSERT limit of the same machine. A measurement, not a test: it exits 0 when targets are missed.
 import { randomBytes, randomUUID } from 'node:crypto';
 import { cpSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { Agent, request } from 'node:http';
+import { Agent } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -22,7 +22,7 @@ import { measureEdge } from './edge.js';
 import { startReference, type Reference } from './references.js';
 import { hammer } from './load.js';
 import { benchDatabase } from './database.js';
-import { BATCH, bulkBodies, mainAdminToken, measureBulk, rawInsertLimit } from './bulk.js';
+import { BATCH, bulkBodies, mainAdminToken, measureBulk, postOp, rawInsertLimit } from './bulk.js';
 
 const QUICK = process.env.BENCH_QUICK === '1';
 const BATCHES = QUICK ? 4 : 20;
@@ -40,21 +40,7 @@ function post(base: string, token: string, op: string, body: unknown): Promise<{
 }
 
 function postWith(base: string, token: string, op: string, body: unknown, extra: Record<string, string> = {}): Promise<{ status: number; body: any }> {
-  // A body given as bytes is sent as it is (JSON made ahead of the measurement).
-  const data = Buffer.isBuffer(body) ? body : Buffer.from(JSON.stringify(body));
-  return new Promise((resolve, reject) => {
-    const req = request(`${base}/v2/${op}`, {
-      method: 'POST',
-      agent,
-      headers: { 'content-type': 'application/json', 'content-length': data.length, 'x-bunker-token': token, ...extra },
-    }, (res) => {
-      const chunks: Buffer[] = [];
-      res.on('data', (c: Buffer) => chunks.push(c));
-      res.on('end', () => resolve({ status: res.statusCode ?? 0, body: JSON.parse(Buffer.concat(chunks).toString()) }));
-    });
-    req.on('error', reject);
-    req.end(data);
-  });
+  return postOp(agent, base, token, op, body, extra);
 }
 
 function fail(msg: string, vault?: Supervised): never {
