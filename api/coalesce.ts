@@ -60,6 +60,11 @@ export class Coalescer<I, R> {
     }
   }
 
+  /** Whether nothing of `key` is out or waiting to leave. */
+  idle(key: string): boolean {
+    return !this.inFlight.has(key) && !this.groups.has(key);
+  }
+
   private settled(key: string): void {
     const left = (this.inFlight.get(key) ?? 1) - 1;
     if (left > 0) this.inFlight.set(key, left);

@@ -53,6 +53,8 @@ export interface AuditRun {
   committed?: { seq: number; link: Buffer } | undefined;
   /** The event at firstSeq - 1 (its canonical text) and the link before it: the proof of `previous`. */
   proof?: { canonical: string; previous: Buffer; legacy?: boolean } | undefined;
+  /** Per text, the row id of the same batch's audit seal item that holds its details (the text is then its head). */
+  detailsSealedAs?: string[];
 }
 
 export type TokenizerResult = BatchResult__Output;
@@ -135,6 +137,7 @@ export function toBatch(tenantId: number, tenantSalt: Buffer, batch: TokenizerBa
       proof_canonical: c.proof?.canonical ?? '',
       proof_previous: c.proof?.previous ?? Buffer.alloc(0),
       proof_legacy: c.proof?.legacy ?? false,
+      details_sealed_as: c.detailsSealedAs ?? [],
     })),
     queue_mac: (batch.queueMac ?? []).map((q) => ({ uuid: q.uuid, head: q.head, details: q.details ?? Buffer.alloc(0) })),
   };

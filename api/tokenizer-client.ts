@@ -82,6 +82,11 @@ export class TokenizerClient {
     return outcome.value;
   }
 
+  /** Whether no call of the tenant's is out or waiting (a lone caller: nobody else's work to ride with). */
+  idle(tenantId: number): boolean {
+    return this.merged.idle(String(tenantId));
+  }
+
   /** Several callers' batches as one Run, each caller's results sliced back out of the merged answer. */
   private async runMerged(tenantId: number, batches: TokenizerBatch[]): Promise<Outcome[]> {
     if (batches.length === 1) {

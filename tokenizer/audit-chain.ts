@@ -21,7 +21,7 @@ function provenPrevious(keys: AuditKeys, heads: AuditHeads, tenantId: number, sa
   return keys.isLink(tenantId, salt, { previous: item.proof_previous, seq: from, canonical: item.proof_canonical, link: item.previous });
 }
 
-export function linkChainItem(keys: AuditKeys, heads: AuditHeads, tenantId: number, salt: Buffer, item: ChainItem__Output): ChainLinks__Output {
+export function linkChainItem(keys: AuditKeys, heads: AuditHeads, tenantId: number, salt: Buffer, item: ChainItem__Output): Omit<ChainLinks__Output, 'details_joined'> {
   const first = Number(item.first_seq);
   const committed = Number(item.committed_seq);
   heads.check(tenantId, salt, first - 1);

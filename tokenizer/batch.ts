@@ -14,6 +14,7 @@ import { tokenizeAll, detokenizeAll } from './formats.js';
 import { tokenIndexValue } from '../proto/token-values.js';
 import type { Batch__Output, BatchResult__Output, TokenResult__Output } from '../proto/loader.js';
 import type { ChainItem__Output } from '../proto/generated/strongroom/tokenizer/v1/ChainItem.js';
+import { canonicalText } from '../proto/audit-checkpoint.js';
 import type { ChainLinks__Output } from '../proto/generated/strongroom/tokenizer/v1/ChainLinks.js';
 import type { QueueMacItem__Output } from '../proto/generated/strongroom/tokenizer/v1/QueueMacItem.js';
 import type { Subkeys } from './subkeys.js';
@@ -110,7 +111,7 @@ class DataKeys {
 }
 
 /** The keyed links of a run of audit events (tokenizer/audit-chain.ts), for a batch's `chain` items (checked here). */
-export type ChainFn = (tenantId: number, salt: Buffer, item: ChainItem__Output) => ChainLinks__Output;
+export type ChainFn = (tenantId: number, salt: Buffer, item: ChainItem__Output) => Omit<ChainLinks__Output, 'details_joined'>;
 /** The MACs of a batch's queued audit events, given the details sealed in the batch by uuid (tokenizer/audit-queue.ts). */
 export type QueueMacFn = (tenantId: number, salt: Buffer, items: readonly QueueMacItem__Output[], sealed: ReadonlyMap<string, Buffer>) => Buffer[];
 
@@ -162,25 +163,47 @@ export async function runBatch(
   const dataKeys = new DataKeys(wrap, req.tenant_salt.toString('hex'), hooks.dataKeyCache);
   try {
     const chain = hooks.chain;
-    const chained = req.chain.map((item, i) => {
-      const first = Number(item.first_seq);
-      if (!chain) throw new BadItemError(`chain[${i}]: this tokenizer links no audit events`);
-      if (!Number.isSafeInteger(first) || first < 1) throw new BadItemError(`chain[${i}]: first_seq must be 1 or more`);
-      // No text at all only to report a committed head.
-      const least = Number(item.committed_seq) > 0 ? 0 : 1;
-      if (item.canonical.length < least || item.canonical.length > MAX_CHAIN) throw new BadItemError(`chain[${i}]: canonical must hold ${least} to ${MAX_CHAIN} texts`);
-      if (item.previous.length !== 0 && item.previous.length !== 32) throw new BadItemError(`chain[${i}]: previous must be empty or 32 bytes`);
-      if (item.queue_mac.length > item.canonical.length) throw new BadItemError(`chain[${i}]: more queue_mac than canonical texts`);
-      return chain(tenant, req.tenant_salt, item);
-    });
+    req.chain.forEach((item, i) => checkChainItem(item, i, chain !== undefined));
+    // Runs whose texts are whole are linked first: a trail cut or broken refuses the batch before anything is sealed.
+    const early = req.chain.map((item) => (item.details_sealed_as.some(Boolean) ? undefined : { ...chain!(tenant, req.tenant_salt, item), details_joined: false }));
     if (req.queue_mac.length && !hooks.queueMac) throw new BadItemError('this tokenizer makes no queue MACs');
     const done = await runValidated(wrap, req, prepared, { pacer, dataKeys, countSeals: hooks.countSeals ?? (() => {}) });
     const sealedFor = new Map(req.seal.flatMap((s, i) => (s.table === AUDIT_TABLE ? [[s.row_id, done.sealed[i]!] as const] : [])));
     const queue_macs = req.queue_mac.length ? hooks.queueMac!(tenant, req.tenant_salt, req.queue_mac, sealedFor) : [];
+    // Those whose details this batch sealed, after it: each such text is an event's head, joined to its details here.
+    const chained = req.chain.map((item, i) => early[i] ?? { ...chain!(tenant, req.tenant_salt, withDetails(item, i, sealedFor)), details_joined: true });
     return { ...done, chained, queue_macs };
   } finally {
     dataKeys.zero();
   }
+}
+
+/** A chain item's shape, checked before anything in its batch runs. */
+function checkChainItem(item: ChainItem__Output, i: number, links: boolean): void {
+  const first = Number(item.first_seq);
+  if (!links) throw new BadItemError(`chain[${i}]: this tokenizer links no audit events`);
+  if (!Number.isSafeInteger(first) || first < 1) throw new BadItemError(`chain[${i}]: first_seq must be 1 or more`);
+  // No text at all only to report a committed head.
+  const least = Number(item.committed_seq) > 0 ? 0 : 1;
+  if (item.canonical.length < least || item.canonical.length > MAX_CHAIN) throw new BadItemError(`chain[${i}]: canonical must hold ${least} to ${MAX_CHAIN} texts`);
+  if (item.previous.length !== 0 && item.previous.length !== 32) throw new BadItemError(`chain[${i}]: previous must be empty or 32 bytes`);
+  if (item.queue_mac.length > item.canonical.length) throw new BadItemError(`chain[${i}]: more queue_mac than canonical texts`);
+  if (item.details_sealed_as.length > item.canonical.length) throw new BadItemError(`chain[${i}]: more details_sealed_as than canonical texts`);
+  // A queued event's MAC covers the text as sent: its details come from the queue, never from this batch.
+  if (item.details_sealed_as.slice(0, item.queue_mac.length).some(Boolean)) throw new BadItemError(`chain[${i}]: a queued event's details are not sealed in its link's batch`);
+}
+
+/** The item with each text that names its details' seal item made whole (its head and the details this batch sealed). */
+function withDetails(item: ChainItem__Output, i: number, sealedFor: ReadonlyMap<string, Buffer>): ChainItem__Output {
+  const canonical = item.canonical.map((text, k) => {
+    const rowId = item.details_sealed_as[k];
+    if (!rowId) return text;
+    const details = sealedFor.get(rowId);
+    if (!details) throw new BadItemError(`chain[${i}]: details_sealed_as[${k}] names no audit_events seal item of this batch`);
+    if (!text.endsWith(']')) throw new BadItemError(`chain[${i}]: canonical[${k}] is not an event's head`);
+    return canonicalText(text, details);
+  });
+  return { ...item, canonical };
 }
 
 /** What every step of one batch works with. */

@@ -286,7 +286,8 @@ class ReadEvent {
     const known = services.keys.knownIn(scope);
     // A seal ahead that failed is done again in the batch (which says so if the tokenizer is gone).
     const sealed = await this.ahead?.sealed.catch(() => undefined);
-    await services.audit.record(tenantId, this.draft ?? event(), { sealed, known });
+    const prelink = sealed && (await this.ahead?.prelink?.catch(() => undefined));
+    await services.audit.record(tenantId, this.draft ?? event(), { sealed, known, prelink });
   }
 
   publish(...events: PrivacyEventDraft[]): void {

@@ -6,6 +6,7 @@ import type { Logger } from 'pino';
 import type { AuditAppend, AuditHead, QueuedLink } from '../../store/audit.js';
 import type { DigestForm } from '../../store/schema-version.js';
 import { TokenizerRejectedError, type TokenizerClient } from '../../tokenizer-client.js';
+import type { AuditRun } from '../../tokenizer-batch.js';
 import { auditDigestFirstForm, detailsDigest, digestOfLeaf, leafOfDigest } from '../../../proto/audit-checkpoint.js';
 import { canonical, canonicalHead, type AuditEventToChain } from './note.js';
 import { UnavailableError, VaultError } from '../../errors.js';
@@ -94,20 +95,39 @@ export class AuditLinker {
     const all = [...queued, ...rows];
     if (!all.length) return { queued: [], others: [], refused: [], head };
     const texts = all.map(canonical);
+    // Through Run: the link call rides with the opens and seals of the same turn.
+    const { links, refused } = await this.tokenizer.chainInRun(tenantId, this.runFrom(tenantId, head, texts, queued.map((q) => q.mac ?? Buffer.alloc(0))));
+    return this.linkedFrom(head, { queuedCount: queued.length, all, texts }, { links, refused });
+  }
+
+  /**
+   * The link call's run from `head` for `texts` (the first `queueMac.length` queued, with their MACs). The newest head
+   * known committed rides along: the tokenizer remembers it, and refuses to link from a head older than the newest it
+   * knows (a trail cut short).
+   */
+  runFrom(tenantId: number, head: AuditHead, texts: string[], queueMac: Buffer[] = [], detailsSealedAs?: string[]): AuditRun {
     const committed = this.committed.get(tenantId);
     if (committed) this.unreported.delete(tenantId);
-    // Through Run: the link call rides with the opens and seals of the same turn.
-    const { links, refused } = await this.tokenizer.chainInRun(tenantId, {
+    return {
       previous: head.hash,
       firstSeq: head.seq + 1,
       canonical: texts,
-      queueMac: queued.map((q) => q.mac ?? Buffer.alloc(0)),
+      queueMac,
       committed: committed && { seq: committed.seq, link: committed.hash },
       // What proves the head's link to a tokenizer that did not make it (another replica's, or one restarted).
       proof: head.proof && { canonical: canonical(head.proof.event), previous: head.proof.previous, legacy: head.proof.legacy },
-    });
+      ...(detailsSealedAs ? { detailsSealedAs } : {}),
+    };
+  }
+
+  /** The batch of `all` (the first `queuedCount` queued, `texts` their canonical texts) as the tokenizer linked it from `head`. */
+  linkedFrom(
+    head: AuditHead,
+    { queuedCount, all, texts }: { queuedCount: number; all: readonly AuditEventToChain[]; texts: readonly string[] },
+    { links, refused }: { links: readonly Buffer[]; refused: readonly number[] },
+  ): Linked {
     const gone = new Set(refused);
-    const kept = all.flatMap((e, i) => (gone.has(i) ? [] : [{ e, text: texts[i]!, queued: i < queued.length }]));
+    const kept = all.flatMap((e, i) => (gone.has(i) ? [] : [{ e, text: texts[i]!, queued: i < queuedCount }]));
     let digest = head.digest;
     // The leaf from the event's own fields and details (the same as from its canonical text, without decoding it);
     // the first form while an older release may run beside this one (store/schema-version.ts, LEAF_FORM_FLOOR).
@@ -119,7 +139,7 @@ export class AuditLinker {
     return {
       queued: chained.filter((c) => c.queued).map((c) => ({ uuid: c.e.uuid, hash: c.hash, digest: c.digest })),
       others: chained.filter((c) => !c.queued).map((c) => ({ ...withoutMac(c.e), hash: c.hash, digest: c.digest })),
-      refused: queued.filter((_, i) => gone.has(i)).map((q) => q.uuid),
+      refused: all.slice(0, queuedCount).filter((_, i) => gone.has(i)).map((q) => q.uuid),
       head: last ? { seq: head.seq + chained.length, hash: last.hash, digest: last.digest, proof: { event: withoutMac(last.e), previous: chained.at(-2)?.hash ?? head.hash } } : head,
     };
   }

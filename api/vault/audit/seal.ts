@@ -4,7 +4,10 @@
 import type { Stores } from '../../store/stores.js';
 import type { TokenizerClient } from '../../tokenizer-client.js';
 import type { SubjectKeys } from '../subject-keys.js';
-import { AUDIT_TABLE, canonicalHead, type AuditDraft, type AuditEventToChain } from './note.js';
+import { AUDIT_TABLE, canonical, canonicalHead, type AuditDraft, type AuditEventToChain } from './note.js';
+import type { AuditRun } from '../../tokenizer-batch.js';
+import { canonicalText } from '../../../proto/audit-checkpoint.js';
+import type { Prelink } from './prelink.js';
 
 export interface SealOptions {
   /** Where persons' keys are read (the write's transaction, or the tenant's statements). */
@@ -14,6 +17,17 @@ export interface SealOptions {
   known?: ReadonlyMap<string, Buffer | null> | undefined;
   /** A write's events, to be queued: each gets its MAC. */
   mac?: boolean;
+  /**
+   * A read's event (one draft): the run that links it, for its text (its head, when its details are sealed in the
+   * same message: then `sealedAs` is its uuid, else empty). Its links are answered with the event.
+   */
+  link?: ((text: string, sealedAs: string) => AuditRun) | undefined;
+}
+
+/** The drafts sealed, and the text `link`'s run linked with its links (when the tokenizer joined the details). */
+export interface SealedAndLinked {
+  events: AuditEventToChain[];
+  linked?: { text: string; links: Buffer[] } | undefined;
 }
 
 /**
@@ -21,7 +35,11 @@ export interface SealOptions {
  * same tokenizer call also answers each event's MAC, which the chainer's link call checks.
  */
 export async function sealEvents(tokenizer: TokenizerClient, subjectKeys: SubjectKeys, opts: SealOptions): Promise<AuditEventToChain[]> {
-  const { stores, drafts, known, mac = false } = opts;
+  return (await sealAndLink(tokenizer, subjectKeys, opts)).events;
+}
+
+export async function sealAndLink(tokenizer: TokenizerClient, subjectKeys: SubjectKeys, opts: SealOptions): Promise<SealedAndLinked> {
+  const { stores, drafts, known, mac = false, link } = opts;
   const { tenantId } = stores;
   // Details of an event about a person are theirs: sealed under their key, they stop opening once the person is
   // erased. Those of a person erased by this very call are dropped (the key is already gone). Keys the operation
@@ -33,8 +51,12 @@ export async function sealEvents(tokenizer: TokenizerClient, subjectKeys: Subjec
   const withDetails = drafts.filter((d) => d.details && !(d.record && keys.get(d.record) === null));
   // Details about no person go under the tenant's own data key.
   const tenantKey = withDetails.some((d) => !(d.record && keys.get(d.record))) ? await subjectKeys.tenantKey(tenantId) : undefined;
-  if (!withDetails.length && !mac) return drafts.map((d) => ({ ...d, details: null }));
-  const { sealed, queue_macs: macs } = await tokenizer.run(tenantId, {
+  if (!withDetails.length && !mac) return { events: drafts.map((d) => ({ ...d, details: null })) };
+  const lone = link && drafts.length === 1 ? drafts[0]! : undefined;
+  const sealsIt = lone !== undefined && withDetails.includes(lone);
+  const text = lone && (sealsIt ? canonicalHead(lone) : canonical({ ...lone, details: null }));
+  const run = lone && link!(text!, sealsIt ? lone.uuid : '');
+  const { sealed, queue_macs: macs, chained } = await tokenizer.run(tenantId, {
     seal: withDetails.map((d) => {
       const wrapped = d.record ? keys.get(d.record) : undefined;
       return {
@@ -46,14 +68,21 @@ export async function sealEvents(tokenizer: TokenizerClient, subjectKeys: Subjec
     }),
     // Each event's details are the seal item of the same uuid (or none): the MAC covers them as sealed.
     queueMac: mac ? drafts.map((d) => ({ uuid: d.uuid, head: canonicalHead(d), details: null })) : [],
+    ...(run ? { chain: [run] } : {}),
   });
   const sealedBy = new Map(withDetails.map((d, i) => [d.uuid, sealed[i]!]));
-  return drafts.map((d, i) => ({ ...d, details: sealedBy.get(d.uuid) ?? null, ...(mac ? { mac: macs[i]! } : {}) }));
+  const events = drafts.map((d, i) => ({ ...d, details: sealedBy.get(d.uuid) ?? null, ...(mac ? { mac: macs[i]! } : {}) }));
+  // A tokenizer before details_sealed_as links the head alone: those links are not the event's, and are left.
+  const joined = run && (!sealsIt || chained[0]?.details_joined === true);
+  if (!joined) return { events };
+  return { events, linked: { text: sealsIt ? canonicalText(text!, sealedBy.get(lone!.uuid)!) : text!, links: chained[0]!.links } };
 }
 
 /** What a read's call readied for its event before it ended: its details sealed ahead, or the keys it read. */
 export interface ReadiedEvent {
   sealed?: AuditEventToChain | undefined;
+  /** Its link, made in the same message from the head the trail was at (`Prelinks`), and the text linked. */
+  prelink?: Prelink | undefined;
   known?: ReadonlyMap<string, Buffer | null> | undefined;
 }
 

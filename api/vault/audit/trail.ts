@@ -12,6 +12,7 @@ import { RefusalRecorder } from './refusals.js';
 import { QUEUED_WHEN_UNLINKED, takeTurn, type AuditDraft, type AuditEventToChain, type TenantQueue, type Waiter } from './note.js';
 import { AuditLinker, auditFailure, headMoved, isBroken, isCut, type Linked } from './chainer.js';
 import { sealEvents, sealReadied, type ReadiedEvent } from './seal.js';
+import { holds, Prelinks, sealAheadOf, type SealedAhead } from './prelink.js';
 import { refuseQueued } from './refused.js';
 import type { Events } from '../events.js';
 import type { OutboxBatch } from '../privacy/outbox.js';
@@ -20,11 +21,7 @@ import type { OutboxBatch } from '../privacy/outbox.js';
 export { AUDIT_TABLE, BAD_REQUEST_MSG, canonical, canonicalHead, draftEvent, presentEvent, type AuditDraft, type AuditNote, type AuditRow } from './note.js';
 export { AuditReader } from './reader.js';
 
-/** A write's event whose details are being sealed ahead of the write's end (`AuditTrail.sealAhead`). */
-export interface SealedAhead {
-  draft: AuditDraft;
-  sealed: Promise<AuditEventToChain>;
-}
+export type { SealedAhead } from './prelink.js';
 
 const MAX_BATCH = 500;
 const BATCHES_IN_FLIGHT = 2;
@@ -45,6 +42,7 @@ export class AuditTrail {
   private readonly linker: AuditLinker;
   private readonly refusals: RefusalRecorder;
   private readonly readied = new WeakMap<AuditDraft, ReadiedEvent>(); // see `record`
+  private readonly prelinks = new Prelinks();
 
   constructor(
     private readonly db: Database,
@@ -117,14 +115,14 @@ export class AuditTrail {
    * (`known`): its tokenizer work then rides with the operation's own. Undefined when it cannot (no person, or
    * the key not at hand): `writeInTx` seals it then. The event is used only if the write succeeds and the person
    * still has a key at the end (a write that erased them drops the details, as ever). A read's (`mac` false) is
-   * appended as it is, not queued: it needs no MAC.
+   * appended as it is, not queued: it needs no MAC; a lone one on an idle trail is linked ahead too (prelink.ts).
    */
   sealAhead(stores: Stores, draft: AuditDraft, known: ReadonlyMap<string, Buffer | null>, mac = true): SealedAhead | undefined {
     if (!draft.details || !draft.record || !known.get(draft.record)) return undefined;
-    const sealed = sealEvents(this.tokenizer, this.keys, { stores, drafts: [draft], known, mac }).then((rows) => rows[0]!);
-    // Awaited only if the write gets that far; a failed write leaves it unused, not unhandled.
-    sealed.catch(() => undefined);
-    return { draft, sealed };
+    const { tenantId } = stores;
+    const head = mac ? undefined : this.heads.get(tenantId);
+    const from = head && this.prelinks.take(tenantId, !this.flushing.has(tenantId) && this.tokenizer.idle(tenantId)) ? head : undefined;
+    return sealAheadOf({ tokenizer: this.tokenizer, keys: this.keys, linker: this.linker }, { stores, drafts: [draft], known, mac }, from);
   }
 
   /**
@@ -141,6 +139,7 @@ export class AuditTrail {
     // The tenant's salt is learnt and the details sealed before anything waits: on the embedded database a lookup
     // on another connection from inside a transaction would wait forever, and sealing needs no lock.
     await this.tokenizer.prepare(tenantId);
+    this.prelinks.release(tenantId);
     const rows = drafts.length ? await sealReadied(this.tokenizer, this.keys, this.db.stores(tenantId), drafts, this.readied) : [];
     // Two turns per tenant, taken in batch order: linking (the tokenizer call) and appending (the database). A batch
     // links from the head the previous one will leave as soon as that one has its links, while it appends.
@@ -151,7 +150,8 @@ export class AuditTrail {
       const head = drain ? undefined : this.heads.get(tenantId);
       // A head this process remembers may be stale (another replica appended since): a tokenizer that knows a newer
       // one refuses to link from it, and the batch is linked from the head read under the lock instead.
-      const linked = head && (await this.linker.link(tenantId, head, writes, rows).catch((err: unknown) => (isCut(err) || isBroken(err) ? undefined : Promise.reject(err))));
+      const pre = head && !writes.length && rows.length === 1 ? this.readied.get(drafts[0]!)?.prelink : undefined;
+      const linked = head && (holds(pre, head, rows[0]!) ? this.linker.linkedFrom(head, { queuedCount: 0, all: rows, texts: [pre.text] }, { links: [pre.link], refused: [] }) : await this.linker.link(tenantId, head, writes, rows).catch((err: unknown) => (isCut(err) || isBroken(err) ? undefined : Promise.reject(err))));
       if (head && linked) {
         this.heads.set(tenantId, linked.head);
         link.done();

@@ -43,6 +43,7 @@ function item(trail: Trail, texts: string[], opts: { proof?: boolean; committed?
     committed_link: committed ? (head?.link ?? Buffer.alloc(0)) : Buffer.alloc(0),
     proof_canonical: proof && head ? head.text : '',
     proof_previous: proof && before ? before.link : Buffer.alloc(0),
+    details_sealed_as: [],
     proof_legacy: false,
   };
 }

@@ -36,6 +36,13 @@ export interface ChainItem {
    * no digest, which AuditVerify and the auditor's command both report as broken.
    */
   'proof_legacy'?: (boolean);
+  /**
+   * Per canonical text (at most one entry each, in order; empty or absent: none): the row id of this batch's seal
+   * item for table audit_events whose output is that event's details. The text is then the event's fields without
+   * them (its head) and the tokenizer links the whole text it makes of the two, after sealing: a read's link rides in
+   * the message that seals its details and opens its profile. Such items are linked after the batch's seals.
+   */
+  'details_sealed_as'?: (string)[];
 }
 
 export interface ChainItem__Output {
@@ -72,4 +79,11 @@ export interface ChainItem__Output {
    * no digest, which AuditVerify and the auditor's command both report as broken.
    */
   'proof_legacy': (boolean);
+  /**
+   * Per canonical text (at most one entry each, in order; empty or absent: none): the row id of this batch's seal
+   * item for table audit_events whose output is that event's details. The text is then the event's fields without
+   * them (its head) and the tokenizer links the whole text it makes of the two, after sealing: a read's link rides in
+   * the message that seals its details and opens its profile. Such items are linked after the batch's seals.
+   */
+  'details_sealed_as': (string)[];
 }

@@ -10,6 +10,11 @@ export interface ChainLinks {
    * Indexes (into canonical) of queued events refused: not linked.
    */
   'refused'?: (number)[];
+  /**
+   * Set when the item's details_sealed_as were joined to its texts (a tokenizer before them links the texts as sent:
+   * the caller then throws the links away).
+   */
+  'details_joined'?: (boolean);
 }
 
 export interface ChainLinks__Output {
@@ -21,4 +26,9 @@ export interface ChainLinks__Output {
    * Indexes (into canonical) of queued events refused: not linked.
    */
   'refused': (number)[];
+  /**
+   * Set when the item's details_sealed_as were joined to its texts (a tokenizer before them links the texts as sent:
+   * the caller then throws the links away).
+   */
+  'details_joined': (boolean);
 }
