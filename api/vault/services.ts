@@ -114,7 +114,11 @@ export function buildServices(config: Config, log: Logger, db: Database, tokeniz
   const legacy = new LegacyMigrator(db, tokenizer, log, { ...config.rewrap, batch: config.legacyBatch }, { keys, audit, blobs: files.blobs, events });
   events.on('tenantUpgraded', ({ tenantId }) => keyringCheck.migrated(tenantId));
   const { leases, auditExporter, outbox, subscriptions, dispatcher } = outbound(config, log, db, sealer, events);
-  const auditVerifier = new AuditVerifier(db, tokenizer, log, auditCheckpoints, { seconds: config.audit.verifySeconds, migration: keyringCheck });
+  const auditVerifier = new AuditVerifier(db, tokenizer, log, auditCheckpoints, {
+    seconds: config.audit.verifySeconds,
+    migration: keyringCheck,
+    reportCommitted: (tenantId) => audit.linker.reportNow(tenantId),
+  });
   return {
     config,
     log,

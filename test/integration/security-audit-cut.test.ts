@@ -131,4 +131,66 @@ describe('a trail cut short (N5)', () => {
       { numRuns: 10 },
     );
   });
+
+  it('is reported when it is cut in the moment after an append, before the tokenizer was told (generated)', async ({ vault }) => {
+    // The chainer tells the tokenizer its newest committed head with the next link call or 200 ms after the last
+    // batch; AuditVerify has it told first, so the trail's newest events cut at once are not found intact.
+    await fc.assert(
+      fc.asyncProperty(fc.array(fc.constantFrom('write', 'read', 'failed read'), { minLength: 1, maxLength: 6 }), fc.integer({ min: 1, max: 3 }), async (calls, n) => {
+        const { api } = vault;
+        const created = await vault.call('TenantCreate', { tenantname: `now${randomUUID().slice(0, 8)}`, tenantorg: 'Now' });
+        const id = created.body.tenantid as number;
+        const admin = { 'x-bunker-token': created.body.xtoken as string };
+        const profile = buildProfile();
+        expect((await vault.call('UserCreate', { profile }, admin)).status).toBe(200);
+        for (const c of calls) {
+          if (c === 'write') await vault.call('UserUpdate', { mode: 'login', identity: profile.login, profile: { note: randomUUID() } }, admin);
+          else await vault.call('UserGet', { mode: 'login', identity: c === 'read' ? profile.login : 'nobody' }, admin);
+        }
+        const to = await cut(api, id, Math.min(n, await headOf(api, id)));
+        const verdict = await api.services.auditVerifier.verify(id);
+        expect(verdict, JSON.stringify({ calls, n })).toMatchObject({ result: 'broken', broken: { seq: to + 1, why: 'cut' } });
+      }),
+      { numRuns: 8 },
+    );
+  });
+});
+
+describe('a head forged, then put back (the database as it was)', () => {
+  it('leaves the trail as it was: calls answered, their events chained once, intact (generated)', async ({ vault }) => {
+    // While the forged head is there, reads are refused (broken) and writes' events wait queued; once it is put
+    // back, nothing of it may stay in the api's memory (it was never a committed head): every call works again.
+    await fc.assert(
+      fc.asyncProperty(fc.array(fc.constantFrom('write', 'read'), { minLength: 1, maxLength: 4 }), fc.array(fc.constantFrom('write', 'read'), { maxLength: 3 }), async (before, during) => {
+        const { api } = vault;
+        const created = await vault.call('TenantCreate', { tenantname: `fr${randomUUID().slice(0, 8)}`, tenantorg: 'Forged' });
+        const id = created.body.tenantid as number;
+        const admin = { 'x-bunker-token': created.body.xtoken as string };
+        const profile = buildProfile();
+        expect((await vault.call('UserCreate', { profile }, admin)).status).toBe(200);
+        const step = (c: string) =>
+          c === 'write' ? vault.call('UserUpdate', { mode: 'login', identity: profile.login, profile: { note: randomUUID() } }, admin) : vault.call('UserGet', { mode: 'login', identity: profile.login }, admin);
+        const t = `tenant_${id}`;
+        const count = async (table: string) => Number((await sql(api, `select count(*)::int as n from ${t}.${table}`))[0]!.n);
+        const start = await count('audit_events');
+        for (const c of before) expect((await step(c)).status).toBe(200);
+        const [saved] = await sql(api, `select seq, hash, digest from ${t}.audit_head`);
+        await sql(api, `insert into ${t}.audit_events select seq + 1, $1::uuid, "when", title, status, msg, actor, record, mode, app, details, sha256(hash), sha256(digest) from ${t}.audit_events where seq = $2`, [randomUUID(), saved!.seq]);
+        await sql(api, `update ${t}.audit_head set seq = seq + 1, hash = sha256(hash), digest = sha256(digest)`);
+        for (const c of during) expect((await step(c)).status).toBe(c === 'write' ? 200 : 503);
+        // Put back exactly as it was.
+        await sql(api, `delete from ${t}.audit_events where seq > $1`, [saved!.seq]);
+        await sql(api, `update ${t}.audit_head set seq = $1, hash = $2, digest = $3`, [saved!.seq, saved!.hash, saved!.digest]);
+        for (const c of ['read', 'write', 'read']) expect((await step(c)).status).toBe(200);
+        await api.services.audit.drainIfQueued(id);
+        await expect.poll(() => count('audit_queue'), { timeout: 10_000 }).toBe(0);
+        // Each call's event once, a refused read's too (kept as a failed call's), and nothing of the forged row.
+        const uuids = Number((await sql(api, `select count(distinct uuid)::int as n from ${t}.audit_events`))[0]!.n);
+        expect(await count('audit_events')).toBe(start + before.length + during.length + 3);
+        expect(uuids).toBe(await count('audit_events'));
+        expect(await api.services.auditVerifier.verify(id)).toMatchObject({ result: 'intact' });
+      }),
+      { numRuns: 6 },
+    );
+  });
 });

@@ -74,8 +74,8 @@ export class AuditLinker {
     private readonly form: DigestForm,
   ) {}
 
-  /** A head read under the lock is committed (the tokenizer may not know it yet: it restarted). */
-  headRead(tenantId: number, head: AuditHead): void {
+  /** A head read under the lock that the tokenizer linked from: committed (the tokenizer may not know it: it restarted). */
+  private headRead(tenantId: number, head: AuditHead): void {
     const known = this.committed.get(tenantId);
     if (!known || known.seq < head.seq) this.committed.set(tenantId, head);
   }
@@ -89,14 +89,19 @@ export class AuditLinker {
   /**
    * The links the tokenizer makes from `head` for `queued` (their MACs checked first: a refused one is left out) then
    * `rows`, with their public digests. The newest head known committed rides along: the tokenizer remembers it, and
-   * refuses to link from a head older than the newest it knows (a trail cut short).
+   * refuses to link from a head older than the newest it knows (a trail cut short). With `read`, `head` was read under
+   * the lock: it rides as committed, and is remembered as such only once the tokenizer has linked from it (a head
+   * forged in the database is refused, and must not be taken for the trail's committed end once it is removed).
    */
-  async link(tenantId: number, head: AuditHead, queued: readonly AuditEventToChain[], rows: readonly AuditEventToChain[]): Promise<Linked> {
+  async link(tenantId: number, head: AuditHead, events: { queued: readonly AuditEventToChain[]; rows: readonly AuditEventToChain[] }, read = false): Promise<Linked> {
+    const { queued, rows } = events;
     const all = [...queued, ...rows];
     if (!all.length) return { queued: [], others: [], refused: [], head };
     const texts = all.map(canonical);
     // Through Run: the link call rides with the opens and seals of the same turn.
-    const { links, refused } = await this.tokenizer.chainInRun(tenantId, this.runFrom(tenantId, head, texts, queued.map((q) => q.mac ?? Buffer.alloc(0))));
+    const run = this.runFrom(tenantId, head, texts, { queueMac: queued.map((q) => q.mac ?? Buffer.alloc(0)), read });
+    const { links, refused } = await this.tokenizer.chainInRun(tenantId, run);
+    if (read) this.headRead(tenantId, head);
     return this.linkedFrom(head, { queuedCount: queued.length, all, texts }, { links, refused });
   }
 
@@ -105,9 +110,11 @@ export class AuditLinker {
    * known committed rides along: the tokenizer remembers it, and refuses to link from a head older than the newest it
    * knows (a trail cut short).
    */
-  runFrom(tenantId: number, head: AuditHead, texts: string[], queueMac: Buffer[] = [], detailsSealedAs?: string[]): AuditRun {
-    const committed = this.committed.get(tenantId);
+  runFrom(tenantId: number, head: AuditHead, texts: string[], opts: { queueMac?: Buffer[]; detailsSealedAs?: string[]; read?: boolean } = {}): AuditRun {
+    const { queueMac = [], detailsSealedAs, read = false } = opts;
+    let committed = this.committed.get(tenantId);
     if (committed) this.unreported.delete(tenantId);
+    if (read && (!committed || committed.seq < head.seq)) committed = head;
     return {
       previous: head.hash,
       firstSeq: head.seq + 1,
@@ -154,14 +161,22 @@ export class AuditLinker {
     if (this.reporting.has(tenantId)) return;
     const t = setTimeout(() => {
       this.reporting.delete(tenantId);
-      const h = this.unreported.get(tenantId);
-      if (!h) return;
-      this.unreported.delete(tenantId);
-      const report = { previous: h.hash, firstSeq: h.seq + 1, canonical: [], committed: { seq: h.seq, link: h.hash } };
-      this.tokenizer.chainInRun(tenantId, report).catch((err: unknown) => this.cutOrFailed(tenantId, err));
+      void this.reportNow(tenantId);
     }, REPORT_AFTER_MS);
     t.unref();
     this.reporting.set(tenantId, t);
+  }
+
+  /**
+   * Tells the tokenizer now the tenant's committed head that no link call has carried yet: before AuditVerify reads
+   * the tokenizer's newest head, so that a trail cut in the moment after an append is not found intact.
+   */
+  async reportNow(tenantId: number): Promise<void> {
+    const h = this.unreported.get(tenantId);
+    if (!h) return;
+    this.unreported.delete(tenantId);
+    const report = { previous: h.hash, firstSeq: h.seq + 1, canonical: [], committed: { seq: h.seq, link: h.hash } };
+    await this.tokenizer.chainInRun(tenantId, report).catch((err: unknown) => this.cutOrFailed(tenantId, err));
   }
 
   /** A refused link or report that says the trail was cut is logged as such; anything else is retried later anyway. */

@@ -56,7 +56,7 @@ export function holds(prelink: Prelink | undefined, head: AuditHead, event: Audi
 /** One draft's event sealed ahead (`opts.drafts`: that one); with `from`, linked from that head in the same message. */
 export function sealAheadOf(deps: { tokenizer: TokenizerClient; keys: SubjectKeys; linker: AuditLinker }, opts: SealOptions, from?: AuditHead): SealedAhead {
   const { tenantId } = opts.stores;
-  const link = from && ((text: string, sealedAs: string) => deps.linker.runFrom(tenantId, from, [text], [], [sealedAs]));
+  const link = from && ((text: string, sealedAs: string) => deps.linker.runFrom(tenantId, from, [text], { detailsSealedAs: [sealedAs] }));
   const sealing = sealAndLink(deps.tokenizer, deps.keys, { ...opts, link });
   const sealed = sealing.then((s) => s.events[0]!);
   const prelink = sealing.then((s) => (from && s.linked ? { from, text: s.linked.text, link: s.linked.links[0]! } : undefined));

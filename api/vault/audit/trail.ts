@@ -39,7 +39,8 @@ export class AuditTrail {
   /** Per tenant, the last batch to link and the last to append: the next one waits for each in turn. */
   private readonly linking = new Map<number, Promise<void>>();
   private readonly appending = new Map<number, Promise<void>>();
-  private readonly linker: AuditLinker;
+  /** Its link calls (AuditVerify has it tell the tokenizer the newest committed head first). */
+  readonly linker: AuditLinker;
   private readonly refusals: RefusalRecorder;
   private readonly readied = new WeakMap<AuditDraft, ReadiedEvent>(); // see `record`
   private readonly prelinks = new Prelinks();
@@ -151,7 +152,7 @@ export class AuditTrail {
       // A head this process remembers may be stale (another replica appended since): a tokenizer that knows a newer
       // one refuses to link from it, and the batch is linked from the head read under the lock instead.
       const pre = head && !writes.length && rows.length === 1 ? this.readied.get(drafts[0]!)?.prelink : undefined;
-      const linked = head && (holds(pre, head, rows[0]!) ? this.linker.linkedFrom(head, { queuedCount: 0, all: rows, texts: [pre.text] }, { links: [pre.link], refused: [] }) : await this.linker.link(tenantId, head, writes, rows).catch((err: unknown) => (isCut(err) || isBroken(err) ? undefined : Promise.reject(err))));
+      const linked = head && (holds(pre, head, rows[0]!) ? this.linker.linkedFrom(head, { queuedCount: 0, all: rows, texts: [pre.text] }, { links: [pre.link], refused: [] }) : await this.linker.link(tenantId, head, { queued: writes, rows }).catch((err: unknown) => (isCut(err) || isBroken(err) ? undefined : Promise.reject(err))));
       if (head && linked) {
         this.heads.set(tenantId, linked.head);
         link.done();
@@ -183,11 +184,10 @@ export class AuditTrail {
     // The queue holds this process's writes too (their transactions committed), unless another chainer took them.
     const limit = Math.max(1, MAX_BATCH - rows.length);
     const { queued, linked, replayed } = await this.db.auditTransaction(tenantId, limit, async (audit, head, queued) => {
-      // Read under the lock, the head is committed: the tokenizer may not have been told yet (a restart).
-      this.linker.headRead(tenantId, head);
       // A queued row whose uuid is in the trail already (a linked row queued again) is never linked twice.
       const replayed = queued.filter((q) => q.chained).map((q) => q.uuid);
-      const linked = await this.linker.link(tenantId, head, queued.filter((q) => !q.chained), rows);
+      // Read under the lock, the head is committed unless forged: the tokenizer may not know it yet (a restart).
+      const linked = await this.linker.link(tenantId, head, { queued: queued.filter((q) => !q.chained), rows }, true);
       if (linked.queued.length + linked.others.length) await audit.append(head, linked.queued, linked.others);
       return { queued, linked, replayed };
     });

@@ -48,6 +48,8 @@ export class AuditVerifier {
       seconds: number;
       /** Tenants left out of scheduled passes: those whose legacy trail is still to be re-chained (vault/jobs/legacy.ts). */
       migration?: MigrationState | undefined;
+      /** Tells the tokenizer the newest head this process committed, before its own newest is read (AuditLinker.reportNow). */
+      reportCommitted?: ((tenantId: number) => Promise<void>) | undefined;
     },
   ) {
     this.schedule = new Periodic(opts.seconds, () => this.verifyAll(), (err: unknown) => this.log.error({ err: { type: (err as Error).name, message: (err as Error).message } }, 'audit verification failed'));
@@ -106,6 +108,8 @@ export class AuditVerifier {
     const signed = await this.checkpoints.known(tenantId);
     // And the newest head the tokenizer knows committed (kept beside its keyring), read before the head: a trail that
     // now ends before it lost its last events, however well the links left chain.
+    // (This process's own newest, appended in the last moment and not yet reported, is told to it first.)
+    await this.opts.reportCommitted?.(tenantId);
     const highWater = await this.tokenizer.auditHighWater(tenantId);
     const head = await store.head();
     let linksSeen: Buffer = Buffer.alloc(0);
