@@ -50,6 +50,8 @@ export interface AuditHead {
 export interface HeadProof {
   event: Omit<AuditEventRow, 'seq' | 'hash' | 'digest'>;
   previous: Buffer;
+  /** The head event's own stored digest, and the one before it (null: a legacy event, without one). */
+  digests?: { own: Buffer | null; previous: Buffer | null } | undefined;
   /** A legacy event (stored before keyed links, no digest): its link is of the public sha256 chain. */
   legacy?: boolean;
 }
@@ -98,8 +100,8 @@ export class AuditStore extends TenantTables {
    * after the lock's: its snapshot is taken once the lock is held (one taken while waiting misses the last batch).
    */
   get headProofStatement(): string {
-    return `select e.seq, e.uuid, e."when", e.title, e.status, e.msg, e.actor, e.record, e.mode, e.app, e.details, e.digest, p.hash as proof_previous
-      from ${this.t}.audit_head h join ${this.t}.audit_events e on e.seq = h.seq left join ${this.t}.audit_events p on p.seq = h.seq - 1 where h.id = 1`;
+    return `select e.seq, e.uuid, e."when", e.title, e.status, e.msg, e.actor, e.record, e.mode, e.app, e.details, e.digest, p.hash as proof_previous,
+      p.digest as proof_previous_digest from ${this.t}.audit_head h join ${this.t}.audit_events e on e.seq = h.seq left join ${this.t}.audit_events p on p.seq = h.seq - 1 where h.id = 1`;
   }
 
   /** The head as locked, with its proof when `proofRow` is its event's (`headProofStatement`). */
@@ -107,7 +109,8 @@ export class AuditStore extends TenantTables {
     const head = { seq: Number(row.seq), hash: row.hash as Buffer, digest: row.digest as Buffer };
     if (!proofRow || head.seq < 1 || Number(proofRow.seq) !== head.seq) return head;
     const { seq: _seq, hash: _hash, digest: _digest, ...event } = toRow({ ...proofRow, hash: null });
-    const proof = { event, previous: (proofRow.proof_previous as Buffer | null) ?? Buffer.alloc(0) };
+    const digests = { own: (proofRow.digest as Buffer | null) ?? null, previous: (proofRow.proof_previous_digest as Buffer | null) ?? null };
+    const proof = { event, previous: (proofRow.proof_previous as Buffer | null) ?? Buffer.alloc(0), digests };
     return { ...head, proof: proofRow.digest == null ? { ...proof, legacy: true } : proof };
   }
 

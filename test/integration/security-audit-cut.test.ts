@@ -3,7 +3,7 @@
 // its keyring (across restarts), refuses to link from an older one, and AuditVerify reports a trail shorter than it.
 import { randomUUID } from 'node:crypto';
 import fc from 'fast-check';
-import { describe, expect, it as plain } from 'vitest';
+import { describe, expect, it as plain, vi } from 'vitest';
 import { vaultTest, apiTestEnv, buildProfile } from '../fixtures/vault.js';
 import { spawnTokenizer, shortTempDir, type SpawnedTokenizer } from '../fixtures/tokenizer.js';
 import { createTestDatabase } from '../fixtures/database.js';
@@ -156,18 +156,55 @@ describe('a trail cut short (N5)', () => {
   });
 });
 
+describe('AuditVerify called while a run is under way', () => {
+  it('is answered by a run that started after the call: a cut made meanwhile is reported', async ({ vault }) => {
+    const { api } = vault;
+    const created = await vault.call('TenantCreate', { tenantname: `ver${randomUUID().slice(0, 8)}`, tenantorg: 'Verify' });
+    const id = created.body.tenantid as number;
+    const admin = { 'x-bunker-token': created.body.xtoken as string };
+    for (let i = 0; i < 3; i++) expect((await vault.call('UserCreate', { profile: buildProfile() }, admin)).status).toBe(200);
+    await known(api, id);
+    // The first run is held once it has read the head and the events (at its first link call) until the trail is
+    // cut and the second call made: its own verdict is of the trail before the cut.
+    const tokenizer = api.services.tokenizer;
+    const chainAudit = tokenizer.chainAudit.bind(tokenizer);
+    let release!: () => void;
+    const held = new Promise<void>((resolve) => (release = resolve));
+    const spy = vi.spyOn(tokenizer, 'chainAudit').mockImplementationOnce(async (...args: Parameters<typeof chainAudit>) => {
+      await held;
+      return chainAudit(...args);
+    });
+    try {
+      const first = api.services.auditVerifier.verify(id);
+      await vi.waitFor(() => expect(spy).toHaveBeenCalled());
+      const to = await cut(api, id, 1);
+      const second = api.services.auditVerifier.verify(id);
+      release();
+      expect(await first).toMatchObject({ result: 'intact' });
+      expect(await second).toMatchObject({ result: 'broken', broken: { seq: to + 1, why: 'cut' } });
+    } finally {
+      vi.restoreAllMocks();
+    }
+  });
+});
+
 describe('a head forged, then put back (the database as it was)', () => {
   it('leaves the trail as it was: calls answered, their events chained once, intact (generated)', async ({ vault }) => {
-    // While the forged head is there, reads are refused (broken) and writes' events wait queued; once it is put
-    // back, nothing of it may stay in the api's memory (it was never a committed head): every call works again.
+    // While the forged head is there (a made-up row at the head; or the head's public digest edited, alone or with
+    // its event's), reads are refused (broken) and writes' events wait queued; nothing is linked onto it. Once it is
+    // put back, nothing of it may stay in the api's memory (it was never a committed head): every call works again.
+    const forgery = fc.constantFrom('row' as const, 'digest' as const, 'digest and event' as const);
+    const calls = fc.constantFrom('write', 'read');
     await fc.assert(
-      fc.asyncProperty(fc.array(fc.constantFrom('write', 'read'), { minLength: 1, maxLength: 4 }), fc.array(fc.constantFrom('write', 'read'), { maxLength: 3 }), async (before, during) => {
+      fc.asyncProperty(forgery, fc.array(calls, { minLength: 1, maxLength: 4 }), fc.array(calls, { maxLength: 3 }), async (forged, before, during) => {
         const { api } = vault;
         const created = await vault.call('TenantCreate', { tenantname: `fr${randomUUID().slice(0, 8)}`, tenantorg: 'Forged' });
+        expect(created.status, JSON.stringify(created.body)).toBe(200);
         const id = created.body.tenantid as number;
         const admin = { 'x-bunker-token': created.body.xtoken as string };
         const profile = buildProfile();
-        expect((await vault.call('UserCreate', { profile }, admin)).status).toBe(200);
+        const made = await vault.call('UserCreate', { profile }, admin);
+        expect(made.status, JSON.stringify(made.body)).toBe(200);
         const step = (c: string) =>
           c === 'write' ? vault.call('UserUpdate', { mode: 'login', identity: profile.login, profile: { note: randomUUID() } }, admin) : vault.call('UserGet', { mode: 'login', identity: profile.login }, admin);
         const t = `tenant_${id}`;
@@ -175,22 +212,28 @@ describe('a head forged, then put back (the database as it was)', () => {
         const start = await count('audit_events');
         for (const c of before) expect((await step(c)).status).toBe(200);
         const [saved] = await sql(api, `select seq, hash, digest from ${t}.audit_head`);
-        await sql(api, `insert into ${t}.audit_events select seq + 1, $1::uuid, "when", title, status, msg, actor, record, mode, app, details, sha256(hash), sha256(digest) from ${t}.audit_events where seq = $2`, [randomUUID(), saved!.seq]);
-        await sql(api, `update ${t}.audit_head set seq = seq + 1, hash = sha256(hash), digest = sha256(digest)`);
-        for (const c of during) expect((await step(c)).status).toBe(c === 'write' ? 200 : 503);
+        if (forged === 'row') {
+          await sql(api, `insert into ${t}.audit_events select seq + 1, $1::uuid, "when", title, status, msg, actor, record, mode, app, details, sha256(hash), sha256(digest) from ${t}.audit_events where seq = $2`, [randomUUID(), saved!.seq]);
+          await sql(api, `update ${t}.audit_head set seq = seq + 1, hash = sha256(hash), digest = sha256(digest)`);
+        } else {
+          await sql(api, `update ${t}.audit_head set digest = sha256(digest)`);
+          if (forged === 'digest and event') await sql(api, `update ${t}.audit_events set digest = sha256(digest) where seq = $1`, [saved!.seq]);
+        }
+        for (const c of [...during, 'read']) expect((await step(c)).status, `${forged}: ${c}`).toBe(c === 'write' ? 200 : 503);
         // Put back exactly as it was.
         await sql(api, `delete from ${t}.audit_events where seq > $1`, [saved!.seq]);
+        await sql(api, `update ${t}.audit_events set digest = $2 where seq = $1`, [saved!.seq, saved!.digest]);
         await sql(api, `update ${t}.audit_head set seq = $1, hash = $2, digest = $3`, [saved!.seq, saved!.hash, saved!.digest]);
         for (const c of ['read', 'write', 'read']) expect((await step(c)).status).toBe(200);
         await api.services.audit.drainIfQueued(id);
         await expect.poll(() => count('audit_queue'), { timeout: 10_000 }).toBe(0);
         // Each call's event once, a refused read's too (kept as a failed call's), and nothing of the forged row.
         const uuids = Number((await sql(api, `select count(distinct uuid)::int as n from ${t}.audit_events`))[0]!.n);
-        expect(await count('audit_events')).toBe(start + before.length + during.length + 3);
+        expect(await count('audit_events')).toBe(start + before.length + during.length + 4);
         expect(uuids).toBe(await count('audit_events'));
         expect(await api.services.auditVerifier.verify(id)).toMatchObject({ result: 'intact' });
       }),
-      { numRuns: 6 },
+      { numRuns: 10 },
     );
   });
 });

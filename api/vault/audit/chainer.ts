@@ -7,7 +7,7 @@ import type { AuditAppend, AuditHead, QueuedLink } from '../../store/audit.js';
 import type { DigestForm } from '../../store/schema-version.js';
 import { TokenizerRejectedError, type TokenizerClient } from '../../tokenizer-client.js';
 import type { AuditRun } from '../../tokenizer-batch.js';
-import { auditDigestFirstForm, detailsDigest, digestOfLeaf, leafOfDigest } from '../../../proto/audit-checkpoint.js';
+import { auditDigestFirstForm, detailsDigest, digestOfLeaf, followingDigest, leafOfDigest } from '../../../proto/audit-checkpoint.js';
 import { canonical, canonicalHead, type AuditEventToChain } from './note.js';
 import { UnavailableError, VaultError } from '../../errors.js';
 
@@ -28,6 +28,19 @@ export interface Linked {
 function withoutMac(e: AuditEventToChain): Omit<AuditEventToChain, 'mac'> {
   const { mac: _mac, ...event } = e;
   return event;
+}
+
+/**
+ * Whether a head read from the database has the digest its event's row states, and that digest follows from the
+ * event before (the public chain, which anyone can recompute). Nothing to recompute from: a legacy event's.
+ */
+export function digestHolds(head: AuditHead): boolean {
+  if (head.seq < 1) return head.digest.length === 0;
+  const d = head.proof?.digests;
+  if (!head.proof || !d?.own) return true;
+  if (!head.digest.equals(d.own)) return false;
+  if (d.previous === null && head.seq > 1) return true;
+  return followingDigest(d.previous ?? Buffer.alloc(0), head.seq, canonical(head.proof.event), d.own).equals(d.own);
 }
 
 /** The tokenizer's refusal to link from a head older than one it knows committed. */
@@ -97,6 +110,8 @@ export class AuditLinker {
     const { queued, rows } = events;
     const all = [...queued, ...rows];
     if (!all.length) return { queued: [], others: [], refused: [], head };
+    // Its public digest is the api's to check (the tokenizer vouches for links only): one edited is not linked onto.
+    if (read && !digestHolds(head)) throw new UnavailableError('The audit trail of this tenant is broken: its head\'s digest is not its event\'s; no event is linked until it is repaired');
     const texts = all.map(canonical);
     // Through Run: the link call rides with the opens and seals of the same turn.
     const run = this.runFrom(tenantId, head, texts, { queueMac: queued.map((q) => q.mac ?? Buffer.alloc(0)), read });

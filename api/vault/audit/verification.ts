@@ -63,14 +63,25 @@ export class AuditVerifier {
    * rewritten or not, shows); the events after it are linked through the tokenizer as in a full run.
    */
   verify(tenantId: number): Promise<Verdict> {
+    // A call that comes while a run is under way gets the next run, which starts once that one ends: a run started
+    // before a change to the trail must not answer a call made after it. Calls that come meanwhile share that run.
+    const next = this.next.get(tenantId);
+    if (next) return next;
     const running = this.running.get(tenantId);
-    if (running) return running;
-    const run = this.verifyAlone(tenantId).finally(() => this.running.delete(tenantId));
-    this.running.set(tenantId, run);
-    return run;
+    const start = () => {
+      this.next.delete(tenantId);
+      const run = this.verifyAlone(tenantId).finally(() => this.running.delete(tenantId));
+      this.running.set(tenantId, run);
+      return run;
+    };
+    if (!running) return start();
+    const after = running.then(start, start);
+    this.next.set(tenantId, after);
+    return after;
   }
 
   private readonly running = new Map<number, Promise<Verdict>>();
+  private readonly next = new Map<number, Promise<Verdict>>();
   /**
    * Per tenant, the last head found intact by this process, with a running hash of every stored link up to it (kept
    * in memory only: the database's writers can't move it). Before it, links are not recomputed, but held to this.
