@@ -1,7 +1,8 @@
 // A read's link made in the tokenizer message that seals its details and opens its profile, from the head the
 // tenant's trail is at in this process: the read's batch then appends it with no link call of its own, one tokenizer
-// hop per read instead of two. Only while the trail is idle here (no batch of the tenant in flight, its head known)
-// and for one read at a time; the batch appends the event from that head only if the head is still there and the
+// hop per read instead of two. Only for a read alone here (no batch of the tenant in flight, no tokenizer call of the
+// tenant out or waiting, its head known; under load a read's link rides the batch's link call, and linking ahead would
+// make batches of one) and one read at a time; the batch appends the event from that head only if the head is still there and the
 // event is the text linked, and links it again (as any batch does) otherwise. A link made and never appended is
 // never stored anywhere: nothing can be chained onto it.
 import type { AuditHead } from '../../store/audit.js';

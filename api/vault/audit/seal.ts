@@ -38,6 +38,7 @@ export async function sealEvents(tokenizer: TokenizerClient, subjectKeys: Subjec
   return (await sealAndLink(tokenizer, subjectKeys, opts)).events;
 }
 
+/** As `sealEvents`, and with `opts.link` the read's link made in the same tokenizer message. */
 export async function sealAndLink(tokenizer: TokenizerClient, subjectKeys: SubjectKeys, opts: SealOptions): Promise<SealedAndLinked> {
   const { stores, drafts, known, mac = false, link } = opts;
   const { tenantId } = stores;
