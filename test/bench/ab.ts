@@ -4,13 +4,15 @@
 // connections on each, interleaved A B A B (UserUpdate and UserGet with the reference beside each pair), then UserGet's
 // p50 at one connection the same way; prints the better of two rounds and the ratios after/before. BENCH_QUICK=1 uses
 // 3 s windows. Commit bodies quote its figures.
+// Each row also gives the CPU ms per call of each side's api (its supervisor counted with it), tokenizer,
+// PostgreSQL and the load generator (/proc, cpu-time.ts), the lower of the two rounds: less noisy than req/s.
 // Its spread: an A/A run (the same code on both sides) gave 0.84x to 1.04x on this machine.
 // `npx tsx test/bench/ab.ts --custody` compares this tree with itself instead: before in static custody, after with
 // its keyring sealed in an HSM (a SoftHSM2 token made for the run): the HSM is touched only at start, on data-key
 // cache misses and on tenant KEK changes, so the two should serve alike.
 import { execSync, spawn } from 'node:child_process';
 import { randomBytes, randomUUID } from 'node:crypto';
-import { existsSync, mkdirSync, mkdtempSync, rmSync, symlinkSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -21,6 +23,7 @@ import { benchProfile } from './profiles.js';
 import { startReference } from './references.js';
 import { benchDatabase } from './database.js';
 import { percentile } from './stats.js';
+import { cpuDuring, processes } from './cpu-time.js';
 
 const SECONDS = process.env.BENCH_QUICK === '1' ? 3 : 10;
 const PEOPLE = 2000;
@@ -79,6 +82,7 @@ async function startVault(root: string, hsm?: TestToken) {
     base,
     headers: { 'x-bunker-token': token },
     tokens,
+    pid: child.pid!,
     async stop() {
       child.kill('SIGTERM');
       await new Promise((r) => child.once('exit', r));
@@ -111,6 +115,41 @@ const loads = {
     hammer(v.base, v.headers, 'AgreementAccept', SECONDS, (i) => ({ mode: 'token', identity: v.tokens[i % PEOPLE], brief: 'bench-marketing', agreementmethod: 'web-form', finaltime: '1y' })),
 };
 
+/** The processes under `pid` (the supervisor: its api and tokenizer), by walking each process's parents. */
+function under(pid: number): (p: { pid: number; ppid: number }) => boolean {
+  let parents: Map<number, number> | undefined; // read once, after the load
+  return (p) => {
+    parents ??= new Map(processes().map((q) => [q.pid, q.ppid]));
+    for (let at: number | undefined = p.pid; at !== undefined && at > 1; at = parents.get(at)) if (at === pid) return true;
+    return false;
+  };
+}
+
+/**
+ * `load` on `v`, with the CPU ms per call of the vault's processes (api and tokenizer), PostgreSQL and this
+ * process (the load generator): one load runs at a time, so every PostgreSQL backend's time is this load's.
+ */
+async function measured(load: (v: Vault) => ReturnType<typeof hammer>, v: Vault): Promise<{ rps: number; cpu: Record<string, number> }> {
+  let rps = 0;
+  const vault = under(v.pid);
+  const isTokenizer = (pid: number) => {
+    try {
+      return /tokenizer/.test(readFileSync(`/proc/${pid}/cmdline`, 'utf8'));
+    } catch {
+      return false;
+    }
+  };
+  const { perCall } = await cpuDuring({ api: (p) => vault(p) && !isTokenizer(p.pid), tokenizer: (p) => vault(p) && isTokenizer(p.pid), postgres: (p) => p.comm === 'postgres', 'load generator': (p) => p.pid === process.pid }, async () => {
+    const r = await load(v);
+    rps = r.rps;
+    return Math.max(1, r.rps * SECONDS);
+  });
+  return { rps, cpu: perCall };
+}
+
+const cpuText = (cpu: Record<string, number>) => `${Object.values(cpu).reduce((a, b) => a + b, 0).toFixed(3)} ms (${Object.entries(cpu).map(([k, ms]) => `${k} ${ms.toFixed(3)}`).join(', ')})`;
+const cpuTotal = (cpu: Record<string, number>) => Object.values(cpu).reduce((a, b) => a + b, 0);
+
 const baseline = custody ? here : join(tmpdir(), `sr-ab-${execSync(`git rev-parse --short ${ref}`, { cwd: here }).toString().trim()}`);
 if (!custody && !existsSync(join(baseline, 'api'))) {
   mkdirSync(baseline, { recursive: true });
@@ -125,15 +164,20 @@ const after = await startVault(here, hsm);
 try {
   await reference.seed(profiles);
   const refServer = { base: reference.url, headers: {} };
-  const best: Record<string, { before: number; after: number; ref: number }> = {};
+  const best: Record<string, { before: number; after: number; ref: number; cpuBefore?: Record<string, number>; cpuAfter?: Record<string, number> }> = {};
   for (const [op, load] of Object.entries(loads) as [keyof typeof loads, (v: Vault) => ReturnType<typeof hammer>][]) {
     // Warm-up of all three, then A B A B with the reference beside each pair.
     for (const v of [before, after]) await load(v);
     if (op === 'UserUpdate' || op === 'UserGet') await load({ ...refServer, tokens: [] } as unknown as Vault);
-    const b = { before: 0, after: 0, ref: 0 };
+    const b: (typeof best)[string] = { before: 0, after: 0, ref: 0 };
     for (let round = 0; round < 2; round++) {
-      b.before = Math.max(b.before, (await load(before)).rps);
-      b.after = Math.max(b.after, (await load(after)).rps);
+      // The better round's rate, and the lower CPU per call of the two rounds (each side's own).
+      const mb = await measured(load, before);
+      b.before = Math.max(b.before, mb.rps);
+      if (!b.cpuBefore || cpuTotal(mb.cpu) < cpuTotal(b.cpuBefore)) b.cpuBefore = mb.cpu;
+      const ma = await measured(load, after);
+      b.after = Math.max(b.after, ma.rps);
+      if (!b.cpuAfter || cpuTotal(ma.cpu) < cpuTotal(b.cpuAfter)) b.cpuAfter = ma.cpu;
       if (op === 'UserUpdate' || op === 'UserGet') b.ref = Math.max(b.ref, (await load({ ...refServer, tokens: [] } as unknown as Vault)).rps);
     }
     best[op] = b;
@@ -149,6 +193,7 @@ try {
   for (const [op, b] of Object.entries(best)) {
     const vsRef = b.ref ? `; vs reference ${((b.before / b.ref) * 100).toFixed(0)}% → ${((b.after / b.ref) * 100).toFixed(0)}% (ref ${Math.round(b.ref)})` : '';
     console.log(`${op}: ${Math.round(b.before)} → ${Math.round(b.after)} req/s, after/before ${(b.after / b.before).toFixed(3)}${vsRef}`);
+    if (b.cpuBefore && b.cpuAfter) console.log(`  CPU per call ${cpuText(b.cpuBefore)} → ${cpuText(b.cpuAfter)}, after/before ${(cpuTotal(b.cpuAfter) / cpuTotal(b.cpuBefore)).toFixed(3)}`);
   }
   const x = (ms: number) => `${ms.toFixed(2)} ms (${(ms / lat.ref).toFixed(2)}× the reference's ${lat.ref.toFixed(2)})`;
   console.log(`UserGet p50 at one connection: ${x(lat.before)} → ${x(lat.after)}`);
