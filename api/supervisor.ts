@@ -188,7 +188,8 @@ function startTokenizer(): void {
     restarts = Date.now() - startedAt > 30_000 ? 0 : restarts + 1;
     const delay = Math.min(10_000, 250 * 2 ** Math.min(restarts, 6));
     say({ msg: 'tokenizer exited, restarting', code, signal, delay }, 'error');
-    setTimeout(() => !stopping && startTokenizer(), delay).unref();
+    // Not unref'd: with both children dead, this timer is all that keeps the supervisor alive to bring them back.
+    setTimeout(() => !stopping && startTokenizer(), delay);
   });
 }
 
@@ -244,6 +245,7 @@ function startApi(): void {
     apiRestarts = Date.now() - startedAt > 30_000 ? 0 : apiRestarts + 1;
     const delay = Math.min(10_000, 250 * 2 ** Math.min(apiRestarts, 6));
     say({ msg: 'api exited, restarting', code, signal, delay }, 'error');
-    setTimeout(() => !stopping && startApi(), delay).unref();
+    // Not unref'd, as the tokenizer's: a supervisor whose children are both dead must not exit with nothing to wait on.
+    setTimeout(() => !stopping && startApi(), delay);
   });
 }

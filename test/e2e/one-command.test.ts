@@ -101,6 +101,18 @@ describe('npm start', () => {
     const revived = await call(running.url, rootToken!, 'UserGet', { mode: 'email', identity: 'keep@example.com' });
     expect(revived.status).toBe(200);
 
+    // Both die at once: the supervisor, left with no child, still brings both back (it once exited here, code 0).
+    const [, apiNow] = [...running.output().matchAll(/"msg":"api started","pid":(\d+)/g)].at(-1)!;
+    const [, tokenizerNow] = [...running.output().matchAll(/"msg":"tokenizer started","pid":(\d+)/g)].at(-1)!;
+    const beforeBoth = running.output().length;
+    process.kill(Number(tokenizerNow), 'SIGKILL');
+    process.kill(Number(apiNow), 'SIGKILL');
+    await running.waitFor(/"msg":"api exited, restarting"/, allowance, beforeBoth);
+    await running.waitFor(/tokenizer exited, restarting/, allowance, beforeBoth);
+    await running.waitReady(allowance);
+    const both = await call(running.url, rootToken!, 'UserGet', { mode: 'email', identity: 'keep@example.com' });
+    expect(both.status).toBe(200);
+
     expect(await running.stop('SIGINT')).toBe(0);
     running = undefined;
   });
