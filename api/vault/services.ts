@@ -118,6 +118,7 @@ export function buildServices(config: Config, log: Logger, db: Database, tokeniz
     seconds: config.audit.verifySeconds,
     migration: keyringCheck,
     reportCommitted: (tenantId) => audit.linker.reportNow(tenantId),
+    committedHere: (tenantId) => audit.linker.committedSeq(tenantId),
   });
   return {
     config,

@@ -383,7 +383,7 @@ describe('the audit schedules', () => {
     const lines = () => { try { return readFileSync(file, 'utf8').trim().split('\n').map(parseCheckpoint); } catch { return []; } };
     expect(lines()).toHaveLength(0);
     await vault.call('UserGet', { mode: 'login', identity: 'nobody' }, admin);
-    await vi.waitFor(() => expect(lines()).toHaveLength(1));
+    await vi.waitFor(() => expect(lines()).toHaveLength(1), { timeout: 15_000 });
     expect(lines()[0]!.seq).toBeGreaterThanOrEqual(5);
   });
 

@@ -92,6 +92,41 @@ describe('a trail cut short (N5)', () => {
     }
   });
 
+  plain('is reported by AuditVerify when the tokenizer was killed before it saved the committed head (generated)', async () => {
+    // A stranger killed the tokenizer (SIGKILL) right after the last calls, before it was told or had saved their
+    // head, then cut the trail: the restarted tokenizer knew an older head and AuditVerify said intact, while the api
+    // (which remembers what it committed) refused the tenant's reads as cut short. Both must say cut.
+    const dataDir = shortTempDir();
+    const db = await createTestDatabase();
+    const rootToken = randomUUID();
+    let tokenizer: SpawnedTokenizer | undefined = await spawnTokenizer({ dataDir });
+    const socketPath = tokenizer.socketPath;
+    const api: Api = await startApi(apiTestEnv({ dataDir, rootToken, socketPath, databaseUrl: db.url }, quiet));
+    try {
+      await fc.assert(
+        fc.asyncProperty(fc.integer({ min: 1, max: 4 }), fc.integer({ min: 0, max: 3 }), fc.integer({ min: 0, max: 250 }), async (writes, reads, waitMs) => {
+          const created = await call(api, rootToken, 'TenantCreate', { tenantname: `kill${randomUUID().slice(0, 8)}`, tenantorg: 'Kill' });
+          const id = created.body.tenantid as number;
+          const admin = created.body.xtoken as string;
+          let token = '';
+          for (let i = 0; i < writes; i++) token = (await call(api, rootToken, 'UserCreate', { profile: buildProfile() }, admin)).body.token as string;
+          for (let i = 0; i < reads; i++) expect((await call(api, rootToken, 'UserGet', { mode: 'token', identity: token }, admin)).status).toBe(200);
+          await new Promise((r) => setTimeout(r, waitMs));
+          await tokenizer!.stop('SIGKILL');
+          tokenizer = await spawnTokenizer({ dataDir, socketPath });
+          const to = await cut(api, id, 1);
+          const verdict = await api.services.auditVerifier.verify(id);
+          expect(verdict).toMatchObject({ result: 'broken', broken: { seq: to + 1, why: 'cut' } });
+        }),
+        { numRuns: 6 },
+      );
+    } finally {
+      await api.close();
+      await tokenizer?.stop();
+      await db.drop();
+    }
+  });
+
   it('is told from an intact trail whatever the calls, forged rows, edits and cuts (generated)', async ({ vault }) => {
     const tamper = fc.oneof(fc.constant({ kind: 'cut' as const, n: 1 }), fc.record({ kind: fc.constant('cut' as const), n: fc.integer({ min: 1, max: 4 }) }), fc.constant({ kind: 'edit' as const }));
     const step = fc.oneof(

@@ -93,6 +93,11 @@ export class AuditLinker {
     if (!known || known.seq < head.seq) this.committed.set(tenantId, head);
   }
 
+  /** The newest head this process appended or saw linked: a trail that ends before it was cut, whatever the tokenizer knows. */
+  committedSeq(tenantId: number): number {
+    return this.committed.get(tenantId)?.seq ?? 0;
+  }
+
   /** A batch committed: its head is the newest committed, told to the tokenizer by the next link call or soon. */
   appended(tenantId: number, head: AuditHead): void {
     this.committed.set(tenantId, head);

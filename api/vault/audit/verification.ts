@@ -50,6 +50,11 @@ export class AuditVerifier {
       migration?: MigrationState | undefined;
       /** Tells the tokenizer the newest head this process committed, before its own newest is read (AuditLinker.reportNow). */
       reportCommitted?: ((tenantId: number) => Promise<void>) | undefined;
+      /**
+       * The newest head this process committed (AuditLinker.committedSeq): a tokenizer killed before it saved the
+       * head it was told forgets it, and this process's memory is then the only record of the longer trail.
+       */
+      committedHere?: ((tenantId: number) => number) | undefined;
     },
   ) {
     this.schedule = new Periodic(opts.seconds, () => this.verifyAll(), (err: unknown) => this.log.error({ err: { type: (err as Error).name, message: (err as Error).message } }, 'audit verification failed'));
@@ -122,6 +127,8 @@ export class AuditVerifier {
     // (This process's own newest, appended in the last moment and not yet reported, is told to it first.)
     await this.opts.reportCommitted?.(tenantId);
     const highWater = await this.tokenizer.auditHighWater(tenantId);
+    // Read before the head too: committed heads only move on, so a head read after it is at least as new unless cut.
+    const committedHere = this.opts.committedHere?.(tenantId) ?? 0;
     const head = await store.head();
     let linksSeen: Buffer = Buffer.alloc(0);
     const out = (v: Verdict) => ({ result: v.result, broken: v.broken, public: v, head, links: linksSeen });
@@ -162,7 +169,7 @@ export class AuditVerifier {
     if (head.last > head.seq) return broken(head.seq + 1, 'link');
     // A signed checkpoint beyond the head: events it vouched for are gone.
     if (signed.some((c) => c.seq > head.seq)) return broken(head.seq + 1, 'checkpoint mismatch');
-    if (highWater.seq > head.seq) return broken(head.seq + 1, 'cut');
+    if (Math.max(highWater.seq, committedHere) > head.seq) return broken(head.seq + 1, 'cut');
     return out({ result: 'intact', checked: { from: head.seq ? 1 : 0, to: head.seq } });
   }
 
