@@ -6,7 +6,7 @@
 // ends before it. Keyed by tenant and a hash of its salt: another database's tenant of the same id is another trail.
 import { hash, randomBytes } from 'node:crypto';
 import { existsSync, readFileSync } from 'node:fs';
-import { open, rename } from 'node:fs/promises';
+import { open, rename, rm } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import type { Logger } from 'pino';
 import { writePrivateFile } from './keyring-file.js';
@@ -47,6 +47,7 @@ export class AuditHeads {
   private timer: NodeJS.Timeout | undefined;
   /** The write in flight (off the event loop's back: a link call never waits on the disk). */
   private writing: Promise<void> | undefined;
+  private closed = false;
   readonly file: string;
 
   constructor(
@@ -135,6 +136,8 @@ export class AuditHeads {
       } finally {
         await fh.close();
       }
+      // Closed meanwhile: close() wrote everything, this write's older copy must not land over it.
+      if (this.closed) return void (await rm(tmp, { force: true }));
       await rename(tmp, this.file);
       const dir = await open(dirname(this.file), 'r');
       try {
@@ -158,8 +161,9 @@ export class AuditHeads {
     }
   }
 
-  /** Saves what is pending (at shutdown). */
+  /** Saves what is pending (at shutdown), and what a write still in flight holds: the process may end before it lands. */
   close(): void {
-    if (this.timer) this.save();
+    if (this.timer || this.writing) this.save();
+    this.closed = true;
   }
 }

@@ -60,6 +60,20 @@ describe('the tokenizer\'s audit heads', () => {
     await expect.poll(() => (existsSync(heads.file) ? new AuditHeads(file, log).get(4, salt).seq : 0), { timeout: 5_000 }).toBe(43);
   });
 
+  it('saves at close what a write still in flight holds (the process may end before it lands)', async () => {
+    const file = fresh();
+    const heads = new AuditHeads(file, log);
+    heads.raise(5, salt, 7, randomBytes(32));
+    // The timed save has begun (its write is out) and nothing else is pending: close now, and read without waiting.
+    await expect.poll(() => (heads as unknown as { writing?: Promise<void> }).writing !== undefined, { timeout: 5_000, interval: 1 }).toBe(true);
+    heads.close();
+    expect(new AuditHeads(file, log).get(5, salt).seq).toBe(7);
+    // The write that was out lands nowhere afterwards: no older copy over the closing one, no temporary file left.
+    await (heads as unknown as { writing?: Promise<void> }).writing;
+    expect(new AuditHeads(file, log).get(5, salt).seq).toBe(7);
+    expect(readdirSync(join(file, '..')).filter((f) => f.endsWith('.tmp'))).toEqual([]);
+  });
+
   it('refuses to start on a file that is not its own', () => {
     const file = fresh();
     writeFileSync(join(file, '..', 'audit-heads.json'), '{"v":2}');
