@@ -137,7 +137,10 @@ export class AuditHeads {
         await fh.close();
       }
       // Closed meanwhile: close() wrote everything, this write's older copy must not land over it.
-      if (this.closed) return void (await rm(tmp, { force: true }));
+      if (this.closed) {
+        await rm(tmp, { force: true });
+        return;
+      }
       await rename(tmp, this.file);
       const dir = await open(dirname(this.file), 'r');
       try {
