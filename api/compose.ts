@@ -177,6 +177,8 @@ function closer({ server, metricsServer, services, tokenizer, db, keysDb, log, t
       await services.legacy.stop();
       await services.statistics.stop();
       services.files.close();
+      // The heads committed in the last moment, told to the tokenizer before its client closes.
+      await services.audit.linker.reportAll();
       tokenizer.close();
       await db.close();
       await keysDb?.close();

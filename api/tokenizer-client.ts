@@ -265,10 +265,11 @@ export class TokenizerClient {
 
   /**
    * The same links through Run: the call rides with other callers' items of the same turn (the audit chainer's,
-   * beside the opens of the reads it records), one round trip where there were two.
+   * beside the opens of the reads it records), one round trip where there were two. `alone`: a message of its own
+   * (a head's report), never merged, nor seen by `idle`.
    */
-  async chainInRun(tenantId: number, run: AuditRun): Promise<{ links: Buffer[]; refused: number[] }> {
-    const { chained } = await this.run(tenantId, { chain: [run] });
+  async chainInRun(tenantId: number, run: AuditRun, alone = false): Promise<{ links: Buffer[]; refused: number[] }> {
+    const { chained } = alone ? await this.runSmall(tenantId, { chain: [run] }) : await this.run(tenantId, { chain: [run] });
     return { links: chained[0]!.links, refused: chained[0]!.refused };
   }
 

@@ -168,7 +168,7 @@ describe('a trail cut short (N5)', () => {
   });
 
   it('is reported when it is cut in the moment after an append, before the tokenizer was told (generated)', async ({ vault }) => {
-    // The chainer tells the tokenizer its newest committed head with the next link call or 200 ms after the last
+    // The chainer tells the tokenizer its newest committed head with the next link call or 20 ms after the last
     // batch; AuditVerify has it told first, so the trail's newest events cut at once are not found intact.
     await fc.assert(
       fc.asyncProperty(fc.array(fc.constantFrom('write', 'read', 'failed read'), { minLength: 1, maxLength: 6 }), fc.integer({ min: 1, max: 3 }), async (calls, n) => {

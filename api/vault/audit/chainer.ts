@@ -11,8 +11,13 @@ import { auditDigestFirstForm, detailsDigest, digestOfLeaf, followingDigest, lea
 import { canonical, canonicalHead, type AuditEventToChain } from './note.js';
 import { UnavailableError, VaultError } from '../../errors.js';
 
-/** How long after a batch's commit the tokenizer is told its head, unless a link call carried it meanwhile. */
-const REPORT_AFTER_MS = 200;
+/**
+ * How long after a batch's commit the tokenizer is told its head, unless a link call carried it meanwhile: until then
+ * only this process's memory holds it (an api killed in that moment leaves the event cuttable unseen). Under load the
+ * next link call carries it first, so reports are sent only once a tenant's calls pause. A report is its own message,
+ * beside the merged calls (it never makes a lone read wait, nor cost it its prelink).
+ */
+const REPORT_AFTER_MS = 20;
 
 /** A batch as linked: queued events kept (by uuid) and the others whole, each with its link and digest; the refused. */
 export interface Linked {
@@ -196,7 +201,14 @@ export class AuditLinker {
     if (!h) return;
     this.unreported.delete(tenantId);
     const report = { previous: h.hash, firstSeq: h.seq + 1, canonical: [], committed: { seq: h.seq, link: h.hash } };
-    await this.tokenizer.chainInRun(tenantId, report).catch((err: unknown) => this.cutOrFailed(tenantId, err));
+    await this.tokenizer.chainInRun(tenantId, report, true).catch((err: unknown) => this.cutOrFailed(tenantId, err));
+  }
+
+  /** At a stop: every tenant's committed head no link call has told the tokenizer yet, told now. */
+  async reportAll(): Promise<void> {
+    for (const t of this.reporting.values()) clearTimeout(t);
+    this.reporting.clear();
+    await Promise.all([...this.unreported.keys()].map((tenantId) => this.reportNow(tenantId)));
   }
 
   /** A refused link or report that says the trail was cut is logged as such; anything else is retried later anyway. */
