@@ -7,17 +7,11 @@
 // says whether system calls are the cost. BENCH_QUICK=1 uses 3 s windows. `npm run bench` runs it last (`measureCpu`)
 // and prints its table with #33's targets: the vault's CPU per call at most 1.25× the reference's (UserGet), 1.7×
 // (UserUpdate).
-import { randomBytes, randomUUID } from 'node:crypto';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
+import { resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { startSupervisor } from '../fixtures/processes.js';
 import { hammer } from './load.js';
-import { benchProfile } from './profiles.js';
-import { startReference } from './references.js';
-import { benchDatabase } from './database.js';
-import { cpuDuring, processes } from './cpu-time.js';
+import { sideBySide } from './side-by-side.js';
+import { cpuDuring } from './cpu-time.js';
 import { bulkBodies, measureBulk } from './bulk.js';
 import type { Row } from './stats.js';
 
@@ -30,35 +24,8 @@ const TARGET = { UserGet: 1.25, UserUpdate: 1.7 };
  * lines printed as it goes, and the ratios as rows of the bench's table.
  */
 export async function measureCpu(seconds: number): Promise<{ lines: string[]; rows: Row[] }> {
-  const { url, drop } = await benchDatabase('cpu');
-  const dataDir = mkdtempSync(join(tmpdir(), 'src-'));
-  const root = randomUUID();
-  const vault = await startSupervisor({ DATABASE_URL: url, STRONGROOM_DATA_DIR: dataDir, STRONGROOM_ROOT_TOKEN: root, STRONGROOM_LOG_LEVEL: 'warn' }, { built: true });
-  const reference = await startReference(url, 'ref_cpu');
+  const { vault, reference, root, run, emails, groups, stop } = await sideBySide('cpu', PEOPLE);
   try {
-    await vault.waitReady();
-    const run = randomBytes(3).toString('hex');
-    const profiles = Array.from({ length: PEOPLE }, (_, i) => benchProfile(1_000_000 + i, run));
-    for (let b = 0; b < PEOPLE; b += 1000) {
-      const records = profiles.slice(b, b + 1000).map((profile) => ({ profile }));
-      const res = await fetch(`${vault.url}/v2/UserCreateBulk`, { method: 'POST', headers: { 'content-type': 'application/json', 'x-bunker-token': root }, body: JSON.stringify({ records }) });
-      if (res.status !== 200) throw new Error(`UserCreateBulk: ${res.status}`);
-    }
-    await reference.seed(profiles);
-    const emails = profiles.map((p) => p.email as string);
-    const supervisor = vault.child.pid!;
-    const vaultChildren = processes().filter((p) => p.ppid === supervisor);
-    const cmdline = (pid: number) => readFileSync(`/proc/${pid}/cmdline`, 'utf8');
-    const api = vaultChildren.find((p) => !/tokenizer/.test(cmdline(p.pid)))!.pid;
-    const tokenizer = vaultChildren.find((p) => /tokenizer/.test(cmdline(p.pid)))!.pid;
-    const refPid = processes().find((p) => /test\/bench\/reference\.ts/.test(cmdline(p.pid)))!.pid;
-    const groups = {
-      api: (p: { pid: number }) => p.pid === api,
-      tokenizer: (p: { pid: number }) => p.pid === tokenizer,
-      postgres: (p: { comm: string }) => p.comm === 'postgres',
-      reference: (p: { pid: number }) => p.pid === refPid,
-      'load generator': (p: { pid: number }) => p.pid === process.pid,
-    };
     const bodies = {
       UserGet: (i: number) => ({ mode: 'email', identity: emails[i % emails.length] }),
       UserUpdate: (i: number) => ({ mode: 'email', identity: emails[i % emails.length], profile: { visits: i, last: new Date().toISOString() } }),
@@ -113,10 +80,7 @@ export async function measureCpu(seconds: number): Promise<{ lines: string[]; ro
     table.push({ metric: 'UserCreateBulk CPU per record', value: Object.values(bulk.perCall).reduce((s, v) => s + v, 0) * 1000, unit: 'µs' });
     return { lines: rows, rows: table };
   } finally {
-    await vault.stop();
-    await reference.stop();
-    rmSync(dataDir, { recursive: true, force: true });
-    await drop();
+    await stop();
   }
 }
 

@@ -7,51 +7,16 @@
 // generator (/proc, cpu-time.ts), with the tokenizer calls and audit batches per call from the api's metrics.
 // Read the lines against each other: what a layer adds is its line minus the one before. `BENCH_ONLY=UserGet` runs
 // the lines whose name holds that text.
-import { randomBytes, randomUUID } from 'node:crypto';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import autocannon from 'autocannon';
-import { startSupervisor } from '../fixtures/processes.js';
 import { hammer } from './load.js';
-import { benchProfile } from './profiles.js';
-import { startReference } from './references.js';
-import { benchDatabase } from './database.js';
-import { cpuDuring, processes } from './cpu-time.js';
+import { sideBySide } from './side-by-side.js';
+import { cpuDuring } from './cpu-time.js';
 
 const PEOPLE = 2000;
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 4);
 
-const { url, drop } = await benchDatabase('layers');
-const dataDir = mkdtempSync(join(tmpdir(), 'sr-layers-'));
-const root = randomUUID();
-const vault = await startSupervisor({ DATABASE_URL: url, STRONGROOM_DATA_DIR: dataDir, STRONGROOM_ROOT_TOKEN: root, STRONGROOM_LOG_LEVEL: 'warn' }, { built: true });
-const reference = await startReference(url, 'ref_layers');
+const { vault, reference, root, emails, groups, stop } = await sideBySide('layers', PEOPLE);
 try {
-  await vault.waitReady();
-  const run = randomBytes(3).toString('hex');
-  const profiles = Array.from({ length: PEOPLE }, (_, i) => benchProfile(1_000_000 + i, run));
-  for (let b = 0; b < PEOPLE; b += 1000) {
-    const records = profiles.slice(b, b + 1000).map((profile) => ({ profile }));
-    const res = await fetch(`${vault.url}/v2/UserCreateBulk`, { method: 'POST', headers: { 'content-type': 'application/json', 'x-bunker-token': root }, body: JSON.stringify({ records }) });
-    if (res.status !== 200) throw new Error(`UserCreateBulk: ${res.status}`);
-  }
-  await reference.seed(profiles);
-  const emails = profiles.map((p) => p.email as string);
-
-  const children = processes().filter((p) => p.ppid === vault.child.pid);
-  const cmdline = (pid: number) => readFileSync(`/proc/${pid}/cmdline`, 'utf8');
-  const api = children.find((p) => !/tokenizer/.test(cmdline(p.pid)))!.pid;
-  const tokenizer = children.find((p) => /tokenizer/.test(cmdline(p.pid)))!.pid;
-  const referencePid = processes().find((p) => /test\/bench\/reference\.ts/.test(cmdline(p.pid)))!.pid;
-  const groups = {
-    api: (p: { pid: number }) => p.pid === api,
-    tokenizer: (p: { pid: number }) => p.pid === tokenizer,
-    postgres: (p: { comm: string }) => p.comm === 'postgres',
-    reference: (p: { pid: number }) => p.pid === referencePid,
-    'load generator': (p: { pid: number }) => p.pid === process.pid,
-  };
-
   const get = async (base: string, path: string) => (await autocannon({ url: `${base}${path}`, connections: 16, duration: SECONDS })).requests.average;
   const userGet = async (base: string, headers: Record<string, string>, identity: (i: number) => string) =>
     (await hammer(base, headers, 'UserGet', SECONDS, (i) => ({ mode: 'email', identity: identity(i) }))).rps;
@@ -95,8 +60,5 @@ try {
     console.log(`${name.padEnd(32)} ${Math.round(rps).toString().padStart(6)} req/s, CPU ms per call ${total.toFixed(3)} (${parts})${perCallCounts}`);
   }
 } finally {
-  await vault.stop();
-  await reference.stop();
-  rmSync(dataDir, { recursive: true, force: true });
-  await drop();
+  await stop();
 }

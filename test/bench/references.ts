@@ -8,6 +8,8 @@ const root = fileURLToPath(new URL('../../', import.meta.url));
 
 export interface Reference {
   url: string;
+  /** The server's process, for cpu-time.ts. */
+  pid: number;
   seed(profiles: Record<string, unknown>[]): Promise<void>;
   stop(): Promise<void>;
 }
@@ -31,6 +33,7 @@ export async function startReference(databaseUrl: string, schema: string, env: R
   const url = `http://127.0.0.1:${port}`;
   return {
     url,
+    pid: child.pid!,
     async seed(profiles) {
       for (let i = 0; i < profiles.length; i += 1000) {
         const res = await fetch(`${url}/seed`, {

@@ -7,12 +7,12 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { once } from 'node:events';
 import { randomUUID } from 'node:crypto';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { startSupervisor, type Supervised } from '../fixtures/processes.js';
-import { cpuDuring, processes } from './cpu-time.js';
+import { startSupervisor, supervisedChildren, type Supervised } from '../fixtures/processes.js';
+import { cpuDuring } from './cpu-time.js';
 import { benchDatabase } from './database.js';
 import { hammer } from './load.js';
 import { benchProfile } from './profiles.js';
@@ -66,9 +66,8 @@ async function vault(env: Record<string, string>): Promise<Side> {
     const res = await fetch(`${v.url}/v2/UserCreateBulk`, { method: 'POST', headers: { 'content-type': 'application/json', 'x-bunker-token': root }, body: JSON.stringify({ records }) });
     tokens.push(...((await res.json()) as { created: { token: string }[] }).created.map((c) => c.token));
   }
-  const children = processes().filter((p) => p.ppid === v.child.pid);
-  const isTokenizer = (pid: number) => /tokenizer/.test(readFileSync(`/proc/${pid}/cmdline`, 'utf8'));
-  const pids = { api: children.find((p) => !isTokenizer(p.pid))!.pid, tokenizer: children.find((p) => isTokenizer(p.pid))!.pid };
+  const { api, tokenizer } = supervisedChildren(v.child.pid!);
+  const pids = { api: api!, tokenizer: tokenizer! };
   return { v, root, tokens, drop, dir, pids };
 }
 
