@@ -1,6 +1,6 @@
 // Input schema pieces shared by many operations, with the contract's own error messages.
 import { z } from 'zod';
-import { MODES } from '../vault/identities.js';
+import { MODES, unindexable, unindexableMessage } from '../vault/identities.js';
 import { Messages } from '../errors.js';
 
 export const Mode = z
@@ -24,13 +24,22 @@ export const TimeInput = z
   .union([z.string().min(1), z.number().int().nonnegative()])
   .meta({ description: 'A duration (`30s`, `12h`, `7d`, `1m` = 31 days, `1y`), a Unix time, or an ISO-8601 date.' });
 
-/** A JSON object. Checked by shape only: walking 120 fields of 10,000 bulk profiles would cost more than storing them. */
+const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
+
+/**
+ * A JSON object whose index fields (login, email, phone, custom) are strings or numbers when present. Checked by
+ * shape only: walking 120 fields of 10,000 bulk profiles would cost more than storing them.
+ */
 export const Profile = z
-  .custom<Record<string, unknown>>((v) => typeof v === 'object' && v !== null && !Array.isArray(v), {
-    error: (iss) => (iss.input === undefined ? undefined : 'expected a JSON object'),
+  .custom<Record<string, unknown>>((v) => isObject(v) && unindexable(v) === undefined, {
+    error: (iss) => {
+      if (iss.input === undefined) return undefined;
+      const bad = isObject(iss.input) ? unindexable(iss.input) : undefined;
+      return bad ? unindexableMessage(bad) : 'expected a JSON object';
+    },
   })
   // The check above is not expressible in JSON Schema: say what it is, so the reference shows an object.
-  .meta({ type: 'object', description: 'A JSON object; its `login`, `email`, `phone` and `custom` fields are indexed.' });
+  .meta({ type: 'object', description: 'A JSON object; its `login`, `email`, `phone` and `custom` fields are indexed: each a string, a number or null.' });
 
 export const Uuid = z.string().regex(/^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i, {
   error: Messages.badUuid,

@@ -21,6 +21,22 @@ export function isUuid(value: string): boolean {
   return UUID.test(value);
 }
 
+/**
+ * The first index field of a profile holding what cannot be indexed (neither a string nor a number; null and absent
+ * are no value): such a value would be stored and never found by its mode.
+ */
+export function unindexable(profile: Record<string, unknown>): IndexMode | undefined {
+  return INDEX_FIELDS.find((field) => {
+    const v = profile[field];
+    return v !== undefined && v !== null && typeof v !== 'string' && !(typeof v === 'number' && Number.isFinite(v));
+  });
+}
+
+/** What a 400 says of an unindexable field. */
+export function unindexableMessage(field: IndexMode): string {
+  return `${field} is indexed: it must be a string or a number`;
+}
+
 /** The top-level `login`, `email`, `phone`, `custom` values of a profile, as strings; absent when empty. */
 export function indexValues(profile: Record<string, unknown>): Partial<Record<IndexMode, string>> {
   const out: Partial<Record<IndexMode, string>> = {};

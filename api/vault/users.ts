@@ -3,8 +3,8 @@ import { createHash, randomUUID } from 'node:crypto';
 import type { TokenizerClient } from '../tokenizer-client.js';
 import type { Database } from '../store/database.js';
 import { type UserRow, INDEX_COLUMN } from '../store/users.js';
-import { conflict, notFound, Messages } from '../errors.js';
-import { INDEX_KIND, indexValues, type IndexMode, type Mode } from './identities.js';
+import { badRequest, conflict, notFound, Messages } from '../errors.js';
+import { INDEX_KIND, indexValues, unindexable, unindexableMessage, type IndexMode, type Mode } from './identities.js';
 import { expiresAt } from './durations.js';
 import { documentBytes } from './documents.js';
 import { altered } from './sealed.js';
@@ -146,6 +146,9 @@ export class Users {
     // hashed again: the phone's normalisation alone was a good part of the tokenizer's time per UserUpdate.
     const known: { item: number; mode: IndexMode; hash: Buffer }[] = [];
     items.forEach((it, i) => {
+      // What the input's schema refuses, a patch or a merge may still make (a field set to true or to an object).
+      const bad = unindexable(it.profile);
+      if (bad) throw badRequest(`Invalid API request parameter: profile: ${unindexableMessage(bad)}`);
       for (const [mode, value] of Object.entries(indexValues(it.profile)) as [IndexMode, string][]) {
         const cacheKey = this.hashes.keyOf(tenantId, mode, value);
         const hash = this.hashes.get(cacheKey);

@@ -1,5 +1,8 @@
 // Bounded documents, tried as an attacker would: a patch that doubles the profile, a document nested 10,000 deep,
-// a profile past the size bound. Each answers 400 naming the field, stores nothing and leaves the vault serving.
+// a profile past the size bound, an index field that cannot be indexed. Each answers 400 naming the field, stores
+// nothing and leaves the vault serving.
+import { randomUUID } from 'node:crypto';
+import fc from 'fast-check';
 import { describe, expect } from 'vitest';
 import { vaultTest, buildProfile, type TestVault } from '../fixtures/vault.js';
 
@@ -96,5 +99,65 @@ describe('size and depth', () => {
     // Each refused bomb left its event (and the two unlock calls and the update theirs).
     expect(await audited()).toBeGreaterThanOrEqual(before + bombs.length + 2);
     expect((await vault.call('UserGet', p.ref)).status).toBe(200);
+  });
+});
+
+describe('index fields', () => {
+  const FIELDS = ['login', 'email', 'phone', 'custom'] as const;
+  /** The oracle: what an index can hold (null and absent are no value). */
+  const indexable = (v: unknown) => v === null || typeof v === 'string' || (typeof v === 'number' && Number.isFinite(v));
+  const unindexableValue = fc.oneof(fc.boolean(), fc.array(fc.jsonValue(), { maxLength: 3 }), fc.dictionary(fc.string(), fc.jsonValue(), { maxKeys: 3 }));
+  const paths = fc.constantFrom('UserCreate', 'UserCreateBulk', 'UserUpdate', 'UserUpdateRequest', 'UserPatch');
+
+  it('refuses a value no index can hold on every write path, with a 400 naming the field, and stores nothing (generated)', async ({ vault }) => {
+    // A stranger's F5: such a value was stored, and the person was never found by that mode.
+    await fc.assert(
+      fc.asyncProperty(fc.constantFrom(...FIELDS), unindexableValue, paths, async (field, value, path) => {
+        expect(indexable(value)).toBe(false);
+        const witness = buildProfile();
+        const profile = { ...buildProfile(), [field]: value };
+        let res;
+        let subject: Awaited<ReturnType<typeof person>> | undefined;
+        if (path === 'UserCreate') res = await vault.call('UserCreate', { profile });
+        else if (path === 'UserCreateBulk') res = await vault.call('UserCreateBulk', { records: [{ profile: witness }, { profile }] });
+        else {
+          subject = await person(vault);
+          const change = path === 'UserPatch' ? { patch: [{ op: 'add', path: `/${field}`, value }] } : { profile: { [field]: value } };
+          res = await vault.call(path, { ...subject.ref, ...change });
+        }
+        expect(res.status, JSON.stringify(res.body)).toBe(400);
+        expect(res.body.message).toContain(`${field} is indexed: it must be a string or a number`);
+        // Nothing stored: no bulk record (its good neighbour neither), no new version, no request.
+        if (path === 'UserCreateBulk') expect((await vault.call('UserGet', { mode: 'login', identity: witness.login })).status).toBe(404);
+        if (subject) {
+          const now = await vault.call('UserGet', subject.ref);
+          expect(now.body.version).toBe(1);
+          expect(now.body.profile).toEqual(subject.profile);
+          expect((await vault.call('UserGetRequests', subject.ref)).body.total ?? 0).toBe(0);
+        }
+      }),
+      { numRuns: 30 },
+    );
+  });
+
+  it('finds a person by any string or number an index holds, and takes null as no value (generated)', async ({ vault }) => {
+    const values = fc.oneof(fc.string({ minLength: 1, maxLength: 40 }).filter((v) => v.trim() !== ''), fc.integer(), fc.double({ noNaN: true, noDefaultInfinity: true }), fc.constant(null));
+    // The same number may come twice: the second is a duplicate of the first person's, who is the one found.
+    const holder = new Map<string, string>();
+    await fc.assert(
+      fc.asyncProperty(fc.constantFrom('login', 'custom'), values, async (field, generated) => {
+        const value = typeof generated === 'string' ? `${generated}${randomUUID().slice(0, 4)}` : generated;
+        const created = await vault.call('UserCreate', { profile: { ...buildProfile(), [field]: value } });
+        const key = `${field}:${String(value)}`;
+        const earlier = value === null ? undefined : holder.get(key);
+        expect(created.status, JSON.stringify(created.body)).toBe(earlier ? 409 : 200);
+        if (value === null) return;
+        if (!earlier) holder.set(key, created.body.token as string);
+        const found = await vault.call('UserGet', { mode: field, identity: String(value) });
+        expect(found.status, JSON.stringify({ field, value })).toBe(200);
+        expect(found.body.token).toBe(holder.get(key));
+      }),
+      { numRuns: 30 },
+    );
   });
 });
