@@ -43,13 +43,14 @@ export class Appdata {
    * RFC 7396 merge into the user's record for the app (null deletes a field), creating it from the patch when
    * there is none and `create` allows; otherwise 404.
    */
-  async merge(scope: Scope, token: string, appname: string, patch: AppData, opts: { create: boolean }): Promise<void> {
+  async merge(scope: Scope, token: string, appname: string, patch: AppData, opts: { create: boolean }): Promise<{ before: AppData | undefined; after: AppData }> {
     const current = await this.get(scope, token, appname, true).catch((err: unknown) => {
       if (opts.create && err instanceof NotFoundError) return null;
       throw err;
     });
     const next = mergedCopy(current?.data ?? {}, patch) as AppData;
     await this.put(scope, token, appname, next, current?.row ?? null);
+    return { before: current?.data, after: next };
   }
 
   private get keep(): number {

@@ -18,6 +18,8 @@ export const AppdataCreate = defineOp({
     ctx.audit.app = input.appname;
     const row = await subjectRow(ctx, input, true);
     await ctx.services.appdata.put(ctx, row.token, input.appname, input.appdata);
+    // Its event keeps the record stored (sealed under the person's key); one it replaced is the version kept.
+    ctx.audit.after = input.appdata;
     ctx.event.publish({ type: 'appdata.updated', person: row.token, data: { app: input.appname } });
     return {};
   },

@@ -17,7 +17,10 @@ export const AppdataUpdate = defineOp({
   async run({ input, ctx }) {
     ctx.audit.app = input.appname;
     const row = await subjectRow(ctx, input, true);
-    await ctx.services.appdata.merge(ctx, row.token, input.appname, input.appdata, { create: false });
+    // Its event keeps what the record was and what changed (sealed under the person's key, as a profile change's).
+    const { before, after } = await ctx.services.appdata.merge(ctx, row.token, input.appname, input.appdata, { create: false });
+    ctx.audit.before = before;
+    ctx.audit.after = after;
     ctx.event.publish({ type: 'appdata.updated', person: row.token, data: { app: input.appname } });
     return {};
   },
