@@ -117,7 +117,7 @@ export function buildServices(config: Config, log: Logger, db: Database, tokeniz
   const auditVerifier = new AuditVerifier(db, tokenizer, log, auditCheckpoints, {
     seconds: config.audit.verifySeconds,
     migration: keyringCheck,
-    reportCommitted: (tenantId) => audit.linker.reportNow(tenantId),
+    reportCommitted: async (tenantId) => void (await audit.linker.reportNow(tenantId)),
     committedHere: (tenantId) => audit.linker.committedSeq(tenantId),
   });
   return {

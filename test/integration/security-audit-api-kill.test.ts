@@ -50,15 +50,16 @@ async function cutOne(id: number): Promise<number> {
   return to;
 }
 
-/** A signal to the api alone (SIGKILL: as a node's OOM killer does); resolves once the supervisor's new api answers. */
-async function signalApi(signal: NodeJS.Signals): Promise<void> {
-  const { api } = supervisedChildren(running!.child.pid!);
-  expect(api).toBeDefined();
-  process.kill(api!, signal);
-  // Until the api is another process: the old one may still answer /readyz for a moment.
-  await expect.poll(() => supervisedChildren(running!.child.pid!).api ?? api, { timeout: 60_000 }).not.toBe(api);
+/** A signal to one child (SIGKILL: as a node's OOM killer does); resolves once the supervisor's new one serves. */
+async function signalChild(child: 'api' | 'tokenizer', signal: NodeJS.Signals): Promise<void> {
+  const pid = supervisedChildren(running!.child.pid!)[child];
+  expect(pid).toBeDefined();
+  process.kill(pid!, signal);
+  // Until it is another process: the old api may still answer /readyz for a moment.
+  await expect.poll(() => supervisedChildren(running!.child.pid!)[child] ?? pid, { timeout: 60_000 }).not.toBe(pid);
   await running!.waitReady(60_000);
 }
+const signalApi = (signal: NodeJS.Signals) => signalChild('api', signal);
 
 describe.skipIf(!usingPostgres())('an api killed after its last call (PostgreSQL only: the test cuts the trail while the vault runs, which the embedded database does not allow)', () => {
   beforeAll(async () => {
@@ -107,6 +108,30 @@ describe.skipIf(!usingPostgres())('an api killed after its last call (PostgreSQL
         expect(verdict.body, JSON.stringify({ last, waitMs })).toMatchObject({ status: 'ok', result: 'broken', broken: { seq: to + 1, why: 'cut' } });
       }),
       { numRuns: 3 },
+    );
+  });
+
+  it('stopped after its tokenizer restarted leaves the new tokenizer knowing its head: a cut is reported (generated)', async () => {
+    // A stranger's finding: the tokenizer killed before its save (or stopped before the api's report came) restarted
+    // knowing an older head, dropped the report it could not vouch for, and the api, stopped in order seconds later,
+    // took the head with it: the cut went unseen. Reports now carry the head's proof, the api asks the tokenizer what
+    // it kept and tells it again, and reports every committed head at its stop.
+    const tokenizerStop = fc.oneof(
+      fc.record({ signal: fc.constant<NodeJS.Signals>('SIGKILL'), waitMs: fc.integer({ min: 5, max: 50 }) }),
+      fc.record({ signal: fc.constant<NodeJS.Signals>('SIGTERM'), waitMs: fc.integer({ min: 0, max: 10 }) }),
+    );
+    await fc.assert(
+      fc.asyncProperty(lastCall, tokenizerStop, fc.boolean(), async (last, { signal, waitMs }, apiStops) => {
+        const { id, admin } = await tenantAfter(last);
+        await new Promise((r) => setTimeout(r, waitMs));
+        await signalChild('tokenizer', signal);
+        await new Promise((r) => setTimeout(r, 1000));
+        if (apiStops) await signalApi('SIGTERM');
+        const to = await cutOne(id);
+        const verdict = await call('AuditVerify', {}, admin);
+        expect(verdict.body, JSON.stringify({ last, signal, waitMs, apiStops })).toMatchObject({ status: 'ok', result: 'broken', broken: { seq: to + 1, why: 'cut' } });
+      }),
+      { numRuns: 4 },
     );
   });
 

@@ -18,6 +18,12 @@ import { UnavailableError, VaultError } from '../../errors.js';
  * beside the merged calls (it never makes a lone read wait, nor cost it its prelink).
  */
 const REPORT_AFTER_MS = 20;
+/** A report that failed (the tokenizer restarting), or one the tokenizer did not keep, is sent again after this. */
+const REPORT_AGAIN_MS = 250;
+/** How long after a report the tokenizer is asked what it kept: after its save (100 ms, tokenizer/audit-heads.ts). */
+const CONFIRM_AFTER_MS = 150;
+/** How many times in a row a head the tokenizer did not keep is told again before waiting for the next append. */
+const CONFIRM_TRIES = 5;
 
 /** A batch as linked: queued events kept (by uuid) and the others whole, each with its link and digest; the refused. */
 export interface Linked {
@@ -85,6 +91,10 @@ export class AuditLinker {
   /** Committed heads no link call has told the tokenizer yet, and the timers that will. */
   private readonly unreported = new Map<number, AuditHead>();
   private readonly reporting = new Map<number, NodeJS.Timeout>();
+  /** After a report, the timers that ask the tokenizer what it kept, and how often in a row it had not. */
+  private readonly confirming = new Map<number, NodeJS.Timeout>();
+  private readonly misses = new Map<number, number>();
+  private closed = false;
 
   constructor(
     private readonly tokenizer: TokenizerClient,
@@ -106,6 +116,7 @@ export class AuditLinker {
   /** A batch committed: its head is the newest committed, told to the tokenizer by the next link call or soon. */
   appended(tenantId: number, head: AuditHead): void {
     this.committed.set(tenantId, head);
+    this.misses.delete(tenantId);
     this.reportLater(tenantId);
   }
 
@@ -179,36 +190,77 @@ export class AuditLinker {
   /**
    * Tells the tokenizer a tenant's committed head once no batch has carried it for a moment: under load every link
    * call carries it (no call of its own); after the last batch, one small Run does, so that the tokenizer knows the
-   * newest head before a restart.
+   * newest head before a restart. Then, once the tokenizer has had time to save it, asks it what it kept: a tokenizer
+   * restarted meanwhile (killed before its save, or given a head it could not vouch for) is told again.
    */
-  private reportLater(tenantId: number): void {
-    this.unreported.set(tenantId, this.committed.get(tenantId)!);
+  private reportLater(tenantId: number, afterMs = REPORT_AFTER_MS): void {
+    const committed = this.committed.get(tenantId);
+    if (committed) this.unreported.set(tenantId, committed);
     if (this.reporting.has(tenantId)) return;
     const t = setTimeout(() => {
       this.reporting.delete(tenantId);
-      void this.reportNow(tenantId);
-    }, REPORT_AFTER_MS);
+      // Confirmed whether this report or a link call told it: a restarted tokenizer may have kept neither.
+      void this.reportNow(tenantId).then(() => this.confirmLater(tenantId));
+    }, afterMs);
     t.unref();
     this.reporting.set(tenantId, t);
   }
 
   /**
-   * Tells the tokenizer now the tenant's committed head that no link call has carried yet: before AuditVerify reads
-   * the tokenizer's newest head, so that a trail cut in the moment after an append is not found intact.
+   * Tells the tokenizer now the tenant's committed head that no link call has carried yet (with `all`, the newest
+   * committed here whatever was told): before AuditVerify reads the tokenizer's newest head, so that a trail cut in
+   * the moment after an append is not found intact, and at a stop. The head's proof goes with it, so that a tokenizer
+   * that did not link it (restarted) vouches for it. A report that fails is sent again later; answers whether it went.
    */
-  async reportNow(tenantId: number): Promise<void> {
-    const h = this.unreported.get(tenantId);
-    if (!h) return;
+  async reportNow(tenantId: number, all = false): Promise<boolean> {
+    const h = this.unreported.get(tenantId) ?? (all ? this.committed.get(tenantId) : undefined);
+    if (!h) return false;
     this.unreported.delete(tenantId);
-    const report = { previous: h.hash, firstSeq: h.seq + 1, canonical: [], committed: { seq: h.seq, link: h.hash } };
-    await this.tokenizer.chainInRun(tenantId, report, true).catch((err: unknown) => this.cutOrFailed(tenantId, err));
+    const report = { ...this.runFrom(tenantId, h, []), committed: { seq: h.seq, link: h.hash } };
+    try {
+      await this.tokenizer.chainInRun(tenantId, report, true);
+      return true;
+    } catch (err) {
+      this.cutOrFailed(tenantId, err);
+      // The tokenizer gone (restarting): told again once it may be back, unless a link call carries it first.
+      if (!isCut(err) && !isBroken(err) && !this.closed) this.reportLater(tenantId, REPORT_AGAIN_MS);
+      return false;
+    }
   }
 
-  /** At a stop: every tenant's committed head no link call has told the tokenizer yet, told now. */
+  /** After a report: the tokenizer's newest head, once it has saved it; lower than the one told, it is told again. */
+  private confirmLater(tenantId: number): void {
+    const t = setTimeout(() => {
+      this.confirming.delete(tenantId);
+      void this.confirm(tenantId);
+    }, CONFIRM_AFTER_MS);
+    t.unref();
+    clearTimeout(this.confirming.get(tenantId));
+    this.confirming.set(tenantId, t);
+  }
+
+  private async confirm(tenantId: number): Promise<void> {
+    const committed = this.committed.get(tenantId);
+    if (!committed || this.closed) return;
+    const known = await this.tokenizer.auditHighWater(tenantId).catch(() => undefined);
+    if (known && known.seq >= committed.seq) {
+      this.misses.delete(tenantId);
+      return;
+    }
+    const misses = (this.misses.get(tenantId) ?? 0) + 1;
+    this.misses.set(tenantId, misses);
+    // A head it will not keep (no proof to vouch for it) is not sent for ever: the next append tries again.
+    if (misses > CONFIRM_TRIES) this.log.warn({ tenantId, seq: committed.seq }, 'audit head not kept by the tokenizer: told again at the next append');
+    else this.reportLater(tenantId, REPORT_AGAIN_MS);
+  }
+
+  /** At a stop: every tenant's newest head committed here, told to the tokenizer now (it may have lost one). */
   async reportAll(): Promise<void> {
-    for (const t of this.reporting.values()) clearTimeout(t);
+    this.closed = true;
+    for (const t of [...this.reporting.values(), ...this.confirming.values()]) clearTimeout(t);
     this.reporting.clear();
-    await Promise.all([...this.unreported.keys()].map((tenantId) => this.reportNow(tenantId)));
+    this.confirming.clear();
+    await Promise.all([...this.committed.keys()].map((tenantId) => this.reportNow(tenantId, true)));
   }
 
   /** A refused link or report that says the trail was cut is logged as such; anything else is retried later anyway. */
