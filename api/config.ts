@@ -31,7 +31,7 @@ export const API_SETTINGS = z.object({
   STRONGROOM_ROOT_TOKEN_FILE: z.string().min(1).optional().meta({ description: 'A file holding the root token (e.g. a mounted Secret); not with `STRONGROOM_ROOT_TOKEN`' }),
   DATABASE_URL: z.string().regex(/^postgres(ql)?:\/\//, 'must be a postgres:// URL').optional().meta({ description: '`postgres://…` to use a real PostgreSQL; libpq-style parameters such as `?host=/var/run/postgresql` (unix socket) or `?sslmode=require` are honoured', shown: '– (embedded)' }),
   STRONGROOM_KEYS_DATABASE_URL: z.string().regex(/^postgres(ql)?:\/\//, 'must be a postgres:// URL').optional().meta({ description: '`postgres://…` of a database of its own for persons\' wrapped keys, backed up apart on a short retention (see "Keys, erasure and rotation")', shown: '– (the vault\'s own database)' }),
-  STRONGROOM_DB_POOL_MAX: z.coerce.number().int().min(1).max(200).default(10).meta({ description: 'Database connections per api process (the embedded database always uses 1)' }),
+  STRONGROOM_DB_POOL_MAX: z.coerce.number().int().min(1).max(200).default(10).meta({ description: 'Database connections per api process, and as many again for its tenants\' own pools whatever their number (the embedded database always uses 1)' }),
   STRONGROOM_TOKENIZER_SOCKET: z.string().optional().meta({ description: 'The tokenizer\'s unix socket', shown: '`<data dir>/run/tokenizer.sock`' }),
   STRONGROOM_TOKENIZER_ADDRESS: z.string().optional().meta({ description: '`host:port` to reach the tokenizer over TCP instead' }),
   STRONGROOM_TOKENIZER_DEADLINE_MS: z.coerce.number().int().min(100).default(10_000).meta({ description: 'Deadline of every tokenizer call' }),

@@ -16,6 +16,7 @@ import { GLOBAL_SCHEMA, MAIN_TENANT_ID, MAIN_TENANT_NAME, tenantSchema } from '.
 import { dropTenantRole, grantTenantRole, missingTenantRoles, noRolesAdvice } from './tenant-roles.js';
 import { trySessionLock, withSessionLock, SessionLeases } from './session-locks.js';
 import { reclaimLostConnections } from './pool-guard.js';
+import { TenantPools } from './tenant-pools.js';
 import { GlobalStores, Stores } from './stores.js';
 import { AUDIT_LOCK_TIMEOUT, AuditStore, type AuditHead, type QueuedEvent } from './audit.js';
 import { KEY_SALT_BYTES } from './tenants.js';
@@ -171,9 +172,7 @@ export class Database {
     this.tenantStores.delete(tenantId);
     // Only once the drop has committed: closing the pool waits for its connections, and those may be waiting for
     // the locks the drop held (the drop waited for the pool, the pool for the drop: the vault hung).
-    const pool = this.tenantPools.get(tenantId);
-    this.tenantPools.delete(tenantId);
-    void pool?.end().catch(() => undefined);
+    this.tenantPools?.drop(tenantId);
   }
 
   /**
@@ -251,7 +250,7 @@ export class Database {
   // The second line of tenant isolation (PostgreSQL only): every tenant has a database role that can use only its
   // own schema. Plain statements of a tenant run on a small pool whose connections start as that role; write
   // transactions switch to it with SET LOCAL ROLE. A query that names another tenant's schema fails in PostgreSQL.
-    private readonly tenantPools = new Map<number, pg.Pool>();
+  private tenantPools: TenantPools | undefined;
   /** The tenant's role name; undefined when isolation is off (embedded database, or no right to create roles). */
   roleOf: ((tenantId: number) => string) | undefined;
 
@@ -269,23 +268,14 @@ export class Database {
     this.roleOf = (tenantId) => `${prefix}${tenantId}`;
   }
 
-  /** The pool for a tenant's plain statements: at most two connections, each running as the tenant's role. */
-  tenantPool(tenantId: number): pg.Pool | undefined {
-    if (!this.roleOf || !this.databaseUrl) return undefined;
-    let pool = this.tenantPools.get(tenantId);
-    if (!pool) {
-      pool = new pg.Pool({
-        connectionString: this.databaseUrl,
-        max: 2,
-        idleTimeoutMillis: 5_000,
-        options: `-c role=${this.roleOf(tenantId)}`,
-        types: (this.mainPool as unknown as { options: { types?: unknown } }).options.types as pg.CustomTypesConfig | undefined,
-      });
-      pool.on('error', () => undefined);
-      reclaimLostConnections(pool);
-      this.tenantPools.set(tenantId, pool);
-    }
-    return pool;
+  /** The pool for a tenant's plain statements, its connections running as the tenant's role (tenant-pools.ts). */
+  tenantPool(tenantId: number): Pick<pg.Pool, 'connect'> | undefined {
+    const roleOf = this.roleOf;
+    if (!roleOf || !this.databaseUrl) return undefined;
+    // As many connections as the main pool's (STRONGROOM_DB_POOL_MAX), with its type parsers.
+    const { max, types } = (this.mainPool as unknown as { options: { max?: number; types?: pg.CustomTypesConfig } }).options;
+    this.tenantPools ??= new TenantPools({ databaseUrl: this.databaseUrl, max: max ?? 10, roleOf, types });
+    return this.tenantPools.pool(tenantId);
   }
 
   /**
@@ -342,8 +332,7 @@ export class Database {
 
   async close(): Promise<void> {
     this.digestForm.stop();
-    await Promise.all([...this.tenantPools.values()].map((p) => p.end().catch(() => undefined)));
-    this.tenantPools.clear();
+    await this.tenantPools?.close();
     await this.orm.close(true);
     await this.embeddedServer?.close();
   }

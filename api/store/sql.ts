@@ -38,7 +38,7 @@ async function now(sql: Sql, text: string, params: readonly unknown[], failure: 
 export class PoolSql implements Sql {
   readonly inTransaction = false;
 
-  constructor(private readonly pool: () => pg.Pool) {}
+  constructor(private readonly pool: () => Pick<pg.Pool, 'connect'>) {}
 
   query<T = Row>(text: string, params: readonly unknown[] = []): Promise<T[]> {
     return inStatementSpan(text, () => this.send<T>(text, params));

@@ -259,10 +259,17 @@ describe('the second line of isolation (PostgreSQL)', () => {
     const b = await createTenant(vault);
     await vault.call('UserCreate', { profile: buildProfile() }, { 'x-bunker-token': a.xtoken });
     // As if the first line (schema scoping) had a bug: tenant B's pool asked for tenant A's rows.
-    const poolB = db.tenantPool(b.id)!;
-    await expect(poolB.query(`select count(*) from "${tenantSchema(a.id)}".users`)).rejects.toMatchObject({ code: '42501' });
-    await expect(poolB.query(`select count(*) from "${tenantSchema(b.id)}".users`)).resolves.toBeDefined();
-    const who = await db.tenantPool(a.id)!.query('select current_user as role');
+    const query = async (tenantId: number, text: string) => {
+      const client = await db.tenantPool(tenantId)!.connect();
+      try {
+        return await client.query(text);
+      } finally {
+        client.release();
+      }
+    };
+    await expect(query(b.id, `select count(*) from "${tenantSchema(a.id)}".users`)).rejects.toMatchObject({ code: '42501' });
+    await expect(query(b.id, `select count(*) from "${tenantSchema(b.id)}".users`)).resolves.toBeDefined();
+    const who = await query(a.id, 'select current_user as role');
     expect(who.rows[0].role).toBe(db.roleOf!(a.id));
     // Write transactions switch to the role too: inside one, another tenant's schema is out of reach, whether the
     // statement is the first (sent with BEGIN and the role), a later one, or the last (sent with COMMIT).

@@ -111,12 +111,13 @@ export class Dispatcher extends Job {
    * delivering). Answers how many subscriptions were set going.
    */
   async dispatchTenant(tenantId: number): Promise<number> {
-    const stores = this.db.stores(tenantId);
     while ((await this.db.write(tenantId, false, (tx) => tx.privacyEvents.fanOut(FAN_OUT, Date.now()))) >= FAN_OUT) {
       if (this.stopping) return 0;
     }
     let started = 0;
-    for (const s of await stores.eventSubscriptions.withDeliveriesDue(Date.now())) {
+    // On the main pool, as the tenant's role: a pass over every tenant holds no connection per tenant (tenant-pools.ts).
+    const due = await this.db.write(tenantId, true, (tx) => tx.eventSubscriptions.withDeliveriesDue(Date.now()));
+    for (const s of due) {
       if (this.delivering.has(s.id) || this.stopping) continue;
       const run = this.deliverAll(tenantId, s)
         .then((delivered) => {
@@ -207,11 +208,10 @@ export class Dispatcher extends Job {
       this.kicked.add(tenantId);
     }
     const tenant = String(tenantId);
-    const backlog = await stores.privacyEvents.backlog();
+    const [backlog, erasures] = await this.db.write(tenantId, true, async (tx) => [await tx.privacyEvents.backlog(), await tx.eventSubscriptions.pending(seconds)] as const);
     eventsBacklog.set({ tenant }, backlog.events + backlog.deliveries);
     eventsBacklogAge.set({ tenant }, backlog.oldest === null ? 0 : Math.max(0, (now - backlog.oldest) / 1000));
     eventsDead.set({ tenant }, backlog.dead);
-    const erasures = await stores.eventSubscriptions.pending(seconds);
     erasuresPending.set({ tenant }, erasures.pending);
     erasuresOverdue.set({ tenant }, erasures.overdue);
   }
