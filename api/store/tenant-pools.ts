@@ -8,6 +8,8 @@ import { reclaimLostConnections } from './pool-guard.js';
 
 /** Connections per tenant pool. */
 const PER_TENANT = 2;
+/** How long a statement waiting for room waits at most before it looks again. */
+const LOOK_AGAIN_MS = 50;
 
 export class TenantPools {
   /** By tenant, the least recently used first. */
@@ -20,6 +22,8 @@ export class TenantPools {
       max: number;
       roleOf: (tenantId: number) => string;
       types: pg.CustomTypesConfig | undefined;
+      /** How long a connection may stay idle (5 s). */
+      idleMs?: number;
     },
   ) {}
 
@@ -32,11 +36,11 @@ export class TenantPools {
       this.pools.set(tenantId, pool);
       return pool;
     }
-    this.makeRoom();
+    this.makeRoom(tenantId, PER_TENANT);
     pool = new pg.Pool({
       connectionString: this.opts.databaseUrl,
       max: Math.min(PER_TENANT, this.opts.max),
-      idleTimeoutMillis: 5_000,
+      idleTimeoutMillis: this.opts.idleMs ?? 5_000,
       options: `-c role=${this.opts.roleOf(tenantId)}`,
       types: this.opts.types,
     });
@@ -57,21 +61,37 @@ export class TenantPools {
   private async connect(tenantId: number): Promise<pg.PoolClient> {
     for (;;) {
       const pool = this.of(tenantId);
-      // An idle connection of its own, or room for a new one (the pool makes it at once: counted from now).
-      if (pool.idleCount > 0 || pool.totalCount >= PER_TENANT || this.open < this.opts.max) return this.given(await pool.connect());
-      await new Promise<void>((resolve) => this.waiting.push(resolve));
+      // An idle connection of its own, or room for a new one (the pool makes it at once: counted from now), made by
+      // closing other tenants' idle pools if need be.
+      if (pool.idleCount > 0 || pool.totalCount >= PER_TENANT || this.open < this.opts.max) return this.given(pool, await pool.connect());
+      if (this.makeRoom(tenantId, 1)) continue;
+      // Every connection busy, or idle beside a busy one of its pool: the next one given back, or the next look
+      // (an idle connection times out on its own, which tells nobody).
+      await new Promise<void>((resolve) => {
+        const waiter = () => {
+          clearTimeout(timer);
+          resolve();
+        };
+        const timer = setTimeout(() => {
+          const at = this.waiting.indexOf(waiter);
+          if (at >= 0) this.waiting.splice(at, 1);
+          resolve();
+        }, LOOK_AGAIN_MS);
+        this.waiting.push(waiter);
+      });
     }
   }
 
   /** Connections whose release makes room for a waiting statement of another tenant when there is one (set once). */
   private readonly wrapped = new WeakSet<pg.PoolClient>();
 
-  private given(client: pg.PoolClient): pg.PoolClient {
+  private given(pool: pg.Pool, client: pg.PoolClient): pg.PoolClient {
     if (this.wrapped.has(client)) return client;
     this.wrapped.add(client);
     const release = client.release.bind(client);
     client.release = (destroy?: boolean | Error) => {
-      const next = this.waiting.shift();
+      // A statement of its own tenant waiting in its pool takes it as it is (closed, the pool would make another).
+      const next = pool.waitingCount === 0 ? this.waiting.shift() : undefined;
       release(next ? true : destroy);
       next?.();
     };
@@ -85,18 +105,23 @@ export class TenantPools {
     return n;
   }
 
-  /** Closes the least recently used idle pools until a new pool's connections fit within the bound. */
-  private makeRoom(): void {
+  /**
+   * Closes other tenants' idle pools, the least recently used first, until `need` more connections fit within the
+   * bound; answers whether they do.
+   */
+  private makeRoom(except: number, need: number): boolean {
     let open = this.open;
     for (const [tenantId, pool] of this.pools) {
+      if (tenantId === except) continue;
       // A pool with nothing open or waiting costs nothing to make again: it is not kept for ever either.
       const empty = pool.totalCount === 0 && pool.waitingCount === 0;
-      if (!empty && open + PER_TENANT <= this.opts.max) return;
+      if (!empty && open + need <= this.opts.max) return true;
       if (pool.idleCount < pool.totalCount || pool.waitingCount > 0) continue;
       open -= pool.totalCount;
       this.pools.delete(tenantId);
       void pool.end().catch(() => undefined);
     }
+    return open + need <= this.opts.max;
   }
 
   /** A tenant dropped: its pool closed (once the drop has committed: its connections may wait on the drop's locks). */
