@@ -5,14 +5,14 @@
 import { pathToFileURL } from 'node:url';
 import { parseArgs } from 'node:util';
 import pg from 'pg';
-import { PoolSql } from './store/sql.js';
+import { connectionsOf, PoolSql } from './store/sql.js';
 import { LEAF_FORM_FLOOR, SCHEMA_VERSION, raiseSchemaMark, schemaMark, type SchemaMark } from './store/schema-version.js';
 
 /** Raises the floor of a database this release has migrated; answers the mark before and after. */
 export async function completeUpgrade(databaseUrl: string): Promise<{ before: SchemaMark; after: SchemaMark }> {
   const pool = new pg.Pool({ connectionString: databaseUrl, max: 1 });
   try {
-    const sql = new PoolSql(() => pool);
+    const sql = new PoolSql(() => connectionsOf(pool));
     const before = await schemaMark(sql);
     if (!before || before.version < SCHEMA_VERSION) {
       throw new Error(`this database is not migrated by this release (schema ${SCHEMA_VERSION}) yet: start this release's replicas first`);

@@ -9,7 +9,7 @@ import type { Logger } from 'pino';
 import { startEmbeddedPostgres, type EmbeddedPostgres } from './embedded.js';
 import { globalMigrations, tenantMigrations } from './migrations/index.js';
 import { DigestForm, LEAF_FORM_FLOOR, gateSchema, raiseSchemaMark } from './schema-version.js';
-import { HeldSql, OwnTransaction, PoolSql, type Sql } from './sql.js';
+import { connectionsOf, HeldSql, OwnTransaction, PoolSql, type Connections, type Sql } from './sql.js';
 import { KEYS_SCHEMA } from './keys-database.js';
 
 import { GLOBAL_SCHEMA, MAIN_TENANT_ID, MAIN_TENANT_NAME, tenantSchema } from './schemas.js';
@@ -42,11 +42,13 @@ export class Database {
     private readonly databaseUrl: string | undefined,
     private readonly mainPool: pg.Pool,
   ) {
-    this.vaultSql = new PoolSql(() => mainPool);
+    this.mainConnections = connectionsOf(mainPool);
+    this.vaultSql = new PoolSql(() => this.mainConnections);
   }
 
   /** Plain statements as the vault's own user, each on a connection of the main pool. */
   private readonly vaultSql: Sql;
+  private readonly mainConnections: Connections;
   /** The key database's pool, when the wrapped keys live apart (STRONGROOM_KEYS_DATABASE_URL). */
   private keysPool: pg.Pool | undefined;
   /** Per tenant, its stores for plain statements (made once: they hold no connection). */
@@ -106,7 +108,7 @@ export class Database {
   stores(tenantId: number): Stores {
     let stores = this.tenantStores.get(tenantId);
     if (!stores) {
-      stores = new Stores(new PoolSql(() => this.tenantPool(tenantId) ?? this.mainPool), tenantId, { vault: this.vaultSql, keys: this.keysPool });
+      stores = new Stores(new PoolSql(() => this.tenantPool(tenantId) ?? this.mainConnections), tenantId, { vault: this.vaultSql, keys: this.keysPool });
       this.tenantStores.set(tenantId, stores);
     }
     return stores;
@@ -269,7 +271,7 @@ export class Database {
   }
 
   /** The pool for a tenant's plain statements, its connections running as the tenant's role (tenant-pools.ts). */
-  tenantPool(tenantId: number): Pick<pg.Pool, 'connect'> | undefined {
+  tenantPool(tenantId: number): Connections | undefined {
     const roleOf = this.roleOf;
     if (!roleOf || !this.databaseUrl) return undefined;
     // As many connections as the main pool's (STRONGROOM_DB_POOL_MAX), with its type parsers.

@@ -34,18 +34,30 @@ async function now(sql: Sql, text: string, params: readonly unknown[], failure: 
   await sql.query(text, params).catch((err: unknown) => Promise.reject(failure(err)));
 }
 
+/** Where plain statements take a connection, and give it back (`broken`: not to be used again). */
+export interface Connections {
+  connect(): Promise<pg.PoolClient>;
+  release(client: pg.PoolClient, broken?: Error): void;
+}
+
+/** A pg pool's connections. */
+export function connectionsOf(pool: pg.Pool): Connections {
+  return { connect: () => pool.connect(), release: (client, broken) => client.release(broken) };
+}
+
 /** Plain statements, each on a connection of `pool` (chosen at each call: a tenant's pool may come and go). */
 export class PoolSql implements Sql {
   readonly inTransaction = false;
 
-  constructor(private readonly pool: () => Pick<pg.Pool, 'connect'>) {}
+  constructor(private readonly pool: () => Connections) {}
 
   query<T = Row>(text: string, params: readonly unknown[] = []): Promise<T[]> {
     return inStatementSpan(text, () => this.send<T>(text, params));
   }
 
   private async send<T>(text: string, params: readonly unknown[]): Promise<T[]> {
-    const client = await this.pool().connect();
+    const connections = this.pool();
+    const client = await connections.connect();
     let broken: Error | undefined;
     try {
       return (await runOn(client, text, params)).rows as T[];
@@ -54,7 +66,7 @@ export class PoolSql implements Sql {
       if (!(err as { code?: unknown }).code) broken = err as Error;
       throw err;
     } finally {
-      client.release(broken);
+      connections.release(client, broken);
     }
   }
 

@@ -5,6 +5,7 @@
 // closed for it instead of kept idle in its own tenant's pool.
 import pg from 'pg';
 import { reclaimLostConnections } from './pool-guard.js';
+import type { Connections } from './sql.js';
 
 /** Connections per tenant pool. */
 const PER_TENANT = 2;
@@ -53,17 +54,24 @@ export class TenantPools {
   /** Statements waiting for room under the bound. */
   private readonly waiting: (() => void)[] = [];
 
-  /** The tenant's connections, within the bound (`connect` gives a connection; its `release` gives it back). */
-  pool(tenantId: number): Pick<pg.Pool, 'connect'> {
-    return { connect: () => this.connect(tenantId) } as Pick<pg.Pool, 'connect'>;
+  /** The tenant's connections, within the bound. */
+  pool(tenantId: number): Connections {
+    return { connect: () => this.connect(tenantId), release: (client, broken) => this.release(client, broken) };
   }
+
+  /** The pool each connection given out belongs to. */
+  private readonly poolOf = new WeakMap<pg.PoolClient, pg.Pool>();
 
   private async connect(tenantId: number): Promise<pg.PoolClient> {
     for (;;) {
       const pool = this.of(tenantId);
       // An idle connection of its own, or room for a new one (the pool makes it at once: counted from now), made by
       // closing other tenants' idle pools if need be.
-      if (pool.idleCount > 0 || pool.totalCount >= PER_TENANT || this.open < this.opts.max) return this.given(pool, await pool.connect());
+      if (pool.idleCount > 0 || pool.totalCount >= PER_TENANT || this.open < this.opts.max) {
+        const client = await pool.connect();
+        this.poolOf.set(client, pool);
+        return client;
+      }
       if (this.makeRoom(tenantId, 1)) continue;
       // Every connection busy, or idle beside a busy one of its pool: the next one given back, or the next look
       // (an idle connection times out on its own, which tells nobody).
@@ -82,20 +90,15 @@ export class TenantPools {
     }
   }
 
-  /** Connections whose release makes room for a waiting statement of another tenant when there is one (set once). */
-  private readonly wrapped = new WeakSet<pg.PoolClient>();
-
-  private given(pool: pg.Pool, client: pg.PoolClient): pg.PoolClient {
-    if (this.wrapped.has(client)) return client;
-    this.wrapped.add(client);
-    const release = client.release.bind(client);
-    client.release = (destroy?: boolean | Error) => {
-      // A statement of its own tenant waiting in its pool takes it as it is (closed, the pool would make another).
-      const next = pool.waitingCount === 0 ? this.waiting.shift() : undefined;
-      release(next ? true : destroy);
-      next?.();
-    };
-    return client;
+  /**
+   * A connection given back: closed to make room for a statement of another tenant waiting, unless a statement of its
+   * own tenant waits in its pool (which takes it as it is: closed, the pool would make another).
+   */
+  private release(client: pg.PoolClient, broken?: Error): void {
+    const pool = this.poolOf.get(client);
+    const next = pool && pool.waitingCount === 0 ? this.waiting.shift() : undefined;
+    client.release(next ? true : broken);
+    next?.();
   }
 
   /** The connections open in all the pools. */

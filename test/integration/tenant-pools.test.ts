@@ -37,7 +37,7 @@ describe.skipIf(!usingPostgres())('the tenants\' pools (PostgreSQL only: the emb
       const use = async (tenant: number) => {
         const c = await pools.pool(tenant).connect();
         await c.query('select 1');
-        return c;
+        return { release: () => pools.pool(tenant).release(c) };
       };
       // Three tenants' pools, whose connections all time out: the pools stay, empty.
       for (const t of [3, 1, 2]) (await use(t)).release();
@@ -64,13 +64,14 @@ describe.skipIf(!usingPostgres())('the tenants\' pools (PostgreSQL only: the emb
         try {
           await Promise.all(
             statements.map(async ({ tenant, holdMs }) => {
-              const c = await pools.pool(tenant).connect();
+              const connections = pools.pool(tenant);
+              const c = await connections.connect();
               try {
                 // Counted by the server: the backends of the pools' open connections, this one among them.
                 most = Math.max(most, pools.open, Number((await c.query<{ n: number }>("select count(*)::int as n from pg_stat_activity where datname = current_database() and state <> 'idle'")).rows[0]!.n));
                 await new Promise((r) => setTimeout(r, holdMs));
               } finally {
-                c.release();
+                connections.release(c);
               }
             }),
           );

@@ -9,7 +9,7 @@ import pino from 'pino';
 import { afterAll, describe, expect, it } from 'vitest';
 import { createTestDatabase, usingPostgres, type TestDatabase } from '../fixtures/database.js';
 import { Database } from '../../api/store/database.js';
-import { PoolSql } from '../../api/store/sql.js';
+import { connectionsOf, PoolSql } from '../../api/store/sql.js';
 import { grantTenantRole } from '../../api/store/tenant-roles.js';
 
 const log = pino({ level: 'silent' });
@@ -45,7 +45,7 @@ describe.skipIf(!usingPostgres())('a tenant role granted again as a replica star
       for (let i = 0; i < 6; i++) await (await Database.open({ dataDir: '/nonexistent', databaseUrl: url, poolMax: 2, log })).close();
       // As 0.1.0 grants: each statement on its own, the revoke committed before the grant.
       const pool = new pg.Pool({ connectionString: url, max: 1 });
-      for (let i = 0; i < 30; i++) await grantTenantRole(new PoolSql(() => pool), { tenantId: 1, role });
+      for (let i = 0; i < 30; i++) await grantTenantRole(new PoolSql(() => connectionsOf(pool)), { tenantId: 1, role });
       await pool.end();
     } finally {
       starting = false;

@@ -260,11 +260,12 @@ describe('the second line of isolation (PostgreSQL)', () => {
     await vault.call('UserCreate', { profile: buildProfile() }, { 'x-bunker-token': a.xtoken });
     // As if the first line (schema scoping) had a bug: tenant B's pool asked for tenant A's rows.
     const query = async (tenantId: number, text: string) => {
-      const client = await db.tenantPool(tenantId)!.connect();
+      const pool = db.tenantPool(tenantId)!;
+      const client = await pool.connect();
       try {
         return await client.query(text);
       } finally {
-        client.release();
+        pool.release(client);
       }
     };
     await expect(query(b.id, `select count(*) from "${tenantSchema(a.id)}".users`)).rejects.toMatchObject({ code: '42501' });
