@@ -27,10 +27,38 @@ export function colourFor(out: { isTTY?: boolean }, env: NodeJS.ProcessEnv = pro
   return out.isTTY === true && !env.NO_COLOR;
 }
 
+/** How long a write to stdout may wait for its reader (a full pipe) before lines are kept aside, then dropped. */
+const STALL_MS = 1_000;
+/** What is kept aside while stdout's reader is stalled; past it, lines are dropped. */
+const KEPT_ASIDE_BYTES = 1024 * 1024;
+
+/**
+ * stdout, written synchronously (a line logged before a crash is not lost). A reader that stops reading (a full pipe)
+ * must not freeze the process: by default the write would retry for ever, in a sleep no signal interrupts (SIGTERM
+ * included). After STALL_MS the lines are kept aside, up to KEPT_ASIDE_BYTES, then dropped, and written again once
+ * the reader reads.
+ */
+export function stdoutDestination(fd = 1): pino.DestinationStream {
+  let stalledSince: number | undefined;
+  const out = pino.destination({
+    fd,
+    sync: true,
+    maxLength: KEPT_ASIDE_BYTES,
+    retryEAGAIN: () => Date.now() - (stalledSince ??= Date.now()) < STALL_MS,
+  });
+  // Bytes written: the reader reads again (a retry's own `write` of nothing is not one).
+  out.on('write', (n: number) => {
+    if (n > 0) stalledSince = undefined;
+  });
+  // A write given up on (the stalled reader): the line stays aside, or is dropped past the bound; nothing to throw.
+  out.on('error', () => undefined);
+  return out;
+}
+
 /** A logger of the one shape: JSON lines exactly as pino writes them, or readable ones (`pretty`). */
 export function createLog(component: string, level: string, format: LogFormat, out?: LogOut): Logger {
-  if (format === 'json') return out ? pino(logOptions(component, level), out) : pino(logOptions(component, level));
-  const to: LogOut = out ?? pino.destination({ fd: 1, sync: true });
+  if (format === 'json') return pino(logOptions(component, level), out ?? stdoutDestination());
+  const to: LogOut = out ?? stdoutDestination();
   const colour = colourFor(out ?? process.stdout);
   return pino(logOptions(component, level), { write: (line: string) => to.write(prettyLine(line, colour)) });
 }
