@@ -57,7 +57,9 @@ export function stdoutDestination(fd = 1): pino.DestinationStream {
 
 /** A logger of the one shape: JSON lines exactly as pino writes them, or readable ones (`pretty`). */
 export function createLog(component: string, level: string, format: LogFormat, out?: LogOut): Logger {
-  if (format === 'json') return pino(logOptions(component, level), out ?? stdoutDestination());
+  // A stdout whose write was replaced (a test capturing lines) is written to as it is, as pino itself does.
+  const tampered = process.stdout.write !== (process.stdout.constructor as { prototype: { write: unknown } }).prototype.write;
+  if (format === 'json') return pino(logOptions(component, level), out ?? (tampered ? process.stdout : stdoutDestination()));
   const to: LogOut = out ?? stdoutDestination();
   const colour = colourFor(out ?? process.stdout);
   return pino(logOptions(component, level), { write: (line: string) => to.write(prettyLine(line, colour)) });
