@@ -1,6 +1,8 @@
-// SQL for a tenant's audit trail: the head's lock, the write's queue and the chained append (through the SECURITY
-// DEFINER functions of Tenant0009KeyedAudit and Tenant0010AuditQueue), pages of events, one event, a scan, the head.
+// SQL for a tenant's audit trail: the head's lock, the write's queue (a plain INSERT) and the chained append (through
+// the SECURITY DEFINER functions of Tenant0009KeyedAudit and Tenant0010AuditQueue), pages of events, one event, a
+// scan, the head.
 import pg from 'pg';
+import { publishCtes } from './privacy-events.js';
 import { TenantTables } from './tenant-tables.js';
 
 /** An event as stored; `details` is sealed. */
@@ -155,23 +157,24 @@ export class AuditStore extends TenantTables {
 
   /**
    * Queues events in the caller's transaction (a write's): they are chained later, in a batch, by `append`. With
-   * `commit`, the statement is the transaction's last and COMMIT goes with it.
+   * `commit`, the statement is the transaction's last and COMMIT goes with it. A plain INSERT (the tenant's role may
+   * add to the queue, never change it: tenant-roles.ts), each value a parameter of its own: no arrays for PostgreSQL
+   * to build and take apart, no function to call.
    */
   async enqueue(
     rows: (Omit<QueuedEvent, 'mac'> & { mac?: Buffer | null | undefined })[],
     opts: { commit?: boolean; privacy?: { rows: string; due: number } | undefined } = {},
   ): Promise<void> {
+    const params: unknown[] = [];
+    const value = (v: unknown) => `$${params.push(v)}`;
     // The write's privacy events (api/vault/privacy/outbox.ts) ride in the same statement: no round trip of their own.
-    const privacy = opts.privacy ? `, ${this.t}.events_publish($12::jsonb, $13)` : '';
+    const privacy = opts.privacy ? `with ${publishCtes(this.t, value(opts.privacy.rows), value(opts.privacy.due))} ` : '';
+    const values = rows.map((r) =>
+      `(${value(r.uuid)}::uuid, ${value(r.when)}::bigint, ${value(r.title)}, ${value(r.status)}, ${value(r.msg)}, ${value(r.actor)}, ${value(r.record)}::uuid,
+        ${value(r.mode)}, ${value(r.app)}, ${value(r.details)}::bytea, ${value(r.mac ?? null)}::bytea)`);
     await (opts.commit ? this.sqlThenCommit.bind(this) : this.sql.bind(this))(
-      `select ${this.t}.audit_enqueue($1::uuid[], $2::bigint[], $3::text[], $4::text[], $5::text[], $6::text[], $7::uuid[],
-        $8::text[], $9::text[], $10::bytea[], $11::bytea[])${privacy}`,
-      [
-        rows.map((r) => r.uuid), rows.map((r) => r.when), rows.map((r) => r.title), rows.map((r) => r.status),
-        rows.map((r) => r.msg), rows.map((r) => r.actor), rows.map((r) => r.record), rows.map((r) => r.mode),
-        rows.map((r) => r.app), rows.map((r) => r.details), rows.map((r) => r.mac ?? null),
-        ...(opts.privacy ? [opts.privacy.rows, opts.privacy.due] : []),
-      ],
+      `${privacy}insert into ${this.t}.audit_queue (uuid, "when", title, status, msg, actor, record, mode, app, details, mac) values ${values.join(', ')}`,
+      params,
     );
   }
 

@@ -66,10 +66,28 @@ const MATCHES = `e.type = any(s.types)
   and (s.fields is null or e.type <> 'person.updated' or exists (select from jsonb_array_elements_text(e.data->'fields') f where f = any(s.fields)))
   and (s.briefs is null or e.data->>'brief' is null or e.data->>'brief' = any(s.briefs))`;
 
+/**
+ * The common table expressions that publish events, as plain INSERTs (the tenant's role may add to the outbox, never
+ * change it: tenant-roles.ts): the events (`rows`, the parameter holding a JSON array of {uuid, type, time, person,
+ * data}) and, for each `person.erased`, a confirmation owed by every subscription (paused ones too: they deliver once
+ * resumed) that receives erasures and confirms them, due at `due` (a parameter, unix seconds). A deleted
+ * subscription is kept as evidence of what it owed and confirmed. What Tenant0016PrivacyEvents' events_publish does.
+ */
+export function publishCtes(t: string, rows: string, due: string): string {
+  return `published as (insert into ${t}.privacy_events (uuid, type, "time", person, data)
+      select x.uuid, x.type, x."time", x.person, x.data
+        from jsonb_to_recordset(${rows}::jsonb) as x(uuid uuid, type text, "time" bigint, person uuid, data jsonb)
+      returning uuid, type, "time", person, data),
+    owed as (insert into ${t}.erasure_confirmations (event, subscription, person, request, erased_at, due)
+      select x.uuid, s.id, x.person, (x.data->>'request')::uuid, x."time" / 1000, ${due}::bigint
+        from published x join ${t}.event_subscriptions s on s.deleted is null and s.confirms and 'person.erased' = any(s.types)
+       where x.type = 'person.erased' and x.person is not null)`;
+}
+
 export class PrivacyEventStore extends TenantTables {
-  /** Events written on their own (a read's, the sweeper's, a checkpoint's): JSON rows as `events_publish` takes them. */
+  /** Events written on their own (a read's, the sweeper's, a checkpoint's): JSON rows as `publishCtes` takes them. */
   async publish(events: string, due: number): Promise<void> {
-    await this.sql(`select ${this.t}.events_publish($1::jsonb, $2)`, [events, due]);
+    await this.sql(`with ${publishCtes(this.t, '$1', '$2')} select`, [events, due]);
   }
 
   /**

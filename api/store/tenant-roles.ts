@@ -79,15 +79,16 @@ export async function dropTenantRole(tx: Sql, name: string): Promise<void> {
 
 /**
  * What the tenant's role may do with its audit trail (after its rights on every table of its schema): it queues
- * events through audit_enqueue and reads the trail, nothing more. `schema` and `role` are quoted identifiers.
+ * events (plain INSERTs of the columns a write fills, insertGrants) and reads the trail, nothing more. `schema` and
+ * `role` are quoted identifiers.
  */
 export function auditGrants(schema: string, role: string): string[] {
   return [
-    // Only the functions a tenant's write calls: audit_enqueue (SECURITY DEFINER) queues its events. Appending to
+    // Only the functions a tenant's calls run (and 0.2.0's writes: audit_enqueue, events_publish). Appending to
     // the trail and locking its head are the chainer's, as the vault's own user: the tenant's role may do neither.
     `revoke execute on all functions in schema ${schema} from ${role}`,
     ...callGrants(schema, role),
-    // The audit trail is append-only for the tenant: it queues only through audit_enqueue, and PostgreSQL refuses
+    // The audit trail is append-only for the tenant: it only adds to the queue (insertGrants), and PostgreSQL refuses
     // it any UPDATE, DELETE or TRUNCATE of the events, the head or the queue.
     `revoke insert, update, delete, truncate on ${schema}.audit_events, ${schema}.audit_head, ${schema}.audit_queue, ${schema}.audit_refused from ${role}`,
     // Queued events' MACs are not the tenant's to read: a copied row replayed would be a genuine event twice.
@@ -95,9 +96,10 @@ export function auditGrants(schema: string, role: string): string[] {
     ...readGrants(schema, role),
     // How far the trail is checkpointed paces the signing of checkpoints: the tenant may not hold them back.
     `revoke insert, update, delete, truncate on ${schema}.audit_checkpointed from ${role}`,
-    // Privacy events, like the audit events they ride with, are published through events_publish and never changed
-    // by the tenant: a forged or withdrawn erasure notice would mislead every recipient.
+    // Privacy events, like the audit events they ride with, are only added (insertGrants), never changed by the
+    // tenant: a forged or withdrawn erasure notice would mislead every recipient.
     `revoke insert, update, delete, truncate on ${schema}.privacy_events from ${role}`,
+    ...insertGrants(schema, role),
     // Checkpoints (and their timestamps) are the vault's to write: the tenant may not plant or change one.
     `revoke insert, update, delete, truncate on ${schema}.audit_checkpoints from ${role}`,
   ];
@@ -106,6 +108,20 @@ export function auditGrants(schema: string, role: string): string[] {
 /** The functions a tenant's calls run: granted after a revoke of every function. */
 function callGrants(schema: string, role: string): string[] {
   return [`grant execute on function ${schema}.audit_enqueue(uuid[], bigint[], text[], text[], text[], text[], uuid[], text[], text[], bytea[], bytea[]), ${schema}.file_trash_add(), ${schema}.events_publish(jsonb, bigint) to ${role}`];
+}
+
+/**
+ * What a write adds, as plain INSERTs of the columns it fills (granted after a revoke of the whole table's): its
+ * audit events to the queue, each with the tokenizer's MAC, and its privacy events to the outbox. Never the rows'
+ * order (`id`) nor an event's fan-out (`fanned`), and never an UPDATE or DELETE of either. A queued row without a
+ * genuine MAC is refused when the chainer links it (audit_refused), as one queued through audit_enqueue with a forged
+ * one is; audit_enqueue and events_publish stay for the replicas of 0.2.0 that call them.
+ */
+function insertGrants(schema: string, role: string): string[] {
+  return [
+    `grant insert (uuid, "when", title, status, msg, actor, record, mode, app, details, mac) on ${schema}.audit_queue to ${role}`,
+    `grant insert (uuid, type, "time", person, data) on ${schema}.privacy_events to ${role}`,
+  ];
 }
 
 /** The queue's columns a tenant reads: granted after a revoke of the whole table's. */
@@ -123,5 +139,5 @@ function readGrants(schema: string, role: string): string[] {
  * `permission denied`. Through the standing role the rights never lapse, whoever grants them again, however.
  */
 export function standingGrants(schema: string, standing: string): string[] {
-  return [...callGrants(schema, standing), ...readGrants(schema, standing)];
+  return [...callGrants(schema, standing), ...readGrants(schema, standing), ...insertGrants(schema, standing)];
 }

@@ -302,8 +302,14 @@ describe('the keyed audit chain', () => {
         `update ${head(t)} set seq = 0`,
         `delete from ${head(t)}`,
         `select * from tenant_${t.id}.audit_head for update`,
-        // The queue of writes' events: only audit_enqueue adds to it, only audit_append takes from it.
-        `insert into tenant_${t.id}.audit_queue (uuid, "when", title, status, actor) values (gen_random_uuid(), 0, 't', 'ok', 'a')`,
+        // The queue of writes' events: a write only adds to it, never choosing a row's place (its id), and only
+        // audit_append takes from it.
+        `insert into tenant_${t.id}.audit_queue (id, uuid, "when", title, status, actor) values (1, gen_random_uuid(), 0, 't', 'ok', 'a')`,
+        // The outbox of privacy events: a write only adds to it, never marking an event as fanned out (delivered to
+        // no one) nor changing or removing one.
+        `insert into tenant_${t.id}.privacy_events (uuid, type, "time", data, fanned) values (gen_random_uuid(), 'person.erased', 0, '{}', true)`,
+        `update tenant_${t.id}.privacy_events set fanned = true`,
+        `delete from tenant_${t.id}.privacy_events`,
         `update tenant_${t.id}.audit_queue set msg = 'x'`,
         `delete from tenant_${t.id}.audit_queue`,
         `truncate tenant_${t.id}.audit_queue`,

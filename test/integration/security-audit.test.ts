@@ -114,13 +114,17 @@ describe('forged rows in the audit queue (N4)', () => {
     await expect(sql(vault, enqueue, [randomUUID(), now(), [Buffer.alloc(5)]])).rejects.toThrow(/MAC/);
     const url = (vault.api.services.db as unknown as { databaseUrl?: string }).databaseUrl;
     if (!role || !url) return;
-    // The tenant's role may not write the queue itself at all, and its enqueue without a real MAC is refused too.
+    // The tenant's role adds to the queue with plain INSERTs: one without a MAC, or with one not the tokenizer's, is
+    // queued, then refused at the link and never chained. Its enqueue without a MAC is refused at once.
     const client = new pg.Client({ connectionString: url });
     await client.connect();
     try {
       await client.query(`set role "${role}"`);
-      const insert = `insert into tenant_${t.id}.audit_queue (uuid, "when", title, status, actor) values ($1, $2, 'x', 'ok', 'x')`;
-      await expect(client.query(insert, [randomUUID(), now()])).rejects.toThrow(/permission denied/);
+      const bare = randomUUID();
+      await client.query(`insert into tenant_${t.id}.audit_queue (uuid, "when", title, status, actor) values ($1, $2, 'x', 'ok', 'x')`, [bare, now()]);
+      await drain(vault, t.id);
+      expect(await count(vault, t.id, 'audit_events', 'uuid = $1', [bare])).toBe(0);
+      expect(await count(vault, t.id, 'audit_refused', 'uuid = $1', [bare])).toBe(1);
       await expect(client.query(enqueue, [randomUUID(), now(), [null]])).rejects.toThrow(/MAC/);
       // A MAC of the right shape but not the tokenizer's: queued, then refused at the link, never chained.
       const forged = randomUUID();

@@ -30,9 +30,11 @@ describe.skipIf(!usingPostgres())('a tenant role granted again as a replica star
     let starting = true;
     const watching = (async () => {
       while (starting) {
-        const { rows } = await watcher.query<{ enqueue: boolean; queue: boolean; users: boolean }>(
+        const { rows } = await watcher.query<{ enqueue: boolean; queue: boolean; queued: boolean; published: boolean; users: boolean }>(
           `select has_function_privilege($1, $2, 'execute') as enqueue,
                   has_column_privilege($1, 'tenant_1.audit_queue', 'uuid', 'select') as queue,
+                  has_column_privilege($1, 'tenant_1.audit_queue', 'mac', 'insert') as queued,
+                  has_column_privilege($1, 'tenant_1.privacy_events', 'data', 'insert') as published,
                   has_schema_privilege($1, 'tenant_1', 'usage') as users`,
           [role, ENQUEUE],
         );
