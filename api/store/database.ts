@@ -274,9 +274,11 @@ export class Database {
   tenantPool(tenantId: number): Connections | undefined {
     const roleOf = this.roleOf;
     if (!roleOf || !this.databaseUrl) return undefined;
-    // As many connections as the main pool's (STRONGROOM_DB_POOL_MAX), with its type parsers.
-    const { max, types } = (this.mainPool as unknown as { options: { max?: number; types?: pg.CustomTypesConfig } }).options;
-    this.tenantPools ??= new TenantPools({ databaseUrl: this.databaseUrl, max: max ?? 10, roleOf, types });
+    if (!this.tenantPools) {
+      // As many connections as the main pool's (STRONGROOM_DB_POOL_MAX), with its type parsers.
+      const { max, types } = (this.mainPool as unknown as { options: { max?: number; types?: pg.CustomTypesConfig } }).options;
+      this.tenantPools = new TenantPools({ databaseUrl: this.databaseUrl, max: max ?? 10, roleOf, types });
+    }
     return this.tenantPools.pool(tenantId);
   }
 

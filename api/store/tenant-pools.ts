@@ -54,9 +54,13 @@ export class TenantPools {
   /** Statements waiting for room under the bound. */
   private readonly waiting: (() => void)[] = [];
 
-  /** The tenant's connections, within the bound. */
+  private readonly handles = new Map<number, Connections>();
+
+  /** The tenant's connections, within the bound (one handle per tenant, made once: statements ask for it each time). */
   pool(tenantId: number): Connections {
-    return { connect: () => this.connect(tenantId), release: (client, broken) => this.release(client, broken) };
+    let handle = this.handles.get(tenantId);
+    if (!handle) this.handles.set(tenantId, (handle = { connect: () => this.connect(tenantId), release: (client, broken) => this.release(client, broken) }));
+    return handle;
   }
 
   /** The pool each connection given out belongs to. */
@@ -131,6 +135,7 @@ export class TenantPools {
   drop(tenantId: number): void {
     const pool = this.pools.get(tenantId);
     this.pools.delete(tenantId);
+    this.handles.delete(tenantId);
     void pool?.end().catch(() => undefined);
   }
 
