@@ -97,15 +97,20 @@ describe.skipIf(!usingPostgres())('an api killed after its last call (PostgreSQL
 
   const lastCall = fc.constantFrom('write', 'read', 'failed read');
 
+  /** Cuts the tenant's last event as a database writer would, and expects AuditVerify to report that very cut. */
+  async function expectCutReported(id: number, admin: string, context: Record<string, unknown>): Promise<void> {
+    const to = await cutOne(id);
+    const verdict = await call('AuditVerify', {}, admin);
+    expect(verdict.body, JSON.stringify(context)).toMatchObject({ status: 'ok', result: 'broken', broken: { seq: to + 1, why: 'cut' } });
+  }
+
   it('stopped at once (SIGTERM) tells the tokenizer its head first: a cut of the last event is reported (generated)', async () => {
     await fc.assert(
       fc.asyncProperty(lastCall, fc.integer({ min: 0, max: 15 }), async (last, waitMs) => {
         const { id, admin } = await tenantAfter(last);
         await new Promise((r) => setTimeout(r, waitMs));
         await signalApi('SIGTERM');
-        const to = await cutOne(id);
-        const verdict = await call('AuditVerify', {}, admin);
-        expect(verdict.body, JSON.stringify({ last, waitMs })).toMatchObject({ status: 'ok', result: 'broken', broken: { seq: to + 1, why: 'cut' } });
+        await expectCutReported(id, admin, { last, waitMs });
       }),
       { numRuns: 3 },
     );
@@ -127,9 +132,7 @@ describe.skipIf(!usingPostgres())('an api killed after its last call (PostgreSQL
         await signalChild('tokenizer', signal);
         await new Promise((r) => setTimeout(r, 1000));
         if (apiStops) await signalApi('SIGTERM');
-        const to = await cutOne(id);
-        const verdict = await call('AuditVerify', {}, admin);
-        expect(verdict.body, JSON.stringify({ last, signal, waitMs, apiStops })).toMatchObject({ status: 'ok', result: 'broken', broken: { seq: to + 1, why: 'cut' } });
+        await expectCutReported(id, admin, { last, signal, waitMs, apiStops });
       }),
       { numRuns: 4 },
     );
@@ -142,9 +145,7 @@ describe.skipIf(!usingPostgres())('an api killed after its last call (PostgreSQL
         const { id, admin } = await tenantAfter(last);
         await new Promise((r) => setTimeout(r, waitMs));
         await signalApi('SIGKILL');
-        const to = await cutOne(id);
-        const verdict = await call('AuditVerify', {}, admin);
-        expect(verdict.body, JSON.stringify({ last, waitMs })).toMatchObject({ status: 'ok', result: 'broken', broken: { seq: to + 1, why: 'cut' } });
+        await expectCutReported(id, admin, { last, waitMs });
       }),
       { numRuns: 4 },
     );
