@@ -27,7 +27,16 @@ export interface AuditEventRow {
 /** A stored event as the audit sinks read it (AuditStore.afterForExport): `details` only when it is needed. */
 export type ExportRow = AuditEventRow & { detailsDigest: string | null; size: number };
 
-export type QueuedEvent = Omit<AuditEventRow, 'seq' | 'hash' | 'digest'> & { mac: Buffer | null; chained?: boolean };
+export type QueuedEvent = Omit<AuditEventRow, 'seq' | 'hash' | 'digest'> & { mac: Buffer | null; chained?: boolean; oversize?: boolean; fetched?: number };
+
+/**
+ * The largest sealed details a queued event may have: a quarter of the tokenizer's largest message (MAX_MESSAGE_BYTES,
+ * proto/loader.ts), which its link call (the details in base64 within the event's text) must fit. A write's body is far smaller (STRONGROOM_BODY_LIMIT,
+ * or the file limit, at most 200 MiB as base64 for FileCreate, whose event does not carry the file).
+ */
+export const MAX_QUEUED_DETAILS = 64 * 1024 * 1024;
+/** How many bytes of queued details one batch reads at most (past its first event). */
+export const QUEUE_READ_BYTES = 16 * 1024 * 1024;
 
 /** A queued event to append: its uuid (its data is in the queue) with the link and digest made for it. */
 export interface QueuedLink {
@@ -181,16 +190,31 @@ export class AuditStore extends TenantTables {
   /**
    * The statement that reads the oldest queued events, in the order they were queued (for a transaction's start),
    * each with whether its uuid is in the trail already (`chained`: a linked row queued again, never linked twice).
+   * At most `limit` rows and, past the first, at most QUEUE_READ_BYTES of details in all: a batch's memory and its
+   * link call stay bounded whatever was queued. A row whose details exceed MAX_QUEUED_DETAILS (no genuine event's
+   * do: the tokenizer could not take it) comes without them, `oversize`, to be refused unread. `fetched`: how many
+   * rows the limit took, before the byte bound (more than it answers: the queue holds more).
    */
   queuedStatement(limit: number): string {
-    return `select q.uuid, q."when", q.title, q.status, q.msg, q.actor, q.record, q.mode, q.app, q.details, q.mac,
-      exists (select from ${this.t}.audit_events e where e.uuid = q.uuid) as chained
-      from ${this.t}.audit_queue q order by q.id limit ${Math.trunc(limit)}`;
+    const size = `coalesce(octet_length(q.details), 0)`;
+    return `select w.uuid, w."when", w.title, w.status, w.msg, w.actor, w.record, w.mode, w.app,
+      case when w.oversize then null else w.details end as details, w.mac, w.oversize, w.fetched,
+      exists (select from ${this.t}.audit_events e where e.uuid = w.uuid) as chained
+      from (select q.*, ${size} > ${MAX_QUEUED_DETAILS} as oversize, count(*) over () as fetched,
+              sum(least(${size}, ${MAX_QUEUED_DETAILS}) + 256) over (order by q.id) as running, least(${size}, ${MAX_QUEUED_DETAILS}) + 256 as own
+              from (select * from ${this.t}.audit_queue order by id limit ${Math.trunc(limit)}) q) w
+      where w.running - w.own < ${QUEUE_READ_BYTES} order by w.id`;
   }
 
   static queuedOf(row: Record<string, unknown>): QueuedEvent {
     const { seq: _seq, hash: _hash, digest: _digest, ...event } = toRow({ ...row, seq: 0, hash: null, digest: null });
-    return { ...event, mac: (row.mac as Buffer | null) ?? null, ...(row.chained === true ? { chained: true } : {}) };
+    return {
+      ...event,
+      mac: (row.mac as Buffer | null) ?? null,
+      ...(row.chained === true ? { chained: true } : {}),
+      ...(row.oversize === true ? { oversize: true } : {}),
+      ...(row.fetched !== undefined ? { fetched: Number(row.fetched) } : {}),
+    };
   }
 
   /**

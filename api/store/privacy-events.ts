@@ -61,9 +61,13 @@ function eventOf(r: Record<string, unknown>): PrivacyEventRow {
   };
 }
 
-/** Which of a subscription's events match its filters (the subscription `s`, the event `e`). */
+/**
+ * Which of a subscription's events match its filters (the subscription `s`, the event `e`). An event whose `fields`
+ * is not a list (none the vault writes: one written into the outbox by other hands) names no field.
+ */
 const MATCHES = `e.type = any(s.types)
-  and (s.fields is null or e.type <> 'person.updated' or exists (select from jsonb_array_elements_text(e.data->'fields') f where f = any(s.fields)))
+  and (s.fields is null or e.type <> 'person.updated' or exists (select from jsonb_array_elements_text(
+    case jsonb_typeof(e.data->'fields') when 'array' then e.data->'fields' else '[]' end) f where f = any(s.fields)))
   and (s.briefs is null or e.data->>'brief' is null or e.data->>'brief' = any(s.briefs))`;
 
 /**

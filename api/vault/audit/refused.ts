@@ -1,15 +1,17 @@
-// Queued events the chainer will not link: those whose MAC the tokenizer refused (not queued by this vault), and
-// those whose uuid is in the trail already (a linked row queued again: a replay). Both leave the queue for
+// Queued events the chainer will not link: those whose MAC the tokenizer refused (not queued by this vault), those
+// whose uuid is in the trail already (a linked row queued again: a replay), and those whose details are larger than
+// any the vault writes (the tokenizer could not even take them to check). Both leave the queue for
 // audit_refused, kept as evidence, logged and counted; the trail goes on without them.
 import type { Logger } from 'pino';
 import type { Database } from '../../store/database.js';
 import { auditQueueRefused } from '../../metrics.js';
 
-export type RefusedWhy = 'mac' | 'replayed';
+export type RefusedWhy = 'mac' | 'replayed' | 'oversize';
 
 const SAID: Record<RefusedWhy, string> = {
   mac: 'queued audit events refused: their MAC does not hold (not queued by this vault); never linked',
   replayed: 'queued audit events refused: their uuid is in the trail already (a linked event queued again); never linked twice',
+  oversize: 'queued audit events refused: their details are larger than any event of this vault (MAX_QUEUED_DETAILS); never linked',
 };
 
 /** Moves `uuids` out of the queue into audit_refused; if that fails they stay queued, and are refused again later. */

@@ -20,11 +20,9 @@ import type { OutboxBatch } from '../privacy/outbox.js';
 // What other modules import from here: the events' shapes and texts, and the reader, now in modules of their own.
 export { AUDIT_TABLE, BAD_REQUEST_MSG, canonical, canonicalHead, draftEvent, presentEvent, type AuditDraft, type AuditNote, type AuditRow } from './note.js';
 export { AuditReader } from './reader.js';
-
 export type { SealedAhead } from './prelink.js';
 
-const MAX_BATCH = 500;
-const BATCHES_IN_FLIGHT = 2;
+const [MAX_BATCH, BATCHES_IN_FLIGHT] = [500, 2];
 
 /** A write's events as queued in its transaction, for `chained` once it has committed. */
 export type QueuedWrite = readonly AuditEventToChain[];
@@ -183,18 +181,20 @@ export class AuditTrail {
   private async appendFromQueue(tenantId: number, rows: AuditEventToChain[]): Promise<{ dequeued: Set<string>; full: boolean; sawQueue: boolean }> {
     // The queue holds this process's writes too (their transactions committed), unless another chainer took them.
     const limit = Math.max(1, MAX_BATCH - rows.length);
-    const { queued, linked, replayed } = await this.db.auditTransaction(tenantId, limit, async (audit, head, queued) => {
-      // A queued row whose uuid is in the trail already (a linked row queued again) is never linked twice.
+    const { queued, linked, replayed, oversize } = await this.db.auditTransaction(tenantId, limit, async (audit, head, queued) => {
+      // Never linked: a row whose uuid is in the trail already (queued again), one of details no event has (unread).
       const replayed = queued.filter((q) => q.chained).map((q) => q.uuid);
+      const oversize = queued.filter((q) => q.oversize && !q.chained).map((q) => q.uuid);
       // Read under the lock, the head is committed unless forged: the tokenizer may not know it yet (a restart).
-      const linked = await this.linker.link(tenantId, head, { queued: queued.filter((q) => !q.chained), rows }, true);
+      const linked = await this.linker.link(tenantId, head, { queued: queued.filter((q) => !q.chained && !q.oversize), rows }, true);
       if (linked.queued.length + linked.others.length) await audit.append(head, linked.queued, linked.others);
-      return { queued, linked, replayed };
+      return { queued, linked, replayed, oversize };
     });
     this.heads.set(tenantId, linked.head);
     await this.appended(tenantId, linked);
-    await refuseQueued(this.db, this.log, tenantId, replayed, 'replayed');
-    return { dequeued: new Set(queued.map((e) => e.uuid)), full: queued.length >= limit, sawQueue: true };
+    for (const [uuids, why] of [[replayed, 'replayed'], [oversize, 'oversize']] as const) await refuseQueued(this.db, this.log, tenantId, uuids, why);
+    const fetched = queued[0]?.fetched ?? queued.length; // more than it took: the bound on the details read stopped it
+    return { dequeued: new Set(queued.map((e) => e.uuid)), full: fetched >= limit || fetched > queued.length, sawQueue: true };
   }
 
   /** After a batch's commit: its head is committed (told to the tokenizer soon), and its refused events leave the queue. */

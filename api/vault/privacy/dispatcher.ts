@@ -39,6 +39,25 @@ export function nextTry(attempts: number, ageMs: number, now: number, retry: { f
 }
 
 /**
+ * Delivers what can be sent of `batch` (one result per delivery, in order). An event that cannot be made into a
+ * message (a time no date has, written into the outbox by other hands: the vault's own always can) is not sent but
+ * dead-lettered at once, so that it never holds back the deliveries after it.
+ */
+async function deliverable(tenantId: number, sink: Sink, batch: DueDelivery[]): Promise<DeliveryResult[]> {
+  const bodies = batch.map((d) => {
+    try {
+      return cloudEventBody(tenantId, d.event);
+    } catch {
+      return undefined;
+    }
+  });
+  const sendable = batch.flatMap((d, i) => (bodies[i] === undefined ? [] : [{ id: d.event.uuid, body: bodies[i], time: Math.floor(d.event.time / 1000) }]));
+  const sent = sendable.length ? await sink.deliver(sendable) : [];
+  let next = 0;
+  return bodies.map((body) => (body === undefined ? { ok: false, unsendable: true, error: 'the event cannot be made into a message' } : sent[next++]!));
+}
+
+/**
  * How long after a commit its tenant is dispatched: the events of the writes committed meanwhile go in the same
  * pass (under load, one pass per batch of writes rather than per write).
  */
@@ -168,7 +187,7 @@ export class Dispatcher extends Job {
     let heads = [...lines.values()];
     while (heads.length && !this.stopping) {
       const batch = heads.map((line) => line[0]!);
-      const results = await sink.deliver(batch.map((d) => ({ id: d.event.uuid, body: cloudEventBody(tenantId, d.event), time: Math.floor(d.event.time / 1000) })));
+      const results = await deliverable(tenantId, sink, batch);
       await this.record(tenantId, subscription, batch, results);
       tried += batch.length;
       ok += results.filter((r) => r.ok).length;
@@ -182,7 +201,7 @@ export class Dispatcher extends Job {
     const retry = { forMs: this.opts.retrySeconds * 1000, firstMs: this.opts.retryFirstMs };
     const attempts: Attempt[] = batch.map((d, i) => {
       const r = results[i]!;
-      const next = r.ok ? null : nextTry(d.attempts, now - d.event.time, now, retry);
+      const next = r.ok || r.unsendable ? null : nextTry(d.attempts, now - d.event.time, now, retry);
       return { event: d.event.id, begun: d.nextTry, ok: r.ok, nextTry: next, error: r.ok ? null : (r.error ?? 'failed'), status: r.status ?? null };
     });
     const stores = this.db.stores(tenantId);

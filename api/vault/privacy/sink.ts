@@ -27,6 +27,8 @@ export interface DeliveryResult {
   erased?: boolean;
   retry?: boolean;
   error?: string;
+  /** Never tried again: the event cannot be made into a message (a row put into the outbox by other hands). */
+  unsendable?: boolean;
 }
 
 /**
