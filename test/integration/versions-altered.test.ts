@@ -55,6 +55,26 @@ describe('kept versions altered in the database', () => {
     );
   });
 
+  it('answers an event whose person\'s key was swapped 409 recordAltered, never a 500 (a stranger\'s finding)', async ({ vault }) => {
+    const [a, b] = [await personAtFour(vault), await personAtFour(vault)];
+    const events = (await vault.call('AuditListUserEvents', { mode: 'token', identity: a, limit: 100 })).body.rows as { auditeventuuid: string }[];
+    const sql = vault.api.services.db.global().sql;
+    const [own] = await sql.query<{ wrapped: Buffer }>(`select wrapped from tenant_1.subject_keys where token = $1`, [a]);
+    await sql.query(`update tenant_1.subject_keys set wrapped = (select wrapped from tenant_1.subject_keys where token = $2) where token = $1`, [a, b]);
+    try {
+      const statuses = new Set<number>();
+      for (const e of events) {
+        const got = await vault.call('AuditGetEvent', { auditeventuuid: e.auditeventuuid });
+        statuses.add(got.status);
+        if (got.status === 409) expect(got.body.message).toBe(Messages.recordAltered);
+      }
+      expect([...statuses].every((s) => s === 200 || s === 409)).toBe(true);
+      expect(statuses.has(409)).toBe(true);
+    } finally {
+      await sql.query(`update tenant_1.subject_keys set wrapped = $2 where token = $1`, [a, own!.wrapped]);
+    }
+  });
+
   it('refuses the change that would keep a version under a renumbered one, and says so', async ({ vault }) => {
     const token = await personAtFour(vault);
     await vault.api.services.db.global().sql.query(ALTERATIONS['renumbered next'], [token]);

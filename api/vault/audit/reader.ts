@@ -5,7 +5,7 @@ import type { PersonKey, SubjectKeys } from '../subject-keys.js';
 import { AUDIT_TABLE, keptBeforeOf, openedDetails, presentEvent, type KeptBefore } from './note.js';
 import type { Users } from '../users.js';
 import { HOUSEKEEPING_LIKE } from './actor.js';
-import { AlteredRecordError } from '../../errors.js';
+import { AlteredRecordError, Messages } from '../../errors.js';
 
 /**
  * Reads of the trail: a user's events newest first, and one event with its sealed details opened. Plain SQL
@@ -56,7 +56,8 @@ export class AuditReader {
       } catch (err) {
         // About a person whose key the key table no longer holds at all (a restored backup): erased.
         if (err instanceof TokenizerRejectedError && e.record && wrapped === undefined) return erasedEvent;
-        throw err;
+        // A key or details that do not open (swapped or changed by a database writer): 409 recordAltered, not a 500.
+        throw err instanceof TokenizerRejectedError ? new AlteredRecordError(Messages.recordAltered) : err;
       }
       const sealed = JSON.parse(plain.toString('utf8')) as Record<string, unknown>;
       const version = keptBeforeOf(sealed);
