@@ -6,6 +6,7 @@ import fc from 'fast-check';
 import { describe, expect } from 'vitest';
 import { vaultTest, buildProfile, type TestVault } from '../fixtures/vault.js';
 import { Messages } from '../../api/errors.js';
+import { UNKEYED_DETAILS_MSG } from '../../api/vault/audit/seal.js';
 
 const it = vaultTest({ env: { STRONGROOM_MAX_VERSIONS: '3' } });
 
@@ -70,6 +71,16 @@ describe('kept versions altered in the database', () => {
       }
       expect([...statuses].every((s) => s === 200 || s === 409)).toBe(true);
       expect(statuses.has(409)).toBe(true);
+      // Reads of the person whose key was swapped, side by side with others' (their events sealed in one batch): the
+      // others' are answered as ever; the person's answered or refused as altered, never a 500 or a 503.
+      const reads = await Promise.all(
+        Array.from({ length: 24 }, (_, i) => vault.call('AuditListUserEvents', { mode: 'token', identity: i % 3 ? b : a, limit: 5 }).then((r) => ({ who: i % 3 ? 'b' : 'a', status: r.status }))),
+      );
+      for (const r of reads) expect(r.who === 'b' ? [200] : [200, 409], JSON.stringify(r)).toContain(r.status);
+      // Each answered read of the person is in the trail, saying why its details are not.
+      const answered = reads.filter((r) => r.who === 'a' && r.status === 200).length;
+      const [said] = await sql.query<{ n: number }>(`select count(*)::int as n from tenant_1.audit_events where record = $1 and msg = $2`, [a, UNKEYED_DETAILS_MSG]);
+      expect(said!.n).toBeGreaterThanOrEqual(answered);
     } finally {
       await sql.query(`update tenant_1.subject_keys set wrapped = $2 where token = $1`, [a, own!.wrapped]);
     }

@@ -2,7 +2,7 @@
 // events the MAC the tokenizer makes of each in the same call (tokenizer/audit-queue.ts): the chainer's link call
 // checks it before linking a queued event.
 import type { Stores } from '../../store/stores.js';
-import type { TokenizerClient } from '../../tokenizer-client.js';
+import { TokenizerRejectedError, type TokenizerClient } from '../../tokenizer-client.js';
 import type { SubjectKeys } from '../subject-keys.js';
 import { AUDIT_TABLE, canonical, canonicalHead, type AuditDraft, type AuditEventToChain } from './note.js';
 import type { AuditRun } from '../../tokenizer-batch.js';
@@ -38,8 +38,32 @@ export async function sealEvents(tokenizer: TokenizerClient, subjectKeys: Subjec
   return (await sealAndLink(tokenizer, subjectKeys, opts)).events;
 }
 
-/** As `sealEvents`, and with `opts.link` the read's link made in the same tokenizer message. */
+/** What an event says in place of its details when its person's key does not open (UnkeyedDetailsError). */
+export const UNKEYED_DETAILS_MSG = 'details not kept: the person\'s key does not open (altered in the database)';
+
+/** One event of a batch whose person's wrapped key the tokenizer will not unwrap (a database writer swapped it). */
+class UnkeyedDetailsError extends Error {
+  constructor(readonly draft: AuditDraft) {
+    super('an audit event\'s person key does not unwrap');
+  }
+}
+
+/**
+ * As `sealEvents`, and with `opts.link` the read's link made in the same tokenizer message. An event of a batch (not
+ * a lone read's) whose person's key does not unwrap is recorded without its details, saying so, and the batch goes
+ * on: one person's altered key row fails nobody else's call.
+ */
 export async function sealAndLink(tokenizer: TokenizerClient, subjectKeys: SubjectKeys, opts: SealOptions): Promise<SealedAndLinked> {
+  try {
+    return await sealOnce(tokenizer, subjectKeys, opts);
+  } catch (err) {
+    if (!(err instanceof UnkeyedDetailsError)) throw err;
+    const drafts = opts.drafts.map((d) => (d === err.draft ? { ...d, details: null, msg: UNKEYED_DETAILS_MSG } : d));
+    return sealAndLink(tokenizer, subjectKeys, { ...opts, drafts });
+  }
+}
+
+async function sealOnce(tokenizer: TokenizerClient, subjectKeys: SubjectKeys, opts: SealOptions): Promise<SealedAndLinked> {
   const { stores, drafts, known, mac = false, link } = opts;
   const { tenantId } = stores;
   // Details of an event about a person are theirs: sealed under their key, they stop opening once the person is
@@ -70,6 +94,9 @@ export async function sealAndLink(tokenizer: TokenizerClient, subjectKeys: Subje
     // Each event's details are the seal item of the same uuid (or none): the MAC covers them as sealed.
     queueMac: mac ? drafts.map((d) => ({ uuid: d.uuid, head: canonicalHead(d), details: null })) : [],
     ...(run ? { chain: [run] } : {}),
+  }).catch((err: unknown) => {
+    const unkeyed = run ? undefined : unkeyedItem(err);
+    return Promise.reject(unkeyed !== undefined && withDetails[unkeyed] ? new UnkeyedDetailsError(withDetails[unkeyed]) : err);
   });
   const sealedBy = new Map(withDetails.map((d, i) => [d.uuid, sealed[i]!]));
   const events = drafts.map((d, i) => ({ ...d, details: sealedBy.get(d.uuid) ?? null, ...(mac ? { mac: macs[i]! } : {}) }));
@@ -108,4 +135,11 @@ export async function sealReadied(
   const sealed = rest.length ? await sealEvents(tokenizer, subjectKeys, { stores, drafts: rest, known }) : [];
   let next = 0;
   return ahead.map((a) => a ?? sealed[next++]!);
+}
+
+/** The seal item the tokenizer refused because its person's wrapped key does not unwrap, if that was the refusal. */
+function unkeyedItem(err: unknown): number | undefined {
+  if (!(err instanceof TokenizerRejectedError)) return undefined;
+  const m = /^seal\[(\d+)\]: the wrapped key does not unwrap/.exec(err.reason);
+  return m ? Number(m[1]) : undefined;
 }
