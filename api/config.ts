@@ -35,7 +35,7 @@ export const API_SETTINGS = z.object({
   STRONGROOM_TOKENIZER_SOCKET: z.string().optional().meta({ description: 'The tokenizer\'s unix socket', shown: '`<data dir>/run/tokenizer.sock`' }),
   STRONGROOM_TOKENIZER_ADDRESS: z.string().optional().meta({ description: '`host:port` to reach the tokenizer over TCP instead' }),
   STRONGROOM_TOKENIZER_DEADLINE_MS: z.coerce.number().int().min(100).default(10_000).meta({ description: 'Deadline of every tokenizer call' }),
-  STRONGROOM_BODY_LIMIT: size.default(2 * 1024 * 1024).meta({ description: 'Largest JSON body of an authenticated call (FileCreate, UserCreateBulk and TokenCreateBulk take the file limit); larger ones get 413, unread when declared', shown: '`2mb`' }),
+  STRONGROOM_BODY_LIMIT: size.default(2 * 1024 * 1024).meta({ description: 'Largest JSON body of an authenticated call, at most `64mb` (FileCreate, UserCreateBulk and TokenCreateBulk take the file limit); larger ones get 413, unread when declared', shown: '`2mb`' }),
   STRONGROOM_PUBLIC_BODY_LIMIT: size.default(16 * 1024).meta({ description: 'Largest body of a public call (login, shared records, UI configuration)', shown: '`16kb`' }),
   STRONGROOM_BODY_MEMORY: size.default(96 * 1024 * 1024).meta({ description: 'Bytes of request bodies read or held at once, all callers together; a caller may hold a quarter, a tenant half; more get `503` with `Retry-After` (about a fifth of the api\'s memory limit; at least the largest body)', shown: '`96mb`' }),
   STRONGROOM_REQUESTS_PER_ADDRESS: z.coerce.number().int().min(0).default(64).meta({ description: 'Requests in flight from one client address (an IPv6 /64) at once; more get `503`; `0` off' }),
@@ -201,10 +201,10 @@ function parseSettings(env: NodeJS.ProcessEnv): Settings {
       'invalid configuration:\n  STRONGROOM_AUDIT_CHECKPOINTS_S3_ACCESS_KEY_ID and STRONGROOM_AUDIT_CHECKPOINTS_S3_SECRET_ACCESS_KEY: set both or neither',
     );
   }
-  // A file is sealed and opened in one tokenizer message, and those may be 256 MiB (tokenizer/proto.ts).
-  if (e.STRONGROOM_FILE_MAX_BYTES > 200 * 1024 * 1024) {
-    throw new Error('invalid configuration:\n  STRONGROOM_FILE_MAX_BYTES: at most 200mb');
-  }
+  // A file is sealed and opened in one tokenizer message, and those may be 256 MiB (tokenizer/proto.ts); an event's
+  // details (a profile, twice at most) are linked in one too, and a queued event's over 160 MiB refused (store/audit.ts).
+  if (e.STRONGROOM_FILE_MAX_BYTES > 200 * 1024 * 1024) throw new Error('invalid configuration:\n  STRONGROOM_FILE_MAX_BYTES: at most 200mb');
+  if (e.STRONGROOM_BODY_LIMIT > 64 * 1024 * 1024) throw new Error('invalid configuration:\n  STRONGROOM_BODY_LIMIT: at most 64mb');
   // A body larger than the budget for bodies in memory could never be taken in.
   const fileBodyLimit = fileBodyLimitOf(e);
   if (e.STRONGROOM_BODY_MEMORY < fileBodyLimit) {

@@ -30,11 +30,11 @@ export type ExportRow = AuditEventRow & { detailsDigest: string | null; size: nu
 export type QueuedEvent = Omit<AuditEventRow, 'seq' | 'hash' | 'digest'> & { mac: Buffer | null; chained?: boolean; oversize?: boolean; fetched?: number };
 
 /**
- * The largest sealed details a queued event may have: a quarter of the tokenizer's largest message (MAX_MESSAGE_BYTES,
- * proto/loader.ts), which its link call (the details in base64 within the event's text) must fit. A write's body is far smaller (STRONGROOM_BODY_LIMIT,
- * or the file limit, at most 200 MiB as base64 for FileCreate, whose event does not carry the file).
+ * The largest sealed details a queued event may have: 160 MiB, whose base64 (213 MiB) the link call must fit into the
+ * tokenizer's largest message (MAX_MESSAGE_BYTES, 256 MiB, proto/loader.ts). No event of the vault's comes near: its
+ * details hold a profile twice at most, and a body is at most 64 MiB (STRONGROOM_BODY_LIMIT, api/config.ts).
  */
-export const MAX_QUEUED_DETAILS = 64 * 1024 * 1024;
+export const MAX_QUEUED_DETAILS = 160 * 1024 * 1024;
 /** How many bytes of queued details one batch reads at most (past its first event). */
 export const QUEUE_READ_BYTES = 16 * 1024 * 1024;
 

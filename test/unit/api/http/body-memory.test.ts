@@ -7,6 +7,7 @@ import { describe, expect, it } from 'vitest';
 import type { Context } from 'koa';
 import { BodyMemory, bodyBytes } from '../../../../api/http/body-memory.js';
 import { loadConfig } from '../../../../api/config.js';
+import { MAX_QUEUED_DETAILS } from '../../../../api/store/audit.js';
 
 interface Held {
   caller: string;
@@ -102,5 +103,14 @@ describe('STRONGROOM_BODY_MEMORY', () => {
     expect(loadConfig({}).limits.bodyMemory).toBe(96 * 1024 * 1024);
     expect(() => loadConfig({ STRONGROOM_BODY_MEMORY: '16mb' })).toThrow(/STRONGROOM_BODY_MEMORY: at least the largest body/);
     expect(loadConfig({ STRONGROOM_BODY_MEMORY: '16mb', STRONGROOM_FILE_MAX_BYTES: '4mb' }).limits.bodyMemory).toBe(16 * 1024 * 1024);
+  });
+});
+
+describe('STRONGROOM_BODY_LIMIT', () => {
+  it('is at most 64mb: a profile twice over must stay below what a queued event may hold (MAX_QUEUED_DETAILS)', () => {
+    const limit = (v: string) => loadConfig({ STRONGROOM_BODY_LIMIT: v, STRONGROOM_BODY_MEMORY: '256mb' }).bodyLimit;
+    expect(limit('64mb')).toBe(64 * 1024 * 1024);
+    expect(() => limit('65mb')).toThrow(/STRONGROOM_BODY_LIMIT: at most 64mb/);
+    expect(2 * 64 * 1024 * 1024 + 1024 * 1024).toBeLessThan(MAX_QUEUED_DETAILS);
   });
 });
