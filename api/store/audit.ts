@@ -35,6 +35,13 @@ export type QueuedEvent = Omit<AuditEventRow, 'seq' | 'hash' | 'digest'> & { mac
  * details hold a profile twice at most, and a body is at most 64 MiB (STRONGROOM_BODY_LIMIT, api/config.ts).
  */
 export const MAX_QUEUED_DETAILS = 160 * 1024 * 1024;
+/**
+ * The most bytes a queued event's clear columns (title, status, msg, actor, mode, app) may hold together: the vault's
+ * keep a message of 256 characters at most and names far shorter (JSON-escaped in the link call, up to six times
+ * larger). A MAC is 32 bytes. Past either, a row is none of the vault's, refused unread as one with details too large.
+ */
+export const MAX_QUEUED_TEXT = 64 * 1024;
+const MAX_QUEUED_MAC = 64;
 /** How many bytes of queued details one batch reads at most (past its first event). */
 export const QUEUE_READ_BYTES = 16 * 1024 * 1024;
 
@@ -191,17 +198,21 @@ export class AuditStore extends TenantTables {
    * The statement that reads the oldest queued events, in the order they were queued (for a transaction's start),
    * each with whether its uuid is in the trail already (`chained`: a linked row queued again, never linked twice).
    * At most `limit` rows and, past the first, at most QUEUE_READ_BYTES of details in all: a batch's memory and its
-   * link call stay bounded whatever was queued. A row whose details exceed MAX_QUEUED_DETAILS (no genuine event's
-   * do: the tokenizer could not take it) comes without them, `oversize`, to be refused unread. `fetched`: how many
+   * link call stay bounded whatever was queued. A row whose details exceed MAX_QUEUED_DETAILS, or its clear columns
+   * MAX_QUEUED_TEXT (no genuine event's do), comes without them, `oversize`, to be refused unread. `fetched`: how many
    * rows the limit took, before the byte bound (more than it answers: the queue holds more).
    */
   queuedStatement(limit: number): string {
-    const size = `coalesce(octet_length(q.details), 0)`;
-    return `select w.uuid, w."when", w.title, w.status, w.msg, w.actor, w.record, w.mode, w.app,
-      case when w.oversize then null else w.details end as details, w.mac, w.oversize, w.fetched,
+    const octets = (c: string) => `coalesce(octet_length(q.${c}), 0)`;
+    const text = ['title', 'status', 'msg', 'actor', 'mode', 'app'].map(octets).join(' + ');
+    const oversize = `${octets('details')} > ${MAX_QUEUED_DETAILS} or ${text} > ${MAX_QUEUED_TEXT} or ${octets('mac')} > ${MAX_QUEUED_MAC}`;
+    const own = `least(${octets('details')}, ${MAX_QUEUED_DETAILS}) + least(${text}, ${MAX_QUEUED_TEXT}) + 256`;
+    // An oversize row is read without any of its large columns: it is refused by its uuid alone.
+    const unless = (c: string, empty: string) => `case when w.oversize then ${empty} else w.${c} end as ${c}`;
+    return `select w.uuid, w."when", ${['title', 'status', 'msg', 'actor', 'mode', 'app'].map((c) => unless(c, c === 'msg' || c === 'mode' || c === 'app' ? 'null' : "''")).join(', ')},
+      w.record, ${unless('details', 'null')}, ${unless('mac', 'null')}, w.oversize, w.fetched,
       exists (select from ${this.t}.audit_events e where e.uuid = w.uuid) as chained
-      from (select q.*, ${size} > ${MAX_QUEUED_DETAILS} as oversize, count(*) over () as fetched,
-              sum(least(${size}, ${MAX_QUEUED_DETAILS}) + 256) over (order by q.id) as running, least(${size}, ${MAX_QUEUED_DETAILS}) + 256 as own
+      from (select q.*, (${oversize}) as oversize, count(*) over () as fetched, sum(${own}) over (order by q.id) as running, ${own} as own
               from (select * from ${this.t}.audit_queue order by id limit ${Math.trunc(limit)}) q) w
       where w.running - w.own < ${QUEUE_READ_BYTES} order by w.id`;
   }

@@ -49,9 +49,12 @@ describe('rows put into the outbox by other hands', () => {
         sql(vault, `insert into tenant_${t.id}.privacy_events (uuid, type, "time", person, data) values ($1, $2, $3, $4, $5::jsonb) returning id`, [randomUUID(), type, time, person, data]);
       // First in the person's line: a time past any date, then a `fields` that is not a list, then data of every shape.
       const [timeless] = await put('person.erased', 9_000_000_000_000_000, token, '{}');
+      // A time a date has, but far ahead (year 10000): no receiver takes it, and its retries would never end.
+      const [ahead] = await put('person.updated', 253_402_300_800_000, token, '{"fields": ["name"]}');
       await put('person.updated', ms, token, '{"fields": "name"}');
       for (const data of ['null', '"abc"', '[1, 2]', '{"fields": {"name": 1}}']) await put('person.updated', ms, null, data);
       await put('person.updated', ms, null, '{"tenant": 999, "person": "someone-else", "fields": ["name"]}');
+      await put('person.updated', ms, null, '{"__proto__": {"tenant": 999}, "constructor": {"prototype": {"tenant": 999}}, "fields": ["name"]}');
       // The vault's own, after them.
       expect((await vault.call('UserUpdate', { mode: 'token', identity: token, profile: { name: 'Changed' } }, t.as)).status).toBe(200);
       expect((await vault.call('UserDelete', { mode: 'token', identity: token }, t.as)).status).toBe(200);
@@ -62,10 +65,16 @@ describe('rows put into the outbox by other hands', () => {
       for (const e of hook.got) {
         expect(e.data.tenant).toBe(t.id);
         expect(e.data.person).toBe(e.subject);
+        expect(Object.keys(e.data)).not.toContain('__proto__');
+        expect(Object.keys(e.data)).not.toContain('constructor');
+        expect(Number.isNaN(Date.parse(e.time))).toBe(false);
+        expect(Date.parse(e.time)).toBeLessThan(Date.now() + 3_600_000);
       }
       expect(hook.got.some((e) => e.data.fields?.[0] === 'name' && e.subject === undefined)).toBe(true);
       // The event no message can carry is dead-lettered, not retried for ever.
-      await expect.poll(async () => (await sql(vault, `select status from tenant_${t.id}.event_deliveries where event = $1`, [timeless!.id]))[0]?.status, { timeout: 10_000 }).toBe('dead');
+      for (const row of [timeless, ahead]) {
+        await expect.poll(async () => (await sql(vault, `select status from tenant_${t.id}.event_deliveries where event = $1`, [row!.id]))[0]?.status, { timeout: 10_000 }).toBe('dead');
+      }
     } finally {
       hook.close();
     }
@@ -95,10 +104,15 @@ describe('rows put into the audit queue by other hands', () => {
     // test's own memory, so it is queued on PostgreSQL only.
     const huge = randomUUID();
     if (usingPostgres()) await queue(huge, MAX_QUEUED_DETAILS + 1);
+    // Clear columns no event of the vault's has: a message of 48 MiB of a character JSON escapes six times over (a
+    // stranger's), and a MAC of 1 MiB. Each stalled the chainer, answering the tenant's every call 503.
+    const [wordy, macky] = [randomUUID(), randomUUID()];
+    await sql(vault, `insert into tenant_${t.id}.audit_queue (uuid, "when", title, status, actor, msg) values ($1, $2, 'UserGet', 'ok', 'root', repeat(chr(1), $3))`, [wordy, now(), 48 * 1024 * 1024]);
+    await sql(vault, `insert into tenant_${t.id}.audit_queue (uuid, "when", title, status, actor, mac) values ($1, $2, 'UserGet', 'ok', 'root', convert_to(repeat('m', $3), 'UTF8'))`, [macky, now(), 1024 * 1024]);
     expect((await vault.call('UserUpdate', { mode: 'token', identity: token, profile: { note: 'after them' } }, t.as)).status).toBe(200);
     await drained(vault, t.id);
     const refused = (await sql(vault, `select uuid from tenant_${t.id}.audit_refused`)).map((r) => r.uuid as string);
-    expect(refused.sort()).toEqual([...big, ...(usingPostgres() ? [huge] : [])].sort());
+    expect(refused.sort()).toEqual([...big, wordy, macky, ...(usingPostgres() ? [huge] : [])].sort());
     const events = await vault.call('AuditListUserEvents', { mode: 'token', identity: token }, t.as);
     expect(events.status).toBe(200);
     expect((events.body.rows as { title: string }[]).map((r) => r.title)).toContain('UserUpdate');

@@ -38,13 +38,19 @@ export function nextTry(attempts: number, ageMs: number, now: number, retry: { f
   return ageMs + delay > retry.forMs ? null : now + delay;
 }
 
+/** How far past the dispatcher's clock an event's time may be (another replica's clock): further, it is not sent. */
+const FUTURE_MS = 3_600_000;
+
 /**
  * Delivers what can be sent of `batch` (one result per delivery, in order). An event that cannot be made into a
- * message (a time no date has, written into the outbox by other hands: the vault's own always can) is not sent but
- * dead-lettered at once, so that it never holds back the deliveries after it.
+ * message (a time no date has, or an hour past now, written into the outbox by other hands: the vault's own always
+ * can) is not sent but dead-lettered at once, so that it never holds back the deliveries after it.
  */
 async function deliverable(tenantId: number, sink: Sink, batch: DueDelivery[]): Promise<DeliveryResult[]> {
+  const latest = Date.now() + FUTURE_MS;
   const bodies = batch.map((d) => {
+    // An event from the future: none of the vault's (stamped as it is written), and its retries would never end.
+    if (!(d.event.time <= latest)) return undefined;
     try {
       return cloudEventBody(tenantId, d.event);
     } catch {

@@ -142,7 +142,8 @@ export function cloudEventBody(tenantId: number, e: PrivacyEventRow): string {
   // by this function from typed columns, and the unit test validates what it makes, strictly, over generated rows.
   // What the event carries never names another tenant or person, nor is anything but an object: a row put into the
   // outbox by other hands (the tenant's database role may add to it) says no more than it could by its own columns.
-  const { tenant: _tenant, person: _person, ...carried } = e.data !== null && typeof e.data === 'object' && !Array.isArray(e.data) ? e.data : {};
+  const { tenant: _tenant, person: _person, ['__proto__']: _proto, constructor: _constructor, prototype: _prototype, ...carried } =
+    e.data !== null && typeof e.data === 'object' && !Array.isArray(e.data) ? e.data : {};
   const event = new CloudEvent({
     id: e.uuid,
     source: sourceOf(tenantId),
