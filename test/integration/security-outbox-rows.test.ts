@@ -51,6 +51,8 @@ describe('rows put into the outbox by other hands', () => {
       const [timeless] = await put('person.erased', 9_000_000_000_000_000, token, '{}');
       // A time a date has, but far ahead (year 10000): no receiver takes it, and its retries would never end.
       const [ahead] = await put('person.updated', 253_402_300_800_000, token, '{"fields": ["name"]}');
+      // Data of a size no event of the vault's has (receivers refuse it: NATS past 1 MiB).
+      const [bulky] = await put('person.updated', ms, token, JSON.stringify({ fields: ['name'], padding: 'x'.repeat(2 * 1024 * 1024) }));
       await put('person.updated', ms, token, '{"fields": "name"}');
       for (const data of ['null', '"abc"', '[1, 2]', '{"fields": {"name": 1}}']) await put('person.updated', ms, null, data);
       await put('person.updated', ms, null, '{"tenant": 999, "person": "someone-else", "fields": ["name"]}');
@@ -72,7 +74,7 @@ describe('rows put into the outbox by other hands', () => {
       }
       expect(hook.got.some((e) => e.data.fields?.[0] === 'name' && e.subject === undefined)).toBe(true);
       // The event no message can carry is dead-lettered, not retried for ever.
-      for (const row of [timeless, ahead]) {
+      for (const row of [timeless, ahead, bulky]) {
         await expect.poll(async () => (await sql(vault, `select status from tenant_${t.id}.event_deliveries where event = $1`, [row!.id]))[0]?.status, { timeout: 10_000 }).toBe('dead');
       }
     } finally {

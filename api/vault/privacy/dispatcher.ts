@@ -40,11 +40,16 @@ export function nextTry(attempts: number, ageMs: number, now: number, retry: { f
 
 /** How far past the dispatcher's clock an event's time may be (another replica's clock): further, it is not sent. */
 const FUTURE_MS = 3_600_000;
+/**
+ * The largest event sent: the vault's own are a few KiB at most (a hundred field names); a larger one, put into the
+ * outbox by other hands, would be refused by receivers (NATS takes 1 MiB at most) and retried for its whole window.
+ */
+const MAX_EVENT_CHARS = 64 * 1024;
 
 /**
  * Delivers what can be sent of `batch` (one result per delivery, in order). An event that cannot be made into a
- * message (a time no date has, or an hour past now, written into the outbox by other hands: the vault's own always
- * can) is not sent but dead-lettered at once, so that it never holds back the deliveries after it.
+ * message (a time no date has, or an hour past now, or data past 64 KiB, written into the outbox by other hands: the
+ * vault's own always can) is not sent but dead-lettered at once, so that it never holds back the deliveries after it.
  */
 async function deliverable(tenantId: number, sink: Sink, batch: DueDelivery[]): Promise<DeliveryResult[]> {
   const latest = Date.now() + FUTURE_MS;
@@ -52,7 +57,8 @@ async function deliverable(tenantId: number, sink: Sink, batch: DueDelivery[]): 
     // An event from the future: none of the vault's (stamped as it is written), and its retries would never end.
     if (!(d.event.time <= latest)) return undefined;
     try {
-      return cloudEventBody(tenantId, d.event);
+      const body = cloudEventBody(tenantId, d.event);
+      return body.length <= MAX_EVENT_CHARS ? body : undefined;
     } catch {
       return undefined;
     }
