@@ -72,7 +72,9 @@ export async function ensureXToken(deps: ReconcileDeps, obj: Role, spec: RoleSpe
   } else {
     const made = await deps.vault.xtokenCreateForRole(spec.roleName, tenant, durationSeconds(spec.xtoken.lifetime));
     const previousId = sameTenant ? (current?.xtokenId ?? '') : '';
-    state = { xtoken: made.xtoken, xtokenId: made.xtokenid, previousId, issued: Math.floor(now), expires: made.expires };
+    // Issued as the vault answered, not as it was asked: the vault stamps the expiry within the call, so a second
+    // turning meanwhile never makes `expires - issued` longer than the lifetime asked for.
+    state = { xtoken: made.xtoken, xtokenId: made.xtokenid, previousId, issued: Math.floor(deps.clock.now() / 1000), expires: made.expires };
     // The vault holds a lifetime to its STRONGROOM_XTOKEN_MAX_SECONDS and says so: the Role's author hears it too.
     if (made.capped) await deps.events.emit(obj, 'Warning', 'XTokenLifetimeCapped', `the vault caps xtokens below the lifetime ${spec.xtoken.lifetime}: this one expires at ${iso(made.expires)}`);
   }
