@@ -1,6 +1,5 @@
-// SQL for a tenant's audit trail: the head's lock, the write's queue (a plain INSERT) and the chained append (through
-// the SECURITY DEFINER functions of Tenant0009KeyedAudit and Tenant0010AuditQueue), pages of events, one event, a
-// scan, the head.
+// SQL for a tenant's audit trail: the head's lock, the write's queue (a plain INSERT), the chained append (through the
+// SECURITY DEFINER functions of Tenant0009KeyedAudit and Tenant0010AuditQueue), pages of events, one, a scan, the head.
 import pg from 'pg';
 import { publishCtes } from './privacy-events.js';
 import { TenantTables } from './tenant-tables.js';
@@ -42,6 +41,8 @@ export const MAX_QUEUED_DETAILS = 160 * 1024 * 1024;
  */
 export const MAX_QUEUED_TEXT = 64 * 1024;
 const MAX_QUEUED_MAC = 64;
+/** A queued event's clear columns, each with what an oversize row is read with instead (NOT NULL ones: empty). */
+const CLEAR_COLUMNS = { title: "''", status: "''", msg: 'null', actor: "''", mode: 'null', app: 'null' };
 /** How many bytes of queued details one batch reads at most (past its first event). */
 export const QUEUE_READ_BYTES = 16 * 1024 * 1024;
 
@@ -204,13 +205,12 @@ export class AuditStore extends TenantTables {
    */
   queuedStatement(limit: number): string {
     const octets = (c: string) => `coalesce(octet_length(q.${c}), 0)`;
-    const text = ['title', 'status', 'msg', 'actor', 'mode', 'app'].map(octets).join(' + ');
+    const text = Object.keys(CLEAR_COLUMNS).map(octets).join(' + ');
     const oversize = `${octets('details')} > ${MAX_QUEUED_DETAILS} or ${text} > ${MAX_QUEUED_TEXT} or ${octets('mac')} > ${MAX_QUEUED_MAC}`;
     const own = `least(${octets('details')}, ${MAX_QUEUED_DETAILS}) + least(${text}, ${MAX_QUEUED_TEXT}) + 256`;
     // An oversize row is read without any of its large columns: it is refused by its uuid alone.
-    const unless = (c: string, empty: string) => `case when w.oversize then ${empty} else w.${c} end as ${c}`;
-    return `select w.uuid, w."when", ${['title', 'status', 'msg', 'actor', 'mode', 'app'].map((c) => unless(c, c === 'msg' || c === 'mode' || c === 'app' ? 'null' : "''")).join(', ')},
-      w.record, ${unless('details', 'null')}, ${unless('mac', 'null')}, w.oversize, w.fetched,
+    const large = Object.entries({ ...CLEAR_COLUMNS, details: 'null', mac: 'null' }).map(([c, empty]) => `case when w.oversize then ${empty} else w.${c} end as ${c}`);
+    return `select w.uuid, w."when", w.record, ${large.join(', ')}, w.oversize, w.fetched,
       exists (select from ${this.t}.audit_events e where e.uuid = w.uuid) as chained
       from (select q.*, (${oversize}) as oversize, count(*) over () as fetched, sum(${own}) over (order by q.id) as running, ${own} as own
               from (select * from ${this.t}.audit_queue order by id limit ${Math.trunc(limit)}) q) w

@@ -5,6 +5,7 @@
 import type { Logger } from 'pino';
 import type { Database } from '../../store/database.js';
 import { auditQueueRefused } from '../../metrics.js';
+import type { QueuedEvent } from '../../store/audit.js';
 
 export type RefusedWhy = 'mac' | 'replayed' | 'oversize';
 
@@ -22,4 +23,15 @@ export async function refuseQueued(db: Database, log: Logger, tenantId: number, 
   await db.stores(tenantId).audit.refuse(uuids, Math.floor(Date.now() / 1000)).catch((err: unknown) =>
     log.error({ tenantId, err: { type: (err as Error).name, message: (err as Error).message } }, 'refused audit events not moved to audit_refused'),
   );
+}
+
+/** Whether the chainer may link a queued row: neither in the trail already nor larger than any event of the vault's. */
+export function linkable(q: QueuedEvent): boolean {
+  return !q.chained && !q.oversize;
+}
+
+/** Refuses the queued rows a batch read and may not link (`linkable`): replayed ones, then oversize ones. */
+export async function refuseUnlinkable(db: Database, log: Logger, tenantId: number, queued: readonly QueuedEvent[]): Promise<void> {
+  await refuseQueued(db, log, tenantId, queued.filter((q) => q.chained).map((q) => q.uuid), 'replayed');
+  await refuseQueued(db, log, tenantId, queued.filter((q) => q.oversize && !q.chained).map((q) => q.uuid), 'oversize');
 }

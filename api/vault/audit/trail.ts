@@ -13,7 +13,7 @@ import { QUEUED_WHEN_UNLINKED, takeTurn, type AuditDraft, type AuditEventToChain
 import { AuditLinker, auditFailure, headMoved, isBroken, isCut, type Linked } from './chainer.js';
 import { sealEvents, sealReadied, type ReadiedEvent } from './seal.js';
 import { holds, Prelinks, sealAheadOf, type SealedAhead } from './prelink.js';
-import { refuseQueued } from './refused.js';
+import { linkable, refuseQueued, refuseUnlinkable } from './refused.js';
 import type { Events } from '../events.js';
 import type { OutboxBatch } from '../privacy/outbox.js';
 
@@ -22,7 +22,8 @@ export { AUDIT_TABLE, BAD_REQUEST_MSG, canonical, canonicalHead, draftEvent, pre
 export { AuditReader } from './reader.js';
 export type { SealedAhead } from './prelink.js';
 
-const [MAX_BATCH, BATCHES_IN_FLIGHT] = [500, 2];
+const MAX_BATCH = 500;
+const BATCHES_IN_FLIGHT = 2;
 
 /** A write's events as queued in its transaction, for `chained` once it has committed. */
 export type QueuedWrite = readonly AuditEventToChain[];
@@ -181,19 +182,17 @@ export class AuditTrail {
   private async appendFromQueue(tenantId: number, rows: AuditEventToChain[]): Promise<{ dequeued: Set<string>; full: boolean; sawQueue: boolean }> {
     // The queue holds this process's writes too (their transactions committed), unless another chainer took them.
     const limit = Math.max(1, MAX_BATCH - rows.length);
-    const { queued, linked, replayed, oversize } = await this.db.auditTransaction(tenantId, limit, async (audit, head, queued) => {
-      // Never linked: a row whose uuid is in the trail already (queued again), one of details no event has (unread).
-      const replayed = queued.filter((q) => q.chained).map((q) => q.uuid);
-      const oversize = queued.filter((q) => q.oversize && !q.chained).map((q) => q.uuid);
+    const { queued, linked } = await this.db.auditTransaction(tenantId, limit, async (audit, head, queued) => {
       // Read under the lock, the head is committed unless forged: the tokenizer may not know it yet (a restart).
-      const linked = await this.linker.link(tenantId, head, { queued: queued.filter((q) => !q.chained && !q.oversize), rows }, true);
+      const linked = await this.linker.link(tenantId, head, { queued: queued.filter(linkable), rows }, true);
       if (linked.queued.length + linked.others.length) await audit.append(head, linked.queued, linked.others);
-      return { queued, linked, replayed, oversize };
+      return { queued, linked };
     });
     this.heads.set(tenantId, linked.head);
     await this.appended(tenantId, linked);
-    for (const [uuids, why] of [[replayed, 'replayed'], [oversize, 'oversize']] as const) await refuseQueued(this.db, this.log, tenantId, uuids, why);
-    const fetched = queued[0]?.fetched ?? queued.length; // more than it took: the bound on the details read stopped it
+    await refuseUnlinkable(this.db, this.log, tenantId, queued);
+    // More than it took: the bound on the details read stopped it before the row limit.
+    const fetched = queued[0]?.fetched ?? queued.length;
     return { dequeued: new Set(queued.map((e) => e.uuid)), full: fetched >= limit || fetched > queued.length, sawQueue: true };
   }
 
